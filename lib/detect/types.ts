@@ -1,0 +1,87 @@
+/**
+ * Contracts of the pure detector layer (`lib/detect`). A detector is a pure function of
+ * one node boot's normalised events (STYLE.md "Detectors as registered analyzers").
+ */
+
+/** Normalised event kinds (DESIGN.md "Data model: Event"). */
+export type EventKind =
+  | "sandbox.create.start" // RunPodSandbox called
+  | "sandbox.create.failed" // one failed RunPodSandbox (CNI ADD path): an attempt line
+  | "sandbox.created" // RunPodSandbox succeeded
+  | "sandbox.stop" // StopPodSandbox / KillPodSandbox / CNI DEL (ok)
+  | "sandbox.stop.failed" // failed stop / CNI DEL
+  | "cni.add.failed"
+  | "cni.del.failed"
+  | "cni.config.written" // conflist written / created
+  | "cni.config.removed"
+  | "cni.ready" // CNI agent ready / nodename written / network ready
+  | "network.not-ready" // kubelet "Container runtime network not ready"
+  | "runtime.started" // containerd / CRI-O start
+  | "kubelet.started"
+  | "kernel.start"
+  | "runtime.unhealthy" // PLEG not healthy, runtime down, event stream / ttrpc errors
+  | "k8s.event"
+  | "log";
+
+/** Timeline lanes (DESIGN.md "Timeline and permalinks"). */
+export type Lane = "kernel" | "runtime" | "kubelet" | "cni-plugin" | "cni-agent" | "events" | "other";
+
+/** One normalised event of a node boot, as detectors see it. */
+export interface BootEvent {
+  /** stable id (database id once stored; index before) */
+  id: number;
+  /** UTC ms, null when the record has none */
+  ts: number | null;
+  /** source file id and physical line: tie-breakers for a stable order */
+  fileId: number;
+  line: number;
+  component: string;
+  lane: Lane;
+  severity: number;
+  kind: EventKind;
+  /** `namespace/name` */
+  pod: string | null;
+  /** 64-hex sandbox id */
+  sandboxId: string | null;
+  errorClass: string | null;
+  message: string;
+  /** Kubernetes event extras: reason, count, first/last seen (UTC ms) */
+  k8s?: { reason: string; count: number; firstMs: number | null; lastMs: number | null } | null;
+  fields?: Record<string, string> | null;
+}
+
+export interface BootInfo {
+  node: string;
+  bootKey: string;
+  /** T+0, UTC ms */
+  start: number;
+  /** last event, UTC ms */
+  end: number | null;
+}
+
+export type FindingSeverity = "info" | "low" | "medium" | "high" | "critical";
+
+/** A detector's result. Times are UTC ms; `end` null = still open at end of data. */
+export interface Finding {
+  detector: string;
+  severity: FindingSeverity;
+  start: number;
+  end: number | null;
+  title: string;
+  /** one paragraph in plain words that cites the numbers */
+  explanation: string;
+  metrics: Record<string, unknown>;
+  /** ids of evidence events */
+  evidence: number[];
+}
+
+export interface Detector<P extends Record<string, number> = Record<string, number>> {
+  /** slug stored on findings and used in URLs */
+  name: string;
+  title: string;
+  /** named thresholds with units in their names (e.g. quietS) */
+  defaults: P;
+  describe(params: P): string;
+  /** events sorted by (ts ?? +inf, fileId, line) */
+  run(boot: BootInfo, events: BootEvent[], params: P): Finding[];
+}

@@ -1,0 +1,157 @@
+/**
+ * Raw SQL access for the parts Prisma does not cover: migrations, COPY of event rows,
+ * and the timeline's aggregate queries. Two backends with one interface:
+ * - PostgreSQL (`DATABASE_URL` set) through `pg` and `pg-copy-streams`;
+ * - embedded PGlite (`DATABASE_URL` unset), one instance per process, data in `./.data/`
+ *   (DESIGN.md "Storage backends"; PGlite allows one process per data folder).
+ */
+import type { PGlite, Transaction } from "@electric-sql/pglite";
+import type { Pool, PoolClient } from "pg";
+
+export type SqlParam = string | number | boolean | null | bigint | Date | string[] | number[];
+
+/** One connection-like handle: queries run in order on it. */
+export interface SqlConn {
+  query<T = Record<string, unknown>>(text: string, params?: SqlParam[]): Promise<T[]>;
+  exec(text: string): Promise<void>;
+  /**
+   * `COPY table (columns) FROM STDIN` in PostgreSQL text format. `chunks` yields text
+   * already escaped with `copyText` / `copyRow`. Returns the number of rows copied.
+   */
+  copyFrom(table: string, columns: string[], chunks: AsyncIterable<string> | Iterable<string>): Promise<number>;
+}
+
+export interface SqlDb extends SqlConn {
+  readonly backend: "postgres" | "pglite";
+  /** Runs `fn` in one transaction on one connection; rolls back when it throws. */
+  transaction<T>(fn: (conn: SqlConn) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Escapes one value for PostgreSQL's COPY text format (`\N` is NULL). */
+export function copyText(v: string | number | bigint | boolean | null | undefined): string {
+  if (v === null || v === undefined) return "\\N";
+  if (typeof v !== "string") return String(v);
+  // fast path: most log text needs no escaping
+  let needs = false;
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c === 92 || c === 9 || c === 10 || c === 13 || c === 0) {
+      needs = true;
+      break;
+    }
+  }
+  if (!needs) return v;
+  return v.replace(/[\\\t\n\r\0]/g, (c) =>
+    c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : c === "\r" ? "\\r" : "",
+  );
+}
+
+class PgConn implements SqlConn {
+  constructor(protected readonly c: Pool | PoolClient) {}
+  async query<T>(text: string, params: SqlParam[] = []): Promise<T[]> {
+    const r = await this.c.query(text, params as unknown[]);
+    return r.rows as T[];
+  }
+  async exec(text: string): Promise<void> {
+    await this.c.query(text);
+  }
+  async copyFrom(table: string, columns: string[], chunks: AsyncIterable<string> | Iterable<string>): Promise<number> {
+    const { from } = await import("pg-copy-streams");
+    const client = "release" in this.c ? (this.c as PoolClient) : await (this.c as Pool).connect();
+    try {
+      const stream = client.query(from(`COPY "${table}" (${columns.map((c) => `"${c}"`).join(",")}) FROM STDIN`));
+      const done = new Promise<void>((resolve, reject) => {
+        stream.on("finish", resolve);
+        stream.on("error", reject);
+      });
+      for await (const chunk of chunks) {
+        if (!stream.write(chunk)) await new Promise((r) => stream.once("drain", r));
+      }
+      stream.end();
+      await done;
+      return Number(stream.rowCount ?? 0);
+    } finally {
+      if (client !== this.c) client.release();
+    }
+  }
+}
+
+class PgDb extends PgConn implements SqlDb {
+  readonly backend = "postgres" as const;
+  constructor(private readonly pool: Pool) {
+    super(pool);
+  }
+  async transaction<T>(fn: (conn: SqlConn) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN");
+      const r = await fn(new PgConn(client));
+      await client.query("COMMIT");
+      return r;
+    } catch (e) {
+      await client.query("ROLLBACK").catch(() => {});
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+class PgliteConn implements SqlConn {
+  constructor(protected readonly c: PGlite | Transaction) {}
+  async query<T>(text: string, params: SqlParam[] = []): Promise<T[]> {
+    const r = await this.c.query<T>(text, params as unknown[]);
+    return r.rows;
+  }
+  async exec(text: string): Promise<void> {
+    await this.c.exec(text);
+  }
+  async copyFrom(table: string, columns: string[], chunks: AsyncIterable<string> | Iterable<string>): Promise<number> {
+    // PGlite reads COPY input from a Blob ("/dev/blob"); send it in slices of ~32 MB.
+    const sql = `COPY "${table}" (${columns.map((c) => `"${c}"`).join(",")}) FROM '/dev/blob'`;
+    let parts: string[] = [];
+    let size = 0;
+    let rows = 0;
+    const flush = async () => {
+      if (!parts.length) return;
+      const r = await this.c.query(sql, [], { blob: new Blob(parts) });
+      rows += r.affectedRows ?? 0;
+      parts = [];
+      size = 0;
+    };
+    for await (const chunk of chunks) {
+      parts.push(chunk);
+      size += chunk.length;
+      if (size > 32 * 1024 * 1024) await flush();
+    }
+    await flush();
+    return rows;
+  }
+}
+
+class PgliteDb extends PgliteConn implements SqlDb {
+  readonly backend = "pglite" as const;
+  constructor(private readonly db: PGlite) {
+    super(db);
+  }
+  transaction<T>(fn: (conn: SqlConn) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => fn(new PgliteConn(tx)));
+  }
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+}
+
+/** Wraps a `pg` Pool. */
+export function pgSql(pool: Pool): SqlDb {
+  return new PgDb(pool);
+}
+
+/** Wraps a PGlite instance. */
+export function pgliteSql(db: PGlite): SqlDb {
+  return new PgliteDb(db);
+}

@@ -1,0 +1,136 @@
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { buildTar, buildTarGz } from "./tar-build";
+import { safeMemberPath, sniffContainer, unpackUpload } from "./unpack";
+
+const LOG = "Mar 14 02:10:07 node-a kubelet[1234]: I0314 02:10:07.123456    1234 kubelet.go:2321] \"Starting kubelet main sync loop\"\n";
+
+describe("safeMemberPath", () => {
+  it("normalises and refuses escapes", () => {
+    expect(safeMemberPath("./a//b/./c.log")).toBe("a/b/c.log");
+    expect(safeMemberPath("../etc/passwd")).toBeNull();
+    expect(safeMemberPath("a/../../b")).toBeNull();
+    expect(safeMemberPath("/etc/passwd")).toBeNull();
+    expect(safeMemberPath("C:/x")).toBeNull();
+  });
+});
+
+describe("unpackUpload", () => {
+  it("reads a plain log as itself", async () => {
+    const out = await unpackUpload("kubelet.log", Buffer.from(LOG));
+    expect(out).toEqual([{ path: "kubelet.log", status: "read", data: Buffer.from(LOG), mtimeMs: undefined }]);
+  });
+
+  it("reads a tar.gz, lists links, escapes and devices as skipped, expands nested archives and .gz members", async () => {
+    const inner = buildTarGz([{ path: "inner/containerd.log", content: "inner\n" }]);
+    const tgz = buildTarGz([
+      { path: "bundle/", type: "Directory" },
+      { path: "bundle/kubelet/kubelet.log", content: LOG, mtimeMs: Date.UTC(2026, 2, 14, 3, 0, 0) },
+      { path: "bundle/rotated.log.gz", content: gzipSync("rotated line\n") },
+      { path: "bundle/nested.tar.gz", content: inner },
+      { path: "bundle/link.log", type: "SymbolicLink", linkpath: "/etc/shadow" },
+      { path: "bundle/hard.log", type: "Link", linkpath: "bundle/kubelet/kubelet.log" },
+      { path: "../evil.log", content: "x" },
+      { path: "bundle/dev", type: "CharacterDevice" },
+    ]);
+    const out = await unpackUpload("node-a.tar.gz", tgz);
+    const view = out.map((f) => [f.path, f.status, f.reason ?? null, f.data?.toString("utf8") ?? null]);
+    expect(view).toEqual([
+      ["bundle/kubelet/kubelet.log", "read", null, LOG],
+      ["bundle/rotated.log", "read", null, "rotated line\n"],
+      ["bundle/nested.tar.gz/inner/containerd.log", "read", null, "inner\n"],
+      ["bundle/link.log", "skipped", "symlink", null],
+      ["bundle/hard.log", "skipped", "hardlink", null],
+      ["../evil.log", "skipped", "path-escape", null],
+      ["bundle/dev", "skipped", "device", null],
+    ]);
+    expect(out.find((f) => f.path === "bundle/kubelet/kubelet.log")!.mtimeMs).toBe(Date.UTC(2026, 2, 14, 3, 0, 0));
+  });
+
+  it("keeps what a truncated tar.gz held and says it broke", async () => {
+    const big = Array.from({ length: 4000 }, (_, i) => `line ${i} ${"x".repeat(40)}`).join("\n");
+    const tgz = buildTarGz([
+      { path: "a.log", content: "first file\n" },
+      { path: "b.log", content: big },
+    ]);
+    const cut = tgz.subarray(0, Math.floor(tgz.length * 0.6));
+    const out = await unpackUpload("cut.tgz", cut);
+    expect(out[0]).toMatchObject({ path: "a.log", status: "read" });
+    expect(out[0].data!.toString()).toBe("first file\n");
+    expect(out.some((f) => f.error && /broke|broken/.test(f.error))).toBe(true);
+  });
+
+  it("sniffs containers by magic bytes, not by name", async () => {
+    expect(sniffContainer(gzipSync("x"))).toBe("gzip");
+    expect(sniffContainer(buildTar([{ path: "a", content: "b" }]))).toBe("tar");
+    expect(sniffContainer(Buffer.from("plain text"))).toBe("plain");
+    const out = await unpackUpload("looks-like.tar.gz", Buffer.from(LOG));
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({ path: "looks-like.tar.gz", status: "read" });
+  });
+
+  it("refuses archives nested deeper than the limit", async () => {
+    let data = buildTarGz([{ path: "deep.log", content: "deep\n" }]);
+    for (let i = 0; i < 4; i++) data = buildTarGz([{ path: `level${i}.tar.gz`, content: data }]);
+    const out = await unpackUpload("top.tar.gz", data, { maxDepth: 3, maxFileBytes: 1e9, maxTotalBytes: 1e9, maxFiles: 100 });
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({ status: "skipped", reason: "nesting-too-deep" });
+  });
+});
+
+describe("zip uploads", () => {
+  it("reads members and refuses escapes and encrypted entries", async () => {
+    // a minimal zip built by hand (stored, no compression): APPNOTE.TXT 4.3
+    const entries = [
+      { name: "node-a/kubelet.log", data: Buffer.from(LOG), flags: 0 },
+      { name: "../escape.log", data: Buffer.from("x\n"), flags: 0 },
+      { name: "secret.log", data: Buffer.from("y\n"), flags: 1 },
+    ];
+    const { crc32 } = await import("node:zlib");
+    const locals: Buffer[] = [];
+    const centrals: Buffer[] = [];
+    let offset = 0;
+    for (const e of entries) {
+      const name = Buffer.from(e.name);
+      const crc = crc32(e.data);
+      // traditional PKWARE encryption prefixes 12 header bytes to the stored data
+      const stored = e.flags & 1 ? Buffer.concat([Buffer.alloc(12, 7), e.data]) : e.data;
+      const lh = Buffer.alloc(30);
+      lh.writeUInt32LE(0x04034b50, 0);
+      lh.writeUInt16LE(20, 4);
+      lh.writeUInt16LE(e.flags, 6);
+      lh.writeUInt32LE(crc, 14);
+      lh.writeUInt32LE(stored.length, 18);
+      lh.writeUInt32LE(e.data.length, 22);
+      lh.writeUInt16LE(name.length, 26);
+      const ch = Buffer.alloc(46);
+      ch.writeUInt32LE(0x02014b50, 0);
+      ch.writeUInt16LE(20, 4);
+      ch.writeUInt16LE(20, 6);
+      ch.writeUInt16LE(e.flags, 8);
+      ch.writeUInt32LE(crc, 16);
+      ch.writeUInt32LE(stored.length, 20);
+      ch.writeUInt32LE(e.data.length, 24);
+      ch.writeUInt16LE(name.length, 28);
+      ch.writeUInt32LE(offset, 42);
+      locals.push(lh, name, stored);
+      centrals.push(ch, name);
+      offset += lh.length + name.length + stored.length;
+    }
+    const cd = Buffer.concat(centrals);
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(0x06054b50, 0);
+    end.writeUInt16LE(entries.length, 8);
+    end.writeUInt16LE(entries.length, 10);
+    end.writeUInt32LE(cd.length, 12);
+    end.writeUInt32LE(offset, 16);
+    const zip = Buffer.concat([...locals, cd, end]);
+    const out = await unpackUpload("bundle.zip", zip);
+    expect(out.map((f) => [f.path, f.status, f.reason ?? null])).toEqual([
+      ["node-a/kubelet.log", "read", null],
+      ["../escape.log", "skipped", "path-escape"],
+      ["secret.log", "skipped", "encrypted"],
+    ]);
+    expect(out[0].data!.toString()).toBe(LOG);
+  });
+});

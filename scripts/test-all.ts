@@ -1,0 +1,86 @@
+/**
+ * `npm test`: every test, in order: unit and integration (Vitest, on a real PostgreSQL:
+ * each test file creates and drops its own database), then end-to-end (Playwright in
+ * Debian's Chromium against the built app on a fresh database). Ends with one plain line
+ * `N passed, M failed` totalling every runner (CI reads only that line).
+ *
+ * Env: BOOTLINE_TEST_PG (server for test databases, default
+ * postgresql://postgres@127.0.0.1:5432/test), SKIP_E2E=1 to run Vitest only.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+
+const root = path.resolve(import.meta.dirname, "..");
+const tmp = path.join(root, ".tmp");
+mkdirSync(tmp, { recursive: true });
+const TEST_PG = process.env.BOOTLINE_TEST_PG ?? "postgresql://postgres@127.0.0.1:5432/test";
+
+let passed = 0;
+let failed = 0;
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): number {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  return r.status ?? 1;
+}
+
+// 1. Vitest
+const vitestJson = path.join(tmp, "vitest.json");
+rmSync(vitestJson, { force: true });
+const vitestCode = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
+if (existsSync(vitestJson)) {
+  const r = JSON.parse(readFileSync(vitestJson, "utf8"));
+  passed += r.numPassedTests ?? 0;
+  failed += (r.numFailedTests ?? 0) + (r.numFailedTestSuites ?? 0) - countFailedSuitesWithTests(r);
+} else {
+  console.error("vitest produced no report");
+  failed += 1;
+}
+if (vitestCode !== 0 && failed === 0) failed += 1; // a crash that reported no failing test still fails
+
+function countFailedSuitesWithTests(r: { testResults?: Array<{ status: string; assertionResults?: Array<{ status: string }> }> }): number {
+  // a suite that failed because one of its tests failed is already counted by numFailedTests
+  return (r.testResults ?? []).filter((s) => s.status === "failed" && (s.assertionResults ?? []).some((a) => a.status === "failed")).length;
+}
+
+// 2. Playwright
+if (!process.env.SKIP_E2E) {
+  const dbName = `bootline_e2e_${process.pid}`;
+  const u = new URL(TEST_PG);
+  const admin = new pg.Client({ connectionString: TEST_PG });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  await admin.end();
+  u.pathname = `/${dbName}`;
+  const env = { DATABASE_URL: u.toString(), NEXT_TELEMETRY_DISABLED: "1", CI: "1" };
+  try {
+    const buildCode = run("npx", ["next", "build"], env);
+    if (buildCode !== 0) {
+      console.error("next build failed: end-to-end tests not run");
+      failed += 1;
+    } else {
+      const pwJson = path.join(tmp, "playwright.json");
+      rmSync(pwJson, { force: true });
+      const code = run("npx", ["playwright", "test", "--reporter=list,json"], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson });
+      if (existsSync(pwJson)) {
+        const r = JSON.parse(readFileSync(pwJson, "utf8"));
+        const s = r.stats ?? {};
+        passed += (s.expected ?? 0) + (s.flaky ?? 0);
+        failed += (s.unexpected ?? 0) + ((r.errors ?? []).length > 0 && (s.unexpected ?? 0) === 0 ? 1 : 0);
+      } else {
+        failed += 1;
+      }
+      if (code !== 0 && failed === 0) failed += 1;
+    }
+  } finally {
+    const a = new pg.Client({ connectionString: TEST_PG });
+    await a.connect();
+    await a.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await a.end();
+  }
+}
+
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);

@@ -20,7 +20,7 @@ const TEST_PG = process.env.BOOTLINE_TEST_PG ?? "postgresql://postgres@127.0.0.1
 let passed = 0;
 let failed = 0;
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): number {
+function run(cmd: string, args: string[], env: Record<string, string> = {}): number {
   const r = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
   return r.status ?? 1;
 }

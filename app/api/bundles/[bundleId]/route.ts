@@ -1,0 +1,23 @@
+import { getDb } from "@/lib/db/connection";
+import { ApiError, route } from "@/lib/http/errors";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/** Bundle status for the progress bar: `{ id, incidentId, status, phase, progress (0..1), error, counts }`. */
+export const GET = route(async (_req: Request, ctx: { params: Promise<{ bundleId: string }> }) => {
+  const { bundleId } = await ctx.params;
+  const db = await getDb();
+  const b = await db.prisma.bundle.findUnique({ where: { id: bundleId } });
+  if (!b) throw new ApiError("not_found", `no bundle ${bundleId}`);
+  return Response.json({
+    id: b.id,
+    incidentId: b.incidentId,
+    fileName: b.fileName,
+    status: b.status,
+    phase: b.phase,
+    progress: b.progress,
+    error: b.error,
+    counts: b.counts,
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * The machine-readable summary of an incident: the JSON that `npm run ingest -- --json`
+ * prints and GET /api/incidents/:id/report serves (contract in issue "Upload a reboot log
+ * bundle..." and DESIGN.md "CLI contract details"). Times are ISO 8601 UTC with ms;
+ * offsets in seconds with 3 decimals. Arrays: files in upload order (bundle by bundle),
+ * nodes by name, findings by node then start.
+ */
+import type { DbHandles } from "../db/connection";
+
+export interface ReportFile {
+  path: string;
+  bundleId: string;
+  status: string;
+  reason?: string;
+  duplicateOf?: string;
+  kind: string;
+  format: string;
+  node: string | null;
+  lines: number;
+  parsed: number;
+  blank: number;
+  skipped: number;
+  records: number;
+  noTimestamp: number;
+  continuation: number;
+  banner: number;
+  outOfOrder: number;
+  skippedByReason: Record<string, number>;
+  timeZone: string;
+  yearSource: string | null;
+}
+
+export interface IncidentReport {
+  incidentId: string;
+  title: string;
+  bundles: Array<{ id: string; fileName: string; status: string; error: string | null }>;
+  files: ReportFile[];
+  nodes: Array<{ name: string; boots: Array<{ id: string; start: string; end: string | null; detectedBy: string; approximate: boolean }> }>;
+  findings: Array<{
+    detector: string;
+    node: string;
+    bootId: string;
+    bootStart: string;
+    start: string;
+    end: string | null;
+    severity: string;
+    title: string;
+    explanation: string;
+    metrics: Record<string, unknown>;
+    evidence: string[];
+  }>;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** Builds the report; throws when the incident does not exist. */
+export async function getIncidentReport(db: DbHandles, incidentId: string): Promise<IncidentReport> {
+  const inc = await db.prisma.incident.findUniqueOrThrow({
+    where: { id: incidentId },
+    include: {
+      bundles: { orderBy: [{ createdAt: "asc" }, { id: "asc" }], include: { files: { orderBy: { ord: "asc" } } } },
+      nodes: { orderBy: { name: "asc" }, include: { boots: { orderBy: { start: "asc" } } } },
+      findings: { include: { node: true, boot: true } },
+    },
+  });
+  const files: ReportFile[] = inc.bundles.flatMap((b) =>
+    b.files.map((f) => {
+      const r: ReportFile = {
+        path: f.path,
+        bundleId: b.id,
+        status: f.status,
+        kind: f.kind,
+        format: f.format,
+        node: f.nodeName,
+        lines: f.lines,
+        parsed: f.parsed,
+        blank: f.blank,
+        skipped: f.skipped,
+        records: f.records,
+        noTimestamp: f.noTimestamp,
+        continuation: f.continuation,
+        banner: f.banner,
+        outOfOrder: f.outOfOrder,
+        skippedByReason: Object.fromEntries(Object.entries((f.skippedByReason ?? {}) as Record<string, number>).filter(([, n]) => n > 0)),
+        timeZone: f.timeZone,
+        yearSource: f.yearSource,
+      };
+      if (f.reason) r.reason = f.reason;
+      if (f.duplicateOf) r.duplicateOf = f.duplicateOf;
+      return r;
+    }),
+  );
+  const findings = inc.findings
+    .map((f) => ({
+      detector: f.detector,
+      node: f.node.name,
+      bootId: f.boot.bootKey,
+      bootStart: iso(f.boot.start)!,
+      start: iso(f.start)!,
+      end: iso(f.end),
+      severity: f.severity,
+      title: f.title,
+      explanation: f.explanation,
+      metrics: f.metrics as Record<string, unknown>,
+      evidence: f.evidence.map(String),
+    }))
+    .sort((a, b) => a.node.localeCompare(b.node) || a.start.localeCompare(b.start) || a.detector.localeCompare(b.detector));
+  return {
+    incidentId: inc.id,
+    title: inc.title,
+    bundles: inc.bundles.map((b) => ({ id: b.id, fileName: b.fileName, status: b.status, error: b.error })),
+    files,
+    nodes: inc.nodes.map((n) => ({
+      name: n.name,
+      boots: n.boots.map((b) => ({ id: b.bootKey, start: iso(b.start)!, end: iso(b.end), detectedBy: b.detectedBy, approximate: b.startApprox })),
+    })),
+    findings,
+  };
+}

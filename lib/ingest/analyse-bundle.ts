@@ -1,0 +1,327 @@
+/**
+ * The in-memory half of ingest: unpacked files -> parsed, normalised events with node and
+ * boot assigned (DESIGN.md "Pipeline": sniff, parse, normalise). No database access; the
+ * store step (store-bundle.ts) writes the result in one transaction.
+ *
+ * Node of an event (DESIGN.md "Definitions: Node"): the user's `node` option; else the
+ * collector layout (node-from-path.ts); else the record's journal/syslog hostname or the
+ * Kubernetes event's node; else the file's most common hostname; else, when the bundle
+ * has exactly one node, that node; else none (kept, not on any node timeline).
+ */
+import { createHash } from "node:crypto";
+import type { UnpackedFile } from "../bundle/unpack";
+import type { FileRecord, LineCounts, ParsedFile } from "../parse/file-types";
+import { parseFile } from "../parse/parse-file";
+import { classifyRecord, inheritErrorClasses } from "../timeline/classify";
+import { assignBoots as assignBootKeys, detectBoots, type BootInputEvent } from "../timeline/boots";
+import type { EventKind, Lane } from "../detect/types";
+import { nodeFromPath } from "./node-from-path";
+
+export interface IngestOptions {
+  /** `--node`: every file belongs to this node */
+  node?: string | null;
+  /** `--tz`: zone of zone-less stamps */
+  tz?: string | null;
+  /** `--year`: year of year-less stamps */
+  year?: number | null;
+  /** `--collected`: when the bundle was taken, UTC ms */
+  collectedMs?: number | null;
+  /** when the upload arrived, UTC ms (last-resort year bound) */
+  uploadMs: number;
+}
+
+/** Event flag bits stored in Event.flags. */
+export const FLAG_YEAR_INFERRED = 1;
+export const FLAG_ZONE_ASSUMED = 2;
+export const FLAG_OUT_OF_ORDER = 4;
+export const FLAG_TRUNCATED = 8;
+
+export interface AnalysedEvent {
+  fileIdx: number;
+  line: number;
+  ts: number | null;
+  precision: string;
+  flags: number;
+  component: string;
+  lane: Lane;
+  severity: number;
+  kind: EventKind;
+  pod: string | null;
+  sandboxId: string | null;
+  errorClass: string | null;
+  message: string;
+  raw: string;
+  fields: Record<string, unknown> | null;
+  node: string | null;
+  /** index into the node's boots */
+  boot: number | null;
+  /** journal boot id in force for the record, and its boot segment in the file (boot detection input) */
+  journalBootId: string | null;
+  bootSegment: number;
+  /** boot id named by a Kubernetes `Rebooted` event */
+  rebootBootId: string | null;
+}
+
+export interface AnalysedFile {
+  ord: number;
+  path: string;
+  status: "read" | "skipped" | "duplicate";
+  reason: string | null;
+  duplicateOf: string | null;
+  kind: string;
+  format: string;
+  node: string | null;
+  byteSize: number;
+  counts: LineCounts;
+  firstTs: number | null;
+  lastTs: number | null;
+  timeZone: string;
+  zoneSource: string;
+  yearSource: string | null;
+  errors: Array<{ line: number; message: string }>;
+}
+
+export interface AnalysedBoot {
+  bootKey: string;
+  start: number;
+  end: number | null;
+  detectedBy: string;
+  startApprox: boolean;
+}
+
+export interface AnalysedBundle {
+  files: AnalysedFile[];
+  events: AnalysedEvent[];
+  nodes: Map<string, AnalysedBoot[]>;
+}
+
+export type Progress = (phase: string, fraction: number) => void;
+
+const EMPTY_COUNTS = (): LineCounts => ({
+  lines: 0,
+  parsed: 0,
+  blank: 0,
+  skipped: 0,
+  skippedByReason: {},
+  records: 0,
+  continuation: 0,
+  banner: 0,
+  noTimestamp: 0,
+  outOfOrder: 0,
+});
+
+/** True when the bytes look binary (a NUL in the first 8 KiB). */
+function looksBinary(data: Buffer): boolean {
+  return data.subarray(0, 8192).includes(0);
+}
+
+function countLines(data: Buffer): number {
+  if (!data.length) return 0;
+  let n = 0;
+  let i = -1;
+  while ((i = data.indexOf(10, i + 1)) !== -1) n++;
+  return data[data.length - 1] === 10 ? n : n + 1;
+}
+
+/** Most common value, ties broken by first seen. */
+function majority(values: Iterable<string | undefined | null>): string | null {
+  const counts = new Map<string, number>();
+  let best: string | null = null;
+  let bestN = 0;
+  for (const v of values) {
+    if (!v) continue;
+    const n = (counts.get(v) ?? 0) + 1;
+    counts.set(v, n);
+    if (n > bestN) {
+      best = v;
+      bestN = n;
+    }
+  }
+  return best;
+}
+
+/**
+ * Parses and normalises every unpacked file. Never throws for bad input: a file that
+ * cannot be read is listed with `status: "skipped"` and a reason; a file whose parse
+ * throws is listed with reason `parser-error: <message>`.
+ */
+export function analyseBundle(unpacked: UnpackedFile[], opts: IngestOptions, progress: Progress = () => {}): AnalysedBundle {
+  const files: AnalysedFile[] = [];
+  const events: AnalysedEvent[] = [];
+  const allPaths = unpacked.map((f) => f.path);
+  const seen = new Map<string, string>();
+  const collectedMs = opts.collectedMs ?? latestMtime(unpacked);
+  const totalBytes = unpacked.reduce((s, f) => s + (f.data?.length ?? 0), 0) || 1;
+  let doneBytes = 0;
+
+  unpacked.forEach((u, ord) => {
+    const base: AnalysedFile = {
+      ord,
+      path: u.path,
+      status: "read",
+      reason: null,
+      duplicateOf: null,
+      kind: "unknown",
+      format: "unknown",
+      node: null,
+      byteSize: u.data?.length ?? 0,
+      counts: EMPTY_COUNTS(),
+      firstTs: null,
+      lastTs: null,
+      timeZone: "UTC",
+      zoneSource: "default",
+      yearSource: null,
+      errors: u.error ? [{ line: 0, message: u.error }] : [],
+    };
+    if (u.status !== "read" || !u.data) {
+      files.push({ ...base, status: "skipped", reason: u.reason ?? "unreadable", errors: u.error ? [{ line: 0, message: u.error }] : [] });
+      return;
+    }
+    const data = u.data;
+    const sha = createHash("sha256").update(data).digest("hex");
+    const dupOf = seen.get(sha);
+    if (dupOf !== undefined && data.length > 0) {
+      files.push({ ...base, status: "duplicate", reason: "same content as another file", duplicateOf: dupOf });
+      doneBytes += data.length;
+      return;
+    }
+    seen.set(sha, u.path);
+    if (looksBinary(data)) {
+      const lines = countLines(data);
+      files.push({
+        ...base,
+        status: "skipped",
+        reason: "binary",
+        counts: { ...EMPTY_COUNTS(), lines, skipped: lines, skippedByReason: lines ? { binary: lines } : {} },
+      });
+      doneBytes += data.length;
+      return;
+    }
+    const text = new TextDecoder("utf-8", { fatal: false }).decode(data);
+    let parsed: ParsedFile;
+    try {
+      parsed = parseFile(u.path, text, { year: opts.year, tz: opts.tz, collectedMs, uploadMs: opts.uploadMs });
+    } catch (e) {
+      files.push({ ...base, status: "skipped", reason: `parser-error: ${(e as Error).message}` });
+      doneBytes += data.length;
+      return;
+    }
+    const fileIdx = files.length;
+    const pathNode = opts.node || nodeFromPath(u.path, allPaths);
+    const fileHost = majority(parsed.records.map((r) => r.host));
+    let first: number | null = null;
+    let last: number | null = null;
+    for (const r of parsed.records) {
+      const ev = normalise(r, fileIdx, pathNode);
+      events.push(ev);
+      if (ev.ts !== null) {
+        if (first === null || ev.ts < first) first = ev.ts;
+        if (last === null || ev.ts > last) last = ev.ts;
+      }
+    }
+    files.push({
+      ...base,
+      kind: parsed.kind,
+      format: parsed.format,
+      node: pathNode ?? fileHost,
+      counts: parsed.counts,
+      firstTs: first,
+      lastTs: last,
+      timeZone: parsed.timeZone,
+      zoneSource: parsed.zoneSource,
+      yearSource: parsed.yearSource,
+      errors: [...base.errors, ...parsed.errors],
+      reason: parsed.format === "unknown" ? "unknown-format" : null,
+    });
+    doneBytes += data.length;
+    progress("parse", doneBytes / totalBytes);
+  });
+
+  // node of events whose file and record say nothing: the file's node, else the only node
+  const knownNodes = new Set(events.map((e) => e.node).filter((n): n is string => !!n));
+  const only = knownNodes.size === 1 ? [...knownNodes][0] : null;
+  for (const e of events) {
+    if (!e.node) e.node = files[e.fileIdx].node ?? only;
+  }
+  for (const f of files) if (!f.node && f.status === "read" && f.counts.records > 0) f.node = only;
+
+  const nodes = assignNodeBoots(events);
+  progress("parse", 1);
+  return { files, events, nodes };
+}
+
+function latestMtime(files: UnpackedFile[]): number | null {
+  let best: number | null = null;
+  for (const f of files) if (f.mtimeMs && f.mtimeMs > Date.UTC(2000, 0, 1) && (best === null || f.mtimeMs > best)) best = f.mtimeMs;
+  return best;
+}
+
+function normalise(r: FileRecord, fileIdx: number, pathNode: string | null): AnalysedEvent {
+  const c = classifyRecord(r);
+  const flags =
+    (r.yearInferred ? FLAG_YEAR_INFERRED : 0) |
+    (r.zoneAssumed ? FLAG_ZONE_ASSUMED : 0) |
+    (r.outOfOrder ? FLAG_OUT_OF_ORDER : 0);
+  let fields: Record<string, unknown> | null = r.fields && Object.keys(r.fields).length ? { ...r.fields } : null;
+  if (r.k8sEvent) fields = { ...(fields ?? {}), k8s: r.k8sEvent };
+  return {
+    fileIdx,
+    line: r.line,
+    ts: r.ts,
+    precision: r.precision,
+    flags,
+    component: r.component,
+    lane: c.lane,
+    severity: r.severity,
+    kind: c.kind,
+    pod: c.pod,
+    sandboxId: c.sandboxId,
+    errorClass: c.errorClass,
+    message: r.message,
+    raw: r.raw,
+    fields,
+    node: pathNode ?? r.host ?? r.k8sEvent?.node ?? null,
+    boot: null,
+    journalBootId: r.journalBootId ?? null,
+    bootSegment: r.bootSegment,
+    rebootBootId: c.rebootBootId ?? null,
+  };
+}
+
+/**
+ * Per node: gives lines of one failure the known cause another line of the same sandbox
+ * states (classify.ts inheritErrorClasses), detects the node's boots from all of its
+ * records (timeline/boots.ts) and sets `boot` on its events (index into the node's list).
+ */
+function assignNodeBoots(events: AnalysedEvent[]): Map<string, AnalysedBoot[]> {
+  const byNode = new Map<string, AnalysedEvent[]>();
+  for (const e of events) {
+    if (!e.node) continue;
+    let list = byNode.get(e.node);
+    if (!list) byNode.set(e.node, (list = []));
+    list.push(e);
+  }
+  const out = new Map<string, AnalysedBoot[]>();
+  for (const [node, list] of [...byNode].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const classes = inheritErrorClasses(list);
+    list.forEach((e, i) => (e.errorClass = classes[i]));
+    const input: BootInputEvent[] = list.map((e) => ({
+      ts: e.ts,
+      kind: e.kind,
+      journalBootId: e.journalBootId,
+      bootSegment: e.bootSegment,
+      fileId: e.fileIdx,
+      line: e.line,
+      rebootBootId: e.rebootBootId,
+    }));
+    const boots = detectBoots(input);
+    out.set(node, boots.map((b) => ({ bootKey: b.bootKey, start: b.start, end: b.end, detectedBy: b.detectedBy, startApprox: b.startApprox })));
+    const index = new Map(boots.map((b, i) => [b.bootKey, i]));
+    const keys = assignBootKeys(input, boots);
+    list.forEach((e, i) => {
+      const k = keys[i];
+      e.boot = k === null ? null : (index.get(k) ?? null);
+    });
+  }
+  return out;
+}

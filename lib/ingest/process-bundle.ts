@@ -1,0 +1,116 @@
+/**
+ * Runs one queued bundle through the whole pipeline: unpack -> parse and normalise ->
+ * store (COPY) -> detect, keeping `Bundle.status/phase/progress` current for the UI.
+ * Storing and detecting happen in one transaction: on any error the bundle is marked
+ * `failed` with the reason and none of its rows remain (DESIGN.md "Bundle status").
+ *
+ * Uploads wait on disk in `<data dir>/uploads/<bundleId>/<nnn>__<original name>` (written
+ * by the upload route or the CLI) and are removed once the bundle is stored.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { unpackUpload, type UnpackedFile } from "../bundle/unpack";
+import type { DbHandles } from "../db/connection";
+import { analyseBundle, type IngestOptions } from "./analyse-bundle";
+import { detectFindings, storeBundle } from "./store-bundle";
+
+/** Folder where a bundle's uploads wait for the ingest worker. */
+export function uploadsDir(bundleId: string): string {
+  const root = path.resolve(process.env.BOOTLINE_DATA_DIR ?? path.join(process.cwd(), ".data"));
+  return path.join(root, "uploads", bundleId);
+}
+
+/** Stores an upload's bytes for the worker; `ord` keeps upload order. */
+export function saveUpload(bundleId: string, ord: number, name: string, data: Buffer): void {
+  const dir = uploadsDir(bundleId);
+  mkdirSync(dir, { recursive: true });
+  const safe = name.replace(/[\\/]/g, "_").replace(/^\.+/, "_") || "upload";
+  writeFileSync(path.join(dir, `${String(ord).padStart(4, "0")}__${safe}`), data);
+}
+
+/** Options stored on Bundle.options by the upload route / CLI. */
+export interface BundleOptions {
+  node?: string | null;
+  tz?: string | null;
+  year?: number | null;
+  collected?: string | null;
+}
+
+export interface ProcessResult {
+  status: "ready" | "failed";
+  error: string | null;
+  events: number;
+  findings: number;
+}
+
+/** Processes bundle `bundleId` (status must be `parsing`, claimed by the caller). */
+export async function processBundle(db: DbHandles, bundleId: string): Promise<ProcessResult> {
+  const bundle = await db.prisma.bundle.findUniqueOrThrow({ where: { id: bundleId } });
+  const opts = (bundle.options ?? {}) as BundleOptions;
+  let lastWrite = 0;
+  const setProgress = async (phase: string, progress: number, force = false) => {
+    const now = Date.now();
+    if (!force && now - lastWrite < 300) return;
+    lastWrite = now;
+    await db.sql.query(`UPDATE "Bundle" SET phase = $2, progress = $3 WHERE id = $1`, [bundleId, phase, progress]);
+  };
+  let pendingProgress: Promise<void> = Promise.resolve();
+  const progress = (phase: string, f: number) => {
+    pendingProgress = pendingProgress.then(() => setProgress(phase, Math.max(0, Math.min(1, f)))).catch(() => {});
+  };
+
+  try {
+    await db.sql.query(`UPDATE "Bundle" SET status = 'parsing', phase = 'unpack', progress = 0, "startedAt" = now(), error = NULL WHERE id = $1`, [bundleId]);
+    const dir = uploadsDir(bundleId);
+    const names = readdirSync(dir).sort();
+    const unpacked: UnpackedFile[] = [];
+    for (let i = 0; i < names.length; i++) {
+      const original = names[i].replace(/^\d{4}__/, "");
+      unpacked.push(...(await unpackUpload(original, readFileSync(path.join(dir, names[i])))));
+      progress("unpack", (i + 1) / names.length);
+    }
+    const ingestOpts: IngestOptions = {
+      node: opts.node || null,
+      tz: opts.tz || null,
+      year: opts.year ?? null,
+      collectedMs: opts.collected ? Date.parse(opts.collected) : null,
+      uploadMs: bundle.createdAt.getTime(),
+    };
+    const analysed = analyseBundle(unpacked, ingestOpts, progress);
+    await pendingProgress;
+    const readable = analysed.files.filter((f) => f.status === "read" && f.counts.records > 0);
+    if (!readable.length) {
+      const why = analysed.files.map((f) => `${f.path}: ${f.reason ?? (f.counts.records ? "" : "no parseable line")}`).join("; ");
+      throw new Error(`nothing in this bundle could be read (${why || "empty upload"})`);
+    }
+    await setProgress("store", 0, true);
+    const { events, findings, failures } = await db.sql.transaction(async (tx) => {
+      const stored = await storeBundle(tx, bundle.incidentId, bundleId, analysed, progress);
+      await tx.query(`UPDATE "Bundle" SET phase = 'detect', progress = 0 WHERE id = $1`, [bundleId]);
+      const found = await detectFindings(tx, stored.bootIds);
+      const counts = {
+        files: analysed.files.length,
+        filesRead: analysed.files.filter((f) => f.status === "read").length,
+        lines: analysed.files.reduce((s, f) => s + f.counts.lines, 0),
+        records: analysed.files.reduce((s, f) => s + f.counts.records, 0),
+        skipped: analysed.files.reduce((s, f) => s + f.counts.skipped, 0),
+        events: stored.events,
+        findings: found.findings,
+        detectorFailures: found.failures,
+      };
+      await tx.query(
+        `UPDATE "Bundle" SET status = 'ready', phase = 'done', progress = 1, counts = $2, "finishedAt" = now() WHERE id = $1`,
+        [bundleId, JSON.stringify(counts)],
+      );
+      return { events: stored.events, findings: found.findings, failures: found.failures };
+    });
+    if (failures.length) console.warn(`bundle ${bundleId}: detectors failed: ${failures.join("; ")}`);
+    rmSync(dir, { recursive: true, force: true });
+    return { status: "ready", error: null, events, findings };
+  } catch (e) {
+    await pendingProgress;
+    const message = (e as Error).message || String(e);
+    await db.sql.query(`UPDATE "Bundle" SET status = 'failed', phase = 'done', error = $2, "finishedAt" = now() WHERE id = $1`, [bundleId, message]);
+    return { status: "failed", error: message, events: 0, findings: 0 };
+  }
+}

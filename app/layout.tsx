@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import type { ReactNode } from "react";
+import { Providers } from "@/components/providers";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -12,10 +14,18 @@ export default function RootLayout({ children }: { children: ReactNode }) {
     <html lang="en">
       <body>
         <header className="topbar">
-          <a href="/" className="brand">bootline</a>
+          <Link href="/" className="brand">
+            bootline
+          </Link>
           <span className="tagline">reboot incident forensics for Kubernetes nodes</span>
+          <span className="spacer" />
+          <Link href="/#upload" className="topbar-link">
+            upload
+          </Link>
         </header>
-        <main>{children}</main>
+        <Providers>
+          <main>{children}</main>
+        </Providers>
       </body>
     </html>
   );

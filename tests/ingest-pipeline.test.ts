@@ -66,7 +66,7 @@ describe("ingest pipeline", () => {
     const { result, report } = await ingest([{ name: "node-x.tar.gz", data: tgz }]);
     expect(result.status).toBe("ready");
     const byPath = Object.fromEntries(report.files.map((f) => [f.path, f]));
-    expect(byPath["node-x/kubelet.log"]).toMatchObject({ status: "read", node: "NodeA", lines: 8, records: 4, blank: 4, skipped: 0 });
+    expect(byPath["node-x/kubelet.log"]).toMatchObject({ status: "read", node: "NodeA", lines: 7, records: 4, blank: 3, skipped: 0 });
     expect(byPath["node-x/random.bin"]).toMatchObject({ status: "skipped", reason: "binary" });
     expect(byPath["node-x/notes.txt"]).toMatchObject({ status: "read", lines: 3, blank: 1, skipped: 2, skippedByReason: { "unknown-format": 2 } });
     expect(byPath["node-x/link.log"]).toMatchObject({ status: "skipped", reason: "symlink" });

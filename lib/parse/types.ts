@@ -70,6 +70,13 @@ export interface K8sEventInfo {
   node: string | null;
   firstMs: number | null;
   lastMs: number | null;
+  /**
+   * Relative ages only (describe / kubectl tables): how far before `firstMs` / `lastMs` the true
+   * time may lie (ms). The true time is in `(ms - uncertainty, ms]`; 1000 for kubectl's long form
+   * below 10 minutes, 60000 for a short-form `Nm`, and so on. Absent for absolute stamps.
+   */
+  firstUncertaintyMs?: number;
+  lastUncertaintyMs?: number;
 }
 
 /** Banner lines: journal separators and headers. Not records; they count as `banner`. */
@@ -81,6 +88,8 @@ export interface Banner {
   time?: WallTime | null;
   /** Zone the banner states, minutes east of UTC (e.g. PDT = -420). */
   offsetMin?: number | null;
+  /** The zone as the banner printed it (`PDT`, `UTC`, `+09`), when it printed one. */
+  zoneName?: string | null;
 }
 
 export type LineResult =
@@ -93,6 +102,8 @@ export type LineResult =
 export interface ParseContext {
   /** Collection time of the bundle (UTC ms), to resolve relative ages; null when unknown. */
   collectedMs: number | null;
+  /** Path of the file inside the bundle (klog / CRI files name their component only in the path). */
+  path?: string;
 }
 
 /** A sample line and exactly what the spec must produce for it (checked by the shared registry test). */
@@ -100,6 +111,12 @@ export interface FormatSample {
   line: string;
   /** Subset of the expected ParsedRecord (deep-equal on the keys given), or the banner. */
   expect: Partial<ParsedRecord> | { banner: Partial<Banner> };
+  /** Lines fed to the same parser before `line` (table headers, a record a continuation belongs to); also part of the sniff input. */
+  context?: string[];
+  /** Path given to `sniff` and to the parser (`ParseContext.path`); default `""`. */
+  path?: string;
+  /** `ParseContext.collectedMs` for the sample (relative ages); default null. */
+  collectedMs?: number;
 }
 
 /**
@@ -120,8 +137,26 @@ export interface FormatSpec {
   notMine: string[];
 }
 
+/**
+ * Per-file parser. `parseFile` feeds every physical line (CR/LF stripped, over-long lines cut) in
+ * order and reads the contents of the records it got only after the last line and `finish()`, so a
+ * parser may complete a record it returned earlier (CRI `P` fragments joined, relative ages settled
+ * once the whole table is seen).
+ */
 export interface LineParser {
-  parseLine(line: string): LineResult;
-  /** Whole-document formats (JSON event lists, YAML) may emit their records at the end. */
-  end?(): Array<{ line: number; record: ParsedRecord }>;
+  /** `lineNo`: the 1-based physical line number (given by `parseFile`; formats that number their records use it). */
+  parseLine(line: string, lineNo?: number): LineResult;
+  /**
+   * Whole-document formats (JSON event lists, YAML) may emit their records at the end. `line` is the
+   * 1-based physical line where the record starts, `endLine` (optional) its last line.
+   */
+  end?(): Array<{ line: number; record: ParsedRecord; endLine?: number }>;
+  /**
+   * true for whole-document formats: `parseLine` only claims lines (`continuation`) or refuses them
+   * (null); records come from `end()`. Claimed lines before the first record are the document's
+   * head (banner `header`), the others continuations of the record before them.
+   */
+  deferred?: boolean;
+  /** Called after the last line (before `end()`): settle records returned earlier, in place. */
+  finish?(): void;
 }

@@ -1,0 +1,13 @@
+import { route } from "@/lib/http/errors";
+import { queryOf, ZBootParams, ZDensityQuery } from "@/lib/timeline/api-schemas";
+import { getLaneDensity } from "@/lib/timeline/get-lane-density";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/** `GET …/boots/:bootId/density?from&to[&lanes][&buckets]` (times UTC ms or ISO) → `TLaneDensity`. */
+export const GET = route(async (req: Request, ctx: { params: Promise<{ incidentId: string; bootId: string }> }) => {
+  const params = ZBootParams.parse(await ctx.params);
+  const q = ZDensityQuery.parse(queryOf(req));
+  return Response.json(await getLaneDensity({ ...params, fromMs: q.from, toMs: q.to, lanes: q.lanes, buckets: q.buckets }));
+});

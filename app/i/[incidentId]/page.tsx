@@ -1,0 +1,103 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { cache } from "react";
+import { FindingItem } from "@/components/findings/finding-item";
+import { BundleFiles } from "@/components/incidents/bundle-files";
+import { NodesBoots } from "@/components/incidents/nodes-boots";
+import { ApiError } from "@/lib/http/errors";
+import { getIncident } from "@/lib/incidents/get-incident";
+import { fmtUtc } from "@/lib/timeline/format";
+import { bootPath } from "@/lib/timeline/view-state";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+type Params = Promise<{ incidentId: string }>;
+
+const load = cache(async (incidentId: string) => {
+  try {
+    return await getIncident({ incidentId });
+  } catch (e) {
+    if (e instanceof ApiError && e.code === "not_found") notFound();
+    throw e;
+  }
+});
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const inc = await load((await params).incidentId);
+  return { title: `${inc.title} · bootline` };
+}
+
+/** Incident page: nodes and boots, findings by severity, bundles and their files. */
+export default async function IncidentPage({ params }: { params: Params }) {
+  const inc = await load((await params).incidentId);
+  return (
+    <>
+      <header className="page-head">
+        <nav className="crumbs" aria-label="breadcrumbs">
+          <Link href="/">bootline</Link>
+          <span>/</span>
+          <span>incident</span>
+        </nav>
+        <h1 data-testid="incident-title">{inc.title}</h1>
+        <div className="boot-facts muted">
+          <span>created {fmtUtc(inc.createdAt, { ms: false })} UTC</span>
+          <span>
+            id <span className="mono">{inc.id}</span>
+          </span>
+          <span>
+            {inc.nodes.length} node{inc.nodes.length === 1 ? "" : "s"} · {inc.bundles.length} bundle{inc.bundles.length === 1 ? "" : "s"} ·{" "}
+            {inc.findings.length} finding{inc.findings.length === 1 ? "" : "s"}
+          </span>
+          <Link className="btn small" href={`/?incident=${encodeURIComponent(inc.id)}#upload`}>
+            add logs to this incident
+          </Link>
+        </div>
+        {inc.notes && <p>{inc.notes}</p>}
+      </header>
+
+      <section className="panel" aria-labelledby="nodes-h">
+        <h2 id="nodes-h">Nodes and boots</h2>
+        <NodesBoots incidentId={inc.id} nodes={inc.nodes} />
+      </section>
+
+      <section className="panel" aria-labelledby="findings-h">
+        <h2 id="findings-h">Findings</h2>
+        {inc.findings.length === 0 ? (
+          <p className="muted">No findings{inc.bundles.some((b) => b.status !== "ready" && b.status !== "failed") ? " yet: still parsing" : ""}.</p>
+        ) : (
+          <ul className="findings">
+            {inc.findings.map((f) => (
+              <FindingItem
+                key={f.id}
+                f={f}
+                showNode
+                actions={
+                  <Link
+                    className="btn small"
+                    href={bootPath(inc.id, f.nodeName, f.bootKey, (() => {
+                      const end = f.endMs ?? f.startMs + 60_000;
+                      const pad = Math.max(1000, Math.round((end - f.startMs) * 0.15));
+                      return { from: f.startMs - pad, to: end + pad };
+                    })())}
+                  >
+                    open in timeline →
+                  </Link>
+                }
+              />
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="bundles-h">
+        <h2 id="bundles-h">Bundles</h2>
+        {inc.bundles.length === 0 && <p className="muted">No bundles.</p>}
+        {inc.bundles.map((b) => (
+          <BundleFiles key={b.id} b={b} />
+        ))}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,25 @@
+"use client";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import type { TEventCounts } from "@/lib/timeline/count-events";
+import { fetchJson, qs } from "./fetch-json";
+import { queryKeys, type TRangeKey } from "./query-keys";
+
+/** `{ total, matching }` for the events table header. */
+export function useEventsCountQuery(k: TRangeKey & { sev: number; q: string }) {
+  return useQuery({
+    queryKey: queryKeys.eventsCount(k),
+    queryFn: ({ signal }) =>
+      fetchJson<TEventCounts>(
+        `/api/incidents/${encodeURIComponent(k.incidentId)}/boots/${k.bootId}/events/count${qs({
+          from: k.from,
+          to: k.to,
+          lanes: k.lanes,
+          sev: k.sev || null,
+          q: k.q || null,
+        })}`,
+        { signal },
+      ),
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
+}

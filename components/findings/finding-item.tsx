@@ -1,0 +1,69 @@
+/**
+ * One finding: severity, detector, title, window start/end as UTC wall clock and T+
+ * seconds, the metrics reviewers quote (attempts, pods, error class, closed by) and the
+ * explanation. Plain server-renderable markup; actions are passed in.
+ */
+import type { ReactNode } from "react";
+import type { TFindingView } from "@/lib/incidents/get-incident";
+import { fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/format";
+
+const KNOWN = ["attempts", "pods", "errorClass", "closedBy"] as const;
+const KNOWN_LABEL: Record<(typeof KNOWN)[number], string> = { attempts: "attempts", pods: "pods", errorClass: "error class", closedBy: "closed by" };
+
+function metricText(v: unknown): string {
+  if (v === null || v === undefined) return "—";
+  if (typeof v === "number") return Number.isInteger(v) ? String(v) : v.toFixed(3).replace(/\.?0+$/, "");
+  if (typeof v === "string") return v;
+  if (Array.isArray(v)) return v.map(metricText).join(", ");
+  return JSON.stringify(v);
+}
+
+export function FindingItem(p: { f: TFindingView; actions?: ReactNode; showNode?: boolean }) {
+  const f = p.f;
+  const extra = Object.entries(f.metrics).filter(([k]) => !(KNOWN as readonly string[]).includes(k));
+  return (
+    <li className={`finding sev-${f.severity}`} data-testid="finding" data-detector={f.detector}>
+      <div className="finding-head">
+        <span className={`sev-badge sev-${f.severity}`}>{f.severity}</span>
+        <span className="finding-detector mono">{f.detector}</span>
+        <span className="finding-title">{f.title}</span>
+        {p.showNode && (
+          <span className="muted">
+            {f.nodeName} · boot {f.bootKey.length > 14 ? `${f.bootKey.slice(0, 12)}…` : f.bootKey}
+          </span>
+        )}
+        <span className="spacer" />
+        {p.actions}
+      </div>
+      <div className="finding-window mono">
+        <span title="start">
+          {fmtUtc(f.startMs)} UTC <b>{fmtOffset(f.startMs, f.bootStartMs)}</b>
+        </span>
+        <span className="muted"> → </span>
+        {f.endMs === null ? (
+          <span className="warn">open until the end of the data</span>
+        ) : (
+          <span title="end">
+            {fmtUtc(f.endMs)} UTC <b>{fmtOffset(f.endMs, f.bootStartMs)}</b>
+          </span>
+        )}
+        {f.endMs !== null && <span className="muted"> · {fmtDuration(f.endMs - f.startMs)}</span>}
+      </div>
+      <dl className="finding-metrics">
+        {KNOWN.filter((k) => k in f.metrics).map((k) => (
+          <div key={k}>
+            <dt>{KNOWN_LABEL[k]}</dt>
+            <dd className="mono">{metricText(f.metrics[k])}</dd>
+          </div>
+        ))}
+        {extra.map(([k, v]) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd className="mono">{metricText(v)}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="finding-explanation">{f.explanation}</p>
+    </li>
+  );
+}

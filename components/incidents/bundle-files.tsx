@@ -1,0 +1,106 @@
+/**
+ * One bundle: status, size, counts, and the per-file table (path, kind, format, node,
+ * lines, parsed, skipped by reason, status and reason) so reviewers see exactly what was
+ * and was not understood.
+ */
+import type { TBundleView } from "@/lib/incidents/get-incident";
+import { fmtBytes, fmtCount, fmtUtc } from "@/lib/timeline/format";
+import { BundleProgress } from "./bundle-progress";
+
+export function BundleFiles({ b }: { b: TBundleView }) {
+  const done = b.status === "ready" || b.status === "failed";
+  const totals = b.files.reduce(
+    (t, f) => ({ lines: t.lines + f.lines, parsed: t.parsed + f.parsed, skipped: t.skipped + f.skipped }),
+    { lines: 0, parsed: 0, skipped: 0 },
+  );
+  return (
+    <section className="panel bundle" data-testid="bundle" data-status={b.status}>
+      <header className="bundle-head">
+        <h3 className="mono">{b.fileName}</h3>
+        <span className={`status status-${b.status}`}>{b.status}</span>
+        <span className="muted">
+          {fmtBytes(b.byteSize)} · uploaded {fmtUtc(b.createdAt, { ms: false })} UTC
+          {b.collector ? ` · collector ${b.collector}` : ""}
+          {b.startedAt && b.finishedAt ? ` · parsed in ${((b.finishedAt - b.startedAt) / 1000).toFixed(1)} s` : ""}
+        </span>
+        {Object.keys(b.options).length > 0 && (
+          <span className="muted small mono">
+            {Object.entries(b.options)
+              .filter(([, v]) => v !== null && v !== "" && v !== undefined)
+              .map(([k, v]) => `${k}=${String(v)}`)
+              .join(" ")}
+          </span>
+        )}
+      </header>
+      {!done && <BundleProgress bundleId={b.id} initial={{ status: b.status, phase: b.phase, progress: b.progress }} />}
+      {b.error && <p className="bad error-box">{b.error}</p>}
+      {b.files.length > 0 && (
+        <div className="table-wrap">
+          <table className="table files" data-testid="files-table">
+            <thead>
+              <tr>
+                <th>#</th>
+                <th>path</th>
+                <th>kind</th>
+                <th>format</th>
+                <th>node</th>
+                <th className="num">lines</th>
+                <th className="num">parsed</th>
+                <th className="num">skipped</th>
+                <th>skipped by reason</th>
+                <th>time</th>
+                <th>status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {b.files.map((f) => (
+                <tr key={f.id} data-testid="file-row" className={f.status !== "read" ? "dim" : ""}>
+                  <td className="num muted">{f.ord + 1}</td>
+                  <td className="mono path" title={f.path}>
+                    {f.path}
+                  </td>
+                  <td>{f.kind}</td>
+                  <td className="mono small">{f.format}</td>
+                  <td className="mono small">{f.nodeName ?? "—"}</td>
+                  <td className="num">{fmtCount(f.lines)}</td>
+                  <td className="num">{fmtCount(f.parsed)}</td>
+                  <td className={`num${f.skipped ? " warn" : ""}`}>{fmtCount(f.skipped)}</td>
+                  <td className="small">
+                    {Object.entries(f.skippedByReason)
+                      .filter(([, n]) => n > 0)
+                      .map(([k, n]) => `${k} ${fmtCount(n)}`)
+                      .join(", ") || <span className="muted">—</span>}
+                    {f.noTimestamp > 0 && <div className="muted">{fmtCount(f.noTimestamp)} without time</div>}
+                    {f.outOfOrder > 0 && <div className="muted">{fmtCount(f.outOfOrder)} out of order</div>}
+                  </td>
+                  <td className="small">
+                    {f.timeZone}
+                    {f.clockOffsetMs ? ` ${f.clockOffsetMs > 0 ? "+" : ""}${(f.clockOffsetMs / 1000).toFixed(1)} s` : ""}
+                    {f.yearSource ? <div className="muted">year: {f.yearSource}</div> : null}
+                  </td>
+                  <td>
+                    <span className={`status status-${f.status}`}>{f.status}</span>
+                    {f.reason && <div className="muted small">{f.reason}</div>}
+                    {f.duplicateOf && <div className="muted small">same as {f.duplicateOf}</div>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <td />
+                <td colSpan={4} className="muted">
+                  {b.files.length} files
+                </td>
+                <td className="num">{fmtCount(totals.lines)}</td>
+                <td className="num">{fmtCount(totals.parsed)}</td>
+                <td className="num">{fmtCount(totals.skipped)}</td>
+                <td colSpan={3} />
+              </tr>
+            </tfoot>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * The incident's nodes and their boots: T+0 (UTC), end, how the boot was detected, and
+ * a link to each boot's timeline.
+ */
+import Link from "next/link";
+import type { TNodeSummary } from "@/lib/incidents/get-incident";
+import { fmtDuration, fmtUtc } from "@/lib/timeline/format";
+import { bootPath } from "@/lib/timeline/view-state";
+
+export function NodesBoots({ incidentId, nodes }: { incidentId: string; nodes: TNodeSummary[] }) {
+  if (nodes.length === 0) return <p className="muted">No nodes yet: nothing has been parsed into this incident.</p>;
+  return (
+    <table className="table" data-testid="nodes-table">
+      <thead>
+        <tr>
+          <th>node</th>
+          <th>boot</th>
+          <th>T+0 (UTC)</th>
+          <th>last event (UTC)</th>
+          <th>span</th>
+          <th>detected by</th>
+          <th>findings</th>
+          <th />
+        </tr>
+      </thead>
+      <tbody>
+        {nodes.flatMap((n) =>
+          n.boots.length === 0
+            ? [
+                <tr key={`n${n.id}`}>
+                  <td className="mono">{n.name}</td>
+                  <td colSpan={7} className="muted">
+                    no boots
+                  </td>
+                </tr>,
+              ]
+            : n.boots.map((b, i) => (
+                <tr key={b.id} data-testid="boot-row" data-node={n.name} data-boot={b.bootKey}>
+                  {i === 0 && (
+                    <td className="mono node-cell" rowSpan={n.boots.length}>
+                      {n.name}
+                      {n.aliases.length > 0 && <div className="muted small">{n.aliases.join(", ")}</div>}
+                    </td>
+                  )}
+                  <td>
+                    {b.index} of {n.boots.length}{" "}
+                    <span className="muted mono small" title={b.bootKey}>
+                      {b.bootKey.length > 14 ? `${b.bootKey.slice(0, 8)}…` : b.bootKey}
+                    </span>
+                  </td>
+                  <td className="mono">
+                    {fmtUtc(b.startMs)}
+                    {b.startApprox && <span className="warn" title="approximate: the boot's earliest event"> ≈</span>}
+                  </td>
+                  <td className="mono">{b.endMs === null ? "—" : fmtUtc(b.endMs)}</td>
+                  <td className="num">{b.endMs === null ? "—" : fmtDuration(b.endMs - b.startMs)}</td>
+                  <td>{b.detectedBy}</td>
+                  <td className="num">{b.findings || ""}</td>
+                  <td>
+                    <Link className="btn small" href={bootPath(incidentId, n.name, b.bootKey)} aria-label={`timeline of ${n.name} boot ${b.index}`}>
+                      timeline →
+                    </Link>
+                  </td>
+                </tr>
+              )),
+        )}
+      </tbody>
+    </table>
+  );
+}

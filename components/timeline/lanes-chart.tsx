@@ -1,0 +1,320 @@
+"use client";
+/**
+ * The node boot timeline: a time axis (T+seconds and UTC wall clock), one density lane
+ * per source, the sandbox failure window shaded across the lanes with its start and end
+ * labelled, other findings as bands, milestones as labelled vertical lines, and a drag
+ * selection on the lanes to zoom. All positions are fractions of the visible range
+ * [from, to) (UTC ms), so the HTML overlays line up with the Recharts plots below them.
+ */
+import { useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
+import type { TFindingView } from "@/lib/incidents/get-incident";
+import type { TLaneDensity } from "@/lib/timeline/get-lane-density";
+import type { TMilestone } from "@/lib/timeline/get-milestones";
+import { fmtCount, fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/format";
+import { LANE_LABELS, type TLane } from "@/lib/timeline/lanes";
+import { densify, LANE_COLORS, LaneSparkline, type TSparkPoint } from "./lane-sparkline";
+import { timeScale, timeTicks } from "@/lib/timeline/time-scale";
+import { useElementWidth } from "./use-element-width";
+
+export const LANE_H = 44;
+const WINDOW_ROW_H = 26;
+const MS_ROW_H = 17;
+const MIN_DRAG_PX = 4;
+
+export interface TLanesChartProps {
+  /** T+0, UTC ms */
+  t0: number;
+  /** visible range, UTC ms */
+  from: number;
+  to: number;
+  /** lanes that get a row (checked or not) */
+  rows: TLane[];
+  /** lanes shown (checked) */
+  lanes: TLane[];
+  density: TLaneDensity | undefined;
+  fetching: boolean;
+  /** sandbox failure windows of the boot */
+  windows: TFindingView[];
+  /** other findings, drawn as bands below the lanes */
+  findings: TFindingView[];
+  /** end of the boot's data (an open window runs to here), UTC ms */
+  dataEndMs: number;
+  milestones: TMilestone[];
+  onZoom(from: number, to: number): void;
+  onToggleLane(lane: TLane): void;
+  onSelectEvent(eventId: string): void;
+}
+
+const clamp01 = (f: number) => Math.min(1, Math.max(0, f));
+const pct = (f: number) => `${(f * 100).toFixed(4)}%`;
+
+export function LanesChart(p: TLanesChartProps) {
+  const scale = useMemo(() => timeScale(p.from, p.to), [p.from, p.to]);
+  const ticks = useMemo(() => timeTicks(p.from, p.to, p.t0), [p.from, p.to, p.t0]);
+  const [plotRef, plotWidth] = useElementWidth<HTMLDivElement>();
+  const overlayRef = useRef<HTMLDivElement>(null);
+  const [hoverT, setHoverT] = useState<number | null>(null);
+  const [drag, setDrag] = useState<{ a: number; b: number } | null>(null);
+
+  // dense series per lane from the sparse density (only when density changes)
+  const series = useMemo(() => {
+    const out = new Map<string, { data: TSparkPoint[]; max: number; total: number; errors: number }>();
+    if (!p.density) return out;
+    for (const s of p.density.lanes) {
+      out.set(s.lane, { data: densify(s.buckets, p.density.startMs, p.density.bucketMs, p.density.count), max: s.max, total: s.total, errors: s.errors });
+    }
+    return out;
+  }, [p.density]);
+
+  const hoverBucket =
+    hoverT !== null && p.density ? Math.floor((hoverT - p.density.startMs) / p.density.bucketMs) : null;
+
+  const fracAt = (e: ReactPointerEvent) => {
+    const r = overlayRef.current!.getBoundingClientRect();
+    return clamp01((e.clientX - r.left) / Math.max(1, r.width));
+  };
+  const onPointerDown = (e: ReactPointerEvent) => {
+    if (e.button !== 0) return;
+    (e.target as HTMLElement).setPointerCapture?.(e.pointerId);
+    const f = fracAt(e);
+    setDrag({ a: f, b: f });
+  };
+  const onPointerMove = (e: ReactPointerEvent) => {
+    const f = fracAt(e);
+    setHoverT(scale.time(f));
+    if (drag) setDrag({ ...drag, b: f });
+  };
+  const onPointerUp = (e: ReactPointerEvent) => {
+    if (!drag) return;
+    const f = fracAt(e);
+    const w = overlayRef.current!.getBoundingClientRect().width;
+    setDrag(null);
+    if (Math.abs(f - drag.a) * w >= MIN_DRAG_PX) {
+      const a = scale.time(Math.min(f, drag.a));
+      const b = scale.time(Math.max(f, drag.a));
+      if (b - a >= 1) p.onZoom(a, b);
+    }
+  };
+
+  const lanesHeight = p.rows.reduce((h, l) => h + (p.lanes.includes(l) ? LANE_H : 22), 0);
+  const bucketText = p.density ? `bucket ${fmtDuration(p.density.bucketMs)}` : "";
+
+  // milestone labels staggered into rows so they do not overlap
+  const msLayout = useMemo(() => {
+    const rowsEnd: number[] = [];
+    return p.milestones
+      .filter((m) => m.ts >= p.from && m.ts <= p.to)
+      .map((m) => {
+        const text = `${m.label} ${fmtOffset(m.ts, p.t0, 1)}`;
+        const x = scale.frac(m.ts) * plotWidth;
+        const w = text.length * 6.4 + 14;
+        let row = rowsEnd.findIndex((end) => end < x);
+        if (row < 0) {
+          row = rowsEnd.length;
+          rowsEnd.push(0);
+        }
+        rowsEnd[row] = x + w;
+        return { m, text, row };
+      });
+  }, [p.milestones, p.from, p.to, p.t0, scale, plotWidth]);
+  const msRows = Math.max(1, ...msLayout.map((l) => l.row + 1));
+
+  return (
+    <div className="tl" aria-busy={p.fetching}>
+      {/* axis */}
+      <div className="tl-row tl-axis">
+        <div className="tl-label tl-axis-label">
+          <span>T+ since boot</span>
+          <span className="muted">UTC</span>
+        </div>
+        <div className="tl-plot" ref={plotRef}>
+          {ticks.map((t) => (
+            <div key={t.t} className="tl-tick" style={{ left: pct(scale.frac(t.t)) }}>
+              <span className="tl-tick-off">{t.offsetLabel}</span>
+              <span className="tl-tick-wall">{t.wallLabel}</span>
+            </div>
+          ))}
+        </div>
+      </div>
+
+      {/* lanes, with the overlay for bands, milestones and the drag selection */}
+      <div className="tl-lanes">
+        {p.rows.map((lane) => {
+          const on = p.lanes.includes(lane);
+          const s = series.get(lane);
+          const hv = hoverBucket !== null && s ? s.data[hoverBucket] : undefined;
+          return (
+            <div
+              key={lane}
+              className={`tl-row tl-lane${on ? "" : " tl-lane-off"}`}
+              style={{ height: on ? LANE_H : 22 }}
+              data-testid={`lane-${lane}`}
+              data-lane={lane}
+              data-total={s?.total ?? 0}
+            >
+              <label className="tl-label tl-lane-label" title={on ? "hide this lane" : "show this lane"}>
+                <input type="checkbox" checked={on} onChange={() => p.onToggleLane(lane)} aria-label={`lane ${LANE_LABELS[lane]}`} />
+                <span className="tl-swatch" style={{ background: LANE_COLORS[lane] }} />
+                <span className="tl-lane-name">{LANE_LABELS[lane]}</span>
+                {on && s && (
+                  <span className="tl-lane-stats">
+                    {hv ? (
+                      <>
+                        {fmtCount(hv.n)}
+                        {hv.e ? <b className="bad"> {fmtCount(hv.e)}E</b> : null}
+                      </>
+                    ) : (
+                      <>
+                        {fmtCount(s.total)}
+                        {s.errors ? <b className="bad"> {fmtCount(s.errors)}E</b> : null}
+                      </>
+                    )}
+                  </span>
+                )}
+              </label>
+              <div className="tl-plot">
+                {on && s && <LaneSparkline data={s.data} from={p.from} to={p.to} max={s.max} color={LANE_COLORS[lane]} height={LANE_H} />}
+                {on && s && s.total === 0 && <span className="tl-empty">no events in view</span>}
+              </div>
+            </div>
+          );
+        })}
+        <div className="tl-row tl-window-row" style={{ height: WINDOW_ROW_H }}>
+          <div className="tl-label muted">failure window</div>
+          <div className="tl-plot">
+            {p.windows.length === 0 && <span className="tl-empty">no sandbox failure window</span>}
+            {p.windows.map((w) => {
+              const end = w.endMs ?? p.dataEndMs;
+              if (end >= p.from && w.startMs <= p.to) return null;
+              const left = end < p.from;
+              return (
+                <button
+                  key={w.id}
+                  type="button"
+                  className={`tl-offscreen ${left ? "left" : "right"}`}
+                  data-testid="failure-window-offscreen"
+                  onClick={() => p.onZoom(w.startMs - (end - w.startMs) * 0.1 - 500, end + (end - w.startMs) * 0.1 + 500)}
+                >
+                  {left ? "◀ " : ""}failure window {fmtOffset(w.startMs, p.t0)} → {w.endMs === null ? "open" : fmtOffset(w.endMs, p.t0)}
+                  {left ? "" : " ▶"}
+                </button>
+              );
+            })}
+          </div>
+        </div>
+
+        <div
+          className="tl-overlay"
+          ref={overlayRef}
+          onPointerDown={onPointerDown}
+          onPointerMove={onPointerMove}
+          onPointerUp={onPointerUp}
+          onPointerCancel={() => setDrag(null)}
+          onPointerLeave={() => !drag && setHoverT(null)}
+          onDoubleClick={() => {
+            const [a, b] = [p.from - (p.to - p.from) / 2, p.to + (p.to - p.from) / 2];
+            p.onZoom(a, b);
+          }}
+          title="drag to zoom · double-click to zoom out"
+        >
+          {p.windows.map((w) => {
+            const end = w.endMs ?? p.dataEndMs;
+            if (end < p.from || w.startMs > p.to) return null;
+            const a = clamp01(scale.frac(w.startMs));
+            const b = clamp01(scale.frac(Math.max(end, w.startMs)));
+            return (
+              <div
+                key={w.id}
+                className={`tl-band tl-band-window${w.endMs === null ? " open" : ""}`}
+                data-testid="failure-window"
+                data-start={w.startMs}
+                data-end={w.endMs ?? ""}
+                style={{ left: pct(a), width: `max(2px, ${pct(b - a)})`, top: 0, height: lanesHeight + WINDOW_ROW_H }}
+              >
+                <div className={`tl-band-label${a > 0.6 ? " right" : ""}`} data-testid="failure-window-label">
+                  <b>sandbox failure window</b> <span data-testid="failure-window-start">{fmtOffset(w.startMs, p.t0)}</span> →{" "}
+                  <span data-testid="failure-window-end">{w.endMs === null ? "open (end of data)" : fmtOffset(w.endMs, p.t0)}</span>
+                  <span className="muted">
+                    {" "}
+                    · {fmtUtc(w.startMs, { date: false })}–{w.endMs === null ? "…" : fmtUtc(w.endMs, { date: false })} UTC ·{" "}
+                    {fmtDuration(end - w.startMs)}
+                  </span>
+                </div>
+              </div>
+            );
+          })}
+          {p.milestones.map((m) =>
+            m.ts >= p.from && m.ts <= p.to ? (
+              <div key={m.kind} className="tl-ms-line" style={{ left: pct(scale.frac(m.ts)), height: lanesHeight }} />
+            ) : null,
+          )}
+          {hoverT !== null && !drag && (
+            <div className="tl-crosshair" style={{ left: pct(scale.frac(hoverT)), height: lanesHeight + WINDOW_ROW_H }}>
+              <span className="tl-crosshair-label">
+                {fmtOffset(hoverT, p.t0)} · {fmtUtc(hoverT, { date: false })} UTC
+              </span>
+            </div>
+          )}
+          {drag && Math.abs(drag.b - drag.a) > 0 && (
+            <div className="tl-selection" style={{ left: pct(Math.min(drag.a, drag.b)), width: pct(Math.abs(drag.b - drag.a)) }}>
+              <span>
+                {fmtOffset(scale.time(Math.min(drag.a, drag.b)), p.t0)} → {fmtOffset(scale.time(Math.max(drag.a, drag.b)), p.t0)}
+              </span>
+            </div>
+          )}
+        </div>
+      </div>
+
+      {/* other findings */}
+      <div className="tl-row tl-findings-row">
+        <div className="tl-label muted">findings</div>
+        <div className="tl-plot">
+          {p.findings.length === 0 && <span className="tl-empty">no other findings</span>}
+          {p.findings.map((f, i) => {
+            const end = f.endMs ?? p.dataEndMs;
+            if (end < p.from || f.startMs > p.to) return null;
+            const a = clamp01(scale.frac(f.startMs));
+            const b = clamp01(scale.frac(Math.max(end, f.startMs)));
+            return (
+              <button
+                key={f.id}
+                type="button"
+                className={`tl-finding-band sev-${f.severity}`}
+                data-testid="finding-band"
+                style={{ left: pct(a), width: `max(6px, ${pct(b - a)})`, top: 2 + (i % 2) * 9 }}
+                title={`${f.severity.toUpperCase()} ${f.title} (${fmtOffset(f.startMs, p.t0)} → ${f.endMs === null ? "open" : fmtOffset(f.endMs, p.t0)}); click to zoom`}
+                onClick={() => p.onZoom(f.startMs - 1000, end + 1000)}
+              >
+                <span>{f.detector}</span>
+              </button>
+            );
+          })}
+        </div>
+      </div>
+
+      {/* milestones */}
+      <div className="tl-row tl-ms-row" style={{ height: msRows * MS_ROW_H + 6 }}>
+        <div className="tl-label muted">milestones</div>
+        <div className="tl-plot">
+          {msLayout.length === 0 && <span className="tl-empty">no milestones in view</span>}
+          {msLayout.map(({ m, text, row }) => (
+            <button
+              key={m.kind}
+              type="button"
+              className="tl-ms-label"
+              data-testid={`milestone-${m.kind}`}
+              style={{ left: pct(scale.frac(m.ts)), top: 3 + row * MS_ROW_H }}
+              title={`${m.label}: ${fmtUtc(m.ts)} UTC (${m.component}) ${m.message}`}
+              onClick={() => p.onSelectEvent(m.eventId)}
+            >
+              {text}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div className="tl-foot muted">
+        {bucketText} · drag across the lanes to zoom · double-click to zoom out
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+"use client";
+/**
+ * The node boot page's view state in the URL, through nuqs, with parsers built from the
+ * field schemas of lib/timeline/view-state.ts (one forgiving schema for server and client).
+ * Range changes push a history entry (Back undoes a zoom); the rest replaces it.
+ */
+import { createParser, useQueryStates } from "nuqs";
+import { useCallback, useMemo } from "react";
+import { LANES, type TLane } from "@/lib/timeline/lanes";
+import { DEFAULT_VIEW_STATE, viewStateField, type TViewState } from "@/lib/timeline/view-state";
+
+const parseInstant = createParser<number>({
+  parse: viewStateField.instant,
+  serialize: viewStateField.serializeInstant,
+});
+
+const parseLanes = createParser<TLane[]>({
+  parse: viewStateField.lanes,
+  serialize: viewStateField.serializeLanes,
+  eq: (a, b) => a.length === b.length && a.every((l) => b.includes(l)),
+}).withDefault([...LANES]);
+
+const parseSev = createParser<number>({ parse: viewStateField.sev, serialize: String }).withDefault(0);
+const parseQ = createParser<string>({ parse: viewStateField.q, serialize: (s) => s }).withDefault("");
+const parseEv = createParser<string>({ parse: viewStateField.ev, serialize: (s) => s });
+
+export const viewStateParsers = { from: parseInstant, to: parseInstant, lanes: parseLanes, sev: parseSev, q: parseQ, ev: parseEv };
+
+export interface TViewStateApi {
+  /** the state as in the URL (from/to null = whole boot) */
+  state: TViewState;
+  setRange(from: number | null, to: number | null): void;
+  setLanes(lanes: TLane[]): void;
+  setSev(sev: number): void;
+  setQ(q: string): void;
+  setEv(ev: string | null): void;
+}
+
+export function useViewState(): TViewStateApi {
+  const [raw, set] = useQueryStates(viewStateParsers, { history: "replace", shallow: true, scroll: false });
+  const state = useMemo<TViewState>(() => {
+    const badRange = raw.from !== null && raw.to !== null && raw.from >= raw.to;
+    return {
+      from: badRange ? null : raw.from,
+      to: badRange ? null : raw.to,
+      lanes: raw.lanes.length ? raw.lanes : DEFAULT_VIEW_STATE.lanes,
+      sev: raw.sev,
+      q: raw.q,
+      ev: raw.ev,
+    };
+  }, [raw]);
+  const setRange = useCallback(
+    (from: number | null, to: number | null) => void set({ from: from === null ? null : Math.floor(from), to: to === null ? null : Math.ceil(to) }, { history: "push" }),
+    [set],
+  );
+  const setLanes = useCallback((lanes: TLane[]) => void set({ lanes: lanes.length ? lanes : null }), [set]);
+  const setSev = useCallback((sev: number) => void set({ sev: sev || null }), [set]);
+  const setQ = useCallback((q: string) => void set({ q: q || null }), [set]);
+  const setEv = useCallback((ev: string | null) => void set({ ev }), [set]);
+  return { state, setRange, setLanes, setSev, setQ, setEv };
+}

@@ -1,0 +1,117 @@
+/**
+ * Upload a reboot log bundle and see its node boot timeline with the sandbox failure
+ * window: upload through the page, wait for parsing, open the node boot, see the shaded
+ * window with its start and end, zoom (the URL changes), and reopen the copied permalink
+ * in a new page to the same view.
+ */
+import { expect, test } from "@playwright/test";
+import { calicoBundle } from "./fixtures";
+import { assertLocalBaseURL, incidentPage, screenshot, timelinePage, uniqueTitle, uploadPage } from "./pages";
+
+interface ReportFinding {
+  detector: string;
+  node: string;
+  bootId: string;
+  bootStart: string;
+  start: string;
+  end: string | null;
+}
+
+const tPlus = (ms: number, t0: number) => `T+${((ms - t0) / 1000).toFixed(3)}s`;
+
+test.beforeAll(({ baseURL }) => assertLocalBaseURL(baseURL));
+
+test("upload a bundle, read the failure window on the node boot timeline, zoom and reopen the permalink", async ({ page, context, request }, info) => {
+  test.setTimeout(180_000);
+  const title = uniqueTitle(info, "calico");
+  const bundle = await calicoBundle();
+
+  // 1. upload through the page and wait for the parse to finish
+  const upload = uploadPage(page);
+  await upload.open();
+  await screenshot(page, info, "upload");
+  await upload.upload(bundle, title);
+  await expect(page.getByTestId("upload-progress").or(page.getByTestId("parse-progress")).first()).toBeVisible();
+  const incidentId = await upload.waitForIncident();
+
+  // 2. the incident page lists the node, its boots and the finding
+  const incident = incidentPage(page);
+  await expect(incident.title()).toHaveText(title);
+  await expect(page.getByTestId("finding").filter({ hasText: "sandbox-failure-window" }).first()).toBeVisible();
+  await screenshot(page, info, "incident");
+
+  // the expected window, from the incident's JSON report (ISO times, boot T+0)
+  const res = await request.get(`/api/incidents/${incidentId}/report`);
+  expect(res.ok()).toBeTruthy();
+  const report = (await res.json()) as { findings: ReportFinding[] };
+  const win = report.findings.find((f) => f.detector === "sandbox-failure-window");
+  expect(win, "the calico bundle has a sandbox failure window").toBeTruthy();
+  const t0 = Date.parse(win!.bootStart);
+  const start = Date.parse(win!.start);
+  const end = win!.end ? Date.parse(win!.end) : null;
+
+  // 3. open the node boot timeline: the window is shaded with its start and end
+  await incident.openBoot(win!.node, win!.bootId);
+  const tl = timelinePage(page);
+  await tl.expectFindingBand(tPlus(start, t0), end === null ? "open" : tPlus(end, t0));
+  await expect(page.getByTestId("crumb-node")).toHaveText(win!.node);
+  for (const lane of ["kernel", "runtime", "kubelet", "cni-plugin", "cni-agent", "events"]) await expect(page.getByTestId(`lane-${lane}`)).toBeVisible();
+  await expect(tl.rows().first()).toBeVisible();
+  await screenshot(page, info, "timeline");
+
+  // 4. zoom onto the window by dragging across the lanes: the URL carries the range
+  const before = page.url();
+  const zoomFrom = start - 2_000;
+  const zoomTo = (end ?? start + 10_000) + 2_000;
+  await tl.zoomTo(zoomFrom, zoomTo);
+  expect(page.url()).not.toBe(before);
+  const zoomed = await tl.visibleRange();
+  expect(Math.abs(zoomed.from - zoomFrom)).toBeLessThan(500);
+  expect(Math.abs(zoomed.to - zoomTo)).toBeLessThan(500);
+  await tl.expectFindingBand(tPlus(start, t0), end === null ? "open" : tPlus(end, t0));
+  // the events table follows the range
+  await expect(page.getByTestId("events-table")).toHaveAttribute("aria-busy", "false");
+  await expect(tl.rows().first()).toBeVisible();
+  const firstT = Number((await tl.rows().first().locator('[role="cell"]').nth(1).innerText()).replace("+", ""));
+  expect(t0 + firstT * 1000).toBeGreaterThanOrEqual(zoomed.from - 1);
+  expect(t0 + firstT * 1000).toBeLessThan(zoomed.to);
+
+  // select an event: it shows its source file and line, and joins the URL
+  await tl.rows().nth(1).click();
+  await expect(page).toHaveURL(/[?&]ev=\d+/);
+  await expect(page.getByTestId("event-source")).toContainText(/:\d+$/);
+  const source = await page.getByTestId("event-source").innerText();
+  await screenshot(page, info, "timeline-zoomed");
+
+  // zoom out changes the URL too; Back returns to the zoomed view
+  const zoomedUrl = page.url();
+  await tl.zoomOut();
+  await expect(page).not.toHaveURL(zoomedUrl);
+  await page.goBack();
+  await expect(page).toHaveURL(zoomedUrl);
+
+  // 5. copy the link and open it in a new page: same range, same window, same event
+  const link = await tl.copyLink();
+  expect(link).toContain("from=");
+  const other = await context.newPage();
+  await other.goto(link);
+  const tl2 = timelinePage(other);
+  await tl2.expectFindingBand(tPlus(start, t0), end === null ? "open" : tPlus(end, t0));
+  expect(await tl2.visibleRange()).toEqual(zoomed);
+  expect(await other.getByTestId("visible-range").innerText()).toBe(await page.getByTestId("visible-range").innerText());
+  await expect(other.getByTestId("event-source")).toHaveText(source);
+  await expect(other.locator('[data-testid="event-row"][aria-selected="true"]')).toHaveCount(1);
+  await screenshot(other, info, "permalink");
+
+  // a damaged permalink still opens, with the defaults
+  await other.goto(`${new URL(link).pathname}?from=yesterday&to=2026-99-99&lanes=nope&sev=x&ev=1e9`);
+  await expect(other.getByTestId("lane-kubelet")).toBeVisible();
+  await tl2.expectFindingBand(tPlus(start, t0), end === null ? "open" : tPlus(end, t0));
+});
+
+test("the upload panel explains what is missing", async ({ page }) => {
+  const upload = uploadPage(page);
+  await upload.open();
+  await page.getByRole("button", { name: "Upload and parse" }).click();
+  await expect(upload.error()).toContainText("choose at least one file");
+});

@@ -1,0 +1,451 @@
+/**
+ * Detector `sandbox-failure-window` (DESIGN.md "Detectors" and "Definitions: Attempt,
+ * Sandbox failure window, Error class"; INCIDENTS.md "What every pattern has in
+ * common: a window").
+ *
+ * Input: one node boot's events (BootEvent, UTC ms), sorted by (ts, fileId, line).
+ * Output: one Finding per window, `start` = the window's first attempt, `end` = the
+ * closing attempt or null while open.
+ *
+ * Attempts (DESIGN.md "Attempt"):
+ *  - attempt lines are `sandbox.create.failed` events (kubelet, runtime and Kubernetes
+ *    event lines); failed stops, CNI DEL failures and "network not ready" reports are
+ *    other kinds and never count;
+ *  - node-log lines are grouped: by sandbox id where a line names one; a line with a pod
+ *    but no id joins an attempt of that pod within `joinS`; a line with neither joins
+ *    an attempt with a line of the same component and the same error text within
+ *    `joinS`; otherwise a line starts an attempt. An attempt's time is its earliest line;
+ *  - a Kubernetes event (count N between first and last seen, spread evenly) adds an
+ *    attempt for each occurrence that no node log covers: an occurrence is covered
+ *    when it lies within `eventSlackS` of the time span of a kubelet or runtime log
+ *    file of this boot. Covered events join the nearest node attempt of their pod as
+ *    evidence;
+ *  - only attempts at or after T+0 (`BootInfo.start`) count.
+ *
+ * Windows (DESIGN.md "Sandbox failure window"): a window opens at the first attempt
+ * (after T+0, or after the previous window closed) and closes at the first attempt A
+ * such that (1) a sandbox succeeds (`sandbox.created`) after A and before any later
+ * attempt, and (2) no attempt follows A within `quietS` (or the data ends first).
+ * Otherwise it stays open (`end` null): a gap alone never closes it, and successes
+ * inside it (host-network pods) close it only together with (2).
+ *
+ * Pure: no I/O, no clock reads.
+ */
+import type { BootEvent, BootInfo, Detector, Finding, FindingSeverity } from "./types";
+import { splitStructured } from "../timeline/go-text";
+
+/** Thresholds, with units in their names. */
+export interface SandboxFailureWindowParams extends Record<string, number> {
+  /** quiet time after the closing attempt, s (DESIGN.md "Sandbox failure window": 60 s; a gap of exactly 60 s counts as quiet) */
+  quietS: number;
+  /** lines of one failure lie within this of each other, s (DESIGN.md "Attempt": 1 s) */
+  joinS: number;
+  /** tolerance when matching Kubernetes events (whole-second stamps, FORMATS.md 3.14; control-plane clock) to node logs, s */
+  eventSlackS: number;
+  /** attempts from which a window is high severity (INCIDENTS.md 2: storms of 50+ pods stall the runtime) */
+  highAttempts: number;
+  /** attempts from which a window is medium severity */
+  mediumAttempts: number;
+  /** window duration from which it is at least medium severity, s */
+  mediumDurationS: number;
+}
+
+export const defaults: SandboxFailureWindowParams = {
+  quietS: 60,
+  joinS: 1,
+  eventSlackS: 2,
+  highAttempts: 20,
+  mediumAttempts: 5,
+  mediumDurationS: 30,
+};
+
+export const name = "sandbox-failure-window";
+export const title = "Sandbox failure window";
+
+/** Plain-words description quoting the thresholds in force. */
+export function describe(p: SandboxFailureWindowParams): string {
+  return (
+    `An interval after boot in which pod sandbox creation (RunPodSandbox, CNI ADD) fails. ` +
+    `Lines of one failure (kubelet, runtime, Kubernetes event) count once: same sandbox id, or same pod within ${p.joinS} s. ` +
+    `The window opens at the first failed attempt after T+0 and closes at the first attempt that is followed by a successful sandbox ` +
+    `before any further attempt and by at least ${p.quietS} s without attempts; otherwise it stays open. ` +
+    `Severity: high when open or with ${p.highAttempts}+ attempts (critical when both), medium from ${p.mediumAttempts} attempts or ${p.mediumDurationS} s.`
+  );
+}
+
+/** One failed RunPodSandbox. */
+export interface Attempt {
+  /** earliest failure line, UTC ms */
+  time: number;
+  lastTs: number;
+  sandboxId: string | null;
+  pod: string | null;
+  lines: BootEvent[];
+  /** Kubernetes events merged into this attempt as evidence */
+  eventLines: BootEvent[];
+  /** added from a Kubernetes event's count (no node log covers it) */
+  fromEvent: boolean;
+  errorClass: string | null;
+}
+
+const isK8sEvent = (e: BootEvent): boolean => e.lane === "events" || e.k8s != null;
+
+/** The error text two lines must share to be one failure ("same error text"). */
+function errorText(e: BootEvent): string {
+  const f = e.fields ?? {};
+  const own = f.err ?? f.error;
+  if (own) return own;
+  const split = splitStructured(e.message ?? "");
+  return split.fields.err ?? split.fields.error ?? e.errorClass ?? e.message ?? "";
+}
+
+function distance(a: Attempt, ts: number): number {
+  return ts < a.time ? a.time - ts : ts > a.lastTs ? ts - a.lastTs : 0;
+}
+
+function addLine(a: Attempt, e: BootEvent): void {
+  a.lines.push(e);
+  a.time = Math.min(a.time, e.ts!);
+  a.lastTs = Math.max(a.lastTs, e.ts!);
+  if (!a.pod && e.pod) a.pod = e.pod;
+  if (!a.sandboxId && e.sandboxId) a.sandboxId = e.sandboxId;
+}
+
+function newAttempt(e: BootEvent): Attempt {
+  return { time: e.ts!, lastTs: e.ts!, sandboxId: e.sandboxId, pod: e.pod, lines: [e], eventLines: [], fromEvent: false, errorClass: null };
+}
+
+/** Class of an attempt: the first fixed slug among its lines by time, else the earliest line's class. */
+function attemptClass(lines: BootEvent[]): string | null {
+  const sorted = [...lines].sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0) || a.fileId - b.fileId || a.line - b.line);
+  const slug = sorted.find((l) => l.errorClass && !l.errorClass.startsWith("sig:"));
+  return slug?.errorClass ?? sorted.find((l) => l.errorClass)?.errorClass ?? null;
+}
+
+/**
+ * Group failure lines into attempts (DESIGN.md "Attempt"), Kubernetes events included.
+ * Exported for other detectors (retry-storm counts the same attempts).
+ * @param events the boot's events (any kinds; only `sandbox.create.failed` are read)
+ * @returns attempts sorted by time, all of them (T+0 not applied)
+ */
+export function collectAttempts(events: BootEvent[], p: Pick<SandboxFailureWindowParams, "joinS" | "eventSlackS"> = defaults): Attempt[] {
+  const joinMs = p.joinS * 1000;
+  const slackMs = p.eventSlackS * 1000;
+  const lines = events
+    .filter((e) => e.kind === "sandbox.create.failed" && e.ts !== null)
+    .sort((a, b) => a.ts! - b.ts! || a.fileId - b.fileId || a.line - b.line);
+  const nodeLines = lines.filter((e) => !isK8sEvent(e));
+  const eventLines = lines.filter(isK8sEvent);
+
+  // 1. by sandbox id
+  const attempts: Attempt[] = [];
+  const byId = new Map<string, Attempt>();
+  for (const e of nodeLines) {
+    if (!e.sandboxId) continue;
+    const a = byId.get(e.sandboxId);
+    if (a) addLine(a, e);
+    else {
+      const n = newAttempt(e);
+      byId.set(e.sandboxId, n);
+      attempts.push(n);
+    }
+  }
+  // 2. same pod within joinS
+  for (const e of nodeLines) {
+    if (e.sandboxId || !e.pod) continue;
+    let best: Attempt | null = null;
+    for (const a of attempts) {
+      if (a.pod !== e.pod) continue;
+      const d = distance(a, e.ts!);
+      if (d <= joinMs && (!best || d < distance(best, e.ts!))) best = a;
+    }
+    if (best) addLine(best, e);
+    else attempts.push(newAttempt(e));
+  }
+  // 3. neither pod nor sandbox: same component and error text within joinS
+  for (const e of nodeLines) {
+    if (e.sandboxId || e.pod) continue;
+    const text = errorText(e);
+    let best: Attempt | null = null;
+    for (const a of attempts) {
+      const d = distance(a, e.ts!);
+      if (d > joinMs) continue;
+      if (!a.lines.some((l) => l.component === e.component && errorText(l) === text)) continue;
+      if (!best || d < distance(best, e.ts!)) best = a;
+    }
+    if (best) addLine(best, e);
+    else attempts.push(newAttempt(e));
+  }
+
+  // 4. Kubernetes events: occurrences no node log covers add attempts
+  const spans = nodeLogSpans(events);
+  const covered = (t: number) => spans.some(([a, b]) => t >= a - slackMs && t <= b + slackMs);
+  for (const ev of eventLines) {
+    const count = Math.max(1, ev.k8s?.count ?? 1);
+    const last = ev.k8s?.lastMs ?? ev.ts!;
+    const first = Math.min(ev.k8s?.firstMs ?? last, last);
+    const times: number[] = [];
+    for (let i = 0; i < count; i++) times.push(count === 1 ? last : Math.floor(first + ((last - first) * i) / (count - 1)));
+    let attached = false;
+    for (const t of times) {
+      if (covered(t)) {
+        if (!attached) {
+          const match = nearestOfPod(attempts, ev.pod, first - slackMs - joinMs, last + slackMs + joinMs, last);
+          if (match) {
+            match.eventLines.push(ev);
+            attached = true;
+          }
+        }
+        continue;
+      }
+      attempts.push({
+        time: t,
+        lastTs: t,
+        sandboxId: ev.sandboxId,
+        pod: ev.pod,
+        lines: [ev],
+        eventLines: [],
+        fromEvent: true,
+        errorClass: null,
+      });
+      attached = true;
+    }
+  }
+
+  for (const a of attempts) a.errorClass = attemptClass(a.lines.length ? a.lines : a.eventLines);
+  attempts.sort((a, b) => a.time - b.time || firstKey(a) - firstKey(b));
+  return attempts;
+}
+
+function firstKey(a: Attempt): number {
+  const l = a.lines[0];
+  return l ? l.fileId * 1e9 + l.line : 0;
+}
+
+function nearestOfPod(attempts: Attempt[], pod: string | null, from: number, to: number, at: number): Attempt | null {
+  let best: Attempt | null = null;
+  for (const a of attempts) {
+    if (a.fromEvent || (pod && a.pod !== pod) || a.time > to || a.lastTs < from) continue;
+    if (!best || Math.abs(a.time - at) < Math.abs(best.time - at)) best = a;
+  }
+  return best;
+}
+
+/** Time spans [first, last] (UTC ms) of the node's kubelet and runtime log files among the events. */
+function nodeLogSpans(events: BootEvent[]): Array<[number, number]> {
+  const byFile = new Map<number, { node: boolean; min: number; max: number }>();
+  for (const e of events) {
+    if (e.ts === null || isK8sEvent(e)) continue;
+    let f = byFile.get(e.fileId);
+    if (!f) {
+      f = { node: false, min: e.ts, max: e.ts };
+      byFile.set(e.fileId, f);
+    }
+    if (e.lane === "kubelet" || e.lane === "runtime") f.node = true;
+    f.min = Math.min(f.min, e.ts);
+    f.max = Math.max(f.max, e.ts);
+  }
+  return [...byFile.values()].filter((f) => f.node).map((f) => [f.min, f.max]);
+}
+
+/** One window as the definition computes it (times UTC ms). */
+export interface FailureWindow {
+  start: number;
+  end: number | null;
+  attempts: Attempt[];
+  /** the event named by `closedBy` */
+  closedByEvent: BootEvent | null;
+}
+
+const MILESTONE_KINDS = new Set(["sandbox.created", "cni.ready", "cni.config.written", "runtime.started", "kubelet.started"]);
+
+/**
+ * Split attempts (sorted, at/after T+0) into windows per the definition.
+ * @param successes `sandbox.created` times (UTC ms), any order
+ */
+export function computeWindows(attempts: Attempt[], events: BootEvent[], quietS: number): FailureWindow[] {
+  const quietMs = quietS * 1000;
+  const successes = events
+    .filter((e) => e.kind === "sandbox.created" && e.ts !== null)
+    .map((e) => e.ts!)
+    .sort((a, b) => a - b);
+  const successBetween = (after: number, before: number | null) =>
+    successes.some((s) => s > after && (before === null || s < before));
+  const windows: FailureWindow[] = [];
+  let i = 0;
+  while (i < attempts.length) {
+    let j = i;
+    for (;;) {
+      const a = attempts[j];
+      const next = attempts[j + 1] ?? null;
+      const quiet = next === null || next.time - a.time >= quietMs;
+      if (quiet && successBetween(a.time, next ? next.time : null)) {
+        windows.push({ start: attempts[i].time, end: a.time, attempts: attempts.slice(i, j + 1), closedByEvent: milestoneAfter(events, a.time) });
+        break;
+      }
+      if (next === null) {
+        windows.push({ start: attempts[i].time, end: null, attempts: attempts.slice(i), closedByEvent: null });
+        break;
+      }
+      j++;
+    }
+    i = j + 1;
+  }
+  return windows;
+}
+
+function milestoneAfter(events: BootEvent[], t: number): BootEvent | null {
+  let best: BootEvent | null = null;
+  for (const e of events) {
+    if (e.ts === null || e.ts <= t || !MILESTONE_KINDS.has(e.kind)) continue;
+    if (!best || e.ts < best.ts! || (e.ts === best.ts && (e.fileId < best.fileId || (e.fileId === best.fileId && e.line < best.line)))) best = e;
+  }
+  return best;
+}
+
+/**
+ * Short text naming a milestone or success (the `closedBy` metric):
+ * "calico nodename written", "calico-node ready", "CNI kubeconfig written",
+ * "flannel subnet written", "CNI ready", "CNI config written",
+ * "sandbox created (<ns/name>)", "runtime started", "kubelet started".
+ */
+export function milestoneLabel(e: BootEvent): string {
+  const m = e.message ?? "";
+  switch (e.kind) {
+    case "cni.ready":
+      if (/Using node name:/.test(m)) return "calico nodename written";
+      if (/Calico started successfully/.test(m)) return "calico-node ready";
+      if (/kubeconfig/i.test(m)) return "CNI kubeconfig written";
+      if (/subnet file/i.test(m)) return "flannel subnet written";
+      return "CNI ready";
+    case "cni.config.written":
+      return "CNI config written";
+    case "sandbox.created":
+      return e.pod ? `sandbox created (${e.pod})` : "sandbox created";
+    case "runtime.started":
+      return "runtime started";
+    case "kubelet.started":
+      return "kubelet started";
+    default:
+      return e.kind;
+  }
+}
+
+/** `Finding.metrics` of this detector (offsets in seconds, 3 decimals; DESIGN.md "CLI contract details: findings"). */
+export interface SandboxWindowMetrics {
+  attempts: number;
+  /** distinct `namespace/name` */
+  pods: number;
+  /** class of most attempts (ties: the earliest) */
+  errorClass: string | null;
+  openedAfterBootS: number;
+  /** null while open */
+  closedAfterBootS: number | null;
+  closedBy: string | null;
+  durationS: number | null;
+  lastAttemptAfterBootS: number;
+  /** attempts added from Kubernetes event counts (no node log covers them) */
+  attemptsFromEvents: number;
+  /** attempts per error class */
+  errorClasses: Record<string, number>;
+}
+
+const sec = (ms: number) => Number((ms / 1000).toFixed(3));
+const fmtT = (s: number) => `T+${s.toFixed(3)} s`;
+
+function dominantClass(attempts: Attempt[]): { cls: string | null; n: number; classes: Record<string, number> } {
+  const classes: Record<string, number> = {};
+  const firstAt = new Map<string, number>();
+  for (const a of attempts) {
+    const c = a.errorClass ?? "unknown";
+    classes[c] = (classes[c] ?? 0) + 1;
+    if (!firstAt.has(c)) firstAt.set(c, a.time);
+  }
+  let cls: string | null = null;
+  let n = 0;
+  for (const [c, k] of Object.entries(classes)) {
+    if (k > n || (k === n && firstAt.get(c)! < firstAt.get(cls!)!)) [cls, n] = [c, k];
+  }
+  return { cls: cls === "unknown" ? null : cls, n, classes };
+}
+
+function severityOf(attempts: number, open: boolean, durationMs: number | null, p: SandboxFailureWindowParams): FindingSeverity {
+  const many = attempts >= p.highAttempts;
+  if (open && many) return "critical";
+  if (open || many) return "high";
+  if (attempts >= p.mediumAttempts || (durationMs !== null && durationMs >= p.mediumDurationS * 1000)) return "medium";
+  return "low";
+}
+
+/** Run the detector on one boot. */
+export function run(boot: BootInfo, events: BootEvent[], params: SandboxFailureWindowParams = defaults): Finding[] {
+  const p = { ...defaults, ...params };
+  const t0 = boot.start;
+  const attempts = collectAttempts(events, p).filter((a) => a.time >= t0);
+  const windows = computeWindows(attempts, events, p.quietS);
+  const lastTs = events.reduce<number | null>((m, e) => (e.ts !== null && (m === null || e.ts > m) ? e.ts : m), null);
+  const dataEnd = boot.end ?? lastTs;
+
+  return windows.map((w) => {
+    const n = w.attempts.length;
+    const pods = new Set(w.attempts.map((a) => a.pod).filter((x): x is string => !!x));
+    const { cls, n: clsN, classes } = dominantClass(w.attempts);
+    const opened = sec(w.start - t0);
+    const closed = w.end === null ? null : sec(w.end - t0);
+    const closedBy = w.closedByEvent ? milestoneLabel(w.closedByEvent) : null;
+    const durationMs = w.end === null ? null : w.end - w.start;
+    const fromEvents = w.attempts.filter((a) => a.fromEvent).length;
+    const evidence = [...new Set(w.attempts.flatMap((a) => [...a.lines, ...a.eventLines].map((l) => l.id)))].sort((a, b) => a - b);
+    const lastAttempt = w.attempts[n - 1];
+
+    const podsText = `${pods.size} pod${pods.size === 1 ? "" : "s"}`;
+    const attemptsText = `${n} failed sandbox attempt${n === 1 ? "" : "s"}`;
+    const titleText =
+      w.end === null
+        ? `Sandbox failure window from ${fmtT(opened)}, still open: ${n} attempts, ${podsText}`
+        : `Sandbox failure window ${fmtT(opened)} → ${fmtT(closed!)}: ${n} attempts, ${podsText}`;
+    const parts: string[] = [];
+    parts.push(
+      w.end === null
+        ? `${attemptsText} from ${podsText} since ${fmtT(opened)} after boot (last at ${fmtT(sec(lastAttempt.time - t0))}).`
+        : `${attemptsText} from ${podsText} between ${fmtT(opened)} and ${fmtT(closed!)} after boot (${(durationMs! / 1000).toFixed(3)} s).`,
+    );
+    if (cls) parts.push(`${clsN} of them failed with ${cls}${Object.keys(classes).length > 1 ? ` (${Object.keys(classes).length} classes in all)` : ""}.`);
+    if (fromEvents) parts.push(`${fromEvents} attempt${fromEvents === 1 ? " was" : "s were"} counted from Kubernetes events that no node log covers.`);
+    if (w.end === null) {
+      parts.push(
+        `The window had not closed when the data ended${dataEnd !== null ? ` at ${fmtT(sec(dataEnd - t0))}` : ""}: no failure was followed by both a successful sandbox and ${p.quietS} s without failures.`,
+      );
+    } else {
+      parts.push(
+        `It closed at its last failure: a sandbox succeeded before any further attempt and no attempt followed within ${p.quietS} s${
+          closedBy && w.closedByEvent?.ts != null ? `; right after it: ${closedBy} at ${fmtT(sec(w.closedByEvent.ts - t0))}` : ""
+        }.`,
+      );
+    }
+    return {
+      detector: name,
+      severity: severityOf(n, w.end === null, durationMs, p),
+      start: w.start,
+      end: w.end,
+      title: titleText,
+      explanation: parts.join(" "),
+      metrics: {
+        attempts: n,
+        pods: pods.size,
+        errorClass: cls,
+        openedAfterBootS: opened,
+        closedAfterBootS: closed,
+        closedBy,
+        durationS: durationMs === null ? null : sec(durationMs),
+        lastAttemptAfterBootS: sec(lastAttempt.time - t0),
+        attemptsFromEvents: fromEvents,
+        errorClasses: classes,
+      } satisfies SandboxWindowMetrics,
+      evidence,
+    };
+  });
+}
+
+/** The detector as registered in lib/detect/index.ts. */
+export const sandboxFailureWindow: Detector<SandboxFailureWindowParams> = { name, title, defaults, describe, run };

@@ -1,0 +1,89 @@
+/**
+ * cilium-agent logfmt: FORMATS.md 3.10; upstream cilium `pkg/logging` (logrus text, later slog).
+ *
+ *     level=info msg="Restored endpoint" endpointID=1234 subsys=endpoint
+ *     time="2025-05-19T04:20:13Z" level=info msg="…" subsys=daemon        (text-ts, logrus era)
+ *     time=2025-05-19T04:20:13Z level=info msg=…                          (after the slog move)
+ *
+ * The default format has no time at all: such records are kept with a null time (case 003).
+ * A line with a quoted `time=` and no `subsys=` is containerd/logrus, not cilium.
+ */
+import { type ComponentLine, componentRecord } from "./component-line";
+import { LOGRUS_LEVELS, scanLogfmt } from "./logfmt";
+import { sniffRatio } from "./sniff-util";
+import { parseIsoStamp } from "./time-util";
+import type { FormatSpec } from "./types";
+
+/** Parse one cilium logfmt line; null when `s` is not one. */
+export function parseCiliumText(s: string): ComponentLine | null {
+  const l = scanLogfmt(s);
+  if (!l || l.msg === undefined) return null;
+  const sev = LOGRUS_LEVELS[l.level];
+  if (sev === undefined) return null;
+  let time = null;
+  if (l.time !== undefined) {
+    if (l.fields.subsys === undefined && s.charCodeAt(5) === 34) return null; // containerd/logrus
+    time = parseIsoStamp(l.time);
+    if (!time) return null;
+  }
+  const out: ComponentLine = { time, severity: sev, message: l.msg, component: "cilium" };
+  if (l.hasFields) out.fields = l.fields;
+  return out;
+}
+
+const SNIFF = /^(?:time="?[^" ]+"? )?level=(?:debug|info|warn(?:ing)?|error|fatal|panic) msg=/;
+
+export const ciliumLogfmtSpec: FormatSpec = {
+  name: "cilium-logfmt",
+  kind: "cilium",
+  sniff: (_path, lines) =>
+    sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && (l.startsWith("level=") || l.includes(" subsys=") || !l.startsWith('time="'))),
+  createParser() {
+    let seen = false;
+    return {
+      parseLine(line) {
+        const c = parseCiliumText(line);
+        if (!c) {
+          const c0 = line.charCodeAt(0);
+          return seen && (c0 === 32 || c0 === 9) ? { type: "continuation", text: line } : null;
+        }
+        seen = true;
+        return { type: "record", record: componentRecord(c, "cilium") };
+      },
+    };
+  },
+  samples: [
+    {
+      line: 'level=info msg="Wrote CNI configuration file to /host/etc/cni/net.d/05-cilium.conflist" subsys=cni-config',
+      expect: {
+        time: null,
+        component: "cilium",
+        severity: 1,
+        message: "Wrote CNI configuration file to /host/etc/cni/net.d/05-cilium.conflist",
+        fields: { subsys: "cni-config" },
+      },
+    },
+    {
+      line: 'time="2025-05-19T04:20:13Z" level=warning msg="Unable to connect to agent" error="dial unix /var/run/cilium/cilium.sock: connect: no such file or directory" subsys=cilium-cni',
+      expect: {
+        time: { year: 2025, month: 5, day: 19, hour: 4, minute: 20, second: 13, ms: 0, offsetMin: 0, precision: "s" },
+        severity: 2,
+        message: "Unable to connect to agent",
+        fields: { error: "dial unix /var/run/cilium/cilium.sock: connect: no such file or directory", subsys: "cilium-cni" },
+      },
+    },
+    {
+      line: "time=2025-05-19T04:20:13Z level=info msg=Restored module=endpoint-manager",
+      expect: {
+        time: { year: 2025, month: 5, day: 19, hour: 4, minute: 20, second: 13, ms: 0, offsetMin: 0, precision: "s" },
+        message: "Restored",
+        fields: { module: "endpoint-manager" },
+      },
+    },
+  ],
+  notMine: [
+    'time="2025-05-19T04:20:05.931046219Z" level=info msg="starting containerd" version=v1.7.27',
+    'time="2025-05-19 04:20:05.931046219Z" level=info msg="Starting CRI-O"',
+    "I0519 04:20:10.100200       1 main.go:231] level=info msg=x",
+  ],
+};

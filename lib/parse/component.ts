@@ -1,0 +1,168 @@
+/**
+ * Two-level parsing (FORMATS.md 5b): the component line inside an envelope's MESSAGE (journal,
+ * syslog, CRI). The component format is picked by the message's first character (a cheap
+ * dispatch, no trial of every regex): klog (`I0519 …`), logrus/logfmt (`time=` / `level=`), Calico
+ * and istio (a leading date), istio JSON (`{`). The component *name* comes from the identifier when
+ * it is known (kubelet/kubenswrapper/k3s/rke2 → kubelet for klog lines, containerd, crio, …), else
+ * from the format when it implies one (Calico → cni-calico), else it is the identifier itself.
+ *
+ * The record's time is the component's own stamp when there is one (DESIGN.md Definitions "Event
+ * time"); a component stamp without year or zone takes them from a complete envelope stamp
+ * (syslog/short-iso), choosing the year that puts the two stamps closest.
+ */
+import { parseCalicoText } from "./calico-cni";
+import { parseCiliumText } from "./cilium-logfmt";
+import type { ComponentLine } from "./component-line";
+import { parseContainerdText } from "./containerd-logrus";
+import { parseCrioText } from "./crio-logrus";
+import { parseIstioText } from "./istio-cni";
+import { parseIstioJson } from "./istio-cni-json";
+import { parseKlogText } from "./klog";
+import { naiveMs } from "./time-util";
+import type { ParsedRecord, Severity, WallTime } from "./types";
+
+/**
+ * Parse the component line in `msg`, whichever known component format it is; null when none.
+ * Cost: one or two charCode checks for messages that are no component line.
+ */
+export function parseComponentMessage(msg: string): ComponentLine | null {
+  const c = msg.charCodeAt(0);
+  switch (c) {
+    case 73: // I
+    case 87: // W
+    case 69: // E
+    case 70: {
+      // F
+      const k = parseKlogText(msg);
+      if (k) k.format = "klog";
+      return k;
+    }
+    case 116: // t  time=
+      if (msg.charCodeAt(4) !== 61) return null;
+      return parseContainerdText(msg) ?? parseCrioText(msg) ?? parseCiliumText(msg);
+    case 108: // l  level=
+      return msg.charCodeAt(5) === 61 ? parseCiliumText(msg) : null;
+    case 123: // {
+      return parseIstioJson(msg);
+    default:
+      if (c >= 48 && c <= 57 && msg.charCodeAt(4) === 45) {
+        const t = msg.charCodeAt(10);
+        if (t === 32) return parseCalicoText(msg);
+        if (t === 84) return parseIstioText(msg, false);
+      }
+      return null;
+  }
+}
+
+/** Identifiers whose klog lines are the kubelet (embedded in k3s/rke2, OpenShift's wrapper, snap). */
+const KUBELET_IDENTS = new Set(["kubelet", "kubenswrapper", "hyperkube", "kubelet-eks.daemon", "snap.kubelet.daemon"]);
+/** Supervisors embedding the kubelet: klog lines → kubelet, their own logrus lines keep the identifier. */
+const EMBEDDING_IDENTS = new Set(["k3s", "rke2", "k3s-agent", "k3s-server", "rke2-agent", "rke2-server"]);
+
+const IDENT_COMPONENT: Readonly<Record<string, string>> = {
+  containerd: "containerd",
+  crio: "crio",
+  "cri-o": "crio",
+  "calico-node": "cni-calico",
+  calico: "cni-calico",
+  "calico-ipam": "cni-calico",
+  "istio-cni": "istio-cni",
+  "install-cni": "istio-cni",
+  "cilium-agent": "cilium",
+  cilium: "cilium",
+  "cilium-cni": "cilium",
+  flanneld: "flannel",
+  flannel: "flannel",
+  "kube-flannel": "flannel",
+  kernel: "kernel",
+  systemd: "systemd",
+  init: "systemd",
+};
+
+/**
+ * Component name for a line written under `ident` whose message parsed as `parsed` (null: no
+ * component format). See the module comment for the rules.
+ */
+export function componentFor(ident: string | undefined, parsed: ComponentLine | null): string {
+  if (ident) {
+    if (KUBELET_IDENTS.has(ident)) return "kubelet";
+    if (EMBEDDING_IDENTS.has(ident)) return parsed?.format === "klog" ? "kubelet" : ident;
+    const known = IDENT_COMPONENT[ident];
+    if (known) return known;
+    if (ident.startsWith("systemd-")) return "systemd";
+    if (ident.startsWith("kubelet")) return "kubelet";
+  }
+  if (parsed && parsed.component) return parsed.component;
+  return ident || "unknown";
+}
+
+/** Year for a year-less component stamp that is closest to a complete envelope stamp. */
+function closestYear(w: WallTime, env: WallTime): number {
+  const envYear = env.year as number;
+  const target = naiveMs(env, envYear);
+  let best = envYear;
+  let bestD = Number.POSITIVE_INFINITY;
+  for (let y = envYear - 1; y <= envYear + 1; y++) {
+    const t = naiveMs(w, y);
+    if (Number.isNaN(t)) continue;
+    const d = Math.abs(t - target);
+    if (d < bestD) {
+      bestD = d;
+      best = y;
+    }
+  }
+  return best;
+}
+
+/** Envelope fields (journal / syslog / CRI) around a MESSAGE. */
+export interface Envelope {
+  time: WallTime | null;
+  host?: string;
+  ident?: string;
+  pid?: number;
+  /** severity when the message carries none (journal short shows no priority) */
+  severity?: Severity;
+}
+
+/**
+ * Build the record for an envelope line: the component's stamp, severity, message and fields when
+ * the MESSAGE is a component line, else the envelope's time and the raw MESSAGE.
+ */
+export function envelopeRecord(env: Envelope, msg: string): ParsedRecord {
+  const parsed = parseComponentMessage(msg);
+  const rec: ParsedRecord = {
+    time: env.time,
+    component: componentFor(env.ident, parsed),
+    severity: env.severity ?? 1,
+    message: msg,
+  };
+  if (env.host !== undefined) rec.host = env.host;
+  if (env.ident !== undefined) rec.ident = env.ident;
+  if (env.pid !== undefined) rec.pid = env.pid;
+  if (parsed) {
+    rec.severity = parsed.severity;
+    rec.message = parsed.message;
+    if (parsed.fields) rec.fields = parsed.fields;
+    if (parsed.time) {
+      let t = parsed.time;
+      const e = env.time;
+      if (e && e.year !== null && (t.year === null || (t.offsetMin === null && e.offsetMin !== null))) {
+        t = {
+          year: t.year,
+          month: t.month,
+          day: t.day,
+          hour: t.hour,
+          minute: t.minute,
+          second: t.second,
+          ms: t.ms,
+          offsetMin: t.offsetMin,
+          precision: t.precision,
+        };
+        if (t.year === null) t.year = closestYear(t, e);
+        if (t.offsetMin === null) t.offsetMin = e.offsetMin;
+      }
+      rec.time = t;
+    }
+  }
+  return rec;
+}

@@ -1,0 +1,82 @@
+/**
+ * containerd's logrus text (also k3s/rke2 `agent/containerd/containerd.log` and their supervisor
+ * lines): FORMATS.md 3.3, 3.5; upstream containerd `log/context.go` (`RFC3339NanoFixed`).
+ *
+ *     time="2025-05-19T04:20:05.931046219Z" level=info msg="starting containerd" revision=… version=v1.7.27
+ *
+ * RFC3339 with 9 fractional digits (fewer accepted) and `Z` or the local offset; `msg` becomes the
+ * message, every other key (error, podsandboxid, …) a field, unescaped. A line with `subsys=` is
+ * cilium's (see cilium-logfmt.ts), not containerd's.
+ */
+import { type ComponentLine, componentRecord } from "./component-line";
+import { parseLogrusText } from "./logfmt";
+import { sniffRatio } from "./sniff-util";
+import type { FormatSpec, LineResult } from "./types";
+
+/** Parse one containerd/logrus line (`T` between date and time); null when it is not one. */
+export function parseContainerdText(s: string): ComponentLine | null {
+  const c = parseLogrusText(s, "T");
+  if (!c || (c.fields && c.fields.subsys !== undefined)) return null;
+  return c;
+}
+
+const SNIFF = /^time="\d{4}-\d{2}-\d{2}T[^"]+" level=(?:trace|debug|info|warning|error|fatal|panic) msg=/;
+
+function continuation(line: string, seen: boolean): LineResult {
+  const c = line.charCodeAt(0);
+  return seen && (c === 32 || c === 9) ? { type: "continuation", text: line } : null;
+}
+
+export const containerdLogrusSpec: FormatSpec = {
+  name: "containerd-logrus",
+  kind: "containerd",
+  sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && !l.includes(" subsys=")),
+  createParser() {
+    let seen = false;
+    return {
+      parseLine(line) {
+        const c = parseContainerdText(line);
+        if (!c) return continuation(line, seen);
+        seen = true;
+        return { type: "record", record: componentRecord(c, "containerd") };
+      },
+    };
+  },
+  samples: [
+    {
+      line: 'time="2025-05-19T04:20:11.204518733Z" level=error msg="Failed to destroy network for sandbox \\"5f1c\\"" error="plugin type=\\"calico\\" failed (delete): stat /var/lib/calico/nodename: no such file or directory"',
+      expect: {
+        time: { year: 2025, month: 5, day: 19, hour: 4, minute: 20, second: 11, ms: 204, offsetMin: 0, precision: "ns" },
+        component: "containerd",
+        severity: 3,
+        message: 'Failed to destroy network for sandbox "5f1c"',
+        fields: { error: 'plugin type="calico" failed (delete): stat /var/lib/calico/nodename: no such file or directory' },
+      },
+    },
+    {
+      line: 'time="2025-05-19T04:20:05.931046219-07:00" level=info msg="starting containerd" revision=abc123 version=v1.7.27',
+      expect: {
+        time: { year: 2025, month: 5, day: 19, hour: 4, minute: 20, second: 5, ms: 931, offsetMin: -420, precision: "ns" },
+        severity: 1,
+        message: "starting containerd",
+        fields: { revision: "abc123", version: "v1.7.27" },
+      },
+    },
+    {
+      // k3s supervisor: second precision
+      line: 'time="2025-05-19T04:20:06Z" level=warning msg="Unable to watch for tunnel endpoints"',
+      expect: {
+        time: { year: 2025, month: 5, day: 19, hour: 4, minute: 20, second: 6, ms: 0, offsetMin: 0, precision: "s" },
+        severity: 2,
+        message: "Unable to watch for tunnel endpoints",
+      },
+    },
+  ],
+  notMine: [
+    'time="2025-05-19 04:20:05.931046219Z" level=info msg="Starting CRI-O, version: 1.31.4"',
+    'level=info msg="Restored endpoint" endpointID=1234 subsys=endpoint',
+    'time="2025-05-19T04:20:13Z" level=info msg="Restored endpoint" subsys=endpoint',
+    "May 19 04:20:07 ip-10-20-30-40 containerd[811]: time=\"2025-05-19T04:20:07Z\" level=info msg=x",
+    '{"level":"info","time":"2024-02-03T23:50:37.090919Z","scope":"install","msg":"x"}',
+  ],
+};

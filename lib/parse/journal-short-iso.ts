@@ -1,0 +1,81 @@
+/**
+ * journalctl `-o short-iso` / `-o short-iso-precise`, and rsyslog RFC3339 files in the same layout:
+ * FORMATS.md Part 2, 5b rule JI; upstream systemd `src/shared/logs-show.c`.
+ *
+ *     2025-05-19T04:20:07+00:00 ip-10-20-30-40 kubelet[2817]: I0519 04:20:07.512344 …
+ *     2025-05-19T04:20:07.512401+00:00 ip-10-20-30-40 kubelet[2817]: …        (precise: µs)
+ *
+ * Year and offset are in the stamp (journalctl never writes `Z`; accepted anyway). A component
+ * stamp inside without year/zone (klog) takes them from this stamp. Banners and indented
+ * continuation lines as in journal-short.
+ */
+import { envelopeRecord } from "./component";
+import { journalLine } from "./journal-short";
+import { sniffRatio } from "./sniff-util";
+import { parseIsoStamp } from "./time-util";
+import type { FormatSpec, LineResult } from "./types";
+
+/** groups: 1 stamp, 2 host, 3 ident, 4 pid, 5 message */
+const RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:[+-]\d{2}:?\d{2}|Z)) (\S+) ([^\s[:]+)(?:\[(\d+)\])?:(?: (.*))?$/;
+
+/** Parse one short-iso line into a record; null when not one. */
+export function parseJournalIsoLine(line: string): LineResult {
+  const c0 = line.charCodeAt(0);
+  if (c0 < 48 || c0 > 57 || line.charCodeAt(10) !== 84) return null;
+  const m = RE.exec(line);
+  if (!m) return null;
+  const time = parseIsoStamp(m[1]);
+  if (!time) return null;
+  return {
+    type: "record",
+    record: envelopeRecord({ time, host: m[2], ident: m[3], pid: m[4] !== undefined ? Number(m[4]) : undefined }, m[5] ?? ""),
+  };
+}
+
+const SNIFF = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:[+-]\d{2}:?\d{2}|Z) \S+ [^\s[:]+(?:\[\d+\])?: /;
+
+export const journalShortIsoSpec: FormatSpec = {
+  name: "journal-short-iso",
+  kind: "journal",
+  sniff: (_path, lines) => sniffRatio(lines, SNIFF),
+  createParser() {
+    return { parseLine: (line) => journalLine(line, parseJournalIsoLine) };
+  },
+  samples: [
+    {
+      line: '2025-05-19T04:20:07+00:00 ip-10-20-30-40 kubelet[2817]: I0519 04:20:07.512344    2817 kubelet.go:2321] "Starting kubelet main sync loop"',
+      expect: {
+        time: { year: 2025, month: 5, day: 19, hour: 4, minute: 20, second: 7, ms: 512, offsetMin: 0, precision: "us" },
+        host: "ip-10-20-30-40",
+        ident: "kubelet",
+        pid: 2817,
+        component: "kubelet",
+        severity: 1,
+        message: "Starting kubelet main sync loop",
+      },
+    },
+    {
+      // precise, +09:00, systemd message (envelope time kept)
+      line: "2025-05-19T13:20:07.512401+09:00 ip-10-20-30-40 systemd[1]: Started containerd.service - containerd container runtime.",
+      expect: {
+        time: { year: 2025, month: 5, day: 19, hour: 13, minute: 20, second: 7, ms: 512, offsetMin: 540, precision: "us" },
+        component: "systemd",
+        message: "Started containerd.service - containerd container runtime.",
+      },
+    },
+    {
+      // Dec 31 klog line inside a Jan 1 envelope: the klog stamp takes the closest year
+      line: '2025-01-01T00:00:00.100000+00:00 node-a kubelet[10]: I1231 23:59:59.999999      10 kubelet.go:1] "tick"',
+      expect: {
+        time: { year: 2024, month: 12, day: 31, hour: 23, minute: 59, second: 59, ms: 999, offsetMin: 0, precision: "us" },
+        message: "tick",
+      },
+    },
+  ],
+  notMine: [
+    "May 19 04:20:07 ip-10-20-30-40 kubelet[2817]: x",
+    "2024-02-07T05:45:40.739274+00:00 NodeA containerd 22938 - -  time=\"2024-02-07T05:45:40.738965836Z\" level=info msg=x",
+    "2025-05-19T04:20:09.10473Z stderr F I0519 04:20:09.104500       1 main.go:88] x",
+    "2025-05-19T04:20:12.400120Z\tinfo\tcni\tPod default/web excluded from mesh",
+  ],
+};

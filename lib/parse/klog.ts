@@ -1,0 +1,254 @@
+/**
+ * klog text (kubelet, kube-proxy, flannel, k3s/rke2 embedded components): FORMATS.md 3.1, 3.11;
+ * upstream `k8s.io/klog/v2` `klog.go` (`formatHeader`, `rotateFile` for the file header).
+ *
+ *     I0519 04:20:07.512344    2817 kubelet.go:2321] "Starting kubelet main sync loop"
+ *     E0519 04:20:09.001877    2817 kubelet.go:3002] "Container runtime network not ready" networkReady="…"
+ *
+ * `[IWEF]MMDD hh:mm:ss.uuuuuu <threadid> <file>:<line>] <msg>`: µs, no year, no zone (process local
+ * time). The caller token is not required to end in `.go` (Rancher obfuscation rewrites it).
+ * Structured messages are a Go-quoted string followed by `key=value` pairs; values are unescaped
+ * into `fields` (`{…}` objects kept as written).
+ *
+ * Standalone files may start with the klog file header (`Log file created at: YYYY/MM/DD hh:mm:ss`,
+ * then `Running on machine:`, `Binary:`, `Log line format:`), written at every process start: the
+ * first line is a `klog-header` banner giving the year, the others `header` banners. Indented lines
+ * (multi-line values `key=<\n\t…\n >`) and the goroutine dump after an `F` line are continuations.
+ */
+import { type ComponentLine, componentRecord } from "./component-line";
+import { sniffRatio } from "./sniff-util";
+import { d2 } from "./time-util";
+import { findQuoteEnd, quotedValue, scanPairs } from "./text-scan";
+import type { Banner, FormatSpec, LineParser, LineResult, ParseContext, Severity, WallTime } from "./types";
+
+function klogSeverity(c: number): Severity | -1 {
+  switch (c) {
+    case 73: return 1; // I
+    case 87: return 2; // W
+    case 69: return 3; // E
+    case 70: return 4; // F
+    default: return -1;
+  }
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/**
+ * Parse one klog line (or a journal MESSAGE holding one). Returns null when `s` is not klog.
+ * `time` has year and offset null, precision µs; `pid` is klog's thread id column.
+ */
+export function parseKlogText(s: string): ComponentLine | null {
+  const n = s.length;
+  if (n < 28) return null;
+  const severity = klogSeverity(s.charCodeAt(0));
+  if (severity < 0) return null;
+  const month = d2(s, 1);
+  const day = d2(s, 3);
+  if (month < 1 || month > 12 || day < 1 || day > 31 || s.charCodeAt(5) !== 32) return null;
+  const hour = d2(s, 6);
+  const minute = d2(s, 9);
+  const second = d2(s, 12);
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 60) return null;
+  if (s.charCodeAt(8) !== 58 || s.charCodeAt(11) !== 58 || s.charCodeAt(14) !== 46) return null;
+  for (let k = 15; k < 21; k++) if (!isDigit(s.charCodeAt(k))) return null;
+  if (s.charCodeAt(21) !== 32) return null;
+  let i = 22;
+  while (i < n && s.charCodeAt(i) === 32) i++;
+  const tidStart = i;
+  while (i < n && isDigit(s.charCodeAt(i))) i++;
+  if (i === tidStart || s.charCodeAt(i) !== 32) return null;
+  const pid = Number(s.slice(tidStart, i));
+  i++;
+  // caller token `file:line]` (no spaces)
+  const callerStart = i;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c === 93 || c === 32) break; // ] or space
+    i++;
+  }
+  if (i >= n || s.charCodeAt(i) !== 93 || i === callerStart) return null;
+  const colon = s.lastIndexOf(":", i);
+  if (colon <= callerStart || colon === i - 1) return null;
+  for (let k = colon + 1; k < i; k++) if (!isDigit(s.charCodeAt(k))) return null;
+  let m = i + 1;
+  if (m < n && s.charCodeAt(m) === 32) m++;
+  const time: WallTime = {
+    year: null,
+    month,
+    day,
+    hour,
+    minute,
+    second,
+    ms: (s.charCodeAt(15) - 48) * 100 + (s.charCodeAt(16) - 48) * 10 + (s.charCodeAt(17) - 48),
+    offsetMin: null,
+    precision: "us",
+  };
+  const out: ComponentLine = { time, severity: severity as Severity, message: "", component: null, pid };
+  if (m < n && s.charCodeAt(m) === 34) {
+    // structured: "msg" key=value ...
+    const close = findQuoteEnd(s, m);
+    const msg = quotedValue(s, m, close);
+    if (close < 0) {
+      out.message = msg;
+      return out;
+    }
+    const rest = close + 1;
+    if (rest < n) {
+      const fields: Record<string, string> = {};
+      scanPairs(s, rest, fields, true);
+      let r = rest;
+      while (r < n && s.charCodeAt(r) === 32) r++;
+      out.message = r < n ? `${msg} ${s.slice(r)}` : msg;
+      for (const _k in fields) {
+        out.fields = fields;
+        break;
+      }
+    } else {
+      out.message = msg;
+    }
+    return out;
+  }
+  out.message = s.slice(m);
+  return out;
+}
+
+const HEADER_RE = /^Log file created at: (\d{4})\/(\d{2})\/(\d{2}) (\d{2}):(\d{2}):(\d{2})\s*$/;
+const HEADER_REST_RE = /^(?:Running on machine|Binary|Log line format|Previous log): /;
+
+/** The klog file header lines: `Log file created at:` → klog-header banner (year, process start); the others → header. */
+export function parseKlogHeader(line: string): Banner | null {
+  const c = line.charCodeAt(0);
+  if (c === 76) {
+    // L
+    const m = HEADER_RE.exec(line);
+    if (m) {
+      return {
+        type: "klog-header",
+        time: {
+          year: Number(m[1]),
+          month: Number(m[2]),
+          day: Number(m[3]),
+          hour: Number(m[4]),
+          minute: Number(m[5]),
+          second: Number(m[6]),
+          ms: 0,
+          offsetMin: null,
+          precision: "s",
+        },
+      };
+    }
+  }
+  if ((c === 76 || c === 82 || c === 66 || c === 80) && HEADER_REST_RE.test(line)) return { type: "header" };
+  return null;
+}
+
+/**
+ * Component of a standalone klog file, from its path (`kube-flannel…` → flannel, rke2
+ * `agent-logs/kubelet.log` → kubelet). klog is written by many programs; default kubelet.
+ */
+export function klogComponentFromPath(path: string | undefined): string {
+  if (!path) return "kubelet";
+  const p = path.toLowerCase();
+  if (p.includes("flannel")) return "flannel";
+  if (p.includes("calico")) return "cni-calico";
+  if (p.includes("cilium")) return "cilium";
+  if (p.includes("istio")) return "istio-cni";
+  if (p.includes("kube-proxy") || p.includes("kubeproxy")) return "kube-proxy";
+  if (p.includes("coredns")) return "coredns";
+  return "kubelet";
+}
+
+class KlogParser implements LineParser {
+  private readonly component: string;
+  private afterFatal = false;
+  private seenRecord = false;
+
+  constructor(ctx: ParseContext) {
+    this.component = klogComponentFromPath(ctx.path);
+  }
+
+  parseLine(line: string): LineResult {
+    const c = line.charCodeAt(0);
+    const k = parseKlogText(line);
+    if (k) {
+      this.seenRecord = true;
+      this.afterFatal = k.severity === 4;
+      return { type: "record", record: componentRecord(k, this.component, true) };
+    }
+    const h = parseKlogHeader(line);
+    if (h) {
+      this.afterFatal = false;
+      return { type: "banner", banner: h };
+    }
+    if (this.seenRecord && (c === 32 || c === 9 || this.afterFatal)) return { type: "continuation", text: line };
+    return null;
+  }
+}
+
+const KLOG_SNIFF = /^[IWEF]\d{4} \d{2}:\d{2}:\d{2}\.\d{6}\s+\d+ \S+:\d+\] /;
+
+/** Standalone klog files (rke2 `agent-logs/kubelet.log`, flannel pod logs without timestamps). */
+export const klogSpec: FormatSpec = {
+  name: "klog",
+  kind: "kubelet",
+  sniff(_path, lines) {
+    return sniffRatio(lines, KLOG_SNIFF);
+  },
+  createParser: (ctx) => new KlogParser(ctx),
+  samples: [
+    {
+      line: 'E0519 04:20:09.001877    2817 kubelet.go:3002] "Container runtime network not ready" networkReady="NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized"',
+      path: "rke2/agent-logs/kubelet.log",
+      expect: {
+        time: { year: null, month: 5, day: 19, hour: 4, minute: 20, second: 9, ms: 1, offsetMin: null, precision: "us" },
+        component: "kubelet",
+        severity: 3,
+        pid: 2817,
+        message:
+          'Container runtime network not ready networkReady="NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized"',
+        fields: { networkReady: "NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized" },
+      },
+    },
+    {
+      line: "I0519 04:20:10.100200       1 main.go:231] Created subnet manager: Kubernetes Subnet Manager - node-p",
+      path: "podlogs/kube-flannel-ds-abcde",
+      expect: {
+        time: { year: null, month: 5, day: 19, hour: 4, minute: 20, second: 10, ms: 100, offsetMin: null, precision: "us" },
+        component: "flannel",
+        severity: 1,
+        pid: 1,
+        message: "Created subnet manager: Kubernetes Subnet Manager - node-p",
+      },
+    },
+    {
+      // obfuscated caller (Rancher collector -o), pid >= 1,000,000 with a single space
+      line: 'W0519 04:20:11.000999 1234567 sadly.walrus:2321] "Failed to stop sandbox" podSandboxID={"Type":"containerd","ID":"5f1c"}',
+      expect: {
+        time: { year: null, month: 5, day: 19, hour: 4, minute: 20, second: 11, ms: 0, offsetMin: null, precision: "us" },
+        severity: 2,
+        pid: 1234567,
+        message: 'Failed to stop sandbox podSandboxID={"Type":"containerd","ID":"5f1c"}',
+        fields: { podSandboxID: '{"Type":"containerd","ID":"5f1c"}' },
+      },
+    },
+    {
+      line: "Log file created at: 2025/05/19 04:20:06",
+      expect: {
+        banner: {
+          type: "klog-header",
+          time: { year: 2025, month: 5, day: 19, hour: 4, minute: 20, second: 6, ms: 0, offsetMin: null, precision: "s" },
+        },
+      },
+    },
+    { line: "Running on machine: ip-10-20-30-40", expect: { banner: { type: "header" } } },
+  ],
+  notMine: [
+    "May 19 04:20:07 ip-10-20-30-40 kubelet[2817]: I0519 04:20:07.512344    2817 kubelet.go:2321] \"Starting kubelet main sync loop\"",
+    'time="2025-05-19T04:20:05.931046219Z" level=info msg="starting containerd"',
+    "2025-05-19 04:20:11.207 [INFO][4123] cni-plugin/k8s.go 418: Populated endpoint",
+    "I0519 04:20:07 2817 kubelet.go:2321] no microseconds",
+    "level=info msg=\"Restored endpoint\" subsys=endpoint",
+  ],
+};

@@ -1,0 +1,226 @@
+/**
+ * Scanners for the key/value syntaxes inside log lines, written with charCode loops (no per-line
+ * regex backtracking, no closures):
+ *
+ * - Go-quoted strings (`strconv.Quote`, used by logrus `%q`, klog structured values, Calico fields);
+ * - logfmt / logrus `key=value key="quoted \"value\""` sequences (FORMATS.md 3.3, 3.4, 3.8, 3.10);
+ * - klog structured values, which may also be `{...}` / `[...]` objects (FORMATS.md 3.1).
+ *
+ * Field values are unescaped; nested Go-quoted strings inside a value (an error wrapped by
+ * kubelet around containerd around the CNI plugin: `\"`, `\\\"`) are unescaped level by level so the
+ * text reads as written by its author. The raw line always keeps the exact bytes.
+ */
+
+const BS = 92; // backslash
+const DQ = 34; // "
+
+/**
+ * Index of the closing `"` of a Go-quoted string whose opening quote is at `open`, or -1 when the
+ * line ends first (a cut line: case 070).
+ */
+export function findQuoteEnd(s: string, open: number): number {
+  const n = s.length;
+  let i = open + 1;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c === DQ) return i;
+    i += c === BS ? 2 : 1;
+  }
+  return -1;
+}
+
+function hexVal(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
+}
+
+/**
+ * Unescape the body of a Go-quoted string, s[start..end) (without the quotes): `\"` `\\` `\n` `\t`
+ * `\r` `\a` `\b` `\f` `\v` `\xNN` `\uNNNN` `\UNNNNNNNN` and octal `\NNN`. Unknown escapes are kept
+ * as written. Fast path: no backslash → plain slice.
+ */
+export function unquoteGo(s: string, start: number, end: number): string {
+  const first = s.indexOf("\\", start);
+  if (first < 0 || first >= end) return s.slice(start, end);
+  let out = s.slice(start, first);
+  let i = first;
+  while (i < end) {
+    const c = s.charCodeAt(i);
+    if (c !== BS || i + 1 >= end) {
+      // copy a run of plain characters
+      let j = i + 1;
+      while (j < end && s.charCodeAt(j) !== BS) j++;
+      out += s.slice(i, j);
+      i = j;
+      continue;
+    }
+    const e = s.charCodeAt(i + 1);
+    switch (e) {
+      case 110: out += "\n"; i += 2; break; // n
+      case 116: out += "\t"; i += 2; break; // t
+      case 114: out += "\r"; i += 2; break; // r
+      case 97: out += "\x07"; i += 2; break; // a
+      case 98: out += "\b"; i += 2; break; // b
+      case 102: out += "\f"; i += 2; break; // f
+      case 118: out += "\v"; i += 2; break; // v
+      case 120: case 117: case 85: { // x u U
+        const len = e === 120 ? 2 : e === 117 ? 4 : 8;
+        let v = 0;
+        let ok = i + 2 + len <= end;
+        for (let k = 0; ok && k < len; k++) {
+          const h = hexVal(s.charCodeAt(i + 2 + k));
+          if (h < 0) ok = false;
+          else v = v * 16 + h;
+        }
+        if (ok && v <= 0x10ffff) {
+          out += String.fromCodePoint(v);
+          i += 2 + len;
+        } else {
+          out += s.slice(i, i + 2);
+          i += 2;
+        }
+        break;
+      }
+      default:
+        if (e >= 48 && e <= 55 && i + 3 < end) {
+          const o1 = s.charCodeAt(i + 2) - 48;
+          const o2 = s.charCodeAt(i + 3) - 48;
+          if (o1 >= 0 && o1 <= 7 && o2 >= 0 && o2 <= 7) {
+            out += String.fromCharCode((e - 48) * 64 + o1 * 8 + o2);
+            i += 4;
+            break;
+          }
+        }
+        out += s[i + 1]; // \" \\ \' and anything else: the character itself
+        i += 2;
+    }
+  }
+  return out;
+}
+
+/**
+ * Unescape nested Go-quoted levels left inside an already unquoted value: while the text still holds
+ * `\"`, one level of `\\` and `\"` escapes is removed (at most 4 levels). Other escapes such as `\n`
+ * are kept literally.
+ */
+export function unnestQuotes(v: string): string {
+  let out = v;
+  for (let level = 0; level < 4 && out.includes('\\"'); level++) {
+    out = out.replace(/\\(["\\])/g, "$1");
+  }
+  return out;
+}
+
+/** Unquote a Go-quoted value whose opening quote is at `open` (closing at `close`, or -1 = to end of line), nested levels included. */
+export function quotedValue(s: string, open: number, close: number): string {
+  const body = unquoteGo(s, open + 1, close < 0 ? s.length : close);
+  return body.includes('\\"') ? unnestQuotes(body) : body;
+}
+
+function isKeyChar(c: number): boolean {
+  return (
+    (c >= 97 && c <= 122) || // a-z
+    (c >= 65 && c <= 90) || // A-Z
+    (c >= 48 && c <= 57) || // 0-9
+    c === 95 || // _
+    c === 46 || // .
+    c === 45 || // -
+    c === 47 // /
+  );
+}
+
+/** End (exclusive) of a balanced `{...}` or `[...]` starting at `i`, honouring quoted strings; s.length when unbalanced. */
+export function balancedEnd(s: string, i: number): number {
+  const n = s.length;
+  let depth = 0;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c === DQ) {
+      const q = findQuoteEnd(s, i);
+      if (q < 0) return n;
+      i = q + 1;
+      continue;
+    }
+    if (c === 123 || c === 91) depth++;
+    else if (c === 125 || c === 93) {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+    i++;
+  }
+  return n;
+}
+
+/**
+ * Scan `key=value` pairs from `start` to the end of `s` into `out`. Values: Go-quoted (unescaped,
+ * nested levels too; an unclosed quote runs to the end of the line), `{...}`/`[...]` kept raw when
+ * `objects` is set (klog), else a bare token up to the next space.
+ * Returns the index where scanning stopped: `s.length` when the whole rest was pairs, else the
+ * position of the first token that is not `key=…` (the pairs before it are in `out`).
+ */
+export function scanPairs(s: string, start: number, out: Record<string, string>, objects = false): number {
+  const n = s.length;
+  let i = start;
+  for (;;) {
+    while (i < n) {
+      const c = s.charCodeAt(i);
+      if (c !== 32 && c !== 9) break;
+      i++;
+    }
+    if (i >= n) return n;
+    const keyStart = i;
+    while (i < n && isKeyChar(s.charCodeAt(i))) i++;
+    if (i === keyStart || i >= n || s.charCodeAt(i) !== 61) return keyStart;
+    const key = s.slice(keyStart, i);
+    i++; // '='
+    if (i >= n) {
+      out[key] = "";
+      return n;
+    }
+    const c = s.charCodeAt(i);
+    if (c === DQ) {
+      const close = findQuoteEnd(s, i);
+      out[key] = quotedValue(s, i, close);
+      i = close < 0 ? n : close + 1;
+    } else if (objects && (c === 123 || c === 91)) {
+      const e = balancedEnd(s, i);
+      out[key] = s.slice(i, e);
+      i = e;
+    } else {
+      let j = i;
+      while (j < n) {
+        const cc = s.charCodeAt(j);
+        if (cc === 32 || cc === 9) break;
+        j++;
+      }
+      out[key] = s.slice(i, j);
+      i = j;
+    }
+  }
+}
+
+/**
+ * Find where a run of trailing `key=value` pairs begins in a free-text message (Calico: `msg k=v k="v"`),
+ * trying each ` key=` candidate from the left; fills `out` from the first candidate whose rest parses
+ * completely. Returns that index (the space before the first key), or -1 when there are none.
+ */
+export function splitTrailingPairs(s: string, start: number, out: Record<string, string>): number {
+  let i = s.indexOf("=", start);
+  while (i > start) {
+    // walk back to the key's start
+    let k = i;
+    while (k > start && isKeyChar(s.charCodeAt(k - 1))) k--;
+    if (k < i && k > start && s.charCodeAt(k - 1) === 32) {
+      const tmp: Record<string, string> = {};
+      if (scanPairs(s, k, tmp) === s.length) {
+        Object.assign(out, tmp);
+        return k - 1;
+      }
+    }
+    i = s.indexOf("=", i + 1);
+    if (i < 0) break;
+  }
+  return -1;
+}

@@ -1,0 +1,390 @@
+/**
+ * Boots of one node and T+0 (DESIGN.md "Definitions: Boot and T+0").
+ *
+ * How the ingest pipeline uses this module:
+ *
+ *   1. Parse every file of the node (`parseFile`), classify every record
+ *      (`classifyRecord`), and build one `BootInputEvent` per record: its UTC time
+ *      (`FileRecord.ts`, ms, or null), its `kind`, `journalBootId` and
+ *      `bootSegment` as the parser gave them, `fileId` (any number unique per file of
+ *      the node) and the record's 1-based `line`. Add `rebootBootId` for Kubernetes
+ *      `Rebooted` events (`Classification.rebootBootId`).
+ *   2. Call `detectBoots(events)` once per node with ALL of the node's records
+ *      (every file, records without a time included): silence and time ranges are
+ *      node-wide, so a partial list gives different boots.
+ *   3. Call `assignBoots(events, boots)` (batch; records without a time inherit the boot
+ *      of the nearest timed record of their file) or `assignBoot(event, boots)` (one
+ *      event) to get each record's `bootKey`.
+ *   4. Store `Boot { bootKey, start, end, detectedBy, startApprox }`; `start` is T+0
+ *      and is what detectors receive as `BootInfo.start`.
+ *
+ * Rules, strongest first (DESIGN.md "Boot and T+0"; FORMATS.md Part 2 "Separators"):
+ *   - journal boot ids: records after a `-- Boot <id> --` separator carry that id
+ *     (`journalBootId`, 32 hex); all records with one id form one boot whose T+0 is its
+ *     earliest record (the first entry after the separator). `detectedBy` "separator"
+ *     (or "boot-id" when the id came from `_BOOT_ID` without a separator).
+ *   - journal segments without an id: in a file with separators, the records of a
+ *     segment (`bootSegment`) with no id belong to a boot of unknown id: the records
+ *     before the first separator (the previous boot, T+0 unknown: its earliest record,
+ *     approximate, "first-event"), or the records after a `-- Reboot --` separator
+ *     (T+0 = the first of them, "separator"). Such segments of different files whose
+ *     time ranges overlap are the same boot.
+ *   - kernel start (`kernel.start`, e.g. dmesg "Linux version"): a kernel start at most
+ *     `kernelLeadS` before a journal boot's first record (and after the previous boot's
+ *     records) becomes that boot's T+0; elsewhere it starts a boot ("kernel-start").
+ *   - a kubelet or runtime start (`kubelet.started` / `runtime.started`, from files
+ *     without separators) within `startGraceS` after at least `silenceS` of node-wide
+ *     silence, when no boot already starts there: a boot starting at the first record
+ *     after the silence ("kubelet-start" / "runtime-start", approximate).
+ *   - a Kubernetes `Rebooted` event names its boot id: the boot (without a journal id)
+ *     that started at most `rebootedLookbackS` before it gets that id as its key;
+ *     with no boot start in that span, the event starts one ("rebooted-event",
+ *     approximate).
+ *   - else one boot from the earliest record ("first-event", approximate); also the
+ *     boot of records earlier than every other boot's start.
+ *
+ * `bootKey` is the 32-hex journal boot id when known, else `inferred-<n>` with n the
+ * boot's 1-based position among the node's boots by start.
+ *
+ * Pure: no I/O, no clock reads. Times are UTC milliseconds.
+ */
+import type { EventKind } from "../detect/types";
+
+/** One record of the node, as boot detection needs it. */
+export interface BootInputEvent {
+  /** UTC ms, null when the record has no time */
+  ts: number | null;
+  kind: EventKind;
+  /** journal boot id (32 hex) in force for the record (FileRecord.journalBootId) */
+  journalBootId?: string | null;
+  /** index of the journal segment within its file (FileRecord.bootSegment; 0 before the first separator) */
+  bootSegment?: number;
+  /** unique per file of the node */
+  fileId: number;
+  /** 1-based physical line */
+  line: number;
+  /** boot id named by a Kubernetes `Rebooted` event (Classification.rebootBootId) */
+  rebootBootId?: string | null;
+}
+
+export type BootDetectedBy =
+  | "separator"
+  | "boot-id"
+  | "kernel-start"
+  | "kubelet-start"
+  | "runtime-start"
+  | "rebooted-event"
+  | "first-event";
+
+export interface DetectedBoot {
+  /** journal boot id (32 hex) or `inferred-<n>` */
+  bootKey: string;
+  /** T+0, UTC ms */
+  start: number;
+  /** the boot's last record, UTC ms; null when no timed record belongs to it */
+  end: number | null;
+  detectedBy: BootDetectedBy;
+  /** true when T+0 is only the earliest record seen (DESIGN.md: "flagged approximate") */
+  startApprox: boolean;
+  /** journal boot id when known (same as bootKey then) */
+  journalBootId: string | null;
+  /** journal segments (file, bootSegment) that belong to this boot whatever their times */
+  segments: Array<{ fileId: number; bootSegment: number }>;
+}
+
+/** Thresholds (seconds) with their sources. */
+export interface BootOptions {
+  /** node-wide silence before a kubelet/runtime start that marks a new boot (DESIGN.md "Boot and T+0": 60 s) */
+  silenceS?: number;
+  /** how long after the silence the kubelet/runtime start may come (default 120 s: systemd starts them within a minute or two of boot) */
+  startGraceS?: number;
+  /** how far a kernel start may precede a journal boot's first record and still be its T+0 (default 600 s) */
+  kernelLeadS?: number;
+  /** how long after a boot's start a `Rebooted` event may still name it (default 600 s; the kubelet posts it right after it starts) */
+  rebootedLookbackS?: number;
+}
+
+export const BOOT_DEFAULTS: Required<BootOptions> = {
+  silenceS: 60,
+  startGraceS: 120,
+  kernelLeadS: 600,
+  rebootedLookbackS: 600,
+};
+
+interface WorkBoot {
+  key: string | null;
+  start: number;
+  approx: boolean;
+  detectedBy: BootDetectedBy;
+  lastTs: number;
+  segments: Array<{ fileId: number; bootSegment: number }>;
+}
+
+interface Segment {
+  fileId: number;
+  bootSegment: number;
+  id: string | null;
+  first: number | null;
+  last: number | null;
+}
+
+/**
+ * Detect the boots of one node from all of its records (see the module comment).
+ * @returns boots sorted by start (T+0), each with the journal segments it owns.
+ */
+export function detectBoots(events: BootInputEvent[], opts: BootOptions = {}): DetectedBoot[] {
+  const o = { ...BOOT_DEFAULTS, ...opts };
+  const structured = structuredFiles(events);
+  const segments = collectSegments(events, structured);
+  const boots: WorkBoot[] = [];
+
+  // 1. journal boot ids
+  const byId = new Map<string, WorkBoot>();
+  for (const e of events) {
+    const id = e.journalBootId;
+    if (!id || e.ts === null) continue;
+    let b = byId.get(id);
+    if (!b) {
+      b = { key: id, start: e.ts, approx: false, detectedBy: "boot-id", lastTs: e.ts, segments: [] };
+      byId.set(id, b);
+      boots.push(b);
+    }
+    b.start = Math.min(b.start, e.ts);
+    b.lastTs = Math.max(b.lastTs, e.ts);
+  }
+  for (const s of segments) {
+    if (!s.id) continue;
+    const b = byId.get(s.id);
+    if (!b) continue;
+    b.segments.push({ fileId: s.fileId, bootSegment: s.bootSegment });
+    if (s.bootSegment > 0) b.detectedBy = "separator";
+  }
+
+  // 2. journal segments without an id, clustered by overlapping time ranges
+  const unknown = segments.filter((s) => !s.id && s.first !== null).sort((a, b) => a.first! - b.first! || a.fileId - b.fileId);
+  const clusters: Array<{ first: number; last: number; segs: Segment[] }> = [];
+  for (const s of unknown) {
+    const c = clusters[clusters.length - 1];
+    if (c && s.first! <= c.last) {
+      c.last = Math.max(c.last, s.last!);
+      c.segs.push(s);
+    } else clusters.push({ first: s.first!, last: s.last!, segs: [s] });
+  }
+  for (const c of clusters) {
+    // an id boot the same file shows in another segment is a different boot (a separator lies between them)
+    const files = new Set(c.segs.map((s) => s.fileId));
+    const overlapping = boots.filter(
+      (b) => b.key && b.start <= c.last && c.first <= b.lastTs && !b.segments.some((s) => files.has(s.fileId)),
+    );
+    const segs = c.segs.map((s) => ({ fileId: s.fileId, bootSegment: s.bootSegment }));
+    if (overlapping.length === 1) {
+      const b = overlapping[0];
+      b.segments.push(...segs);
+      b.start = Math.min(b.start, c.first);
+      b.lastTs = Math.max(b.lastTs, c.last);
+      continue;
+    }
+    const afterSeparator = c.segs.some((s) => s.bootSegment > 0);
+    boots.push({
+      key: null,
+      start: c.first,
+      approx: !afterSeparator,
+      detectedBy: afterSeparator ? "separator" : "first-event",
+      lastTs: c.last,
+      segments: segs,
+    });
+  }
+
+  // 3. kernel starts outside journal segments
+  const kernelStarts = events
+    .filter((e) => e.kind === "kernel.start" && e.ts !== null && !structured.has(e.fileId))
+    .map((e) => e.ts!)
+    .sort((a, b) => a - b);
+  for (const k of kernelStarts) {
+    sortBoots(boots);
+    const next = boots.find((b) => b.start >= k);
+    const prev = [...boots].reverse().find((b) => b.start < k);
+    if (next && next.start - k <= o.kernelLeadS * 1000 && (!prev || prev.lastTs < k)) {
+      next.start = k;
+      next.approx = false;
+      continue;
+    }
+    if (prev && k <= prev.lastTs) {
+      if (prev.approx && prev.detectedBy === "first-event" && prev.start === k) prev.approx = false;
+      continue; // inside a boot the journal already describes
+    }
+    boots.push({ key: null, start: k, approx: false, detectedBy: "kernel-start", lastTs: k, segments: [] });
+  }
+
+  // 4. kubelet / runtime start after node-wide silence
+  const timed = events.filter((e) => e.ts !== null).sort((a, b) => a.ts! - b.ts! || a.fileId - b.fileId || a.line - b.line);
+  const silenceMs = o.silenceS * 1000;
+  const graceMs = o.startGraceS * 1000;
+  for (let j = 1; j < timed.length; j++) {
+    const gapStart = timed[j - 1].ts!;
+    const gapEnd = timed[j].ts!;
+    if (gapEnd - gapStart < silenceMs) continue;
+    let starter: BootInputEvent | null = null;
+    for (let k = j; k < timed.length && timed[k].ts! <= gapEnd + graceMs; k++) {
+      if (k > j && timed[k].ts! - timed[k - 1].ts! >= silenceMs) break;
+      const e = timed[k];
+      if ((e.kind === "kubelet.started" || e.kind === "runtime.started") && !structured.has(e.fileId)) {
+        starter = e;
+        break;
+      }
+    }
+    if (!starter) continue;
+    if (boots.some((b) => b.start > gapStart && b.start <= gapEnd + graceMs)) continue;
+    boots.push({
+      key: null,
+      start: gapEnd,
+      approx: true,
+      detectedBy: starter.kind === "kubelet.started" ? "kubelet-start" : "runtime-start",
+      lastTs: gapEnd,
+      segments: [],
+    });
+  }
+
+  // 5. the earliest records (outside journal segments) before every boot
+  const loose = timed.filter((e) => !structured.has(e.fileId));
+  const minStart = boots.length ? Math.min(...boots.map((b) => b.start)) : Infinity;
+  if (loose.length && loose[0].ts! < minStart) {
+    boots.push({ key: null, start: loose[0].ts!, approx: true, detectedBy: "first-event", lastTs: loose[0].ts!, segments: [] });
+  }
+
+  // 6. Rebooted events name (or start) boots
+  const rebooted = events.filter((e) => e.rebootBootId && e.ts !== null).sort((a, b) => a.ts! - b.ts!);
+  for (const e of rebooted) {
+    const id = e.rebootBootId!.toLowerCase();
+    if (boots.some((b) => b.key === id)) continue;
+    sortBoots(boots);
+    const containing = [...boots].reverse().find((b) => b.start <= e.ts!);
+    if (containing && e.ts! - containing.start <= o.rebootedLookbackS * 1000) {
+      if (!containing.key) containing.key = id;
+      continue;
+    }
+    boots.push({ key: id, start: e.ts!, approx: true, detectedBy: "rebooted-event", lastTs: e.ts!, segments: [] });
+  }
+
+  sortBoots(boots);
+  const out: DetectedBoot[] = boots.map((b, i) => ({
+    bootKey: b.key ?? `inferred-${i + 1}`,
+    start: b.start,
+    end: null,
+    detectedBy: b.detectedBy,
+    startApprox: b.approx,
+    journalBootId: b.key,
+    segments: b.segments,
+  }));
+
+  // end = the boot's last record
+  const keys = assignBoots(events, out);
+  const idx = new Map(out.map((b, i) => [b.bootKey, i]));
+  events.forEach((e, i) => {
+    const k = keys[i];
+    if (k === null || e.ts === null) return;
+    const b = out[idx.get(k)!];
+    b.end = b.end === null ? e.ts : Math.max(b.end, e.ts);
+  });
+  return out;
+}
+
+/**
+ * The boot one record belongs to: by journal boot id where known, else by its journal
+ * segment (records before a file's first separator belong to that file's earlier
+ * boot whatever their times), else by time (the last boot whose start <= ts; a record
+ * earlier than every boot goes to the first). Null for a record without a time that
+ * has neither id nor segment owner (use `assignBoots` for those) or when there are no boots.
+ * @param boots as returned by `detectBoots` (sorted by start)
+ */
+export function assignBoot(
+  e: Pick<BootInputEvent, "ts" | "journalBootId" | "bootSegment" | "fileId">,
+  boots: DetectedBoot[],
+): string | null {
+  if (!boots.length) return null;
+  if (e.journalBootId) {
+    const b = boots.find((x) => x.journalBootId === e.journalBootId);
+    if (b) return b.bootKey;
+  }
+  const seg = e.bootSegment ?? 0;
+  for (const b of boots) {
+    if (b.segments.some((s) => s.fileId === e.fileId && s.bootSegment === seg)) return b.bootKey;
+  }
+  if (e.ts === null) return null;
+  let found = boots[0];
+  for (const b of boots) {
+    if (b.start <= e.ts) found = b;
+    else break;
+  }
+  return found.bootKey;
+}
+
+/**
+ * `assignBoot` for a whole node at once, in input order. A record without a time
+ * takes the boot of the nearest earlier timed record of its file (by line), else of
+ * the nearest later one, else the node's only boot, else null.
+ */
+export function assignBoots(events: BootInputEvent[], boots: DetectedBoot[]): Array<string | null> {
+  const out = events.map((e) => assignBoot(e, boots));
+  const byFile = new Map<number, number[]>();
+  events.forEach((e, i) => {
+    const list = byFile.get(e.fileId);
+    if (list) list.push(i);
+    else byFile.set(e.fileId, [i]);
+  });
+  for (const list of byFile.values()) {
+    list.sort((a, b) => events[a].line - events[b].line);
+    let prev: string | null = null;
+    const pending: number[] = [];
+    for (const i of list) {
+      if (out[i] === null) {
+        if (prev !== null) out[i] = prev;
+        else pending.push(i);
+      } else prev = out[i];
+    }
+    // records before the first assigned one take the next assigned record's boot
+    if (pending.length) {
+      const next = list.map((i) => out[i]).find((k) => k !== null) ?? (boots.length === 1 ? boots[0].bootKey : null);
+      for (const i of pending) out[i] = next;
+    }
+  }
+  return out;
+}
+
+function sortBoots(boots: WorkBoot[]): void {
+  boots.sort((a, b) => a.start - b.start);
+}
+
+/** Files whose records carry journal structure: a separator (bootSegment > 0) or a journal boot id. */
+function structuredFiles(events: BootInputEvent[]): Set<number> {
+  const s = new Set<number>();
+  for (const e of events) if ((e.bootSegment ?? 0) > 0 || e.journalBootId) s.add(e.fileId);
+  return s;
+}
+
+function collectSegments(events: BootInputEvent[], structured: Set<number>): Segment[] {
+  const map = new Map<string, Segment & { ids: Map<string, number> }>();
+  for (const e of events) {
+    if (!structured.has(e.fileId)) continue;
+    const seg = e.bootSegment ?? 0;
+    const key = `${e.fileId}:${seg}`;
+    let s = map.get(key);
+    if (!s) {
+      s = { fileId: e.fileId, bootSegment: seg, id: null, first: null, last: null, ids: new Map() };
+      map.set(key, s);
+    }
+    if (e.journalBootId) s.ids.set(e.journalBootId, (s.ids.get(e.journalBootId) ?? 0) + 1);
+    if (e.ts !== null) {
+      s.first = s.first === null ? e.ts : Math.min(s.first, e.ts);
+      s.last = s.last === null ? e.ts : Math.max(s.last, e.ts);
+    }
+  }
+  const out: Segment[] = [];
+  for (const s of map.values()) {
+    let best: string | null = null;
+    let n = 0;
+    for (const [id, c] of s.ids) if (c > n) [best, n] = [id, c];
+    out.push({ fileId: s.fileId, bootSegment: s.bootSegment, id: best, first: s.first, last: s.last });
+  }
+  return out.sort((a, b) => a.fileId - b.fileId || a.bootSegment - b.bootSegment);
+}

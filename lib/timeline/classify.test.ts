@@ -1,0 +1,236 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { caseLineToInput } from "./case-lines";
+import { classifyRecord, cniOpOf, inheritErrorClasses, laneOf } from "./classify";
+import type { K8sEventInfo } from "../parse/types";
+
+const CASES = new URL("../../../shared/cases/", import.meta.url);
+const caseLines = (file: string) =>
+  readFileSync(new URL(file, CASES), "utf8")
+    .split("\n")
+    .map(caseLineToInput)
+    .filter((x) => x !== null);
+
+const ev = (reason: string, extra: Partial<K8sEventInfo> = {}): K8sEventInfo => ({
+  reason,
+  type: "Warning",
+  count: 1,
+  namespace: null,
+  objectKind: null,
+  objectName: null,
+  node: null,
+  firstMs: null,
+  lastMs: null,
+  ...extra,
+});
+
+describe("classifyRecord on real case lines", () => {
+  it("001: three kubelet lines are failed stops (CNI DEL), not creations, nested quoting unescaped", () => {
+    const lines = caseLines("001-calico-nodename-stopsandbox-journald.log");
+    expect(lines).toHaveLength(3);
+    const cs = lines.map(classifyRecord);
+    for (const c of cs) {
+      expect(c.kind).toBe("sandbox.stop.failed");
+      expect(c.lane).toBe("kubelet");
+      expect(c.sandboxId).toBe("b8dd4f5155b9c51c7732863cc74aa2621051bb7ce31231dfe939a33eab6c77f7");
+    }
+    expect(cs.map((c) => c.errorClass)).toEqual(["calico-nodename-missing", "sig:failed to stop sandbox", "calico-nodename-missing"]);
+    expect(cs.map((c) => c.cniOp)).toEqual(["DEL", null, "DEL"]);
+    // the middle line names only the sandbox: it takes its neighbours' class (times .100579/.100653/.100701)
+    const times = [1741616613100, 1741616613100, 1741616613100];
+    expect(inheritErrorClasses(cs.map((c, i) => ({ ...c, ts: times[i] })))).toEqual(Array(3).fill("calico-nodename-missing"));
+  });
+
+  it("009: network not ready reports, class cni-config-uninitialized", () => {
+    const lines = caseLines("009-kubelet-cni-not-initialized-5s-journal-header.log");
+    expect(lines).toHaveLength(4);
+    for (const l of lines) {
+      const c = classifyRecord(l);
+      expect(c).toMatchObject({ kind: "network.not-ready", lane: "kubelet", errorClass: "cni-config-uninitialized", pod: null, sandboxId: null });
+    }
+  });
+
+  it("056: containerd start and failure of one sandbox (cilium-cni ADD), systemd mount lines", () => {
+    const [start, mount1, mount2, failed] = caseLines("056-kind-journald-containerd-kubelet-cilium-cni-retry.log");
+    expect(classifyRecord(start)).toMatchObject({ kind: "sandbox.create.start", lane: "runtime", pod: "default/server" });
+    const f = classifyRecord(failed);
+    expect(f).toMatchObject({
+      kind: "sandbox.create.failed",
+      lane: "runtime",
+      pod: "default/server",
+      sandboxId: "fdd742d3fe55cbb4154a0702a05c1ac207e8805417381ed445ac1b781d32d2bb",
+      cniOp: "ADD",
+    });
+    expect(f.errorClass).toMatch(/^sig:netplugin failed: /);
+    expect(f.errorClass).not.toMatch(/\d/);
+    expect(classifyRecord(mount1)).toMatchObject({ kind: "log", lane: "kernel" });
+    expect(classifyRecord(mount2)).toMatchObject({ kind: "log", lane: "kernel", sandboxId: "fdd742d3fe55cbb4154a0702a05c1ac207e8805417381ed445ac1b781d32d2bb" });
+  });
+
+  it("070: kubelet deadline lines are attempt lines, one naming the pod", () => {
+    const [start, runFailed, createFailed, retry] = caseLines("070-syslog-kubelet-containerd-deadline.log");
+    expect(classifyRecord(start)).toMatchObject({ kind: "sandbox.create.start", lane: "runtime", pod: "default/podX-b181ca13-fc5qq" });
+    expect(classifyRecord(runFailed)).toMatchObject({ kind: "sandbox.create.failed", pod: null, sandboxId: null, errorClass: "context-deadline-exceeded" });
+    expect(classifyRecord(createFailed)).toMatchObject({ kind: "sandbox.create.failed", pod: "default/podX-b181ca13-fc5qq", errorClass: "context-deadline-exceeded" });
+    expect(classifyRecord(retry).kind).toBe("sandbox.create.start");
+  });
+
+  it("003: cilium agent writes the conflist once among regenerations", () => {
+    const cs = caseLines("003-cilium-agent-logfmt-regenerate-loop.log").map(classifyRecord);
+    expect(cs).toHaveLength(13);
+    expect(cs.filter((c) => c.kind === "cni.config.written")).toHaveLength(1);
+    expect(cs[11].kind).toBe("cni.config.written");
+    expect(cs.every((c) => c.lane === "cni-agent")).toBe(true);
+  });
+
+  it("002 and 006: istio-cni agent config writes", () => {
+    const j = caseLines("002-istio-cni-json-rewrite-loop.log").map(classifyRecord);
+    expect(j.map((c) => c.kind)).toEqual(["log", "cni.config.written", "log", "log", "log", "log", "log", "log"]);
+    const t = caseLines("006-cni-agent-tabs-rewrite-multiline-kubeconfig.log").map(classifyRecord);
+    expect(t[0].kind).toBe("cni.config.written"); // "(re)writing CNI config file at ..."
+    expect(t[1].kind).toBe("cni.config.written"); // "created CNI config ..."
+    expect(t[6].kind).toBe("cni.ready"); // "wrote kubeconfig file ..."
+    expect(t[0].lane).toBe("cni-agent");
+  });
+});
+
+describe("classifyRecord on pod and sandbox identification", () => {
+  const podName = "calico-kube-controllers-658d97c59c-792df";
+  it("013: describe FailedCreatePodSandBox with both ADD and DEL failures is a creation failure (ADD first)", () => {
+    const msg =
+      'Failed to create pod sandbox: rpc error: code = Unknown desc = [failed to set up sandbox container "50163aa93e9293690431ed1511180ca436759f808f53bf3203bdc3e027f9178a" network for pod "kafka-0": networkPlugin cni failed to set up pod "kafka-0_default" network: netplugin failed with no error message, failed to clean up sandbox container "50163aa93e9293690431ed1511180ca436759f808f53bf3203bdc3e027f9178a" network for pod "kafka-0": networkPlugin cni failed to teardown pod "kafka-0_default" network: netplugin failed with no error message]';
+    const c = classifyRecord({ component: "k8s-events", message: msg, severity: 2, k8sEvent: ev("FailedCreatePodSandBox", { node: "node-p-000000" }) });
+    expect(c).toMatchObject({
+      kind: "sandbox.create.failed",
+      lane: "events",
+      pod: "default/kafka-0",
+      sandboxId: "50163aa93e9293690431ed1511180ca436759f808f53bf3203bdc3e027f9178a",
+      errorClass: "netplugin-no-error-message",
+      cniOp: "ADD",
+    });
+    const changed = classifyRecord({
+      component: "k8s-events",
+      message: "Pod sandbox changed, it will be killed and re-created.",
+      severity: 1,
+      k8sEvent: ev("SandboxChanged", { type: "Normal", count: 10, namespace: "default", objectKind: "Pod", objectName: "kafka-0" }),
+    });
+    expect(changed).toMatchObject({ kind: "k8s.event", lane: "events", pod: "default/kafka-0" });
+  });
+
+  it("044: describe x158 Calico nodename, pod from the message", () => {
+    const msg =
+      'Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod "kube-dns-86f4d74b45-kgjbk_kube-system" network: stat /var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has mounted /var/lib/calico/';
+    const c = classifyRecord({ component: "k8s-events", message: msg, severity: 2, k8sEvent: ev("FailedCreatePodSandBox", { count: 158 }) });
+    expect(c).toMatchObject({ kind: "sandbox.create.failed", pod: "kube-system/kube-dns-86f4d74b45-kgjbk", errorClass: "calico-nodename-missing", cniOp: "ADD" });
+  });
+
+  it("events JSON: pod from involvedObject, Rebooted boot id undashed", () => {
+    const c = classifyRecord({
+      component: "k8s-events",
+      message: `Failed to create pod sandbox: rpc error: code = Unknown desc = failed to set up sandbox container "8282296283c378ac3b75f38b7d5fe19a8f7421e2d35795d63fed87dce414c0f6" network for pod "${podName}": networkPlugin cni failed to set up pod "${podName}_kube-system" network: plugin type="calico" failed (add): stat /var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has mounted /var/lib/calico/`,
+      severity: 2,
+      k8sEvent: ev("FailedCreatePodSandBox", { namespace: "kube-system", objectKind: "Pod", objectName: podName }),
+    });
+    expect(c.pod).toBe(`kube-system/${podName}`);
+    expect(c.sandboxId).toBe("8282296283c378ac3b75f38b7d5fe19a8f7421e2d35795d63fed87dce414c0f6");
+    const r = classifyRecord({
+      component: "k8s-events",
+      message: "Node ip-10-20-30-40.ec2.internal has been rebooted, boot id: a91e07c2-5d3f-4b08-b6e2-f4c1d9a07e33",
+      severity: 2,
+      k8sEvent: ev("Rebooted", { namespace: "default", objectKind: "Node", objectName: "ip-10-20-30-40.ec2.internal" }),
+    });
+    expect(r).toMatchObject({ kind: "k8s.event", pod: null, rebootBootId: "a91e07c25d3f4b08b6e2f4c1d9a07e33" });
+  });
+
+  it("kubelet creation failure chain: every line names the sandbox; pod from pod= and from name_ns(uid)", () => {
+    const id = "e5a8e7ad13f2628e35bf08b06924cf006d67164345b0878910868fc68d43b1ff";
+    const inner = `rpc error: code = Unknown desc = failed to setup network for sandbox "${id}": plugin type="flannel" failed (add): loadFlannelSubnetEnv failed: open /run/flannel/subnet.env: no such file or directory`;
+    const sync = `failed to "CreatePodSandbox" for "coredns-7484cd47db-kmg55_kube-system(5972853f-beb3-4e6d-a54d-cd9b52ba415f)" with CreatePodSandboxError: ${JSON.stringify(`Failed to create sandbox for pod "coredns-7484cd47db-kmg55_kube-system(5972853f-beb3-4e6d-a54d-cd9b52ba415f)": ${inner}`)}`;
+    const a = classifyRecord({ component: "kubelet", message: `CreatePodSandbox for pod failed err=${JSON.stringify(inner)} pod="kube-system/coredns-7484cd47db-kmg55"`, fields: { err: inner, pod: "kube-system/coredns-7484cd47db-kmg55" }, severity: 3 });
+    expect(a).toMatchObject({ kind: "sandbox.create.failed", sandboxId: id, pod: "kube-system/coredns-7484cd47db-kmg55", cniOp: "ADD" });
+    expect(a.errorClass).toBe("sig:loadflannelsubnetenv failed: open /run/flannel/subnet.env: no such file or directory");
+    // no fields given (a parser that did not split the pairs): the raw structured message still works
+    const b = classifyRecord({ component: "kubelet", message: `"Error syncing pod, skipping" err=${JSON.stringify(sync)}`, severity: 3 });
+    expect(b).toMatchObject({ kind: "sandbox.create.failed", sandboxId: id, pod: "kube-system/coredns-7484cd47db-kmg55", errorClass: a.errorClass });
+    const kill = classifyRecord({ component: "kubelet", message: `Error syncing pod, skipping err="failed to \\"KillPodSandbox\\" for \\"x\\""`, severity: 3 });
+    expect(kill.kind).toBe("sandbox.stop.failed");
+  });
+
+  it("containerd success, stop failure, start; kubelet start; kernel start", () => {
+    const id = "5f1c".padEnd(64, "a");
+    expect(
+      classifyRecord({ component: "containerd", message: `RunPodSandbox for &PodSandboxMetadata{Name:web-1,Uid:u,Namespace:default,Attempt:2,} returns sandbox id "${id}"`, severity: 1 }),
+    ).toMatchObject({ kind: "sandbox.created", pod: "default/web-1", sandboxId: id });
+    expect(
+      classifyRecord({
+        component: "containerd",
+        message: `Failed to destroy network for sandbox "${id}"`,
+        fields: { error: 'plugin type="calico" failed (delete): stat /var/lib/calico/nodename: no such file or directory' },
+        severity: 3,
+      }),
+    ).toMatchObject({ kind: "sandbox.stop.failed", sandboxId: id, cniOp: "DEL", errorClass: "calico-nodename-missing" });
+    expect(classifyRecord({ component: "containerd", message: "starting containerd", fields: { version: "v1.7.27" }, severity: 1 }).kind).toBe("runtime.started");
+    expect(classifyRecord({ component: "containerd", message: "containerd successfully booted in 0.052186s", severity: 1 }).kind).toBe("runtime.started");
+    expect(classifyRecord({ component: "kubelet", message: 'Kubelet version kubeletVersion="v1.31.4"', severity: 1 }).kind).toBe("kubelet.started");
+    expect(classifyRecord({ component: "kubelet", message: "Starting kubelet main sync loop", severity: 1 }).kind).toBe("log");
+    expect(classifyRecord({ component: "kubelet", message: 'Skipping pod synchronization err="PLEG is not healthy: pleg was last seen active 3m0s ago"', severity: 3 }).kind).toBe(
+      "runtime.unhealthy",
+    );
+    expect(classifyRecord({ component: "kernel", message: "Linux version 6.1.128-136.201.amzn2023.x86_64 (mockbuild@ip-10-0-54-52)", severity: 1 })).toMatchObject({
+      kind: "kernel.start",
+      lane: "kernel",
+    });
+  });
+
+  it("Calico plugin and calico-node lines go to the right lanes and kinds", () => {
+    const add = classifyRecord({
+      component: "cni-calico",
+      message:
+        "Final result of CNI ADD was an error. error=stat /var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has mounted /var/lib/calico/",
+      severity: 3,
+    });
+    expect(add).toMatchObject({ kind: "cni.add.failed", lane: "cni-plugin", errorClass: "calico-nodename-missing", pod: null, sandboxId: null });
+    const populated = classifyRecord({
+      component: "cni-calico",
+      message: `Populated endpoint ContainerID="${"ab".repeat(32)}" Namespace="default" Pod="web-7d9c6b5f4-x2x9q" WorkloadEndpoint="n-k8s-web-eth0"`,
+      fields: { ContainerID: "ab".repeat(32), Namespace: "default", Pod: "web-7d9c6b5f4-x2x9q" },
+      severity: 1,
+    });
+    expect(populated).toMatchObject({ kind: "log", lane: "cni-plugin", pod: "default/web-7d9c6b5f4-x2x9q", sandboxId: "ab".repeat(32) });
+    expect(classifyRecord({ component: "cni-calico", message: "Using node name: ip-10-20-30-40.ec2.internal", severity: 1 })).toMatchObject({ kind: "cni.ready", lane: "cni-agent" });
+    expect(classifyRecord({ component: "cni-calico", message: "cni-installer/<nil> <nil>: Created /host/etc/cni/net.d/10-calico.conflist", severity: 1 })).toMatchObject({
+      kind: "cni.config.written",
+      lane: "cni-agent",
+    });
+  });
+
+  it("lanes by component and identifier", () => {
+    expect(laneOf({ component: "crio" })).toBe("runtime");
+    expect(laneOf({ component: "kubelet" })).toBe("kubelet");
+    expect(laneOf({ component: "unknown", ident: "kubenswrapper" })).toBe("kubelet");
+    expect(laneOf({ component: "systemd" })).toBe("kernel");
+    expect(laneOf({ component: "multus" })).toBe("cni-plugin");
+    expect(laneOf({ component: "flannel" })).toBe("cni-agent");
+    expect(laneOf({ component: "k8s-events" })).toBe("events");
+    expect(laneOf({ component: "something" })).toBe("other");
+  });
+
+  it("CNI op is the earliest marker", () => {
+    expect(cniOpOf('plugin type="calico" failed (add): x; failed (delete): y')).toBe("ADD");
+    expect(cniOpOf("failed to destroy network for sandbox")).toBe("DEL");
+    expect(cniOpOf("context deadline exceeded")).toBeNull();
+  });
+
+  it("CRI-O sandbox lines", () => {
+    const id = "cd".repeat(32);
+    expect(classifyRecord({ component: "crio", message: "Running pod sandbox: kube-system/coredns-5d78c9869d-abcde/POD", severity: 1 })).toMatchObject({
+      kind: "sandbox.create.start",
+      pod: "kube-system/coredns-5d78c9869d-abcde",
+    });
+    expect(classifyRecord({ component: "crio", message: `Ran pod sandbox ${id} with infra container: kube-system/coredns-5d78c9869d-abcde/POD`, severity: 1 })).toMatchObject({
+      kind: "sandbox.created",
+      sandboxId: id,
+      pod: "kube-system/coredns-5d78c9869d-abcde",
+    });
+  });
+});

@@ -1,0 +1,384 @@
+/**
+ * Normalise one parsed record into the fields the timeline and the detectors use
+ * (DESIGN.md "Data model: Event": kind, lane, pod, sandbox id, error class; "Timeline
+ * and permalinks": lanes). Pure: values in, values out.
+ *
+ * Message texts recognised, with their sources (FORMATS.md Part 3 and the upstream
+ * code named there; cases under /work/shared/cases):
+ * - kubelet (klog, kubernetes/kubernetes `pkg/kubelet/kuberuntime`, cri-client `log.go`):
+ *   "RunPodSandbox from runtime service failed", "Failed to create sandbox for pod",
+ *   "CreatePodSandbox for pod failed", "Error syncing pod, skipping" (with
+ *   `CreatePodSandbox` / `KillPodSandbox` in `err`), "StopPodSandbox from runtime
+ *   service failed", "Failed to stop sandbox", "killPodWithSyncResult failed",
+ *   "Container runtime network not ready", "Kubelet version", "Starting/Started kubelet",
+ *   PLEG / runtime-not-ready reports (cases 001, 009, 070);
+ * - containerd (logrus, containerd `internal/cri/server/instrumented_service.go`,
+ *   `sandbox_run.go`): "RunPodSandbox for &PodSandboxMetadata{...}" start /
+ *   "... failed, error" / "... returns sandbox id", "StopPodSandbox for ... failed",
+ *   "Failed to destroy network for sandbox", "starting containerd",
+ *   "containerd successfully booted in" (case 056, 070);
+ * - CRI-O (logrus; texts from memory, FORMATS.md [mem]): "Starting CRI-O",
+ *   "Running pod sandbox: ns/name/POD", "Ran pod sandbox <id> with infra container",
+ *   "Error adding/deleting pod ... CNI network";
+ * - Calico (projectcalico/calico `cni-plugin/pkg/plugin/plugin.go`: "Final result of CNI
+ *   ADD was an error."; `cni-plugin/pkg/install/install.go`: "Created
+ *   /host/etc/cni/net.d/<name>"; `node/pkg/lifecycle/startup/startup.go`: "Using node
+ *   name: <n>" right after the nodename file is written, "Calico started successfully");
+ * - istio-cni (INCIDENTS.md pattern 3, cases 002, 006): "(re)writing CNI config file",
+ *   "created CNI config", "wrote kubeconfig file";
+ * - Cilium (case 003): "Wrote CNI configuration file to ...";
+ * - flannel: "Wrote subnet file to /run/flannel/subnet.env";
+ * - kernel: "Linux version ..." (first kernel message of a boot);
+ * - Kubernetes events by reason: FailedCreatePodSandBox, FailedKillPod, NetworkNotReady,
+ *   others `k8s.event` (SandboxChanged and Rebooted keep their pod / boot id).
+ */
+import type { EventKind, Lane } from "../detect/types";
+import type { K8sEventInfo } from "../parse/types";
+import { errorClassOf } from "./error-class";
+import { splitStructured, unescapeNested } from "./go-text";
+
+/** What `classifyRecord` reads: a subset of `ParsedRecord` (lib/parse/types.ts). */
+export interface ClassifyInput {
+  /** kubelet, containerd, crio, cni-calico, istio-cni, cilium, flannel, k8s-events, systemd, kernel, unknown, ... */
+  component: string;
+  /** syslog identifier (`kubelet`, `kubenswrapper`, `containerd`, `systemd`, `kernel`, ...) */
+  ident?: string | null;
+  /** the component's message (klog message with its pairs, logrus msg, event message) */
+  message: string;
+  /** unescaped structured fields (klog `err`/`pod`/`podSandboxID`, logrus `error`, ...) */
+  fields?: Record<string, string> | null;
+  k8sEvent?: K8sEventInfo | null;
+  /** 0 debug, 1 info, 2 warn, 3 error, 4 fatal */
+  severity: number;
+}
+
+export type CniOp = "ADD" | "DEL";
+
+export interface Classification {
+  kind: EventKind;
+  lane: Lane;
+  /** `namespace/name` */
+  pod: string | null;
+  /** 64 lowercase hex */
+  sandboxId: string | null;
+  /** see `errorClassOf`; set for failure kinds and for error/fatal lines */
+  errorClass: string | null;
+  /** CNI operation the line is about, when it says (`failed (add)`, `set up`, `destroy network`, ...) */
+  cniOp: CniOp | null;
+  /** journal boot id (32 hex, dashes stripped) named by a `Rebooted` event */
+  rebootBootId?: string | null;
+}
+
+const HEX64 = "[0-9a-f]{64}";
+const HEX64_ANY = /[0-9a-f]{64}/;
+const CNI_OP_HINT = /\(add\)|\(del|set ?up|destroy|tear ?down|KillPodSandbox|CNI (?:ADD|DEL)|[Ee]rror (?:adding|deleting)/;
+const CALICO_CALLER_RE = /^(?:[\w.-]+\/)?(?:[\w.-]+\.go|<nil>) (?:\d+|<nil>): /;
+const FAILURE_KINDS = new Set<EventKind>([
+  "sandbox.create.failed",
+  "sandbox.stop.failed",
+  "cni.add.failed",
+  "cni.del.failed",
+  "network.not-ready",
+  "runtime.unhealthy",
+]);
+
+/**
+ * Classify one record. Never throws; an unrecognised line is `{ kind: "log" }` in
+ * the lane of its component.
+ */
+export function classifyRecord(r: ClassifyInput): Classification {
+  const split = splitStructured(r.message ?? "");
+  const fields: Record<string, string> = { ...split.fields, ...(r.fields ?? {}) };
+  // a Calico caller the parser left in place (`cni-installer/<nil> <nil>: `, FORMATS.md 3.8: unknown caller `<nil>`)
+  const headline = (split.headline || r.message || "").trim().replace(CALICO_CALLER_RE, "");
+  // every text the line carries, with all levels of Go quoting removed (field values the
+  // message already prints, as klog messages do, are not repeated)
+  const message = r.message ?? "";
+  let raw = message;
+  if (r.fields) for (const [k, v] of Object.entries(r.fields)) if (v && !message.includes(`${k}=`)) raw += " " + v;
+  const text = /[\\\r\n\t]/.test(raw) ? unescapeNested(raw) : raw;
+  const lane = laneOf(r, headline, text);
+  const kind = kindOf(r, lane, headline, text, fields);
+  const pod = podOf(r, text, fields);
+  const sandboxId = HEX64_ANY.test(text) || fields.podSandboxID ? sandboxIdOf(kind, text, fields) : null;
+  const cniOp = CNI_OP_HINT.test(text) ? cniOpOf(text) : null;
+  let errorClass: string | null = null;
+  if (FAILURE_KINDS.has(kind) || r.severity >= 3) {
+    // the cause: the error field, else a known cause anywhere in the line, else the bare message
+    const errText = fields.err ?? fields.error ?? (r.k8sEvent ? r.message : null);
+    errorClass = errText ? errorClassOf(errText) : null;
+    if (!errorClass || errorClass.startsWith("sig:")) {
+      const anywhere = errorClassOf(raw);
+      if (anywhere && !anywhere.startsWith("sig:") && anywhere !== "truncated") errorClass = anywhere;
+    }
+    if (!errorClass) errorClass = errorClassOf(bareMessage(headline, fields));
+  }
+  const out: Classification = { kind, lane, pod, sandboxId, errorClass, cniOp };
+  if (r.k8sEvent?.reason === "Rebooted") {
+    const m = /boot id:?\s*([0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12})/i.exec(text);
+    out.rebootBootId = m ? m[1].replace(/-/g, "").toLowerCase() : null;
+  }
+  return out;
+}
+
+/** The message without its trailing `key=value` pairs (parsers print klog messages as `msg k=v ...`). */
+function bareMessage(headline: string, fields: Record<string, string>): string {
+  let cut = headline.length;
+  for (const k of Object.keys(fields)) {
+    const i = headline.indexOf(` ${k}=`);
+    if (i >= 0 && i < cut) cut = i;
+  }
+  return headline.slice(0, cut);
+}
+
+/**
+ * Lines of one failure do not all state its cause (case 001: klog "Failed to stop
+ * sandbox" carries only the sandbox id, its neighbours carry the Calico error). After
+ * classifying a node's records, give a line that names a sandbox and has no known
+ * cause (null or `sig:` class) the fixed class of another line of the same sandbox
+ * within `joinMs` (default 1000 ms: DESIGN.md "Attempt", lines of one failure lie
+ * within 1 s). Returns the classes in input order; the input is not changed.
+ */
+export function inheritErrorClasses(
+  records: ReadonlyArray<{ ts: number | null; sandboxId: string | null; errorClass: string | null }>,
+  joinMs = 1000,
+): Array<string | null> {
+  const out = records.map((r) => r.errorClass);
+  const bySandbox = new Map<string, number[]>();
+  records.forEach((r, i) => {
+    if (!r.sandboxId) return;
+    const list = bySandbox.get(r.sandboxId);
+    if (list) list.push(i);
+    else bySandbox.set(r.sandboxId, [i]);
+  });
+  const known = (c: string | null) => !!c && !c.startsWith("sig:") && c !== "truncated";
+  for (const list of bySandbox.values()) {
+    for (const i of list) {
+      if (known(records[i].errorClass)) continue;
+      let best: { cls: string; d: number } | null = null;
+      for (const j of list) {
+        const c = records[j].errorClass;
+        if (!known(c)) continue;
+        const a = records[i].ts;
+        const b = records[j].ts;
+        const d = a === null || b === null ? 0 : Math.abs(a - b);
+        if (d <= joinMs && (!best || d < best.d)) best = { cls: c!, d };
+      }
+      if (best) out[i] = best.cls;
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------
+// lanes
+
+const CNI_AGENT_TEXT =
+  /^(?:Using node name:|Calico started successfully|Starting node |Created \/host\/etc\/cni\/net\.d\/|Removing \/host\/etc\/cni\/net\.d\/|Wrote Calico CNI binaries|Installed \/host\/opt\/cni\/bin|Done configuring CNI)|(?:^|\s)(?:startup|felix|confd|cni-installer|int_dataplane|calc_graph)\/\S/;
+
+/** Lane of a record (DESIGN.md "Timeline and permalinks": kernel/systemd, containerd/CRI-O, kubelet, CNI plugin, CNI agent pods, Kubernetes events). */
+export function laneOf(r: Pick<ClassifyInput, "component" | "ident" | "k8sEvent">, headline = "", text = ""): Lane {
+  const c = (r.component ?? "").toLowerCase();
+  const id = (r.ident ?? "").toLowerCase();
+  if (r.k8sEvent || c === "k8s-events" || c === "k8s-event" || c === "event" || c === "events") return "events";
+  if (c === "kubelet" || c === "kubenswrapper" || c === "k3s" || c === "rke2" || c === "hyperkube") return "kubelet";
+  if (c === "containerd" || c === "crio" || c === "cri-o" || c === "docker" || c === "dockerd") return "runtime";
+  if (c === "kernel" || c === "systemd" || c === "dmesg" || c === "journal") return "kernel";
+  if (c.startsWith("calico") || c === "cni-calico") {
+    return CNI_AGENT_TEXT.test(headline) || CNI_AGENT_TEXT.test(text) || c === "calico-node" ? "cni-agent" : "cni-plugin";
+  }
+  if (c === "istio-cni" || c === "istio" || c === "cilium" || c === "cilium-agent" || c === "flannel" || c === "flanneld") return "cni-agent";
+  if (c === "aws-node" || c === "ipamd" || c === "aws-vpc-cni" || c === "calico-node" || c === "kube-ovn" || c === "weave") return "cni-agent";
+  if (c === "multus" || c === "cilium-cni" || c === "aws-cni" || c.startsWith("cni-") || c.startsWith("cni:")) return "cni-plugin";
+  // component unknown: fall back on the syslog identifier
+  if (id === "kubelet" || id === "kubenswrapper" || id === "k3s" || id === "rke2") return "kubelet";
+  if (id === "containerd" || id === "crio" || id === "dockerd") return "runtime";
+  if (id === "kernel" || id === "systemd" || id.startsWith("systemd-")) return "kernel";
+  return "other";
+}
+
+// ---------------------------------------------------------------------------------
+// kinds
+
+function kindOf(r: ClassifyInput, lane: Lane, headline: string, text: string, fields: Record<string, string>): EventKind {
+  if (r.k8sEvent) return eventKind(r.k8sEvent, text);
+  const c = (r.component ?? "").toLowerCase();
+  if (lane === "kernel") {
+    if (/^Linux version \d/.test(headline)) return "kernel.start";
+    return "log";
+  }
+  if (lane === "kubelet") return kubeletKind(headline, text, r.severity) ?? "log";
+  if (lane === "runtime") {
+    if (c === "crio" || c === "cri-o" || /^(?:Starting CRI-O|Running pod sandbox:|Ran pod sandbox )/.test(headline)) {
+      const k = crioKind(headline, text);
+      if (k) return k;
+    }
+    return containerdKind(headline, text, r.severity, fields) ?? "log";
+  }
+  if (lane === "cni-plugin" || lane === "cni-agent") return cniKind(headline, text, r.severity) ?? "log";
+  // unknown component: try the strongest markers only
+  return containerdKind(headline, text, r.severity, fields) ?? kubeletKind(headline, text, r.severity) ?? "log";
+}
+
+function eventKind(ev: K8sEventInfo, text: string): EventKind {
+  switch (ev.reason) {
+    case "FailedCreatePodSandBox":
+      return "sandbox.create.failed";
+    case "FailedKillPod":
+      return "sandbox.stop.failed";
+    case "NetworkNotReady":
+      return "network.not-ready";
+    default:
+      return /KillPodSandbox/.test(text) && ev.type === "Warning" ? "sandbox.stop.failed" : "k8s.event";
+  }
+}
+
+function kubeletKind(h: string, text: string, severity: number): EventKind | null {
+  if (/^RunPodSandbox from runtime service failed/.test(h)) return "sandbox.create.failed";
+  if (/^CreatePodSandbox for pod failed/.test(h)) return "sandbox.create.failed";
+  if (/^Failed to create sandbox for pod/.test(h)) return "sandbox.create.failed";
+  if (/^Error syncing pod, skipping/.test(h)) {
+    if (/failed to "?CreatePodSandbox"?|CreatePodSandboxError|FailedCreatePodSandBox/.test(text)) return "sandbox.create.failed";
+    if (/failed to "?KillPodSandbox"?|KillPodSandboxError/.test(text)) return "sandbox.stop.failed";
+    return null;
+  }
+  if (/^StopPodSandbox from runtime service failed/.test(h)) return "sandbox.stop.failed";
+  if (/^Failed to stop sandbox/.test(h)) return "sandbox.stop.failed";
+  if (/^killPodWithSyncResult failed/.test(h)) return "sandbox.stop.failed";
+  if (/^KillPodSandbox/.test(h) && severity >= 3) return "sandbox.stop.failed";
+  if (/^Container runtime network not ready/.test(h)) return "network.not-ready";
+  if (/^Kubelet version\b/.test(h) || /^(?:Starting|Started) kubelet\.?$/i.test(h)) return "kubelet.started";
+  if (/PLEG is not healthy|container runtime is down|Container runtime not ready|container runtime status check may not have completed yet/i.test(text))
+    return "runtime.unhealthy";
+  if (severity >= 3 && /code = Unavailable desc = connection error|(?:containerd|crio)\.sock: connect:/i.test(text)) return "runtime.unhealthy";
+  if (/^Created PodSandbox for pod/.test(h)) return "sandbox.created";
+  return null;
+}
+
+function containerdKind(h: string, text: string, severity: number, fields: Record<string, string>): EventKind | null {
+  if (/^RunPodSandbox for .*\bfailed, error\b/.test(h)) return "sandbox.create.failed";
+  if (/^RunPodSandbox for .*returns sandbox id/.test(h)) return "sandbox.created";
+  if (/^RunPodSandbox for /.test(h)) return "sandbox.create.start";
+  if (/^StopPodSandbox for .*\bfailed\b/.test(h)) return "sandbox.stop.failed";
+  if (/^StopPodSandbox for .*returns successfully/.test(h)) return "sandbox.stop";
+  if (/^(?:Failed to destroy network for sandbox|Failed to teardown network|Failed to tear down network)/i.test(h)) return "sandbox.stop.failed";
+  if (/^TearDown network for sandbox .*successfully/.test(h)) return "sandbox.stop";
+  if (/^starting containerd\b/.test(h) || /^containerd successfully booted\b/.test(h)) return "runtime.started";
+  if (/failed to load cni during init|cni config load failed|cni plugin not initialized|no network config found in/i.test(text))
+    return "network.not-ready";
+  if (
+    severity >= 3 &&
+    /failed to handle (?:container )?TaskExit event|failed to (?:send|publish|forward) event|event stream|ttrpc: closed|shim (?:disconnected|exited)|timeout waiting for .*shim|failed to (?:stop|delete) sandbox .*deadline/i.test(
+      text,
+    )
+  )
+    return "runtime.unhealthy";
+  void fields;
+  return null;
+}
+
+function crioKind(h: string, text: string): EventKind | null {
+  if (/^Starting CRI-O\b/.test(h)) return "runtime.started";
+  if (/^Running pod sandbox: /.test(h)) return "sandbox.create.start";
+  if (/^Ran pod sandbox [0-9a-f]{64}\b/.test(h)) return "sandbox.created";
+  if (/^Stopped pod sandbox\b/.test(h)) return "sandbox.stop";
+  if (/[Ee]rror adding (?:pod|network)\b/.test(text)) return "cni.add.failed";
+  if (/[Ee]rror deleting (?:pod|network)\b|error stopping network on cleanup/.test(text)) return "cni.del.failed";
+  return null;
+}
+
+function cniKind(h: string, text: string, severity: number): EventKind | null {
+  if (/Final result of CNI ADD was an error/i.test(text)) return "cni.add.failed";
+  if (/Final result of CNI DEL was an error/i.test(text)) return "cni.del.failed";
+  // conflist writes: calico install-cni, istio-cni agent, Cilium agent
+  if (/^Created \/host\/etc\/cni\/net\.d\/\S+/.test(h)) return "cni.config.written";
+  if (/\(re\)writing CNI config file\b/i.test(h) || /^created CNI config\b/i.test(h)) return "cni.config.written";
+  if (/^Wrote CNI configuration file\b/i.test(h)) return "cni.config.written";
+  if (/^Removing \/host\/etc\/cni\/net\.d\/\S+|^Removing CNI configuration file\b|^removed CNI config\b/i.test(h)) return "cni.config.removed";
+  // the agent made the node's CNI usable
+  if (/^Using node name: /.test(h) || /^Calico started successfully/.test(h)) return "cni.ready";
+  if (/^wrote kubeconfig file\b/i.test(h)) return "cni.ready";
+  if (/^Wrote subnet file to /.test(h)) return "cni.ready";
+  if (severity >= 3) {
+    const op = cniOpOf(text);
+    if (op === "ADD") return "cni.add.failed";
+    if (op === "DEL") return "cni.del.failed";
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------
+// pod, sandbox id, CNI op
+
+// RFC 1123 names; upper case tolerated (anonymised excerpts such as case 070 use it)
+const NAME = "[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?";
+const POD_FIELD_RE = new RegExp(`^${NAME}/${NAME}$`);
+const POD_KV_RE = new RegExp(`\\bpod="(${NAME})/(${NAME})"`);
+const METADATA_RE = new RegExp(`PodSandboxMetadata\\{Name:(${NAME}),Uid:[^,]*,Namespace:(${NAME})`);
+const POD_UNDERSCORE_RE = new RegExp(`\\b(?:pod|for) "(${NAME})_(${NAME})(?:\\([^)]*\\))?"`);
+const CALICO_POD_RE = new RegExp(`\\bNamespace="(${NAME})"[^\\n]*?\\bPod="(${NAME})"|\\bPod="(${NAME})"[^\\n]*?\\bNamespace="(${NAME})"`);
+const CRIO_POD_RE = new RegExp(`(?:Running pod sandbox: |infra container: )(${NAME})/(${NAME})/POD`);
+const CRIO_NET_RE = new RegExp(`Got pod network &\\{Name:(${NAME}) Namespace:(${NAME})`);
+
+function podOf(r: ClassifyInput, text: string, fields: Record<string, string>): string | null {
+  const f = fields.pod;
+  if (f && POD_FIELD_RE.test(f)) return f;
+  const ev = r.k8sEvent;
+  if (ev && (ev.objectKind ?? "Pod") === "Pod" && ev.objectName && ev.namespace) return `${ev.namespace}/${ev.objectName}`;
+  if (!/pod|Pod|POD|Namespace/.test(text)) return null;
+  let m = POD_KV_RE.exec(text);
+  if (m) return `${m[1]}/${m[2]}`;
+  m = METADATA_RE.exec(text);
+  if (m) return `${m[2]}/${m[1]}`;
+  m = CRIO_POD_RE.exec(text) ?? CRIO_NET_RE.exec(text);
+  if (m) return CRIO_NET_RE.test(m[0]) ? `${m[2]}/${m[1]}` : `${m[1]}/${m[2]}`;
+  m = POD_UNDERSCORE_RE.exec(text);
+  if (m) return `${m[2]}/${m[1]}`;
+  m = CALICO_POD_RE.exec(text);
+  if (m) return m[1] ? `${m[1]}/${m[2]}` : `${m[4]}/${m[3]}`;
+  if (fields.Namespace && fields.Pod) return `${fields.Namespace}/${fields.Pod}`;
+  return null;
+}
+
+const SANDBOX_RES: RegExp[] = [
+  new RegExp(`podSandboxI[Dd]\\W{0,4}(?:\\{[^}]*?"ID"\\s*:\\s*")?(${HEX64})\\b`),
+  new RegExp(`\\bsandbox(?:es)?(?: container| id)?[\\s"'\\\\:=/-]{0,4}(${HEX64})\\b`, "i"),
+  new RegExp(`\\bContainerID="?(${HEX64})\\b`),
+  new RegExp(`\\bRan pod sandbox (${HEX64})\\b`),
+  new RegExp(`Got pod network &\\{[^}]*\\bID:(${HEX64})\\b`),
+];
+const SANDBOX_KINDS = /^(?:sandbox\.|cni\.(?:add|del)\.)/;
+
+function sandboxIdOf(kind: EventKind, text: string, fields: Record<string, string>): string | null {
+  const f = fields.podSandboxID ?? fields.podSandboxId ?? fields.sandboxID;
+  if (f) {
+    const m = new RegExp(HEX64).exec(f.toLowerCase());
+    if (m) return m[0];
+  }
+  for (const re of SANDBOX_RES) {
+    const m = re.exec(text);
+    if (m) return m[1].toLowerCase();
+  }
+  if (SANDBOX_KINDS.test(kind)) {
+    const m = new RegExp(`\\b${HEX64}\\b`).exec(text);
+    if (m) return m[0];
+  }
+  return null;
+}
+
+const CNI_OP_MARKERS: Array<{ op: CniOp; re: RegExp }> = [
+  { op: "ADD", re: /failed \(add\)/i },
+  { op: "DEL", re: /failed \(delete\)|failed \(del\)/i },
+  { op: "ADD", re: /failed to (?:setup|set up) (?:network|sandbox container)|failed to set up pod "[^"]*" network|CNI ADD\b|[Ee]rror adding (?:pod|network)/ },
+  { op: "DEL", re: /failed to (?:destroy|teardown|tear down) (?:network|pod)|failed to teardown pod "[^"]*" network|CNI DEL\b|KillPodSandbox|[Ee]rror deleting (?:pod|network)/ },
+];
+
+/** CNI operation a text is about: the earliest ADD or DEL marker in it (case 013 names both; the set-up failure comes first). */
+export function cniOpOf(text: string): CniOp | null {
+  let best: { op: CniOp; at: number } | null = null;
+  for (const { op, re } of CNI_OP_MARKERS) {
+    const m = re.exec(text);
+    if (m && (best === null || m.index < best.at)) best = { op, at: m.index };
+  }
+  return best?.op ?? null;
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { ERROR_CLASS_SLUGS, errorClassOf, stripWrappers } from "./error-class";
+import { parseKeyValues, readGoQuoted, splitStructured, unescapeNested } from "./go-text";
+
+describe("errorClassOf: fixed slugs", () => {
+  const cases: Array<[string, string]> = [
+    [
+      'rpc error: code = Unknown desc = failed to setup network for sandbox "72650e68f6cdb67e9d212d443df8c6a73d008d03296fef699dad19f1f66a8eea": plugin type="calico" failed (add): stat /var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has mounted /var/lib/calico/',
+      "calico-nodename-missing",
+    ],
+    [
+      'failed to setup network for sandbox "ab": plugin type="istio-cni" name="istio-cni" failed (add): failed to read kubeconfig: open /var/run/istio-cni/istio-cni-kubeconfig: no such file or directory',
+      "istio-cni-kubeconfig-missing",
+    ],
+    ["NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized", "cni-config-uninitialized"],
+    ["network plugin is not ready: cni config uninitialized", "cni-config-uninitialized"],
+    ["no networks found in /etc/cni/net.d", "cni-config-uninitialized"],
+    ['failed to find plugin "calico" in path [/opt/cni/bin]', "cni-plugin-not-found"],
+    [
+      'plugin type="cilium-cni" failed (add): unable to connect to Cilium daemon: failed to create cilium agent client after 30.000000 seconds timeout: Get "http:///var/run/cilium/cilium.sock/v1/config": dial unix /var/run/cilium/cilium.sock: connect: no such file or directory',
+      "cilium-agent-unreachable",
+    ],
+    ["rpc error: code = DeadlineExceeded desc = context deadline exceeded", "context-deadline-exceeded"],
+    ['networkPlugin cni failed to set up pod "kafka-0_default" network: netplugin failed with no error message', "netplugin-no-error-message"],
+    ['plugin type="host-local" failed (add): failed to allocate for range 0: no IP addresses available in range set: 10.244.1.1-10.244.1.254', "ipam-exhausted"],
+    [
+      'plugin type="calico" failed (add): error getting ClusterInformation: Get "https://10.96.0.1:443/apis/crd.projectcalico.org/v1/clusterinformations/default": dial tcp 10.96.0.1:443: connect: connection refused',
+      "cni-connection-refused",
+    ],
+    ['rpc error: code = Unknown desc = failed to setup network for sandbox "abcd": plugin type="calico" failed (add): ', "truncated"],
+    ["rpc error: code = Unknown desc =", "truncated"],
+  ];
+  it.each(cases)("%s -> %s", (text, slug) => {
+    expect(errorClassOf(text)).toBe(slug);
+  });
+
+  it("every slug is reachable", () => {
+    expect(new Set(cases.map((c) => c[1]))).toEqual(new Set(ERROR_CLASS_SLUGS));
+  });
+
+  it("the runtime's own socket refusing is not a CNI connection refusal", () => {
+    expect(errorClassOf('rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /run/containerd/containerd.sock: connect: connection refused"')).toMatch(/^sig:/);
+  });
+
+  it("case 001: three levels of escaped quotes are unescaped before matching", () => {
+    const raw =
+      'failed to \\"KillPodSandbox\\" for \\"58ed73cc-d879-1817-22c2-15734789c6df\\" with KillPodSandboxError: \\"rpc error: code = Unknown desc = failed to destroy network for sandbox \\\\\\"b8dd4f5155b9c51c7732863cc74aa2621051bb7ce31231dfe939a33eab6c77f7\\\\\\": plugin type=\\\\\\"calico\\\\\\" failed (delete): stat /var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has mounted /var/lib/calico/\\"';
+    expect(unescapeNested(raw)).toContain('plugin type="calico" failed (delete): stat /var/lib/calico/nodename: no such file or directory');
+    expect(errorClassOf(raw)).toBe("calico-nodename-missing");
+  });
+});
+
+describe("errorClassOf: signatures", () => {
+  it("strips wrappers, ids, numbers and quoted names so one cause is one class", () => {
+    const a = errorClassOf(
+      'rpc error: code = Unknown desc = failed to setup network for sandbox "2d21c280a65d6d40ae1a6aadab70b9e50e8430d6de17b5b41ed8ffecdb7d43f6": plugin type="bridge" failed (add): incompatible CNI versions; config is "1.0.0", plugin supports ["0.1.0" "0.2.0"]',
+    );
+    const b = errorClassOf(
+      'failed to "CreatePodSandbox" for "demoapp-55c5f88dcb-kl7mf_default(5dfc305b-d641-4d2c-8199-7655b7a1ba32)" with CreatePodSandboxError: "Failed to create sandbox for pod \\"demoapp-55c5f88dcb-kl7mf_default(5dfc305b-d641-4d2c-8199-7655b7a1ba32)\\": rpc error: code = Unknown desc = failed to setup network for sandbox \\"ffff0000a65d6d40ae1a6aadab70b9e50e8430d6de17b5b41ed8ffecdb7d43f6\\": plugin type=\\"bridge\\" failed (add): incompatible CNI versions; config is \\"1.0.0\\", plugin supports [\\"0.1.0\\" \\"0.2.0\\"]"',
+    );
+    expect(a).toBe('sig:incompatible cni versions; config is "*", plugin supports ["*" "*"]');
+    expect(b).toBe(a);
+  });
+
+  it("null for empty text; stripWrappers keeps the cause", () => {
+    expect(errorClassOf("")).toBeNull();
+    expect(errorClassOf(null)).toBeNull();
+    expect(stripWrappers('rpc error: code = Unknown desc = failed to create containerd task: cgroups: cgroup mountpoint does not exist: unknown')).toBe(
+      "failed to create containerd task: cgroups: cgroup mountpoint does not exist: unknown",
+    );
+  });
+});
+
+describe("go-text", () => {
+  it("reads Go-quoted strings, unterminated ones to the end", () => {
+    expect(readGoQuoted('"a \\"b\\" \\x41\\u00e9\\n"rest', 0)).toEqual({ value: 'a "b" Aé\n', end: 22, terminated: true });
+    expect(readGoQuoted('"cut here', 0)).toMatchObject({ value: "cut here", terminated: false });
+  });
+
+  it("splits klog structured messages and logrus lines", () => {
+    expect(splitStructured('"Failed to stop sandbox" podSandboxID={"Type":"containerd","ID":"abc"} n=3')).toEqual({
+      headline: "Failed to stop sandbox",
+      fields: { podSandboxID: '{"Type":"containerd","ID":"abc"}', n: "3" },
+    });
+    expect(splitStructured('time="2024-02-15T23:28:31.785841950Z" level=info msg="RunPodSandbox for x" k=v')).toEqual({
+      headline: "RunPodSandbox for x",
+      fields: { time: "2024-02-15T23:28:31.785841950Z", level: "info", msg: "RunPodSandbox for x", k: "v" },
+    });
+    expect(parseKeyValues('a="x y" b=<\n\tline1\n > c=plain')).toEqual({ a: "x y", b: "line1", c: "plain" });
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * Error classes (DESIGN.md "Definitions: Error class"): a fixed slug where the cause
+ * is known, else `sig:<normalised message>` so that the same cause counts as one class
+ * whatever ids, numbers and names the lines carry.
+ *
+ * Pure, no I/O.
+ */
+import { unescapeNested } from "./go-text";
+
+/** The fixed slugs (DESIGN.md "Definitions: Error class", initial list). */
+export const ERROR_CLASS_SLUGS = [
+  "calico-nodename-missing",
+  "istio-cni-kubeconfig-missing",
+  "cni-config-uninitialized",
+  "cni-plugin-not-found",
+  "cilium-agent-unreachable",
+  "context-deadline-exceeded",
+  "netplugin-no-error-message",
+  "ipam-exhausted",
+  "cni-connection-refused",
+  "truncated",
+] as const;
+
+export type ErrorClassSlug = (typeof ERROR_CLASS_SLUGS)[number];
+
+/**
+ * Known causes, most specific first (a text that names the cause and also a
+ * consequence, such as a CNI failure reported as a deadline, takes the cause).
+ * Sources of the texts:
+ * - calico: projectcalico/calico cni-plugin/pkg/plugin/plugin.go cmdAdd/cmdDel
+ *   (`%s: check that the calico/node container is running and has mounted /var/lib/calico/`
+ *   around `stat /var/lib/calico/nodename`), cases 001, 044;
+ * - istio-cni: INCIDENTS.md pattern 1 (`istio-cni-kubeconfig: no such file or directory`);
+ * - cilium: cilium-cni `Unable to connect to Cilium daemon ... cilium.sock`, "Is the agent running?";
+ * - cni-config-uninitialized: kubelet/containerd `NetworkPluginNotReady`,
+ *   `cni plugin not initialized`, `cni config uninitialized`, `no networks found in
+ *   /etc/cni/net.d` (case 009, DESIGN.md);
+ * - cni-plugin-not-found: libcni `failed to find plugin "x" in path [...]`;
+ * - netplugin-no-error-message: dockershim `netplugin failed with no error message` (case 013);
+ * - ipam: host-local `no IP addresses available in range set`, calico `ipam ... no
+ *   more free affine blocks`, aws-vpc-cni `failed to assign an IP address`;
+ * - deadline: gRPC `code = DeadlineExceeded desc = context deadline exceeded` (case 070).
+ */
+const RULES: Array<{ slug: ErrorClassSlug; re: RegExp }> = [
+  {
+    slug: "calico-nodename-missing",
+    re: /stat \/var\/lib\/calico\/nodename|\/var\/lib\/calico\/nodename: no such file|check that the calico\/node container is running/i,
+  },
+  {
+    slug: "istio-cni-kubeconfig-missing",
+    re: /istio-cni-kubeconfig\b[^;]*?(?:no such file|not found|does not exist)|istio-cni[^;]*kubeconfig[^;]*(?:no such file|does not exist)/i,
+  },
+  {
+    slug: "cilium-agent-unreachable",
+    re: /unable to connect to cilium (?:daemon|agent)|cilium\.sock[^;]*(?:no such file|connection refused|timeout)|Is the agent running\?/i,
+  },
+  {
+    slug: "cni-plugin-not-found",
+    re: /failed to find plugin "?[^"\s]*"? in path|plugin type="?[^"\s]*"? not found|cni plugin [^\s]+ not found|exec: "[^"]*": executable file not found/i,
+  },
+  {
+    slug: "ipam-exhausted",
+    re: /no IP addresses available|no more free affine blocks|range set[^;]*exhausted|ipam[^;]*exhausted|failed to assign an IP address|failed to allocate (?:an? )?IP|InsufficientCidrBlocks|not enough IPs/i,
+  },
+  {
+    slug: "netplugin-no-error-message",
+    re: /netplugin failed with no error message/i,
+  },
+  {
+    slug: "cni-config-uninitialized",
+    re: /NetworkPluginNotReady|cni plugin not initialized|cni config uninitialized|no networks found in \/etc\/cni\/net\.d|no network config found in/i,
+  },
+  {
+    slug: "cni-connection-refused",
+    // a CNI plugin or agent endpoint refusing; the runtime's own socket refusing is runtime health, not a CNI cause
+    re: /^(?![\s\S]*(?:containerd\.sock|crio\.sock|dockershim\.sock)[\s\S]*connection refused)[\s\S]*connect: connection refused/i,
+  },
+  {
+    slug: "context-deadline-exceeded",
+    re: /context deadline exceeded|code = DeadlineExceeded/i,
+  },
+];
+
+/**
+ * Wrapper prefixes of the error chains kubelet, containerd and dockershim print
+ * around a cause (stripped, repeatedly, before a `sig:` is built).
+ */
+const WRAPPERS: RegExp[] = [
+  /^\[/,
+  /^\(combined from similar events\):\s*/i,
+  /^failed to "\w+" for "[^"]*" with \w+:\s*/i,
+  /^"/,
+  /^Failed (?:to )?create (?:pod )?sandbox(?: for pod "[^"]*")?:\s*/i,
+  /^rpc error: code = \w+ desc = /i,
+  /^failed to (?:setup|set up) network for sandbox "[^"]*":\s*/i,
+  /^failed to (?:destroy|teardown|tear down) network for sandbox "[^"]*":\s*/i,
+  /^failed to set up sandbox container "[^"]*" network for pod "[^"]*":\s*/i,
+  /^networkPlugin cni failed to (?:set up|teardown) pod "[^"]*" network:\s*/i,
+  /^plugin type="[^"]*"(?: name="[^"]*")? failed \((?:add|delete|del|check)\):\s*/i,
+  /^error (?:adding|deleting) pod \S+ (?:to|from) CNI network "[^"]*":\s*/i,
+  /^Final result of CNI (?:ADD|DEL) was an error\.\s*(?:error=)?/i,
+];
+
+/** Texts that stop right where the cause would follow: the line was cut. */
+const TRUNCATED_RE = /(?:desc =|failed \((?:add|delete)\):?|:|…|\.\.\.|\[truncated\]|\(truncated\)|<truncated>)\s*["\]\\]*$/i;
+
+/** Options of `errorClassOf`. */
+export interface ErrorClassOptions {
+  /** longest `sig:` body kept, characters (default 120: enough to tell causes apart, short enough for a table cell) */
+  maxSigChars?: number;
+}
+
+/**
+ * Error class of a failure text: one of `ERROR_CLASS_SLUGS`, else
+ * `sig:<normalised cause>`, or null for an empty text.
+ *
+ * The text may be raw (Go-quoted any number of levels deep, as klog prints nested
+ * errors) or already unescaped. The `sig:` body is the cause after the usual wrappers
+ * (`rpc error: code = X desc = `, `failed to setup network for sandbox "<id>": `,
+ * `plugin type="x" failed (add): `, kubelet's `failed to "CreatePodSandbox" for ...`),
+ * lower-cased, with ids (UUIDs, hex runs of 8+), numbers and quoted single-token
+ * names replaced (`<id>`, `N`, `"*"`) and whitespace collapsed; at most
+ * `maxSigChars` characters.
+ */
+export function errorClassOf(text: string | null | undefined, opts: ErrorClassOptions = {}): string | null {
+  if (!text) return null;
+  const t = unescapeNested(text).trim();
+  if (!t) return null;
+  for (const r of RULES) if (r.re.test(t)) return r.slug;
+  const cause = stripWrappers(t);
+  if (!cause || TRUNCATED_RE.test(cause) || TRUNCATED_RE.test(t)) return "truncated";
+  return "sig:" + normaliseSignature(cause, opts.maxSigChars ?? 120);
+}
+
+/** Strip the wrapper prefixes (see WRAPPERS) until none applies. */
+export function stripWrappers(text: string): string {
+  let s = text.trim();
+  for (let guard = 0; guard < 32; guard++) {
+    let changed = false;
+    for (const re of WRAPPERS) {
+      const next = s.replace(re, "");
+      if (next !== s) {
+        s = next.trim();
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  // a closing quote or bracket left over from an outer wrapper (odd count) goes too
+  for (;;) {
+    const quotes = (s.match(/"/g) ?? []).length;
+    const open = (s.match(/\[/g) ?? []).length;
+    const close = (s.match(/\]/g) ?? []).length;
+    if (s.endsWith('"') && quotes % 2 === 1) s = s.slice(0, -1).trimEnd();
+    else if (s.endsWith("]") && close > open) s = s.slice(0, -1).trimEnd();
+    else break;
+  }
+  return s;
+}
+
+/**
+ * Normalise a cause into a stable signature body: ids, hex, numbers and quoted
+ * names stripped (DESIGN.md "Error classes are normalised signatures").
+ */
+export function normaliseSignature(cause: string, maxChars = 120): string {
+  let s = cause
+    .toLowerCase()
+    .replace(/[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}/gi, "<id>")
+    .replace(/\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b/gi, "<id>")
+    .replace(/\b[0-9a-f]{16,}\b/gi, "<id>")
+    // quoted single-token names: "kafka-0_default" -> "*"
+    .replace(/"[^"\s]*"/g, '"*"')
+    .replace(/\d+(?:\.\d+)*/g, "N")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (s.length > maxChars) s = s.slice(0, maxChars).trimEnd();
+  return s;
+}

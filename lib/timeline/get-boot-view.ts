@@ -1,0 +1,107 @@
+/**
+ * Everything the node boot page needs besides the per-range data: the incident, the node,
+ * the boot (N of M, siblings for navigation), the data extent, the boot's findings,
+ * milestones and the clock offsets applied to the node's files. Times are UTC ms.
+ */
+import { getDb } from "@/lib/db/connection";
+import { ApiError } from "@/lib/http/errors";
+import type { TFindingView } from "@/lib/incidents/get-incident";
+import { findingSeverityRank } from "./lanes";
+import { getMilestones, type TMilestone } from "./get-milestones";
+
+export interface TBootView {
+  incident: { id: string; title: string };
+  node: { id: number; name: string; aliases: string[] };
+  boot: {
+    id: number;
+    bootKey: string;
+    /** T+0, UTC ms */
+    startMs: number;
+    endMs: number | null;
+    detectedBy: string;
+    startApprox: boolean;
+    /** 1-based position among the node's boots */
+    index: number;
+    count: number;
+  };
+  /** the node's boots by start, for navigation */
+  boots: Array<{ bootKey: string; startMs: number; index: number }>;
+  /** first and last event time in this boot, UTC ms; null when it has no timed events */
+  extent: { firstMs: number; lastMs: number } | null;
+  /** the whole boot as a range: [min(T+0, first event), max(end, last event) + 1 ms) */
+  range: { fromMs: number; toMs: number };
+  findings: TFindingView[];
+  milestones: TMilestone[];
+  /** files of this node with a clock offset applied (ms) or an assumed zone */
+  clock: Array<{ path: string; clockOffsetMs: number; timeZone: string; zoneSource: string }>;
+}
+
+interface ExtentRow {
+  first: number | null;
+  last: number | null;
+}
+
+/** Loads the boot page data; `ApiError("not_found")` when incident, node or boot do not exist. */
+export async function getBootView(opts: { incidentId: string; node: string; bootKey: string }): Promise<TBootView> {
+  const { prisma, sql } = await getDb();
+  const node = await prisma.node.findUnique({
+    where: { incidentId_name: { incidentId: opts.incidentId, name: opts.node } },
+    include: { incident: { select: { id: true, title: true } }, boots: { orderBy: [{ start: "asc" }, { id: "asc" }] } },
+  });
+  if (!node) {
+    const inc = await prisma.incident.findUnique({ where: { id: opts.incidentId }, select: { id: true } });
+    throw new ApiError("not_found", inc ? `node ${opts.node} not found in this incident` : "incident not found");
+  }
+  const idx = node.boots.findIndex((b) => b.bootKey === opts.bootKey);
+  if (idx < 0) throw new ApiError("not_found", `boot ${opts.bootKey} not found on node ${node.name}`);
+  const boot = node.boots[idx];
+  const startMs = boot.start.getTime();
+  const endMs = boot.end ? boot.end.getTime() : null;
+
+  const [extentRows, findings, milestones, files] = await Promise.all([
+    sql.query<ExtentRow>(
+      `SELECT (extract(epoch FROM min(ts)) * 1000)::float8 AS first, (extract(epoch FROM max(ts)) * 1000)::float8 AS last
+       FROM "Event" WHERE "incidentId" = $1 AND "nodeId" = $2 AND "bootId" = $3 AND ts IS NOT NULL`,
+      [opts.incidentId, node.id, boot.id],
+    ),
+    prisma.finding.findMany({ where: { incidentId: opts.incidentId, bootId: boot.id }, orderBy: [{ start: "asc" }, { id: "asc" }] }),
+    getMilestones({ incidentId: opts.incidentId, bootId: boot.id, bootStartMs: startMs }),
+    prisma.sourceFile.findMany({
+      where: { incidentId: opts.incidentId, nodeName: node.name, OR: [{ clockOffsetMs: { not: 0 } }, { timeZone: { not: "UTC" } }] },
+      select: { path: true, clockOffsetMs: true, timeZone: true, zoneSource: true },
+      orderBy: [{ bundleId: "asc" }, { ord: "asc" }],
+      take: 50,
+    }),
+  ]);
+  const e = extentRows[0];
+  const extent = e && e.first != null && e.last != null ? { firstMs: Number(e.first), lastMs: Number(e.last) } : null;
+  const fromMs = Math.min(startMs, extent?.firstMs ?? startMs);
+  const toMs = Math.max(endMs ?? startMs, extent?.lastMs ?? startMs, fromMs) + 1;
+
+  return {
+    incident: node.incident,
+    node: { id: node.id, name: node.name, aliases: node.aliases },
+    boot: { id: boot.id, bootKey: boot.bootKey, startMs, endMs, detectedBy: boot.detectedBy, startApprox: boot.startApprox, index: idx + 1, count: node.boots.length },
+    boots: node.boots.map((b, i) => ({ bootKey: b.bootKey, startMs: b.start.getTime(), index: i + 1 })),
+    extent,
+    range: { fromMs, toMs },
+    findings: findings
+      .map((f) => ({
+        id: f.id,
+        detector: f.detector,
+        severity: f.severity,
+        nodeName: node.name,
+        bootKey: boot.bootKey,
+        bootStartMs: startMs,
+        startMs: f.start.getTime(),
+        endMs: f.end ? f.end.getTime() : null,
+        title: f.title,
+        explanation: f.explanation,
+        metrics: f.metrics && typeof f.metrics === "object" && !Array.isArray(f.metrics) ? (f.metrics as Record<string, unknown>) : {},
+        evidenceCount: f.evidence.length,
+      }))
+      .sort((a, b) => findingSeverityRank(a.severity) - findingSeverityRank(b.severity) || a.startMs - b.startMs || a.id - b.id),
+    milestones,
+    clock: files,
+  };
+}

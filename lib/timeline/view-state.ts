@@ -1,0 +1,128 @@
+/**
+ * The node boot page's view state, as it lives in the URL (DESIGN.md "Timeline and
+ * permalinks"; STYLE.md "URL state from one forgiving schema"). Node and boot are in the
+ * path; everything else is in the query string:
+ *
+ * | key    | meaning                                 | default              |
+ * |--------|-----------------------------------------|----------------------|
+ * | `from` | visible range start, UTC ms or ISO 8601 | start of the boot    |
+ * | `to`   | visible range end (exclusive)           | end of the boot data |
+ * | `lanes`| comma-separated lanes shown             | all lanes            |
+ * | `sev`  | minimum severity 0..4 in the event table| 0 (all)              |
+ * | `q`    | search text in messages                 | "" (none)            |
+ * | `ev`   | selected event id                       | none                 |
+ *
+ * Every field falls back to its default on its own when a permalink is damaged or old
+ * (unknown lanes are dropped, a bad time is ignored, `from >= to` resets the range), so a
+ * link never fails to open. The server page and the client (through nuqs parsers built
+ * from the same field schemas) share this file; `serializeViewState` writes it back.
+ */
+import { z } from "zod";
+import { LANES, isLane, type TLane } from "./lanes";
+
+/** Latest instant JS can represent, ms. */
+const MAX_MS = 8.64e15;
+/** Longest search text kept. */
+export const MAX_SEARCH = 200;
+
+/** Epoch ms, as a number or a string of digits. */
+const ZEpochMs = z
+  .union([z.number(), z.string().regex(/^-?\d{1,16}$/).transform(Number)])
+  .pipe(z.number().int().min(-MAX_MS).max(MAX_MS));
+
+/** ISO 8601 with a zone (`Z` or `+hh:mm`); zone-less text would depend on the reader's zone. */
+const ZIsoInstant = z.iso.datetime({ offset: true }).transform((s) => Date.parse(s));
+
+/** An instant from the URL: epoch ms or zoned ISO 8601, as UTC ms. */
+export const ZInstant = z.union([ZEpochMs, ZIsoInstant]).pipe(z.number().int().min(-MAX_MS).max(MAX_MS));
+
+/** Lanes from a comma list (or an array); unknown names are dropped, none left = all. */
+export const ZLanes = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => (Array.isArray(v) ? v.join(",") : v).split(",").map((s) => s.trim()).filter(isLane))
+  .transform((ls) => LANES.filter((l) => ls.includes(l)))
+  .pipe(z.array(z.enum(LANES)).min(1));
+
+export const ZSeverity = z.coerce.number().int().min(0).max(4);
+
+export const ZSearch = z.string().transform((s) => s.slice(0, MAX_SEARCH));
+
+/** Event ids are BIGINT: digits, kept as text. */
+export const ZEventId = z.string().regex(/^\d{1,19}$/);
+
+export const DEFAULT_VIEW_STATE: TViewState = { from: null, to: null, lanes: [...LANES], sev: 0, q: "", ev: null };
+
+/** The forgiving schema: never fails, every field defaults on its own. */
+export const ZViewState = z
+  .object({
+    from: ZInstant.nullable().catch(null),
+    to: ZInstant.nullable().catch(null),
+    lanes: ZLanes.catch(() => [...LANES]),
+    sev: ZSeverity.catch(0),
+    q: ZSearch.catch(""),
+    ev: ZEventId.nullable().catch(null),
+  })
+  .transform((v) => (v.from !== null && v.to !== null && v.from >= v.to ? { ...v, from: null, to: null } : v));
+
+export interface TViewState {
+  /** visible range start, UTC ms; null = start of the boot */
+  from: number | null;
+  /** visible range end (exclusive), UTC ms; null = end of the boot's data */
+  to: number | null;
+  lanes: TLane[];
+  /** minimum severity shown in the events table (0 debug … 4 fatal) */
+  sev: number;
+  q: string;
+  /** selected event id */
+  ev: string | null;
+}
+
+type TSearchParams = Record<string, string | string[] | undefined> | URLSearchParams;
+
+/** Parses the query string (Next's `searchParams` or URLSearchParams); never throws. */
+export function parseViewState(sp: TSearchParams): TViewState {
+  const get = (k: string): string | undefined => {
+    if (sp instanceof URLSearchParams) return sp.get(k) ?? undefined;
+    const v = sp[k];
+    return Array.isArray(v) ? v[0] : v;
+  };
+  const raw = { from: get("from"), to: get("to"), lanes: get("lanes"), sev: get("sev"), q: get("q"), ev: get("ev") };
+  // undefined must fall to the defaults, not to `catch` noise
+  return ZViewState.parse(Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, v ?? null])));
+}
+
+/** Per-field parse for URL libraries (nuqs): the value, or null when damaged (= default). */
+export const viewStateField = {
+  instant: (s: string): number | null => ZInstant.safeParse(s).data ?? null,
+  lanes: (s: string): TLane[] | null => ZLanes.safeParse(s).data ?? null,
+  sev: (s: string): number | null => ZSeverity.safeParse(s).data ?? null,
+  q: (s: string): string | null => ZSearch.safeParse(s).data ?? null,
+  ev: (s: string): string | null => ZEventId.safeParse(s).data ?? null,
+  /** instants are written as ISO 8601 UTC with ms: readable permalinks */
+  serializeInstant: (ms: number): string => new Date(ms).toISOString(),
+  serializeLanes: (ls: readonly TLane[]): string => LANES.filter((l) => ls.includes(l)).join(","),
+} as const;
+
+/** True when `lanes` is the full default set (then it is left out of the URL). */
+export function isAllLanes(ls: readonly TLane[]): boolean {
+  return LANES.every((l) => ls.includes(l));
+}
+
+/** The query string for a view state, defaults left out (`?` included when not empty). */
+export function serializeViewState(v: Partial<TViewState>): string {
+  const p = new URLSearchParams();
+  if (v.from != null) p.set("from", viewStateField.serializeInstant(v.from));
+  if (v.to != null) p.set("to", viewStateField.serializeInstant(v.to));
+  if (v.lanes && !isAllLanes(v.lanes)) p.set("lanes", viewStateField.serializeLanes(v.lanes));
+  if (v.sev) p.set("sev", String(v.sev));
+  if (v.q) p.set("q", v.q);
+  if (v.ev) p.set("ev", v.ev);
+  // keep `:` and `,` readable in permalinks (both are allowed in a query string)
+  const s = p.toString().replace(/%3A/gi, ":").replace(/%2C/gi, ",");
+  return s ? `?${s}` : "";
+}
+
+/** Path of a node boot page (node and boot key URL-encoded), with an optional view. */
+export function bootPath(incidentId: string, node: string, bootKey: string, view?: Partial<TViewState>): string {
+  return `/i/${encodeURIComponent(incidentId)}/n/${encodeURIComponent(node)}/b/${encodeURIComponent(bootKey)}${view ? serializeViewState(view) : ""}`;
+}

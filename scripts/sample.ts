@@ -1,0 +1,83 @@
+/**
+ * Write a sample node bundle (lib/sample):
+ *
+ *   npm run sample -- --scenario calico --out /tmp/x.tar.gz [--seed N] [--pods 20]
+ *       [--retry-interval 15] [--nodename-delay 18] [--events-skew 0]
+ *       [--boot-at 2026-03-14T02:10:00Z] [--node ip-10-20-30-40.ec2.internal] [--truth /tmp/x.truth.json]
+ *   npm run sample -- --list
+ *
+ * Prints the truth (expected boot and sandbox failure windows) as JSON on stdout, or
+ * writes it to --truth; messages go to stderr. Exit 2 on bad arguments.
+ */
+import { writeFile } from "node:fs/promises";
+import { SCENARIOS, generateScenario, writeBundleTarGz } from "../lib/sample/index";
+
+const FLAG_TO_PARAM: Record<string, { key: string; type: "number" | "string" }> = {
+  seed: { key: "seed", type: "number" },
+  pods: { key: "pods", type: "number" },
+  "retry-interval": { key: "retryIntervalS", type: "number" },
+  "nodename-delay": { key: "nodenameDelayS", type: "number" },
+  "events-skew": { key: "eventsSkewS", type: "number" },
+  "boot-at": { key: "bootAt", type: "string" },
+  node: { key: "node", type: "string" },
+};
+
+function usage(msg?: string): never {
+  if (msg) process.stderr.write(`sample: ${msg}\n`);
+  process.stderr.write(
+    "usage: npm run sample -- --scenario <" + SCENARIOS.map((s) => s.name).join("|") + "> --out <file.tar.gz> [--seed N] [--pods N] [--retry-interval S] [--nodename-delay S] [--events-skew S] [--boot-at ISO] [--node NAME] [--truth FILE]\n",
+  );
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const opts: Record<string, string> = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--list") {
+      for (const s of SCENARIOS) process.stdout.write(`${s.name}\t${s.description}\n`);
+      return;
+    }
+    if (a === "--help" || a === "-h") usage();
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(a);
+    if (!m) usage(`unexpected argument ${a}`);
+    const value = m[2] ?? args[++i];
+    if (value === undefined) usage(`--${m[1]} needs a value`);
+    opts[m[1]] = value;
+  }
+  const scenario = opts.scenario ?? usage("--scenario is required");
+  const out = opts.out ?? usage("--out is required");
+  const params: Record<string, unknown> = {};
+  for (const [flag, value] of Object.entries(opts)) {
+    if (flag === "scenario" || flag === "out" || flag === "truth") continue;
+    const spec = FLAG_TO_PARAM[flag];
+    if (!spec) usage(`unknown option --${flag}`);
+    if (spec.type === "number") {
+      const n = Number(value);
+      if (!Number.isFinite(n)) usage(`--${flag} must be a number`);
+      params[spec.key] = n;
+    } else params[spec.key] = value;
+  }
+  let s;
+  try {
+    s = generateScenario(scenario, params);
+  } catch (err) {
+    usage(err instanceof Error ? err.message : String(err));
+  }
+  await writeBundleTarGz(s, out);
+  const truth = JSON.stringify(s.truth, null, 2) + "\n";
+  if (opts.truth) await writeFile(opts.truth, truth);
+  else process.stdout.write(truth);
+  const w = s.truth.window;
+  process.stderr.write(
+    `sample: wrote ${out} (${s.files.length} files, scenario ${s.name}, node ${s.truth.node}, boot ${s.truth.bootKey})` +
+      (w ? `; expected window T+${w.openedAfterBootS} s -> ${w.closedAfterBootS === null ? "open" : `T+${w.closedAfterBootS} s`}, ${w.attempts} attempts, ${w.pods} pods` : "; no failure window expected") +
+      "\n",
+  );
+}
+
+main().catch((err) => {
+  process.stderr.write(`sample: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -4,6 +4,7 @@
  *   npm run sample -- --scenario calico --out /tmp/x.tar.gz [--seed N] [--pods 20]
  *       [--retry-interval 15] [--nodename-delay 18] [--events-skew 0]
  *       [--boot-at 2026-03-14T02:10:00Z] [--node ip-10-20-30-40.ec2.internal] [--truth /tmp/x.truth.json]
+ *       [--second-boot-after 7200]   (scenario two-boots)
  *   npm run sample -- --list
  *
  * Prints the truth (expected boot and sandbox failure windows) as JSON on stdout, or
@@ -20,12 +21,13 @@ const FLAG_TO_PARAM: Record<string, { key: string; type: "number" | "string" }> 
   "events-skew": { key: "eventsSkewS", type: "number" },
   "boot-at": { key: "bootAt", type: "string" },
   node: { key: "node", type: "string" },
+  "second-boot-after": { key: "secondBootAfterS", type: "number" },
 };
 
 function usage(msg?: string): never {
   if (msg) process.stderr.write(`sample: ${msg}\n`);
   process.stderr.write(
-    "usage: npm run sample -- --scenario <" + SCENARIOS.map((s) => s.name).join("|") + "> --out <file.tar.gz> [--seed N] [--pods N] [--retry-interval S] [--nodename-delay S] [--events-skew S] [--boot-at ISO] [--node NAME] [--truth FILE]\n",
+    "usage: npm run sample -- --scenario <" + SCENARIOS.map((s) => s.name).join("|") + "> --out <file.tar.gz> [--seed N] [--pods N] [--retry-interval S] [--nodename-delay S] [--events-skew S] [--boot-at ISO] [--node NAME] [--second-boot-after S] [--truth FILE]\n",
   );
   process.exit(2);
 }

@@ -38,13 +38,16 @@ export const ZFinding = z.object({
   metrics: z.record(z.string(), z.unknown()),
   evidence: z.array(z.number()),
 });
+/** A finding as the schema validates it. */
 export type TFinding = z.infer<typeof ZFinding>;
 
+/** A detector that threw or returned an invalid finding on one boot. */
 export interface DetectorError {
   detector: string;
   message: string;
 }
 
+/** Options of `runDetectors`. */
 export interface RunDetectorsOptions {
   /** per-detector parameter overrides, by detector name (missing keys keep the defaults) */
   params?: Record<string, Record<string, number>>;

@@ -50,6 +50,7 @@ export interface SandboxFailureWindowParams extends Record<string, number> {
   mediumDurationS: number;
 }
 
+/** Default thresholds (sources on `SandboxFailureWindowParams`). */
 export const defaults: SandboxFailureWindowParams = {
   quietS: 60,
   joinS: 1,
@@ -59,7 +60,9 @@ export const defaults: SandboxFailureWindowParams = {
   mediumDurationS: 30,
 };
 
+/** Slug stored on findings and used in URLs. */
 export const name = "sandbox-failure-window";
+/** Display name. */
 export const title = "Sandbox failure window";
 
 /** Plain-words description quoting the thresholds in force. */
@@ -260,8 +263,11 @@ export interface FailureWindow {
 const MILESTONE_KINDS = new Set(["sandbox.created", "cni.ready", "cni.config.written", "runtime.started", "kubelet.started"]);
 
 /**
- * Split attempts (sorted, at/after T+0) into windows per the definition.
- * @param successes `sandbox.created` times (UTC ms), any order
+ * Split attempts into windows per the definition.
+ * @param attempts sorted by time, already restricted to T+0 and later
+ * @param events the boot's events: `sandbox.created` ones are the successes (condition 1);
+ *   milestones (`cni.ready`, `cni.config.written`, runtime/kubelet start) and successes name `closedBy`
+ * @param quietS condition 2, seconds
  */
 export function computeWindows(attempts: Attempt[], events: BootEvent[], quietS: number): FailureWindow[] {
   const quietMs = quietS * 1000;

@@ -58,6 +58,7 @@ export interface CalicoNodenameParams {
   seed: number;
 }
 
+/** Defaults from the brief: 20 DaemonSet pods, 15 s retries, nodename 18 s after containerd starts. */
 export const CALICO_NODENAME_DEFAULTS: CalicoNodenameParams = {
   node: "ip-10-20-30-40.ec2.internal",
   pods: 20,
@@ -68,13 +69,16 @@ export const CALICO_NODENAME_DEFAULTS: CalicoNodenameParams = {
   seed: 1,
 };
 
+/** The healthy boot takes the node, pod count, event clock skew, boot time and seed. */
 export type HealthyParams = Pick<CalicoNodenameParams, "node" | "pods" | "eventsSkewS" | "bootAt" | "seed">;
 
+/** One file of a bundle: path inside the archive (no leading `./`) and its text. */
 export interface ScenarioFile {
   path: string;
   content: string;
 }
 
+/** What a correct bootline finds in the bundle (times UTC ms, offsets s with 3 decimals). */
 export interface ScenarioTruth {
   scenario: string;
   params: Record<string, unknown>;
@@ -85,6 +89,8 @@ export interface ScenarioTruth {
   previousBootId: string;
   /** T+0 = kernel start (dmesg), UTC ms */
   t0Ms: number;
+  /** the boot's first journal entry after its `-- Boot <id> --` separator (T+0 when dmesg is missing), UTC ms */
+  firstJournalEntryMs: number;
   t0: string;
   /** collection time (archive members' mtime), UTC ms */
   collectedMs: number;
@@ -98,8 +104,11 @@ export interface ScenarioTruth {
   attemptsDetail: TruthAttempt[];
   /** milestone times after T+0, s (3 decimals) */
   milestonesS: Record<string, number>;
+  /** every boot of the node the bundle shows with a journal id, in order, with its expected windows */
+  boots: Array<{ bootKey: string; t0Ms: number; windows: WindowTruth[] }>;
 }
 
+/** A generated bundle and its truth. */
 export interface Scenario {
   name: string;
   files: ScenarioFile[];
@@ -191,7 +200,7 @@ const floorMs = (us: number) => Math.floor(us / MS);
  * after containerd starts; "healthy": calico-node writes it right after the conflist,
  * before any pod asks for a network.
  */
-function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenario {
+function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenario & { attempts: TruthAttempt[]; marks: TruthMilestone[] } {
   const r = createPrng(p.seed);
   const node = p.node;
   const bootMs = Date.parse(p.bootAt);
@@ -253,7 +262,8 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
 
   // ---- containerd and kubelet start ---------------------------------------------------------
   const cs = T0 + r.int(4000, 5500) * MS + r.int(0, 999); // containerd "starting containerd"
-  systemdLine(CONTAINERD, cs - 60 * MS, "Starting containerd.service - containerd container runtime...");
+  const firstEntryUs = cs - 60 * MS; // the first record after the separator (containerd unit)
+  systemdLine(CONTAINERD, firstEntryUs, "Starting containerd.service - containerd container runtime...");
   containerdLine(cs, logrus(cs, ns(), "info", "starting containerd", [["revision", r.hex(40)], ["version", "v1.7.27"]]));
   containerdLine(
     cs + 41 * MS,
@@ -468,6 +478,7 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
     previousBootId: prevBootId,
     t0Ms,
     t0: new Date(t0Ms).toISOString(),
+    firstJournalEntryMs: Math.floor(firstEntryUs / S) * 1000, // journal short: whole seconds
     collectedMs,
     archiveName: `eks_i-0${createPrng(p.seed + 7).hex(16)}_${stamp}-UTC_0.7.9.tar.gz`,
     windows,
@@ -480,9 +491,16 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
       nodenameWritten: sec3(nodenameAt),
       calicoNodeReady: sec3(readyAt),
     },
+    boots: [{ bootKey: bootId, t0Ms, windows }],
   };
   const order = [DMESG, KUBELET, CONTAINERD, CNI, INSTALL, CALICO_NODE];
-  return { name: truth.scenario, files: [...files.render(order), { path: "kubectl/events.json", content: eventsJson }], truth };
+  return {
+    name: truth.scenario,
+    files: [...files.render(order), { path: "kubectl/events.json", content: eventsJson }],
+    truth,
+    attempts,
+    marks: [...milestones, ...successes],
+  };
 }
 
 /**
@@ -524,12 +542,71 @@ function renderEventList(events: K8sEvent[], node: string, collectedMs: number, 
 /** INCIDENTS.md pattern 2: sandbox creation fails until calico-node writes its nodename. */
 export function generateCalicoNodename(params: Partial<CalicoNodenameParams> = {}): Scenario {
   const p = { ...CALICO_NODENAME_DEFAULTS, ...params };
-  if (!(p.pods >= 0) || !(p.retryIntervalS > 0) || !(p.nodenameDelayS >= 0)) throw new Error("pods >= 0, retryIntervalS > 0 and nodenameDelayS >= 0 are required");
-  return simulate(p, "incident");
+  checkParams(p);
+  const { name, files, truth } = simulate(p, "incident");
+  return { name, files, truth };
 }
 
 /** The same node and boot without the race: calico-node writes its nodename before any pod needs a network. */
 export function generateHealthy(params: Partial<HealthyParams> = {}): Scenario {
   const p = { ...CALICO_NODENAME_DEFAULTS, ...params };
-  return simulate(p, "healthy");
+  const { name, files, truth } = simulate(p, "healthy");
+  return { name, files, truth };
+}
+
+function checkParams(p: CalicoNodenameParams): void {
+  if (!(p.pods >= 0) || !(p.retryIntervalS > 0) || !(p.nodenameDelayS >= 0)) throw new Error("pods >= 0, retryIntervalS > 0 and nodenameDelayS >= 0 are required");
+}
+
+/** Parameters of the two-boot node: the Calico race on the first boot, a healthy second boot. */
+export interface TwoBootsParams extends CalicoNodenameParams {
+  /** time from the first boot's kernel start to the second's, s (default 2 h: the first boot's events have expired, TTL 1 h) */
+  secondBootAfterS: number;
+}
+
+/**
+ * A node that rebooted twice inside the bundle (DESIGN.md "Boot and T+0"): the journal
+ * files hold the tail of an older boot, `-- Boot <A> --`, the first boot (with the
+ * Calico nodename race), `-- Boot <B> --`, and a healthy second boot. dmesg and the
+ * events cover the current (second) boot only, as the EKS collector takes them. The
+ * first boot has no kernel line, so its T+0 is its first journal entry.
+ * `truth` describes the first boot (the one with the window); `truth.boots` both.
+ */
+export function generateTwoBoots(params: Partial<TwoBootsParams> = {}): Scenario {
+  const p = { ...CALICO_NODENAME_DEFAULTS, secondBootAfterS: 7200, ...params };
+  checkParams(p);
+  if (!(p.secondBootAfterS >= 1800)) throw new Error("secondBootAfterS must be at least 1800 (the second boot's previous-boot lines reach 1520 s back)");
+  const { secondBootAfterS, ...first } = p;
+  const a = simulate(first, "incident");
+  const bootB = new Date(Date.parse(p.bootAt) + secondBootAfterS * 1000).toISOString().replace(/\.000Z$/, "Z");
+  const b = simulate({ ...first, bootAt: bootB, seed: p.seed + 1 }, "healthy");
+  // journal files and cni.log persist across reboots: the first boot's text, then the second's
+  // (whose leading lines are the first boot's shutdown); dmesg and events: current boot only
+  const files: ScenarioFile[] = [];
+  for (const fb of b.files) {
+    const fa = a.files.find((f) => f.path === fb.path);
+    if (fb.path.startsWith("kernel/") || fb.path.startsWith("kubectl/")) files.push(fb);
+    else if (fa && (fb.path.startsWith("kubelet/") || fb.path.startsWith("containerd/") || fb.path.endsWith("/cni.log"))) files.push({ path: fb.path, content: fa.content + fb.content });
+    else files.push(fb);
+  }
+  for (const fa of a.files) if (fa.path.startsWith("var_log/calico-node-")) files.push(fa);
+  const t0A = a.truth.firstJournalEntryMs;
+  const windowsA = expectedWindows(a.attempts, a.marks, t0A, "calico-nodename-missing");
+  const truth: ScenarioTruth = {
+    ...a.truth,
+    scenario: "two-boots",
+    params: { ...p },
+    t0Ms: t0A,
+    t0: new Date(t0A).toISOString(),
+    collectedMs: b.truth.collectedMs,
+    archiveName: b.truth.archiveName,
+    windows: windowsA,
+    window: windowsA[0] ?? null,
+    milestonesS: Object.fromEntries(Object.entries(a.truth.milestonesS).map(([k, v]) => [k, Math.round(v * 1000 + a.truth.t0Ms - t0A) / 1000])),
+    boots: [
+      { bootKey: a.truth.bootKey, t0Ms: t0A, windows: windowsA },
+      { bootKey: b.truth.bootKey, t0Ms: b.truth.t0Ms, windows: [] },
+    ],
+  };
+  return { name: "two-boots", files, truth };
 }

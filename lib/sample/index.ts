@@ -15,13 +15,16 @@ import {
   CALICO_NODENAME_DEFAULTS,
   generateCalicoNodename,
   generateHealthy,
+  generateTwoBoots,
   type CalicoNodenameParams,
   type Scenario,
+  type TwoBootsParams,
 } from "./calico-boot";
 
-export type { Scenario, ScenarioFile, ScenarioTruth, CalicoNodenameParams, HealthyParams } from "./calico-boot";
+export type { Scenario, ScenarioFile, ScenarioTruth, CalicoNodenameParams, HealthyParams, TwoBootsParams } from "./calico-boot";
 export type { WindowTruth, TruthAttempt } from "./window-truth";
 
+/** A registry entry: name, description, parameter defaults and the generator. */
 export interface ScenarioEntry {
   name: string;
   description: string;
@@ -43,6 +46,12 @@ export const SCENARIOS: readonly ScenarioEntry[] = [
     description: "INCIDENTS.md pattern 2: every sandbox fails (Calico nodename missing) until calico-node writes /var/lib/calico/nodename.",
     defaults: { ...CALICO_NODENAME_DEFAULTS },
     generate: (p) => generateCalicoNodename(p as Partial<CalicoNodenameParams>),
+  },
+  {
+    name: "two-boots",
+    description: "A node with two boots in its journals: the Calico nodename race on the first, a healthy second boot 2 h later.",
+    defaults: { ...CALICO_NODENAME_DEFAULTS, secondBootAfterS: 7200 },
+    generate: (p) => generateTwoBoots(p as Partial<TwoBootsParams>),
   },
 ];
 

@@ -11,6 +11,7 @@ import { assignBoots, detectBoots, type BootInputEvent, type DetectedBoot } from
 import { classifyRecord, inheritErrorClasses } from "../timeline/classify";
 import type { ScenarioFile } from "./calico-boot";
 
+/** Boots, classified events (with their boot) and findings per boot. */
 export interface PipelineResult {
   boots: DetectedBoot[];
   /** all events of the node, with their boot */
@@ -19,6 +20,10 @@ export interface PipelineResult {
   errors: Array<{ detector: string; message: string }>;
 }
 
+/**
+ * Parse, classify, detect boots and run the detectors on one node's files.
+ * @param opts `collectedMs` (UTC ms) and `year` as `parseFile` takes them
+ */
 export function runPipeline(files: ScenarioFile[], opts: { collectedMs?: number; year?: number } = {}): PipelineResult {
   const events: Array<BootEvent & { bootKey: string | null; path: string }> = [];
   const inputs: BootInputEvent[] = [];

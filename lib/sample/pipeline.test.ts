@@ -66,6 +66,28 @@ describe("generated bundles through the pipeline", () => {
     expect(got).toEqual(s.truth.windows);
   });
 
+  it("two-boots scenario: three boots (older, incident, healthy), each boot's windows equal the truth", () => {
+    const s = generateScenario("two-boots", { seed: 6 });
+    const res = runPipeline(s.files, { collectedMs: s.truth.collectedMs });
+    expect(res.errors).toEqual([]);
+    expect(res.boots.map((b) => [b.bootKey, b.detectedBy, b.startApprox])).toEqual([
+      ["inferred-1", "first-event", true],
+      [s.truth.boots[0].bootKey, "separator", false],
+      [s.truth.boots[1].bootKey, "separator", false],
+    ]);
+    for (const tb of s.truth.boots) {
+      const boot = res.boots.find((b) => b.bootKey === tb.bootKey)!;
+      expect(boot.start).toBe(tb.t0Ms);
+      const got = (res.findingsByBoot.get(tb.bootKey) ?? []).map((f) => {
+        const m = f.metrics as unknown as SandboxWindowMetrics;
+        return { attempts: m.attempts, pods: m.pods, errorClass: m.errorClass, openedAfterBootS: m.openedAfterBootS, closedAfterBootS: m.closedAfterBootS, closedBy: m.closedBy, startMs: f.start, endMs: f.end };
+      });
+      expect(got).toEqual(tb.windows);
+    }
+    expect(s.truth.boots[0].windows.length).toBe(1);
+    expect(s.truth.window).toEqual(s.truth.boots[0].windows[0]);
+  });
+
   it("healthy scenario: no window", () => {
     const { s, res, got } = windowsOf("healthy", { seed: 4 });
     expect(got).toEqual([]);

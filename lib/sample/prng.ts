@@ -19,6 +19,7 @@ export interface Prng {
   suffix(n: number): string;
 }
 
+/** A generator for `seed` (any number; the integer part is used). */
 export function createPrng(seed: number): Prng {
   let a = (Math.floor(seed) ^ 0x9e3779b9) >>> 0;
   const next = (): number => {

@@ -84,6 +84,20 @@ describe("scenario generator", () => {
     expect(long.closedAfterBootS!).toBeGreaterThan(short.closedAfterBootS!);
   });
 
+  it("two boots: the journals hold both separators in order; dmesg and events cover the second boot only", () => {
+    const s = generateScenario("two-boots", { seed: 2 });
+    expect(generateScenario("two-boots", { seed: 2 })).toEqual(s);
+    const [a, b] = s.truth.boots;
+    for (const path of ["kubelet/kubelet.log", "containerd/containerd-log.txt"]) {
+      const seps = file(s, path).split("\n").filter((l) => l.startsWith("-- Boot "));
+      expect(seps).toEqual([`-- Boot ${a.bootKey} --`, `-- Boot ${b.bootKey} --`]);
+    }
+    expect(b.t0Ms - s.truth.t0Ms).toBeGreaterThan(7000_000);
+    expect(file(s, "dmesg.human.current")).toContain(new Date(b.t0Ms).toUTCString().slice(17, 25));
+    const evTimes = (JSON.parse(file(s, "events.json")) as { items: Array<{ lastTimestamp: string }> }).items.map((i) => Date.parse(i.lastTimestamp));
+    expect(Math.min(...evTimes)).toBeGreaterThanOrEqual(b.t0Ms);
+  });
+
   it("healthy boot: no failed attempt, no window", () => {
     const s = generateScenario("healthy", { seed: 4 });
     expect(s.truth.windows).toEqual([]);
@@ -92,8 +106,8 @@ describe("scenario generator", () => {
   });
 
   it("rejects unknown scenarios and lists the known ones", () => {
-    expect(SCENARIOS.map((s) => s.name)).toEqual(["healthy", "calico"]);
-    expect(() => generateScenario("nope")).toThrow(/known: healthy, calico/);
+    expect(SCENARIOS.map((s) => s.name)).toEqual(["healthy", "calico", "two-boots"]);
+    expect(() => generateScenario("nope")).toThrow(/known: healthy, calico, two-boots/);
   });
 });
 

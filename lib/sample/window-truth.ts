@@ -14,6 +14,7 @@ export interface TruthAttempt {
   failedAtMs: number;
 }
 
+/** A success or milestone the scenario emitted. */
 export interface TruthMilestone {
   atMs: number;
   /** the detector's `closedBy` text for it (see `milestoneLabel` in the detector) */
@@ -22,6 +23,7 @@ export interface TruthMilestone {
   success: boolean;
 }
 
+/** One expected `sandbox-failure-window` finding: its metrics (DESIGN.md names) and start/end (UTC ms). */
 export interface WindowTruth {
   attempts: number;
   pods: number;

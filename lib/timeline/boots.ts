@@ -67,6 +67,7 @@ export interface BootInputEvent {
   rebootBootId?: string | null;
 }
 
+/** How a boot was found (stored as `Boot.detectedBy`). */
 export type BootDetectedBy =
   | "separator"
   | "boot-id"
@@ -76,6 +77,7 @@ export type BootDetectedBy =
   | "rebooted-event"
   | "first-event";
 
+/** One boot of a node as `detectBoots` returns it. */
 export interface DetectedBoot {
   /** journal boot id (32 hex) or `inferred-<n>` */
   bootKey: string;
@@ -104,6 +106,7 @@ export interface BootOptions {
   rebootedLookbackS?: number;
 }
 
+/** Default thresholds (see `BootOptions` for their sources). */
 export const BOOT_DEFAULTS: Required<BootOptions> = {
   silenceS: 60,
   startGraceS: 120,

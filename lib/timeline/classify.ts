@@ -52,8 +52,10 @@ export interface ClassifyInput {
   severity: number;
 }
 
+/** The CNI operation a line is about (CNI spec verbs; `DEL` also for runtime stop/teardown texts). */
 export type CniOp = "ADD" | "DEL";
 
+/** What `classifyRecord` returns: the Event columns DESIGN.md "Data model: Event" normalises. */
 export interface Classification {
   kind: EventKind;
   lane: Lane;
@@ -70,7 +72,17 @@ export interface Classification {
 }
 
 const HEX64 = "[0-9a-f]{64}";
-const HEX64_ANY = /[0-9a-f]{64}/;
+/** true when `s` holds a run of at least 64 lowercase hex digits (a linear scan: the regex backtracks on hex-rich lines) */
+function hasHex64(s: string): boolean {
+  let run = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if ((c >= 48 && c <= 57) || (c >= 97 && c <= 102)) {
+      if (++run >= 64) return true;
+    } else run = 0;
+  }
+  return false;
+}
 const CNI_OP_HINT = /\(add\)|\(del|set ?up|destroy|tear ?down|KillPodSandbox|CNI (?:ADD|DEL)|[Ee]rror (?:adding|deleting)/;
 const CALICO_CALLER_RE = /^(?:[\w.-]+\/)?(?:[\w.-]+\.go|<nil>) (?:\d+|<nil>): /;
 const FAILURE_KINDS = new Set<EventKind>([
@@ -100,7 +112,7 @@ export function classifyRecord(r: ClassifyInput): Classification {
   const lane = laneOf(r, headline, text);
   const kind = kindOf(r, lane, headline, text, fields);
   const pod = podOf(r, text, fields);
-  const sandboxId = HEX64_ANY.test(text) || fields.podSandboxID ? sandboxIdOf(kind, text, fields) : null;
+  const sandboxId = hasHex64(text) || fields.podSandboxID ? sandboxIdOf(kind, text, fields) : null;
   const cniOp = CNI_OP_HINT.test(text) ? cniOpOf(text) : null;
   let errorClass: string | null = null;
   if (FAILURE_KINDS.has(kind) || r.severity >= 3) {
@@ -349,10 +361,13 @@ const SANDBOX_RES: RegExp[] = [
 ];
 const SANDBOX_KINDS = /^(?:sandbox\.|cni\.(?:add|del)\.)/;
 
+const HEX64_RE = new RegExp(HEX64);
+const HEX64_WORD_RE = new RegExp(`\\b${HEX64}\\b`);
+
 function sandboxIdOf(kind: EventKind, text: string, fields: Record<string, string>): string | null {
   const f = fields.podSandboxID ?? fields.podSandboxId ?? fields.sandboxID;
   if (f) {
-    const m = new RegExp(HEX64).exec(f.toLowerCase());
+    const m = HEX64_RE.exec(f.toLowerCase());
     if (m) return m[0];
   }
   for (const re of SANDBOX_RES) {
@@ -360,7 +375,7 @@ function sandboxIdOf(kind: EventKind, text: string, fields: Record<string, strin
     if (m) return m[1].toLowerCase();
   }
   if (SANDBOX_KINDS.test(kind)) {
-    const m = new RegExp(`\\b${HEX64}\\b`).exec(text);
+    const m = HEX64_WORD_RE.exec(text);
     if (m) return m[0];
   }
   return null;

@@ -21,6 +21,7 @@ export const ERROR_CLASS_SLUGS = [
   "truncated",
 ] as const;
 
+/** One of the fixed error class slugs. */
 export type ErrorClassSlug = (typeof ERROR_CLASS_SLUGS)[number];
 
 /**

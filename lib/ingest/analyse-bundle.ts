@@ -9,6 +9,7 @@
  * has exactly one node, that node; else none (kept, not on any node timeline).
  */
 import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
 import type { UnpackedFile } from "../bundle/unpack";
 import type { FileRecord, LineCounts, ParsedFile } from "../parse/file-types";
 import { parseFile } from "../parse/parse-file";
@@ -39,6 +40,8 @@ export const FLAG_TRUNCATED = 8;
 export interface AnalysedEvent {
   fileIdx: number;
   line: number;
+  /** physical lines of the record (1 + continuations) */
+  span: number;
   ts: number | null;
   precision: string;
   flags: number;
@@ -50,7 +53,6 @@ export interface AnalysedEvent {
   sandboxId: string | null;
   errorClass: string | null;
   message: string;
-  raw: string;
   fields: Record<string, unknown> | null;
   node: string | null;
   /** index into the node's boots */
@@ -79,6 +81,46 @@ export interface AnalysedFile {
   zoneSource: string;
   yearSource: string | null;
   errors: Array<{ line: number; message: string }>;
+  /** the file's text in gzip blocks of whole lines (SourceBlock rows) */
+  blocks: SourceBlockData[];
+}
+
+export interface SourceBlockData {
+  firstLine: number;
+  lineCount: number;
+  gz: Buffer;
+}
+
+/** Lines per stored source block: small enough to read one event's context cheaply. */
+export const BLOCK_LINES = 256;
+
+/**
+ * Splits a file's text into blocks of `BLOCK_LINES` physical lines (LF-separated, a CR
+ * before the LF kept as is) and gzips each (level 1: fast, ~5x smaller for logs).
+ */
+export function toSourceBlocks(text: string): SourceBlockData[] {
+  const out: SourceBlockData[] = [];
+  let start = 0;
+  let line = 1;
+  while (start < text.length) {
+    let end = start;
+    let n = 0;
+    while (n < BLOCK_LINES && end < text.length) {
+      const nl = text.indexOf("\n", end);
+      if (nl === -1) {
+        end = text.length;
+        n++;
+        break;
+      }
+      end = nl + 1;
+      n++;
+    }
+    const chunk = text.slice(start, end);
+    out.push({ firstLine: line, lineCount: n, gz: gzipSync(chunk.endsWith("\n") ? chunk.slice(0, -1) : chunk, { level: 1 }) });
+    line += n;
+    start = end;
+  }
+  return out;
 }
 
 export interface AnalysedBoot {
@@ -172,6 +214,7 @@ export function analyseBundle(unpacked: UnpackedFile[], opts: IngestOptions, pro
       zoneSource: "default",
       yearSource: null,
       errors: u.error ? [{ line: 0, message: u.error }] : [],
+      blocks: [],
     };
     if (u.status !== "read" || !u.data) {
       files.push({ ...base, status: "skipped", reason: u.reason ?? "unreadable", errors: u.error ? [{ line: 0, message: u.error }] : [] });
@@ -232,6 +275,7 @@ export function analyseBundle(unpacked: UnpackedFile[], opts: IngestOptions, pro
       yearSource: parsed.yearSource,
       errors: [...base.errors, ...parsed.errors],
       reason: parsed.format === "unknown" ? "unknown-format" : null,
+      blocks: toSourceBlocks(text),
     });
     doneBytes += data.length;
     progress("parse", doneBytes / totalBytes);
@@ -262,11 +306,14 @@ function normalise(r: FileRecord, fileIdx: number, pathNode: string | null): Ana
     (r.yearInferred ? FLAG_YEAR_INFERRED : 0) |
     (r.zoneAssumed ? FLAG_ZONE_ASSUMED : 0) |
     (r.outOfOrder ? FLAG_OUT_OF_ORDER : 0);
-  let fields: Record<string, unknown> | null = r.fields && Object.keys(r.fields).length ? { ...r.fields } : null;
+  // fields are kept for events that carry a signal; a plain log line's fields can be
+  // parsed again from its raw line (SourceBlock) when someone opens it
+  let fields: Record<string, unknown> | null = c.kind !== "log" && r.fields && Object.keys(r.fields).length ? { ...r.fields } : null;
   if (r.k8sEvent) fields = { ...(fields ?? {}), k8s: r.k8sEvent };
   return {
     fileIdx,
     line: r.line,
+    span: r.endLine - r.line + 1,
     ts: r.ts,
     precision: r.precision,
     flags,
@@ -278,7 +325,6 @@ function normalise(r: FileRecord, fileIdx: number, pathNode: string | null): Ana
     sandboxId: c.sandboxId,
     errorClass: c.errorClass,
     message: r.message,
-    raw: r.raw,
     fields,
     node: pathNode ?? r.host ?? r.k8sEvent?.node ?? null,
     boot: null,

@@ -16,6 +16,7 @@ const EVENT_COLUMNS = [
   "nodeId",
   "bootId",
   "line",
+  "span",
   "ts",
   "precision",
   "flags",
@@ -27,7 +28,6 @@ const EVENT_COLUMNS = [
   "sandboxId",
   "errorClass",
   "message",
-  "raw",
   "fields",
 ];
 
@@ -107,6 +107,20 @@ export async function storeBundle(tx: SqlConn, incidentId: string, bundleId: str
     fileIds.push(row.id);
   }
 
+  // source text in gzip blocks (bytea as hex in COPY text format)
+  function* blockRows(): Generator<string> {
+    for (let i = 0; i < a.files.length; i++) {
+      const f = a.files[i];
+      const fileId = fileIds[i];
+      let buf = "";
+      f.blocks.forEach((b, seq) => {
+        buf += `${fileId}\t${seq}\t${b.firstLine}\t${b.lineCount}\t\\\\x${b.gz.toString("hex")}\n`;
+      });
+      if (buf) yield buf;
+    }
+  }
+  await tx.copyFrom("SourceBlock", ["fileId", "seq", "firstLine", "lineCount", "data"], blockRows());
+
   // events through COPY, in chunks of rows
   const total = a.events.length || 1;
   let sent = 0;
@@ -118,9 +132,9 @@ export async function storeBundle(tx: SqlConn, incidentId: string, bundleId: str
       const nodeId = e.node ? (nodeIds.get(e.node) ?? null) : null;
       const bootId = e.node && e.boot !== null ? (bootIds.get(e.node)?.[e.boot] ?? null) : null;
       buf +=
-        `${incidentId}\t${bundleId}\t${fileIds[e.fileIdx]}\t${copyText(nodeId)}\t${copyText(bootId)}\t${e.line}\t${copyText(iso(e.ts))}\t` +
+        `${incidentId}\t${bundleId}\t${fileIds[e.fileIdx]}\t${copyText(nodeId)}\t${copyText(bootId)}\t${e.line}\t${e.span}\t${copyText(iso(e.ts))}\t` +
         `${e.precision}\t${e.flags}\t${copyText(e.component)}\t${e.lane}\t${e.severity}\t${e.kind}\t${copyText(e.pod)}\t` +
-        `${copyText(e.sandboxId)}\t${copyText(e.errorClass)}\t${copyText(e.message)}\t${copyText(e.raw)}\t${copyText(e.fields ? JSON.stringify(e.fields) : null)}\n`;
+        `${copyText(e.sandboxId)}\t${copyText(e.errorClass)}\t${copyText(e.message)}\t${copyText(e.fields ? JSON.stringify(e.fields) : null)}\n`;
       if (++n === CHUNK) {
         sent += n;
         progress("store", sent / total);

@@ -49,6 +49,7 @@ export function parseCalicoText(s: string): ComponentLine | null {
 
 const SNIFF = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} \[(?:DEBUG|INFO|WARNING|ERROR|FATAL|PANIC)\]\[\d+\] /;
 
+/** Format spec: Calico CNI plugin / calico-node text files (`/var/log/calico/cni/cni.log`). */
 export const calicoCniSpec: FormatSpec = {
   name: "calico-cni",
   kind: "cni-calico",

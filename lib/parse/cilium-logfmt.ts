@@ -33,6 +33,7 @@ export function parseCiliumText(s: string): ComponentLine | null {
 
 const SNIFF = /^(?:time="?[^" ]+"? )?level=(?:debug|info|warn(?:ing)?|error|fatal|panic) msg=/;
 
+/** Format spec: cilium-agent logfmt files (records without a time are kept). */
 export const ciliumLogfmtSpec: FormatSpec = {
   name: "cilium-logfmt",
   kind: "cilium",

@@ -5,6 +5,7 @@
  */
 import type { ParsedRecord, Severity, WallTime } from "./types";
 
+/** One parsed component line (see the module comment). */
 export interface ComponentLine {
   /** the component's own stamp (year/offset may be null), null when it prints none (cilium) */
   time: WallTime | null;

@@ -114,6 +114,13 @@ function closestYear(w: WallTime, env: WallTime): number {
   return best;
 }
 
+let lastWasKlog = false;
+
+/** Whether the MESSAGE of the last record built by `envelopeRecordOf` was a klog line (journal continuation rule). */
+export function lastEnvelopeWasKlog(): boolean {
+  return lastWasKlog;
+}
+
 /** Envelope fields (journal / syslog / CRI) around a MESSAGE. */
 export interface Envelope {
   time: WallTime | null;
@@ -129,7 +136,12 @@ export interface Envelope {
  * the MESSAGE is a component line, else the envelope's time and the raw MESSAGE.
  */
 export function envelopeRecord(env: Envelope, msg: string): ParsedRecord {
-  const parsed = parseComponentMessage(msg);
+  return envelopeRecordOf(env, msg, parseComponentMessage(msg));
+}
+
+/** `envelopeRecord` with the MESSAGE already parsed (`parsed` from `parseComponentMessage`). */
+export function envelopeRecordOf(env: Envelope, msg: string, parsed: ComponentLine | null): ParsedRecord {
+  lastWasKlog = parsed !== null && parsed.format === "klog";
   const rec: ParsedRecord = {
     time: env.time,
     component: componentFor(env.ident, parsed),

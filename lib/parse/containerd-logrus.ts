@@ -27,6 +27,7 @@ function continuation(line: string, seen: boolean): LineResult {
   return seen && (c === 32 || c === 9) ? { type: "continuation", text: line } : null;
 }
 
+/** Format spec: containerd logrus text files (k3s/rke2 `agent/containerd/containerd.log`). */
 export const containerdLogrusSpec: FormatSpec = {
   name: "containerd-logrus",
   kind: "containerd",

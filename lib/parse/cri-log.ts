@@ -50,6 +50,21 @@ class CriParser implements LineParser {
     return rec;
   }
 
+  /** Parse the joined payload of pending `P` pieces into the record returned for the first piece. */
+  private complete(): void {
+    const p = this.partial;
+    if (!p) return;
+    this.partial = null;
+    const done = this.build(p.time, p.stream, p.payload);
+    const target = p.record as unknown as Record<string, unknown>;
+    for (const k of Object.keys(target)) delete target[k];
+    Object.assign(target, done);
+  }
+
+  finish(): void {
+    this.complete();
+  }
+
   parseLine(line: string): LineResult {
     const c0 = line.charCodeAt(0);
     if (c0 < 48 || c0 > 57) return null;
@@ -63,16 +78,10 @@ class CriParser implements LineParser {
     const p = this.partial;
     if (p && p.stream === stream) {
       p.payload += payload;
-      if (full) {
-        // complete: parse the joined payload into the record returned for the first piece
-        const done = this.build(p.time, stream, p.payload);
-        for (const k of Object.keys(p.record)) delete (p.record as unknown as Record<string, unknown>)[k];
-        Object.assign(p.record, done);
-        this.partial = null;
-      }
+      if (full) this.complete();
       return { type: "continuation", text: "" };
     }
-    this.partial = null;
+    this.complete();
     const record = this.build(time, stream, payload);
     if (!full) this.partial = { record, stream, time, payload };
     return { type: "record", record };
@@ -81,6 +90,7 @@ class CriParser implements LineParser {
 
 const SNIFF = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2,4}) (?:stdout|stderr) [FP](?::\S+)? /;
 
+/** Format spec: CRI container log files (`/var/log/pods/…/<n>.log`), with `P` pieces joined. */
 export const criLogSpec: FormatSpec = {
   name: "cri-log",
   kind: "container",

@@ -18,6 +18,7 @@ export function parseCrioText(s: string): ComponentLine | null {
 
 const SNIFF = /^time="\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?[^"]*" level=\w+ /;
 
+/** Format spec: CRI-O logrus text files. */
 export const crioLogrusSpec: FormatSpec = {
   name: "crio-logrus",
   kind: "crio",

@@ -176,6 +176,7 @@ class DescribeEventsParser implements LineParser {
 
 const ROW_SNIFF = /^\s+(?:Normal|Warning)\s+[A-Z]\w+\s+(?:<unknown>|\d+[smhd]\S*(?: \(x\d+ over \S+\))?)\s{2,}/;
 
+/** Format spec: `kubectl describe` Events sections (relative ages settled against the collection time). */
 export const describeEventsSpec: FormatSpec = {
   name: "describe-events",
   kind: "k8s-events",

@@ -50,6 +50,7 @@ export function parseDmesgLine(line: string): LineResult {
 
 const SNIFF = /^\[(?:\s*\d+\.\d{6}|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})\] /;
 
+/** Format spec: Kernel ring buffer dumps (`dmesg`, `dmesg -T`). */
 export const dmesgSpec: FormatSpec = {
   name: "dmesg",
   kind: "kernel",

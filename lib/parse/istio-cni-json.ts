@@ -42,6 +42,7 @@ export function parseIstioJson(s: string): ComponentLine | null {
 
 const SNIFF = /^\{"level":"\w+","time":"\d{4}-[^"]+Z",(?:"scope":|"msg":)/;
 
+/** Format spec: istio-cni agent zap JSON lines. */
 export const istioCniJsonSpec: FormatSpec = {
   name: "istio-cni-json",
   kind: "istio-cni",

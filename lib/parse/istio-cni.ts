@@ -69,6 +69,7 @@ export function parseIstioText(s: string, tabsOnly = true): ComponentLine | null
 
 const SNIFF = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,9}Z\t(?:debug|info|warn|error|dpanic|panic|fatal)\t/;
 
+/** Format spec: istio-cni agent zap console text (tab separated; multi-line records). */
 export const istioCniSpec: FormatSpec = {
   name: "istio-cni",
   kind: "istio-cni",

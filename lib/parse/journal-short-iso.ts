@@ -10,7 +10,7 @@
  * continuation lines as in journal-short.
  */
 import { envelopeRecord } from "./component";
-import { journalLine } from "./journal-short";
+import { JournalEnvelopeParser } from "./journal-short";
 import { sniffRatio } from "./sniff-util";
 import { parseIsoStamp } from "./time-util";
 import type { FormatSpec, LineResult } from "./types";
@@ -34,12 +34,13 @@ export function parseJournalIsoLine(line: string): LineResult {
 
 const SNIFF = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:[+-]\d{2}:?\d{2}|Z) \S+ [^\s[:]+(?:\[\d+\])?: /;
 
+/** Format spec: journalctl `-o short-iso[-precise]` dumps and rsyslog RFC3339 files. */
 export const journalShortIsoSpec: FormatSpec = {
   name: "journal-short-iso",
   kind: "journal",
   sniff: (_path, lines) => sniffRatio(lines, SNIFF),
   createParser() {
-    return { parseLine: (line) => journalLine(line, parseJournalIsoLine) };
+    return new JournalEnvelopeParser(parseJournalIsoLine);
   },
   samples: [
     {

@@ -12,63 +12,127 @@
  * Banners (`-- Boot … --`, `-- Logs begin at … --`, …) are banners; lines indented with spaces are
  * continuations of a multi-line MESSAGE.
  */
-import { envelopeRecord } from "./component";
+import { type Envelope, envelopeRecordOf, lastEnvelopeWasKlog, parseComponentMessage } from "./component";
 import { parseJournalBanner } from "./journal-banner";
 import { sniffRatio } from "./sniff-util";
 import { d2, monthFromAbbrev } from "./time-util";
-import type { FormatSpec, LineResult, WallTime } from "./types";
+import type { FormatSpec, LineParser, LineResult, WallTime } from "./types";
 
-/** `Mon DD hh:mm:ss[.uuuuuu] host ident[pid]: msg`: groups 1 fraction, 2 host, 3 ident, 4 pid, 5 message. */
-const RE = /^[A-Z][a-z]{2} [ 0-3]\d [0-2]\d:[0-5]\d:[0-6]\d(?:\.(\d{6}))? (\S+) ([^\s[:]+)(?:\[(\d+)\])?:(?: (.*))?$/;
-
-/** Parse the envelope of one journal short line into a record (component parsed from the MESSAGE); null when not one. */
-export function parseJournalShortLine(line: string): LineResult {
-  const month = monthFromAbbrev(line, 0);
-  if (month === 0) return null;
-  const m = RE.exec(line);
-  if (!m) return null;
-  const dayTens = line.charCodeAt(4);
-  const day = dayTens === 32 ? line.charCodeAt(5) - 48 : d2(line, 4);
-  if (day < 1 || day > 31) return null;
-  const frac = m[1];
-  const time: WallTime = {
-    year: null,
-    month,
-    day,
-    hour: d2(line, 7),
-    minute: d2(line, 10),
-    second: d2(line, 13),
-    ms: frac ? (frac.charCodeAt(0) - 48) * 100 + (frac.charCodeAt(1) - 48) * 10 + (frac.charCodeAt(2) - 48) : 0,
-    offsetMin: null,
-    precision: frac ? "us" : "s",
-  };
-  const record = envelopeRecord(
-    { time, host: m[2], ident: m[3], pid: m[4] !== undefined ? Number(m[4]) : undefined },
-    m[5] ?? "",
-  );
-  return { type: "record", record };
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
 }
 
-/** Shared line logic of the journal text envelopes: banner, continuation (indented), record, else null. */
-export function journalLine(line: string, parseRecord: (l: string) => LineResult): LineResult {
-  const c = line.charCodeAt(0);
-  if (c === 45) {
-    const b = parseJournalBanner(line);
-    if (b) return { type: "banner", banner: b };
-    return null;
+/**
+ * Parse the envelope of one journal short line (`Mon DD hh:mm:ss[.uuuuuu] host ident[pid]: msg`,
+ * FORMATS.md 5b rule JS) into a record, the MESSAGE going through the component parsers; null
+ * when the line is not one. Hand-written scanner: fixed stamp columns, then `indexOf`.
+ */
+export function parseJournalShortLine(line: string): LineResult {
+  const month = monthFromAbbrev(line, 0);
+  if (month === 0 || line.charCodeAt(3) !== 32 || line.charCodeAt(6) !== 32) return null;
+  const dayTens = line.charCodeAt(4);
+  const day = dayTens === 32 ? line.charCodeAt(5) - 48 : d2(line, 4);
+  if (day < 1 || day > 31 || !isDigit(line.charCodeAt(5))) return null;
+  const hour = d2(line, 7);
+  const minute = d2(line, 10);
+  const second = d2(line, 13);
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 60) return null;
+  if (line.charCodeAt(9) !== 58 || line.charCodeAt(12) !== 58) return null;
+  let i = 15;
+  let precise = false;
+  if (line.charCodeAt(i) === 46) {
+    for (let k = 16; k < 22; k++) if (!isDigit(line.charCodeAt(k))) return null;
+    precise = true;
+    i = 22;
   }
-  if (c === 32 || c === 9) return { type: "continuation", text: line.trimStart() };
-  return parseRecord(line);
+  if (line.charCodeAt(i) !== 32) return null;
+  const hostStart = i + 1;
+  const hostEnd = line.indexOf(" ", hostStart);
+  if (hostEnd <= hostStart) return null;
+  // identifier: up to `[` or `:`, no blanks
+  const identStart = hostEnd + 1;
+  let j = identStart;
+  const n = line.length;
+  while (j < n) {
+    const c = line.charCodeAt(j);
+    if (c === 91 || c === 58 || c === 32 || c === 9) break;
+    j++;
+  }
+  if (j === identStart || j >= n) return null;
+  const identEnd = j;
+  let pid: number | undefined;
+  if (line.charCodeAt(j) === 91) {
+    const close = line.indexOf("]", j + 1);
+    if (close <= j + 1) return null;
+    for (let k = j + 1; k < close; k++) if (!isDigit(line.charCodeAt(k))) return null;
+    pid = Number(line.slice(j + 1, close));
+    j = close + 1;
+  }
+  if (line.charCodeAt(j) !== 58) return null;
+  j++;
+  let msg = "";
+  if (j < n) {
+    if (line.charCodeAt(j) !== 32) return null;
+    msg = line.slice(j + 1);
+  }
+  const parsed = parseComponentMessage(msg);
+  let time: WallTime | null = null;
+  if (!parsed || !parsed.time) {
+    const ms = precise ? (line.charCodeAt(16) - 48) * 100 + (line.charCodeAt(17) - 48) * 10 + (line.charCodeAt(18) - 48) : 0;
+    time = { year: null, month, day, hour, minute, second, ms, offsetMin: null, precision: precise ? "us" : "s" };
+  }
+  const env: Envelope = { time, host: line.slice(hostStart, hostEnd), ident: line.slice(identStart, identEnd) };
+  if (pid !== undefined) env.pid = pid;
+  return { type: "record", record: envelopeRecordOf(env, msg, parsed) };
+}
+
+/**
+ * Line logic shared by the journal/syslog text envelopes (journal-short, journal-short-iso,
+ * syslog-rfc5424): banner; continuation (a line indented with blanks: a multi-line MESSAGE); record.
+ * A record whose MESSAGE itself starts with a blank (or is klog's closing ` >`), written under the
+ * same identifier and pid right after a klog record, is a continuation too: journald splits a
+ * multi-line klog value (`key=<\n\t…\n >`) into entries that each carry the prefix (FORMATS.md Part 2).
+ */
+export class JournalEnvelopeParser implements LineParser {
+  private lastIdent: string | undefined = undefined;
+  private lastPid: number | undefined = undefined;
+  private lastWasKlog = false;
+
+  constructor(private readonly parseRecord: (line: string) => LineResult) {}
+
+  parseLine(line: string): LineResult {
+    const c = line.charCodeAt(0);
+    if (c === 45) {
+      const b = parseJournalBanner(line);
+      if (!b) return null;
+      this.lastWasKlog = false;
+      return { type: "banner", banner: b };
+    }
+    if (c === 32 || c === 9) return { type: "continuation", text: line.trimStart() };
+    const res = this.parseRecord(line);
+    if (res === null || res.type !== "record") return res;
+    const r = res.record;
+    if (this.lastWasKlog && r.ident === this.lastIdent && r.pid === this.lastPid && r.time !== null) {
+      const m = r.message;
+      const m0 = m.charCodeAt(0);
+      if (m0 === 9 || m0 === 32 || m === ">") return { type: "continuation", text: m };
+    }
+    this.lastIdent = r.ident;
+    this.lastPid = r.pid;
+    this.lastWasKlog = lastEnvelopeWasKlog();
+    return res;
+  }
 }
 
 const SNIFF = /^[A-Z][a-z]{2} [ 0-3]\d [0-2]\d:[0-5]\d:[0-6]\d(?:\.\d{6})? \S+ [^\s[:]+(?:\[\d+\])?: /;
 
+/** Format spec: journalctl `-o short[-precise]` dumps and traditional rsyslog files. */
 export const journalShortSpec: FormatSpec = {
   name: "journal-short",
   kind: "journal",
   sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => monthFromAbbrev(l, 0) !== 0 && SNIFF.test(l)),
   createParser() {
-    return { parseLine: (line) => journalLine(line, parseJournalShortLine) };
+    return new JournalEnvelopeParser(parseJournalShortLine);
   },
   samples: [
     {

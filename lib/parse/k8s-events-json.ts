@@ -230,6 +230,7 @@ class EventsJsonParser implements LineParser {
 const KIND_RE = /"kind"\s*:\s*"Event(?:List)?"/;
 const INVOLVED_RE = /"(?:involvedObject|regarding)"\s*:\s*\{/;
 
+/** Format spec: Kubernetes events as JSON documents (`kubectl get events -o json`, troubleshoot). */
 export const k8sEventsJsonSpec: FormatSpec = {
   name: "k8s-events-json",
   kind: "k8s-events",

@@ -119,6 +119,7 @@ class EventsTableParser implements LineParser {
   }
 }
 
+/** Format spec: `kubectl get events [-A] [-o wide]` / `kubectl events` tables. */
 export const kubectlEventsTableSpec: FormatSpec = {
   name: "kubectl-events-table",
   kind: "k8s-events",

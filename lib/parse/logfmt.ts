@@ -4,7 +4,7 @@
  * `text_formatter.go` (keys time, level, msg, then the rest sorted; values `%q`-quoted when needed).
  */
 import type { ComponentLine } from "./component-line";
-import { scanPairs } from "./text-scan";
+import { type SpecialKeys, scanPairs } from "./text-scan";
 import { parseIsoStamp } from "./time-util";
 import type { Severity } from "./types";
 
@@ -39,21 +39,16 @@ export function scanLogfmt(s: string): LogfmtLine | null {
   const c0 = s.charCodeAt(0);
   if (c0 !== 116 && c0 !== 108) return null; // t, l
   if (!s.startsWith("time=") && !s.startsWith("level=")) return null;
-  const all: Record<string, string> = {};
-  if (scanPairs(s, 0, all) !== s.length) return null;
-  const level = all.level;
-  if (level === undefined) return null;
-  const time = all.time;
-  const msg = all.msg;
-  delete all.level;
-  delete all.time;
-  delete all.msg;
+  const fields: Record<string, string> = {};
+  const special: SpecialKeys = { time: undefined, level: undefined, msg: undefined };
+  if (scanPairs(s, 0, fields, false, special) !== s.length) return null;
+  if (special.level === undefined) return null;
   let hasFields = false;
-  for (const _k in all) {
+  for (const _k in fields) {
     hasFields = true;
     break;
   }
-  return { time, level, msg, fields: all, hasFields };
+  return { time: special.time, level: special.level, msg: special.msg, fields, hasFields };
 }
 
 /**

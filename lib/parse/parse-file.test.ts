@@ -55,6 +55,22 @@ describe("line accounting", () => {
     expect(f.records[0].raw.split("\n")).toHaveLength(3);
   });
 
+  it("a klog multi-line value split by journald into prefixed entries continues its record", () => {
+    const text = [
+      'May 19 04:20:07 node-a kubelet[2817]: E0519 04:20:07.512344    2817 pod_workers.go:1] "Error syncing pod" err=<',
+      "May 19 04:20:07 node-a kubelet[2817]: \tfailed to setup network for sandbox",
+      "May 19 04:20:07 node-a kubelet[2817]:  >",
+      "May 19 04:20:07 node-a kubelet[2818]:  another pid: a record of its own",
+      "May 19 04:20:08 node-a systemd[1]:  indented systemd message stays a record",
+    ].join("\n");
+    const f = parseFile("x.log", text, { year: 2025 });
+    expect(f.counts).toMatchObject({ lines: 5, records: 3, continuation: 2 });
+    expect(f.records[0]).toMatchObject({ line: 1, endLine: 3 });
+    expect(f.records[0].message).toBe("Error syncing pod err=<\n\tfailed to setup network for sandbox\n >");
+    expect(f.records[1]).toMatchObject({ line: 4, pid: 2818, message: " another pid: a record of its own" });
+    expect(f.records[2]).toMatchObject({ component: "systemd", message: " indented systemd message stays a record" });
+  });
+
   it("an unknown file is returned with every non-blank line skipped, not thrown", () => {
     const f = parseFile("notes.txt", "hello\n\nworld\n", {});
     expect(f).toMatchObject({ format: "unknown", kind: "unknown", records: [] });

@@ -27,6 +27,8 @@ import { fixedZone, resolveZone, UTC_ZONE, type Zone } from "./zone";
 
 /** Longest line kept whole, in UTF-8 bytes. */
 export const MAX_LINE_BYTES = 65_536;
+/** Per-line problems kept in `ParsedFile.errors` (then one summary entry). */
+export const MAX_LINE_ERRORS = 100;
 /** Lines handed to `sniff`. */
 export const SNIFF_LINES = 20;
 
@@ -113,37 +115,59 @@ export function truncationMarker(cut: number): string {
   return `…[truncated ${cut} bytes]`;
 }
 
-interface Entry {
-  rec: ParsedRecord;
-  line: number;
-  endLine: number;
-  raw: string;
-  extra: string;
-  truncated: number;
-  segment: number;
-  bootId: string | null;
+/** The records read so far, as parallel arrays (one small object fewer per record than an entry object). */
+class Entries {
+  readonly rec: ParsedRecord[] = [];
+  readonly line: number[] = [];
+  readonly endLine: number[] = [];
+  readonly raw: string[] = [];
+  /** continuation text to append to the message ("" when none) */
+  readonly extra: string[] = [];
+  /** bytes cut from the record's first line (0 when whole) */
+  readonly truncated: number[] = [];
+  readonly segment: number[] = [];
+  readonly bootId: Array<string | null> = [];
+
+  get length(): number {
+    return this.rec.length;
+  }
+
+  push(rec: ParsedRecord, line: number, endLine: number, raw: string, truncated: number, segment: number, bootId: string | null): number {
+    this.rec.push(rec);
+    this.line.push(line);
+    this.endLine.push(endLine);
+    this.raw.push(raw);
+    this.extra.push("");
+    this.truncated.push(truncated);
+    this.segment.push(segment);
+    this.bootId.push(bootId);
+    return this.rec.length - 1;
+  }
 }
 
 /**
  * The FileRecord of an entry, built property by property: V8 turns `{ ...rec, message }` (spread,
  * then a key the spread already set) into a dictionary-mode object, 20x slower to build and read.
  */
-function toFileRecord(rec: ParsedRecord, message: string, e: Entry): FileRecord {
+function toFileRecord(e: Entries, k: number): FileRecord {
+  const rec = e.rec[k];
+  let message = e.extra[k] ? rec.message + e.extra[k] : rec.message;
+  if (e.truncated[k]) message += truncationMarker(e.truncated[k]);
   const fr: FileRecord = {
     time: rec.time,
     component: rec.component,
     severity: rec.severity,
     message,
-    line: e.line,
-    endLine: e.endLine,
+    line: e.line[k],
+    endLine: e.endLine[k],
     ts: null,
     precision: rec.time ? rec.time.precision : (rec.epochPrecision ?? "s"),
     yearInferred: false,
     zoneAssumed: false,
     outOfOrder: false,
-    raw: e.raw,
-    journalBootId: rec.bootId ?? e.bootId,
-    bootSegment: e.segment,
+    raw: e.raw[k],
+    journalBootId: rec.bootId ?? e.bootId[k],
+    bootSegment: e.segment[k],
   };
   if (rec.epochMs !== undefined) fr.epochMs = rec.epochMs;
   if (rec.epochPrecision !== undefined) fr.epochPrecision = rec.epochPrecision;
@@ -246,13 +270,14 @@ export function parseLines(path: string, lines: readonly string[], opts: TimeOpt
 
   const parser = spec.createParser({ collectedMs: opts.collectedMs ?? null, path });
   const deferred = parser.deferred === true;
-  const entries: Entry[] = [];
+  const entries = new Entries();
   const banners: Array<{ line: number; banner: Banner }> = [];
   const claimed: number[] = []; // deferred: lines the document parser took
-  let current: Entry | null = null;
+  let current = -1; // index of the record continuation lines belong to
   let segment = 0;
   let segmentHasRecord = false;
   let bootId: string | null = null;
+  let cutLines = 0;
 
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
@@ -270,7 +295,7 @@ export function parseLines(path: string, lines: readonly string[], opts: TimeOpt
     if (cut) {
       line = cut.text;
       truncated = cut.cut;
-      errors.push({ line: lineNo, message: `line longer than ${MAX_LINE_BYTES} bytes: ${cut.cut} bytes cut` });
+      if (++cutLines <= MAX_LINE_ERRORS) errors.push({ line: lineNo, message: `line longer than ${MAX_LINE_BYTES} bytes: ${cut.cut} bytes cut` });
     }
     const res = parser.parseLine(line, lineNo);
     if (res === null) {
@@ -281,8 +306,7 @@ export function parseLines(path: string, lines: readonly string[], opts: TimeOpt
       case "record": {
         counts.records++;
         const rawLine = truncated ? line + truncationMarker(truncated) : line;
-        current = { rec: res.record, line: lineNo, endLine: lineNo, raw: rawLine, extra: "", truncated, segment, bootId };
-        entries.push(current);
+        current = entries.push(res.record, lineNo, lineNo, rawLine, truncated, segment, bootId);
         segmentHasRecord = true;
         break;
       }
@@ -296,7 +320,7 @@ export function parseLines(path: string, lines: readonly string[], opts: TimeOpt
             segmentHasRecord = false;
           }
           bootId = res.banner.bootId ?? null;
-          current = null;
+          current = -1;
         }
         break;
       }
@@ -305,32 +329,26 @@ export function parseLines(path: string, lines: readonly string[], opts: TimeOpt
           claimed.push(lineNo);
           break;
         }
-        if (!current) {
+        if (current < 0) {
           skip(counts, "unknown-format");
           break;
         }
         counts.continuation++;
-        current.endLine = lineNo;
-        current.raw += `\n${truncated ? line + truncationMarker(truncated) : line}`;
-        if (res.text !== "") current.extra += `\n${res.text}`;
+        entries.endLine[current] = lineNo;
+        entries.raw[current] += `\n${truncated ? line + truncationMarker(truncated) : line}`;
+        if (res.text !== "") entries.extra[current] += `\n${res.text}`;
         break;
       }
     }
   }
+  if (cutLines > MAX_LINE_ERRORS) errors.push({ line: 0, message: `${cutLines - MAX_LINE_ERRORS} more lines cut at ${MAX_LINE_BYTES} bytes` });
   parser.finish?.();
   if (deferred) settleDeferred(parser.end?.() ?? [], claimed, lines, entries, banners, counts);
   counts.parsed = counts.records + counts.continuation + counts.banner;
 
   // records
   const records: FileRecord[] = new Array(entries.length);
-  for (let k = 0; k < entries.length; k++) {
-    const e = entries[k];
-    const rec = e.rec;
-    let message = e.extra ? rec.message + e.extra : rec.message;
-    if (e.truncated) message += truncationMarker(e.truncated);
-    const fr = toFileRecord(rec, message, e);
-    records[k] = fr;
-  }
+  for (let k = 0; k < entries.length; k++) records[k] = toFileRecord(entries, k);
 
   // times
   const { zone, source: zoneSource } = fileZone(banners, opts.tz);
@@ -393,35 +411,31 @@ function settleDeferred(
   items: Array<{ line: number; record: ParsedRecord; endLine?: number }>,
   claimed: number[],
   lines: readonly string[],
-  entries: Entry[],
+  entries: Entries,
   banners: Array<{ line: number; banner: Banner }>,
   counts: LineCounts,
 ): void {
   const sorted = [...items].sort((a, b) => a.line - b.line);
   const starts = new Set<number>();
   for (const it of sorted) {
-    entries.push({ rec: it.record, line: it.line, endLine: Math.max(it.line, it.endLine ?? it.line), raw: "", extra: "", truncated: 0, segment: 0, bootId: null });
+    entries.push(it.record, it.line, Math.max(it.line, it.endLine ?? it.line), "", 0, 0, null);
     if (!starts.has(it.line)) {
       starts.add(it.line);
       counts.records++;
     }
   }
-  let e = -1; // index into entries (sorted by line) of the record a claimed line follows
+  let e = -1; // index of the record (sorted by line) a claimed line follows
   for (const ln of claimed) {
-    if (starts.has(ln)) {
-      while (e + 1 < entries.length && entries[e + 1].line <= ln) e++;
-      continue;
-    }
-    while (e + 1 < entries.length && entries[e + 1].line <= ln) e++;
+    while (e + 1 < entries.length && entries.line[e + 1] <= ln) e++;
+    if (starts.has(ln)) continue;
     if (e < 0) {
       counts.banner++;
       banners.push({ line: ln, banner: { type: "header" } });
     } else {
       counts.continuation++;
-      const en = entries[e];
-      if (ln > en.endLine) en.endLine = ln;
+      if (ln > entries.endLine[e]) entries.endLine[e] = ln;
     }
   }
   banners.sort((a, b) => a.line - b.line);
-  for (const en of entries) en.raw = lines.slice(en.line - 1, en.endLine).join("\n");
+  for (let k = 0; k < entries.length; k++) entries.raw[k] = lines.slice(entries.line[k] - 1, entries.endLine[k]).join("\n");
 }

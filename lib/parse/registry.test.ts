@@ -47,7 +47,7 @@ describe("format registry", () => {
           const res = runSample(spec, s);
           if (isBannerExpect(s.expect)) {
             expect(res?.type, s.line).toBe("banner");
-            const banner = (res as { banner: Record<string, unknown> }).banner;
+            const banner = (res as unknown as { banner: Record<string, unknown> }).banner;
             for (const [k, v] of Object.entries(s.expect.banner)) expect(banner[k], `${s.line} → banner.${k}`).toEqual(v);
             return;
           }

@@ -23,9 +23,12 @@
  *  Without any of these the year-less records keep a null time (`none`).
  */
 import type { FileRecord, TimeOptions } from "./file-types";
-import { naiveMs } from "./time-util";
+import { naiveMs, utcYearOf } from "./time-util";
 import type { Banner, WallTime } from "./types";
 import type { Zone } from "./zone";
+
+const DAY_MS = 86_400_000;
+const HALF_YEAR_MS = 182 * DAY_MS;
 
 /** Slack on an upper bound (ms): the zone of year-less stamps may be assumed wrongly by up to a day. */
 export const UPPER_BOUND_SLACK_MS = 86_400_000;
@@ -37,12 +40,13 @@ export function wallToUtc(w: WallTime, year: number, zone: Zone): number {
   return w.offsetMin !== null ? local - w.offsetMin * 60_000 : zone.localToUtc(local);
 }
 
-function yearOf(ms: number): number {
-  return new Date(ms).getUTCFullYear();
-}
+const yearOf = utcYearOf;
 
-/** Year in [y-1, y+1] putting `w` closest to `targetMs`. */
+/** Among `candidates`, the year putting `w` closest to `targetMs` (the first when no candidate exists). */
 function closestYear(w: WallTime, targetMs: number, zone: Zone, candidates: number[]): number {
+  // fast path: the first candidate within half a year is the closest
+  const t0 = wallToUtc(w, candidates[0], zone);
+  if (!Number.isNaN(t0) && Math.abs(t0 - targetMs) <= HALF_YEAR_MS) return candidates[0];
   let best = candidates[0];
   let bestD = Number.POSITIVE_INFINITY;
   for (const y of candidates) {
@@ -273,9 +277,6 @@ export function isNewestFirst(ts: Array<number | null>, yearless?: boolean[]): b
   }
   return falls >= 2 && sum < 0 && rises * 10 <= falls;
 }
-
-const DAY_MS = 86_400_000;
-const HALF_YEAR_MS = 182 * DAY_MS;
 
 /** The smallest step equivalent to `d` when either stamp may be a year off (365 or 366 days). */
 function wrapYear(d: number): number {

@@ -9,7 +9,7 @@
  * stamp is the record's time, taking year and offset from this stamp when it has none (klog).
  */
 import { envelopeRecord } from "./component";
-import { journalLine } from "./journal-short";
+import { JournalEnvelopeParser } from "./journal-short";
 import { sniffRatio } from "./sniff-util";
 import { parseIsoStamp } from "./time-util";
 import type { FormatSpec, LineResult, Severity } from "./types";
@@ -46,12 +46,13 @@ export function parseSyslog5424Line(line: string): LineResult {
 
 const SNIFF = /^(?:<\d{1,3}>1 )?\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2}) \S+ \S+ (?:\d+|-) \S+ (?:-|\[)/;
 
+/** Format spec: RFC 5424-style syslog files (`<time> <host> <app> <pid> - -  <msg>`). */
 export const syslogRfc5424Spec: FormatSpec = {
   name: "syslog-rfc5424",
   kind: "syslog",
   sniff: (_path, lines) => sniffRatio(lines, SNIFF),
   createParser() {
-    return { parseLine: (line) => journalLine(line, parseSyslog5424Line) };
+    return new JournalEnvelopeParser(parseSyslog5424Line);
   },
   samples: [
     {

@@ -19,14 +19,16 @@ const DQ = 34; // "
  * line ends first (a cut line: case 070).
  */
 export function findQuoteEnd(s: string, open: number): number {
-  const n = s.length;
   let i = open + 1;
-  while (i < n) {
-    const c = s.charCodeAt(i);
-    if (c === DQ) return i;
-    i += c === BS ? 2 : 1;
+  for (;;) {
+    const q = s.indexOf('"', i);
+    if (q < 0) return -1;
+    // an even run of backslashes before the quote leaves it unescaped
+    let b = q - 1;
+    while (b > open && s.charCodeAt(b) === BS) b--;
+    if (((q - 1 - b) & 1) === 0) return q;
+    i = q + 1;
   }
-  return -1;
 }
 
 function hexVal(c: number): number {
@@ -50,8 +52,8 @@ export function unquoteGo(s: string, start: number, end: number): string {
     const c = s.charCodeAt(i);
     if (c !== BS || i + 1 >= end) {
       // copy a run of plain characters
-      let j = i + 1;
-      while (j < end && s.charCodeAt(j) !== BS) j++;
+      let j = s.indexOf("\\", i + 1);
+      if (j < 0 || j > end) j = end;
       out += s.slice(i, j);
       i = j;
       continue;
@@ -157,10 +159,18 @@ export function balancedEnd(s: string, i: number): number {
  * Scan `key=value` pairs from `start` to the end of `s` into `out`. Values: Go-quoted (unescaped,
  * nested levels too; an unclosed quote runs to the end of the line), `{...}`/`[...]` kept raw when
  * `objects` is set (klog), else a bare token up to the next space.
+ * With `special`, the keys `time`, `level` and `msg` go there instead of `out` (logrus lines; no
+ * `delete` on `out` afterwards, which would turn it into a slow dictionary object).
  * Returns the index where scanning stopped: `s.length` when the whole rest was pairs, else the
  * position of the first token that is not `key=…` (the pairs before it are in `out`).
  */
-export function scanPairs(s: string, start: number, out: Record<string, string>, objects = false): number {
+export function scanPairs(
+  s: string,
+  start: number,
+  out: Record<string, string>,
+  objects = false,
+  special?: SpecialKeys,
+): number {
   const n = s.length;
   let i = start;
   for (;;) {
@@ -176,29 +186,50 @@ export function scanPairs(s: string, start: number, out: Record<string, string>,
     const key = s.slice(keyStart, i);
     i++; // '='
     if (i >= n) {
-      out[key] = "";
+      store(out, special, key, "");
       return n;
     }
     const c = s.charCodeAt(i);
     if (c === DQ) {
       const close = findQuoteEnd(s, i);
-      out[key] = quotedValue(s, i, close);
+      store(out, special, key, quotedValue(s, i, close));
       i = close < 0 ? n : close + 1;
     } else if (objects && (c === 123 || c === 91)) {
       const e = balancedEnd(s, i);
-      out[key] = s.slice(i, e);
+      store(out, special, key, s.slice(i, e));
       i = e;
     } else {
-      let j = i;
-      while (j < n) {
-        const cc = s.charCodeAt(j);
-        if (cc === 32 || cc === 9) break;
-        j++;
-      }
-      out[key] = s.slice(i, j);
+      let j = s.indexOf(" ", i);
+      if (j < 0) j = n;
+      store(out, special, key, s.slice(i, j));
       i = j;
     }
   }
+}
+
+/** Receiver of the logrus keys `time`, `level`, `msg` (see `scanPairs`). */
+export interface SpecialKeys {
+  time: string | undefined;
+  level: string | undefined;
+  msg: string | undefined;
+}
+
+function store(out: Record<string, string>, special: SpecialKeys | undefined, key: string, value: string): void {
+  if (special !== undefined) {
+    if (key === "time") {
+      special.time = value;
+      return;
+    }
+    if (key === "level") {
+      special.level = value;
+      return;
+    }
+    if (key === "msg") {
+      special.msg = value;
+      return;
+    }
+  }
+  out[key] = value;
 }
 
 /**

@@ -154,10 +154,37 @@ export function daysInMonth(year: number, month: number): number {
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
+/**
+ * Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`): plain
+ * arithmetic, several times faster than `Date.UTC` on the hot path.
+ */
+export function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const mp = month > 2 ? month - 3 : month + 9;
+  const doy = Math.floor((153 * mp + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
+}
+
+/** UTC year of a UTC ms instant (arithmetic, no Date object). */
+export function utcYearOf(ms: number): number {
+  const z = Math.floor(ms / 86_400_000) + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  return yoe + era * 400 + (mp >= 10 ? 1 : 0);
+}
+
 /** Wall clock of `w` in year `year` as if it were UTC (ms), NaN when the date does not exist that year (Feb 29). */
 export function naiveMs(w: WallTime, year: number): number {
-  if (w.day > daysInMonth(year, w.month)) return Number.NaN;
-  return Date.UTC(year, w.month - 1, w.day, w.hour, w.minute, w.second, w.ms);
+  if (w.day > 28 && w.day > daysInMonth(year, w.month)) return Number.NaN;
+  return (
+    daysFromCivil(year, w.month, w.day) * 86_400_000 + w.hour * 3_600_000 + w.minute * 60_000 + w.second * 1000 + w.ms
+  );
 }
 
 /** `±hh:mm` for minutes east of UTC (`+00:00` for 0). */

@@ -5,6 +5,7 @@
  */
 import { formatOffset } from "./time-util";
 
+/** A time zone for zone-less stamps (see `resolveZone`). */
 export interface Zone {
   /** `UTC`, `+09:00`, or the IANA name */
   name: string;
@@ -27,6 +28,7 @@ export function fixedZone(offsetMin: number, name = offsetMin === 0 ? "UTC" : fo
   };
 }
 
+/** UTC, the default zone (DESIGN.md Definitions "Zone"). */
 export const UTC_ZONE: Zone = fixedZone(0, "UTC");
 
 const FIXED_RE = /^(?:UTC|GMT)?([+-])(\d{1,2})(?::?(\d{2}))?$/i;

@@ -59,6 +59,13 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     pendingProgress = pendingProgress.then(() => setProgress(phase, Math.max(0, Math.min(1, f)))).catch(() => {});
   };
 
+  const timings: Record<string, number> = {};
+  let mark = performance.now();
+  const lap = (name: string) => {
+    const now = performance.now();
+    timings[name] = Math.round(now - mark);
+    mark = now;
+  };
   try {
     await db.sql.query(`UPDATE "Bundle" SET status = 'parsing', phase = 'unpack', progress = 0, "startedAt" = now(), error = NULL WHERE id = $1`, [bundleId]);
     const dir = uploadsDir(bundleId);
@@ -76,7 +83,9 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
       collectedMs: opts.collected ? Date.parse(opts.collected) : null,
       uploadMs: bundle.createdAt.getTime(),
     };
+    lap("unpackMs");
     const analysed = analyseBundle(unpacked, ingestOpts, progress);
+    lap("parseMs");
     await pendingProgress;
     const readable = analysed.files.filter((f) => f.status === "read" && f.counts.records > 0);
     if (!readable.length) {
@@ -86,8 +95,10 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     await setProgress("store", 0, true);
     const { events, findings, failures } = await db.sql.transaction(async (tx) => {
       const stored = await storeBundle(tx, bundle.incidentId, bundleId, analysed, progress);
+      lap("storeMs");
       await tx.query(`UPDATE "Bundle" SET phase = 'detect', progress = 0 WHERE id = $1`, [bundleId]);
-      const found = await detectFindings(tx, stored.bootIds);
+      const found = await detectFindings(tx, bundle.incidentId, bundleId, stored.boots);
+      lap("detectMs");
       const counts = {
         files: analysed.files.length,
         filesRead: analysed.files.filter((f) => f.status === "read").length,
@@ -97,6 +108,7 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
         events: stored.events,
         findings: found.findings,
         detectorFailures: found.failures,
+        timings,
       };
       await tx.query(
         `UPDATE "Bundle" SET status = 'ready', phase = 'done', progress = 1, counts = $2, "finishedAt" = now() WHERE id = $1`,

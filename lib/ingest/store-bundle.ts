@@ -1,15 +1,19 @@
 /**
- * The storing half of ingest: writes an analysed bundle (files, nodes, boots, events via
- * COPY) and the findings of every boot it touched, all inside one transaction, so a
- * bundle's data is either all there or not at all (DESIGN.md "Pipeline").
+ * The storing half of ingest: writes an analysed bundle (files, source blocks, nodes,
+ * boots, events via COPY) and the findings of every boot it touched, inside the caller's
+ * transaction, so a bundle's data is either all there or not at all (DESIGN.md "Pipeline").
+ *
+ * Event ids are reserved in one block from the `Event` id sequence (under an advisory
+ * lock), so detectors run on the in-memory events and cite evidence by id without reading
+ * the rows back. Only events of other bundles on the same boots are read from the store.
  */
 import type { BootEvent, BootInfo, EventKind, Lane } from "../detect/types";
 import { runDetectors } from "../detect/index";
 import { copyText, type SqlConn } from "../db/sql";
-import type { AnalysedBundle } from "./analyse-bundle";
-import type { Progress } from "./analyse-bundle";
+import type { AnalysedBundle, AnalysedEvent, Progress } from "./analyse-bundle";
 
 const EVENT_COLUMNS = [
+  "id",
   "incidentId",
   "bundleId",
   "fileId",
@@ -31,20 +35,56 @@ const EVENT_COLUMNS = [
   "fields",
 ];
 
+/** Rows per COPY chunk handed to the driver. */
+const COPY_CHUNK_ROWS = 4000;
+
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export interface StoreResult {
   events: number;
-  /** database ids of the boots this bundle added events to */
-  bootIds: number[];
+  /** boots this bundle added events to: database id -> what detectors need */
+  boots: Map<number, { info: BootInfo; events: BootEvent[] }>;
 }
 
-/** Writes files, nodes, boots and events. Call inside `db.transaction`. */
+/** Reserves `n` consecutive ids of the Event sequence; returns the first. */
+async function reserveEventIds(tx: SqlConn, n: number): Promise<number> {
+  // every writer of Event goes through here; the lock makes nextval + setval one step
+  await tx.query(`SELECT pg_advisory_xact_lock(72707370)`);
+  const [r] = await tx.query<{ first: string }>(
+    `SELECT nextval(pg_get_serial_sequence('"Event"', 'id'))::text AS first`,
+  );
+  const first = Number(r.first);
+  if (n > 1) await tx.query(`SELECT setval(pg_get_serial_sequence('"Event"', 'id'), $1)`, [first + n - 1]);
+  return first;
+}
+
+function bootEvent(e: AnalysedEvent, id: number, fileId: number): BootEvent {
+  const k8s = e.fields?.k8s as { reason: string; count: number; firstMs: number | null; lastMs: number | null } | undefined;
+  return {
+    id,
+    ts: e.ts,
+    fileId,
+    line: e.line,
+    component: e.component,
+    lane: e.lane,
+    severity: e.severity,
+    kind: e.kind,
+    pod: e.pod,
+    sandboxId: e.sandboxId,
+    errorClass: e.errorClass,
+    message: e.message,
+    k8s: k8s ? { reason: k8s.reason, count: k8s.count, firstMs: k8s.firstMs, lastMs: k8s.lastMs } : null,
+    fields: null,
+  };
+}
+
+/** Writes files, blocks, nodes, boots and events. Call inside `db.transaction`. */
 export async function storeBundle(tx: SqlConn, incidentId: string, bundleId: string, a: AnalysedBundle, progress: Progress = () => {}): Promise<StoreResult> {
   // nodes and their boots
   const nodeIds = new Map<string, number>();
   const bootIds = new Map<string, number[]>(); // node -> boot db ids by index
-  for (const [name, boots] of a.nodes) {
+  const boots = new Map<number, { info: BootInfo; events: BootEvent[] }>();
+  for (const [name, list] of a.nodes) {
     const [n] = await tx.query<{ id: number }>(
       `INSERT INTO "Node" ("incidentId", name) VALUES ($1, $2)
        ON CONFLICT ("incidentId", name) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
@@ -52,17 +92,21 @@ export async function storeBundle(tx: SqlConn, incidentId: string, bundleId: str
     );
     nodeIds.set(name, n.id);
     const ids: number[] = [];
-    for (const b of boots) {
-      const [row] = await tx.query<{ id: number }>(
+    for (const b of list) {
+      const [row] = await tx.query<{ id: number; start: Date; end: Date | null }>(
         `INSERT INTO "Boot" ("incidentId", "nodeId", "bootKey", start, "end", "detectedBy", "startApprox")
          VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT ("nodeId", "bootKey") DO UPDATE SET
            start = LEAST("Boot".start, EXCLUDED.start),
            "end" = GREATEST("Boot"."end", EXCLUDED."end")
-         RETURNING id`,
+         RETURNING id, start, "end"`,
         [incidentId, n.id, b.bootKey, iso(b.start), iso(b.end), b.detectedBy, b.startApprox],
       );
       ids.push(row.id);
+      boots.set(row.id, {
+        info: { node: name, bootKey: b.bootKey, start: new Date(row.start).getTime(), end: row.end ? new Date(row.end).getTime() : null },
+        events: [],
+      });
     }
     bootIds.set(name, ids);
   }
@@ -110,34 +154,34 @@ export async function storeBundle(tx: SqlConn, incidentId: string, bundleId: str
   // source text in gzip blocks (bytea as hex in COPY text format)
   function* blockRows(): Generator<string> {
     for (let i = 0; i < a.files.length; i++) {
-      const f = a.files[i];
-      const fileId = fileIds[i];
       let buf = "";
-      f.blocks.forEach((b, seq) => {
-        buf += `${fileId}\t${seq}\t${b.firstLine}\t${b.lineCount}\t\\\\x${b.gz.toString("hex")}\n`;
+      a.files[i].blocks.forEach((b, seq) => {
+        buf += `${fileIds[i]}\t${seq}\t${b.firstLine}\t${b.lineCount}\t\\\\x${b.gz.toString("hex")}\n`;
       });
       if (buf) yield buf;
     }
   }
   await tx.copyFrom("SourceBlock", ["fileId", "seq", "firstLine", "lineCount", "data"], blockRows());
 
-  // events through COPY, in chunks of rows
+  // events through COPY with reserved ids; signal events also go to their boot's list
+  const first = a.events.length ? await reserveEventIds(tx, a.events.length) : 0;
   const total = a.events.length || 1;
-  let sent = 0;
   function* rows(): Generator<string> {
-    const CHUNK = 2000;
     let buf = "";
     let n = 0;
-    for (const e of a.events) {
+    for (let i = 0; i < a.events.length; i++) {
+      const e = a.events[i];
+      const id = first + i;
+      const fileId = fileIds[e.fileIdx];
       const nodeId = e.node ? (nodeIds.get(e.node) ?? null) : null;
       const bootId = e.node && e.boot !== null ? (bootIds.get(e.node)?.[e.boot] ?? null) : null;
+      if (bootId !== null && e.kind !== "log") boots.get(bootId)!.events.push(bootEvent(e, id, fileId));
       buf +=
-        `${incidentId}\t${bundleId}\t${fileIds[e.fileIdx]}\t${copyText(nodeId)}\t${copyText(bootId)}\t${e.line}\t${e.span}\t${copyText(iso(e.ts))}\t` +
+        `${id}\t${incidentId}\t${bundleId}\t${fileId}\t${copyText(nodeId)}\t${copyText(bootId)}\t${e.line}\t${e.span}\t${copyText(iso(e.ts))}\t` +
         `${e.precision}\t${e.flags}\t${copyText(e.component)}\t${e.lane}\t${e.severity}\t${e.kind}\t${copyText(e.pod)}\t` +
         `${copyText(e.sandboxId)}\t${copyText(e.errorClass)}\t${copyText(e.message)}\t${copyText(e.fields ? JSON.stringify(e.fields) : null)}\n`;
-      if (++n === CHUNK) {
-        sent += n;
-        progress("store", sent / total);
+      if (++n === COPY_CHUNK_ROWS) {
+        progress("store", (i + 1) / total);
         yield buf;
         buf = "";
         n = 0;
@@ -147,9 +191,7 @@ export async function storeBundle(tx: SqlConn, incidentId: string, bundleId: str
   }
   const copied = await tx.copyFrom("Event", EVENT_COLUMNS, rows());
   progress("store", 1);
-  const touched = new Set<number>();
-  for (const e of a.events) if (e.node && e.boot !== null) touched.add(bootIds.get(e.node)![e.boot]);
-  return { events: copied, bootIds: [...touched].sort((x, y) => x - y) };
+  return { events: copied, boots };
 }
 
 interface EventRow {
@@ -165,59 +207,55 @@ interface EventRow {
   sandboxId: string | null;
   errorClass: string | null;
   message: string;
-  fields: Record<string, unknown> | null;
+  fields: string | null;
 }
 
 /**
- * Re-runs every detector on each boot in `bootIds` over all of that boot's stored events
- * (so adding a bundle to an incident updates the findings of the boots it touched) and
- * replaces their findings. Events of kind `log` carry no signal for any detector and are
- * not loaded. Returns the number of findings stored and the detectors that failed.
+ * Runs every detector on each boot the bundle touched and replaces that boot's findings.
+ * A boot's events are this bundle's signal events (in memory) plus the signal events other
+ * bundles stored on the same boot (read back: adding a bundle to an incident updates the
+ * findings of the boots it touched). Events of kind `log` carry no signal for any detector.
+ * Returns the number of findings stored and the detectors that failed.
  */
-export async function detectFindings(tx: SqlConn, bootIds: number[]): Promise<{ findings: number; failures: string[] }> {
+export async function detectFindings(tx: SqlConn, incidentId: string, bundleId: string, boots: StoreResult["boots"]): Promise<{ findings: number; failures: string[] }> {
   let stored = 0;
   const failures: string[] = [];
-  for (const bootId of bootIds) {
-    const [b] = await tx.query<{ id: number; incidentId: string; nodeId: number; bootKey: string; start: Date; end: Date | null; name: string }>(
-      `SELECT b.id, b."incidentId", b."nodeId", b."bootKey", b.start, b."end", n.name
-       FROM "Boot" b JOIN "Node" n ON n.id = b."nodeId" WHERE b.id = $1`,
-      [bootId],
-    );
-    if (!b) continue;
-    const rows = await tx.query<EventRow>(
+  for (const [bootId, { info, events }] of [...boots].sort((x, y) => x[0] - y[0])) {
+    const others = await tx.query<EventRow>(
       `SELECT id::text AS id, ts, "fileId", line, component, lane, severity, kind, pod, "sandboxId", "errorClass", message, fields
-       FROM "Event" WHERE "bootId" = $1 AND kind <> 'log'
-       ORDER BY ts ASC NULLS LAST, "fileId", line`,
-      [bootId],
+       FROM "Event" WHERE "incidentId" = $1 AND "bootId" = $2 AND kind <> 'log' AND "bundleId" <> $3`,
+      [incidentId, bootId, bundleId],
     );
-    const events: BootEvent[] = rows.map((r) => {
-      const k8s = (r.fields?.k8s ?? null) as { reason: string; count: number; firstMs: number | null; lastMs: number | null } | null;
-      return {
-        id: Number(r.id),
-        ts: r.ts ? new Date(r.ts).getTime() : null,
-        fileId: r.fileId,
-        line: r.line,
-        component: r.component,
-        lane: r.lane,
-        severity: r.severity,
-        kind: r.kind,
-        pod: r.pod,
-        sandboxId: r.sandboxId,
-        errorClass: r.errorClass,
-        message: r.message,
-        k8s: k8s ? { reason: k8s.reason, count: k8s.count, firstMs: k8s.firstMs, lastMs: k8s.lastMs } : null,
-        fields: null,
-      };
-    });
-    const boot: BootInfo = { node: b.name, bootKey: b.bootKey, start: new Date(b.start).getTime(), end: b.end ? new Date(b.end).getTime() : null };
-    const result = runDetectors(boot, events);
-    failures.push(...result.errors.map((e) => `${e.detector} on ${b.name} boot ${b.bootKey}: ${e.message}`));
+    const all = events.concat(
+      others.map((r) => {
+        const k8s = r.fields ? (JSON.parse(r.fields) as { k8s?: BootEvent["k8s"] }).k8s ?? null : null;
+        return {
+          id: Number(r.id),
+          ts: r.ts ? new Date(r.ts).getTime() : null,
+          fileId: r.fileId,
+          line: r.line,
+          component: r.component,
+          lane: r.lane,
+          severity: r.severity,
+          kind: r.kind,
+          pod: r.pod,
+          sandboxId: r.sandboxId,
+          errorClass: r.errorClass,
+          message: r.message,
+          k8s,
+          fields: null,
+        };
+      }),
+    );
+    const [nb] = await tx.query<{ nodeId: number }>(`SELECT "nodeId" FROM "Boot" WHERE id = $1`, [bootId]);
+    const result = runDetectors(info, all);
+    failures.push(...result.errors.map((e) => `${e.detector} on ${info.node} boot ${info.bootKey}: ${e.message}`));
     await tx.query(`DELETE FROM "Finding" WHERE "bootId" = $1`, [bootId]);
     for (const f of result.findings) {
       await tx.query(
         `INSERT INTO "Finding" ("incidentId", "nodeId", "bootId", detector, severity, start, "end", title, explanation, metrics, evidence)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::bigint[])`,
-        [b.incidentId, b.nodeId, b.id, f.detector, f.severity, iso(f.start), iso(f.end), f.title, f.explanation, JSON.stringify(f.metrics), f.evidence.map(String)],
+        [incidentId, nb.nodeId, bootId, f.detector, f.severity, iso(f.start), iso(f.end), f.title, f.explanation, JSON.stringify(f.metrics), f.evidence.map(String)],
       );
       stored++;
     }

@@ -1,10 +1,15 @@
 /**
- * One event with everything the detail panel shows: the full message, the raw line, the
+ * One event with everything the detail panel shows: the full message, the raw line(s)
+ * read back from the stored source file (SourceBlock) with a few lines of context, the
  * file it came from (path in the bundle, line number, clock offset and zone applied) and
  * its structured fields. Rendered as text by the UI, never as HTML.
  */
 import { getDb } from "@/lib/db/connection";
 import { ApiError } from "@/lib/http/errors";
+import { readSourceLines, type SourceLine } from "./read-source-lines";
+
+/** Lines of context shown before and after the event's own lines. */
+export const CONTEXT_LINES = 3;
 
 export interface TEventDetail {
   id: string;
@@ -20,10 +25,15 @@ export interface TEventDetail {
   sandboxId: string | null;
   errorClass: string | null;
   message: string;
+  /** the record's physical lines joined with "\n" ("" when the source text is not stored) */
   raw: string;
+  /** the record's lines and CONTEXT_LINES around them; `own` marks the record's lines */
+  context: Array<{ n: number; text: string; own: boolean }>;
   fields: Record<string, unknown> | null;
-  /** 1-based physical line in the file */
+  /** 1-based physical line of the record's first line */
   line: number;
+  /** physical lines the record spans (continuations included) */
+  span: number;
   file: { id: number; path: string; kind: string; format: string; clockOffsetMs: number; timeZone: string; zoneSource: string; yearSource: string | null };
   bundle: { id: string; fileName: string };
   node: string | null;
@@ -43,9 +53,10 @@ interface Row {
   sandboxId: string | null;
   errorClass: string | null;
   message: string;
-  raw: string;
-  fields: unknown;
+  /** JSON text (Event.fields) */
+  fields: string | null;
   line: number;
+  span: number;
   fileId: number;
   path: string;
   fileKind: string;
@@ -62,7 +73,7 @@ interface Row {
 
 const SQL = `
 SELECT e.id::text AS id, (extract(epoch FROM e.ts) * 1000)::float8 AS ts, e.precision, e.flags, e.component, e.lane,
-       e.severity, e.kind, e.pod, e."sandboxId", e."errorClass", e.message, e.raw, e.fields, e.line,
+       e.severity, e.kind, e.pod, e."sandboxId", e."errorClass", e.message, e.fields, e.line, e.span,
        f.id AS "fileId", f.path, f.kind AS "fileKind", f.format, f."clockOffsetMs", f."timeZone", f."zoneSource", f."yearSource",
        bu.id AS "bundleId", bu."fileName", n.name AS node, bo."bootKey"
 FROM "Event" e
@@ -78,6 +89,10 @@ export async function getEvent(opts: { incidentId: string; eventId: string }): P
   const { sql } = await getDb();
   const [r] = await sql.query<Row>(SQL, [opts.incidentId, opts.eventId]);
   if (!r) throw new ApiError("not_found", "event not found");
+  const span = Math.max(1, Number(r.span) || 1);
+  const last = r.line + span - 1;
+  const lines = await readSourceLines(sql, r.fileId, Math.max(1, r.line - CONTEXT_LINES), last + CONTEXT_LINES);
+  const context = lines.map((l) => ({ n: l.n, text: l.text, own: l.n >= r.line && l.n <= last }));
   return {
     id: r.id,
     ts: r.ts == null ? null : Number(r.ts),
@@ -91,12 +106,28 @@ export async function getEvent(opts: { incidentId: string; eventId: string }): P
     sandboxId: r.sandboxId,
     errorClass: r.errorClass,
     message: r.message,
-    raw: r.raw,
-    fields: r.fields && typeof r.fields === "object" ? (r.fields as Record<string, unknown>) : null,
+    raw: context
+      .filter((l) => l.own)
+      .map((l) => l.text)
+      .join("\n"),
+    context,
+    fields: parseFields(r.fields),
     line: r.line,
+    span,
     file: { id: r.fileId, path: r.path, kind: r.fileKind, format: r.format, clockOffsetMs: r.clockOffsetMs, timeZone: r.timeZone, zoneSource: r.zoneSource, yearSource: r.yearSource },
     bundle: { id: r.bundleId, fileName: r.fileName },
     node: r.node,
     bootKey: r.bootKey,
   };
+}
+
+/** Event.fields holds JSON text; a damaged value shows as `{ _unparsed: text }` rather than failing the page. */
+function parseFields(text: string | null): Record<string, unknown> | null {
+  if (!text) return null;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === "object" ? (v as Record<string, unknown>) : { value: v };
+  } catch {
+    return { _unparsed: text };
+  }
 }

@@ -108,7 +108,7 @@ CREATE TABLE "Event" (
     "sandboxId" TEXT,
     "errorClass" TEXT,
     "message" TEXT NOT NULL,
-    "fields" JSONB,
+    "fields" TEXT,
 
     CONSTRAINT "Event_pkey" PRIMARY KEY ("id")
 );
@@ -162,9 +162,6 @@ CREATE UNIQUE INDEX "Boot_nodeId_bootKey_key" ON "Boot"("nodeId", "bootKey");
 
 -- CreateIndex
 CREATE INDEX "Event_bootId_ts_idx" ON "Event"("bootId", "ts");
-
--- CreateIndex
-CREATE INDEX "Event_fileId_line_idx" ON "Event"("fileId", "line");
 
 -- CreateIndex
 CREATE INDEX "Finding_incidentId_idx" ON "Finding"("incidentId");

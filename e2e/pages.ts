@@ -19,6 +19,8 @@ export function uniqueTitle(info: TestInfo, what: string): string {
 
 /** Saves a full-page screenshot as e2e/screenshots/<name>.png. */
 export async function screenshot(page: Page, info: TestInfo, name: string) {
+  // from the top, so the sticky toolbar sits where a reader sees it
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: path.join(info.project.testDir, "screenshots", `${name}.png`), fullPage: true });
 }
 

@@ -79,7 +79,9 @@ test("upload a bundle, read the failure window on the node boot timeline, zoom a
   // select an event: it shows its source file and line, and joins the URL
   await tl.rows().nth(1).click();
   await expect(page).toHaveURL(/[?&]ev=\d+/);
-  await expect(page.getByTestId("event-source")).toContainText(/:\d+$/);
+  await expect(page.getByTestId("event-source")).toContainText(/:\d+(-\d+)?$/);
+  // its raw line(s), read back from the stored source file, with the record's lines marked
+  await expect(page.getByTestId("event-raw").locator("span.own").first()).toBeVisible();
   const source = await page.getByTestId("event-source").innerText();
   await screenshot(page, info, "timeline-zoomed");
 

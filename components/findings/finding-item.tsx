@@ -15,7 +15,11 @@ function metricText(v: unknown): string {
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : v.toFixed(3).replace(/\.?0+$/, "");
   if (typeof v === "string") return v;
   if (Array.isArray(v)) return v.map(metricText).join(", ");
-  return JSON.stringify(v);
+  if (typeof v === "object")
+    return Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${k} ${metricText(x)}`)
+      .join(", ");
+  return String(v);
 }
 
 export function FindingItem(p: { f: TFindingView; actions?: ReactNode; showNode?: boolean }) {

@@ -14,7 +14,15 @@ const FLAG_NAMES: Array<[number, string]> = [
   [8, "truncated"],
 ];
 
-export function EventDetail(p: { incidentId: string; eventId: string; t0: number; onClose(): void; onZoomTo(ts: number): void }) {
+export function EventDetail(p: {
+  incidentId: string;
+  eventId: string;
+  /** the page's boot: T+0 (UTC ms) and key, to flag events of another boot */
+  t0: number;
+  bootKey: string;
+  onClose(): void;
+  onZoomTo(ts: number): void;
+}) {
   const q = useEventQuery(p.incidentId, p.eventId);
   const e = q.data;
   return (
@@ -22,7 +30,7 @@ export function EventDetail(p: { incidentId: string; eventId: string; t0: number
       <header>
         <h3>event {p.eventId}</h3>
         <div className="row-gap">
-          {e?.ts != null && (
+          {e?.ts != null && e.bootKey === p.bootKey && (
             <button type="button" className="btn small" onClick={() => p.onZoomTo(e.ts!)}>
               zoom ±5 s
             </button>
@@ -36,6 +44,11 @@ export function EventDetail(p: { incidentId: string; eventId: string; t0: number
       {q.error && <p className="bad">{(q.error as Error).message}</p>}
       {e && (
         <>
+          {e.bootKey !== p.bootKey && (
+            <p className="warn small" data-testid="event-other-boot">
+              {e.bootKey ? `This event belongs to another boot (${e.bootKey}) of ${e.node ?? "this node"}; T+ is relative to this page's boot.` : "This event is not assigned to a boot."}
+            </p>
+          )}
           <dl className="kv">
             <dt>time</dt>
             <dd className="mono">
@@ -44,6 +57,7 @@ export function EventDetail(p: { incidentId: string; eventId: string; t0: number
             <dt>source</dt>
             <dd className="mono" data-testid="event-source">
               {e.file.path}:{e.line}
+              {e.span > 1 ? `-${e.line + e.span - 1}` : ""}
             </dd>
             <dt>bundle</dt>
             <dd>{e.bundle.fileName}</dd>
@@ -95,10 +109,19 @@ export function EventDetail(p: { incidentId: string; eventId: string; t0: number
           <pre className="pre" data-testid="event-message">
             {e.message}
           </pre>
-          <h4>raw line</h4>
-          <pre className="pre" data-testid="event-raw">
-            {e.raw}
-          </pre>
+          <h4>{e.span > 1 ? `raw lines (${e.span})` : "raw line"} in context</h4>
+          {e.context.length === 0 ? (
+            <p className="muted small">the source text of this file is not stored</p>
+          ) : (
+            <pre className="pre src" data-testid="event-raw">
+              {e.context.map((l) => (
+                <span key={l.n} className={l.own ? "own" : undefined}>
+                  <i>{l.n}</i>
+                  {l.text}
+                </span>
+              ))}
+            </pre>
+          )}
           {e.fields && Object.keys(e.fields).length > 0 && (
             <>
               <h4>fields</h4>

@@ -5,7 +5,7 @@
  * filters and the selected event. All view state is in the URL (useViewState), so the
  * address is a permalink; data comes through one query hook per resource.
  */
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { CopyLinkButton } from "@/components/copy-link-button";
 import { useEventsCountQuery } from "@/components/data/use-events-count-query";
 import { useEventsPageQuery } from "@/components/data/use-events-page-query";
@@ -60,13 +60,24 @@ export function TimelineView({ view }: { view: TBootView }) {
   const toggleLane = (l: TLane) => setLanes(state.lanes.includes(l) ? state.lanes.filter((x) => x !== l) : [...state.lanes, l]);
 
   // search box: local text, written to the URL after a pause
+  // (the URL wins only when it changed from elsewhere: Back, a permalink)
   const [qText, setQText] = useState(state.q);
-  useEffect(() => setQText(state.q), [state.q]);
+  const written = useRef(state.q);
   useEffect(() => {
-    if (qText === state.q) return;
-    const t = setTimeout(() => setQ(qText.trim() ? qText : ""), 300);
+    if (state.q !== written.current) {
+      written.current = state.q;
+      setQText(state.q);
+    }
+  }, [state.q]);
+  useEffect(() => {
+    const next = qText.trim() ? qText : "";
+    if (next === written.current) return;
+    const t = setTimeout(() => {
+      written.current = next;
+      setQ(next);
+    }, 300);
     return () => clearTimeout(t);
-  }, [qText, state.q, setQ]);
+  }, [qText, setQ]);
 
   const permalink = () =>
     `${window.location.origin}${bootPath(view.incident.id, view.node.name, view.boot.bootKey, { ...state, from, to })}`;
@@ -236,6 +247,7 @@ export function TimelineView({ view }: { view: TBootView }) {
               incidentId={view.incident.id}
               eventId={state.ev}
               t0={t0}
+              bootKey={view.boot.bootKey}
               onClose={() => setEv(null)}
               onZoomTo={(ts) => zoomTo(ts - 5000, ts + 5000)}
             />

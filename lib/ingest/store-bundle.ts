@@ -190,6 +190,32 @@ export async function storeBundle(tx: SqlConn, incidentId: string, bundleId: str
     if (buf) yield buf;
   }
   const copied = await tx.copyFrom("Event", EVENT_COLUMNS, rows());
+
+  // the per-second rollup the timeline histogram reads (EventDensity)
+  const density = new Map<string, [number, number]>();
+  for (const e of a.events) {
+    if (e.ts === null || !e.node || e.boot === null) continue;
+    const key = `${bootIds.get(e.node)![e.boot]}\t${Math.floor(e.ts / 1000)}\t${e.lane}`;
+    const d = density.get(key);
+    if (d) {
+      d[0]++;
+      if (e.severity >= 3) d[1]++;
+    } else density.set(key, [1, e.severity >= 3 ? 1 : 0]);
+  }
+  function* densityRows(): Generator<string> {
+    let buf = "";
+    let n = 0;
+    for (const [key, [count, errors]] of density) {
+      buf += `${key}\t${bundleId}\t${count}\t${errors}\n`;
+      if (++n === COPY_CHUNK_ROWS) {
+        yield buf;
+        buf = "";
+        n = 0;
+      }
+    }
+    if (buf) yield buf;
+  }
+  await tx.copyFrom("EventDensity", ["bootId", "sec", "lane", "bundleId", "n", "errors"], densityRows());
   progress("store", 1);
   return { events: copied, boots };
 }

@@ -11,12 +11,16 @@
  *   `CreatePodSandbox` / `KillPodSandbox` in `err`), "StopPodSandbox from runtime
  *   service failed", "Failed to stop sandbox", "killPodWithSyncResult failed",
  *   "Container runtime network not ready", "Kubelet version", "Starting/Started kubelet",
- *   PLEG / runtime-not-ready reports (cases 001, 009, 070);
+ *   PLEG / runtime-not-ready reports, runtime calls (`ListPodSandbox ... from runtime service
+ *   failed`) timing out or refused (cases 001, 009, 070);
  * - containerd (logrus, containerd `internal/cri/server/instrumented_service.go`,
  *   `sandbox_run.go`): "RunPodSandbox for &PodSandboxMetadata{...}" start /
  *   "... failed, error" / "... returns sandbox id", "StopPodSandbox for ... failed",
  *   "Failed to destroy network for sandbox", "starting containerd",
- *   "containerd successfully booted in" (case 056, 070);
+ *   "containerd successfully booted in" (case 056, 070); runtime health at level error: "failed to
+ *   handle container TaskExit event", "Failed to handle backOff event" (its error names the
+ *   TaskExit), "Failed to handle event stream", ttrpc's "received message on inactive stream"
+ *   (containerd/ttrpc `client.go`) and "ttrpc: closed";
  * - CRI-O (logrus; texts from memory, FORMATS.md [mem]): "Starting CRI-O",
  *   "Running pod sandbox: ns/name/POD", "Ran pod sandbox <id> with infra container",
  *   "Error adding/deleting pod ... CNI network";
@@ -263,6 +267,13 @@ function kubeletKind(h: string, text: string, severity: number): EventKind | nul
   if (/PLEG is not healthy|container runtime is down|Container runtime not ready|container runtime status check may not have completed yet/i.test(text))
     return "runtime.unhealthy";
   if (severity >= 3 && /code = Unavailable desc = connection error|(?:containerd|crio)\.sock: connect:/i.test(text)) return "runtime.unhealthy";
+  // runtime calls other than sandbox create/stop timing out or refused (remote_runtime.go / cri-client log.go)
+  if (
+    severity >= 3 &&
+    /^(?:ListPodSandbox|ListContainers|ContainerStatus|PodSandboxStatus|ListPodSandboxStats|ListContainerStats|Status|Version) (?:with filter )?from runtime service failed/.test(h) &&
+    /DeadlineExceeded|code = Unavailable/.test(text)
+  )
+    return "runtime.unhealthy";
   if (/^Created PodSandbox for pod/.test(h)) return "sandbox.created";
   return null;
 }
@@ -280,7 +291,7 @@ function containerdKind(h: string, text: string, severity: number, fields: Recor
     return "network.not-ready";
   if (
     severity >= 3 &&
-    /failed to handle (?:container )?TaskExit event|failed to (?:send|publish|forward) event|event stream|ttrpc: closed|shim (?:disconnected|exited)|timeout waiting for .*shim|failed to (?:stop|delete) sandbox .*deadline/i.test(
+    /failed to handle (?:container )?TaskExit event|failed to (?:send|publish|forward) event|event stream|ttrpc: closed|ttrpc: received message on inactive stream|ttrpc: failed to handle message|shim (?:disconnected|exited)|timeout waiting for .*shim|failed to (?:stop|delete) sandbox .*deadline/i.test(
       text,
     )
   )

@@ -32,10 +32,10 @@ export function scopeWhere(f: TEventFilter, params: SqlParam[]): string {
   };
   const inc = p(f.incidentId);
   const boot = p(f.bootId);
+  // the boot must belong to the incident (ids are sequential; incident ids are not);
+  // the scalar subquery runs once and the scan uses the (bootId, ts) index
   return [
-    `e."incidentId" = ${inc}`,
-    `e."nodeId" = (SELECT b."nodeId" FROM "Boot" b WHERE b.id = ${boot} AND b."incidentId" = ${inc})`,
-    `e."bootId" = ${boot}`,
+    `e."bootId" = (SELECT b.id FROM "Boot" b WHERE b.id = ${boot} AND b."incidentId" = ${inc})`,
     `e.ts >= ${p(new Date(f.fromMs).toISOString())}::timestamptz`,
     `e.ts < ${p(new Date(f.toMs).toISOString())}::timestamptz`,
     `e.lane = ANY(${p([...f.lanes])}::text[])`,

@@ -61,8 +61,8 @@ export async function getBootView(opts: { incidentId: string; node: string; boot
   const [extentRows, findings, milestones, files] = await Promise.all([
     sql.query<ExtentRow>(
       `SELECT (extract(epoch FROM min(ts)) * 1000)::float8 AS first, (extract(epoch FROM max(ts)) * 1000)::float8 AS last
-       FROM "Event" WHERE "incidentId" = $1 AND "nodeId" = $2 AND "bootId" = $3 AND ts IS NOT NULL`,
-      [opts.incidentId, node.id, boot.id],
+       FROM "Event" WHERE "bootId" = $1 AND ts IS NOT NULL`,
+      [boot.id],
     ),
     prisma.finding.findMany({ where: { incidentId: opts.incidentId, bootId: boot.id }, orderBy: [{ start: "asc" }, { id: "asc" }] }),
     getMilestones({ incidentId: opts.incidentId, bootId: boot.id, bootStartMs: startMs }),

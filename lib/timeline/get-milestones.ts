@@ -1,7 +1,8 @@
 /**
  * Milestones of one node boot: the first event of each milestone kind (MILESTONE_KINDS;
- * the first `sandbox.created` at or after T+0). One query: one index probe per kind on
- * (incidentId, kind, ts).
+ * the first `sandbox.created` at or after T+0). One query: one probe per kind on the
+ * partial index `Event_signal_idx` (incidentId, kind, ts) WHERE kind <> 'log' (the query
+ * repeats that condition so the planner can use it).
  */
 import { getDb } from "@/lib/db/connection";
 import { MILESTONE_KINDS, type TMilestoneKind } from "./lanes";
@@ -36,6 +37,7 @@ CROSS JOIN LATERAL (
   FROM "Event" e
   WHERE e."incidentId" = $1
     AND e.kind = k.kind
+    AND e.kind <> 'log'
     AND e."bootId" = $2
     AND e.ts >= CASE WHEN k.kind = 'sandbox.created' THEN $4::timestamptz ELSE '-infinity'::timestamptz END
   ORDER BY e.ts, e."fileId", e.line, e.id

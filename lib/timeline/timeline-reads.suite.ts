@@ -3,6 +3,7 @@
  * milestones, boot view, event detail, incident), run on PostgreSQL and on PGlite by
  * timeline-reads.pg.test.ts and timeline-reads.pglite.test.ts: one query text, two backends.
  */
+import { gzipSync } from "node:zlib";
 import { expect, it } from "vitest";
 import { getDb } from "@/lib/db/connection";
 import { copyText } from "@/lib/db/sql";
@@ -34,7 +35,7 @@ async function seed() {
   const add = (bootId: number, ms: number, lane: string, severity: number, kind: string, msg: string) => {
     line++;
     rows.push(
-      [incidentId, `${incidentId}b`, file.id, node.id, bootId, line, new Date(ms).toISOString(), "ms", lane === "runtime" ? "containerd" : lane, lane, severity, kind, null, null, null, msg, `raw ${msg}`]
+      [incidentId, `${incidentId}b`, file.id, node.id, bootId, line, new Date(ms).toISOString(), "ms", lane === "runtime" ? "containerd" : lane, lane, severity, kind, null, null, null, msg]
         .map(copyText)
         .join("\t") + "\n",
     );
@@ -51,9 +52,21 @@ async function seed() {
   add(boot2.id, T0 + 30_000, "events", 2, "k8s.event", "tie b");
   await sql.copyFrom(
     "Event",
-    ["incidentId", "bundleId", "fileId", "nodeId", "bootId", "line", "ts", "precision", "component", "lane", "severity", "kind", "pod", "sandboxId", "errorClass", "message", "raw"],
+    ["incidentId", "bundleId", "fileId", "nodeId", "bootId", "line", "ts", "precision", "component", "lane", "severity", "kind", "pod", "sandboxId", "errorClass", "message"],
     rows,
   );
+  // the source text, as the ingest stores it: gzip blocks of whole lines (here: line n = "raw line n")
+  const text = Array.from({ length: line }, (_, i) => `raw line ${i + 1}`);
+  for (let seq = 0; seq * 50 < text.length; seq++) {
+    const part = text.slice(seq * 50, seq * 50 + 50);
+    await sql.query(`INSERT INTO "SourceBlock" ("fileId", seq, "firstLine", "lineCount", data) VALUES ($1, $2, $3, $4, decode($5, 'base64'))`, [
+      file.id,
+      seq,
+      seq * 50 + 1,
+      part.length,
+      gzipSync(part.join("\n")).toString("base64"),
+    ]);
+  }
   await prisma.finding.create({
     data: { incidentId, nodeId: node.id, bootId: boot2.id, detector: "sandbox-failure-window", severity: "high", start: new Date(T0 + 9000), end: new Date(T0 + 18_900), title: "w", explanation: "e", metrics: { attempts: 100 } },
   });
@@ -118,7 +131,19 @@ export function timelineReadsSuite() {
     expect(p1.events[0]).toMatchObject({ ts: T0 + 9000, lane: "cni-plugin", severity: 3, kind: "sandbox.create.failed" });
 
     const ev = await getEvent({ incidentId, eventId: p1.events[0].id });
-    expect(ev).toMatchObject({ raw: "raw failed 100%_x 0", file: { path: "node-a/journal.log", clockOffsetMs: 1500 }, node: "node-a", bootKey });
+    // events were numbered in insertion order: the first failure is line 6
+    expect(ev).toMatchObject({ line: 6, span: 1, raw: "raw line 6", file: { path: "node-a/journal.log", clockOffsetMs: 1500 }, node: "node-a", bootKey });
+    expect(ev.context.map((l) => [l.n, l.own])).toEqual([
+      [3, false],
+      [4, false],
+      [5, false],
+      [6, true],
+      [7, false],
+      [8, false],
+      [9, false],
+    ]);
+    const first = await getEvent({ incidentId, eventId: (await getEventsPage({ ...filter, limit: 1 })).events[0].id });
+    expect(first.context[0].n).toBe(1);
     await expect(getEvent({ incidentId: "other", eventId: p1.events[0].id })).rejects.toMatchObject({ code: "not_found" });
 
     const inc = await getIncident({ incidentId });

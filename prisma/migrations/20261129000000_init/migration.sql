@@ -114,6 +114,18 @@ CREATE TABLE "Event" (
 );
 
 -- CreateTable
+CREATE TABLE "EventDensity" (
+    "bootId" INTEGER NOT NULL,
+    "sec" BIGINT NOT NULL,
+    "lane" TEXT NOT NULL,
+    "bundleId" TEXT NOT NULL,
+    "n" INTEGER NOT NULL,
+    "errors" INTEGER NOT NULL,
+
+    CONSTRAINT "EventDensity_pkey" PRIMARY KEY ("bootId","sec","lane","bundleId")
+);
+
+-- CreateTable
 CREATE TABLE "SourceBlock" (
     "fileId" INTEGER NOT NULL,
     "seq" INTEGER NOT NULL,
@@ -201,6 +213,12 @@ ALTER TABLE "Event" ADD CONSTRAINT "Event_nodeId_fkey" FOREIGN KEY ("nodeId") RE
 
 -- AddForeignKey
 ALTER TABLE "Event" ADD CONSTRAINT "Event_bootId_fkey" FOREIGN KEY ("bootId") REFERENCES "Boot"("id") ON DELETE SET NULL ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "EventDensity" ADD CONSTRAINT "EventDensity_bootId_fkey" FOREIGN KEY ("bootId") REFERENCES "Boot"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "EventDensity" ADD CONSTRAINT "EventDensity_bundleId_fkey" FOREIGN KEY ("bundleId") REFERENCES "Bundle"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "SourceBlock" ADD CONSTRAINT "SourceBlock_fileId_fkey" FOREIGN KEY ("fileId") REFERENCES "SourceFile"("id") ON DELETE CASCADE ON UPDATE CASCADE;

@@ -30,19 +30,25 @@ const vitestJson = path.join(tmp, "vitest.json");
 rmSync(vitestJson, { force: true });
 const vitestCode = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
 if (existsSync(vitestJson)) {
-  const r = JSON.parse(readFileSync(vitestJson, "utf8"));
+  const r = JSON.parse(readFileSync(vitestJson, "utf8")) as {
+    numPassedTests?: number;
+    numFailedTests?: number;
+    testResults?: Array<{ status: string; name: string; assertionResults?: Array<{ status: string }> }>;
+  };
   passed += r.numPassedTests ?? 0;
-  failed += (r.numFailedTests ?? 0) + (r.numFailedTestSuites ?? 0) - countFailedSuitesWithTests(r);
+  failed += r.numFailedTests ?? 0;
+  // a test file that failed with no failing test (import error, failing hook) counts once
+  for (const f of r.testResults ?? []) {
+    if (f.status === "failed" && !(f.assertionResults ?? []).some((a) => a.status === "failed")) {
+      console.error(`test file failed outside its tests: ${f.name}`);
+      failed += 1;
+    }
+  }
 } else {
   console.error("vitest produced no report");
   failed += 1;
 }
 if (vitestCode !== 0 && failed === 0) failed += 1; // a crash that reported no failing test still fails
-
-function countFailedSuitesWithTests(r: { testResults?: Array<{ status: string; assertionResults?: Array<{ status: string }> }> }): number {
-  // a suite that failed because one of its tests failed is already counted by numFailedTests
-  return (r.testResults ?? []).filter((s) => s.status === "failed" && (s.assertionResults ?? []).some((a) => a.status === "failed")).length;
-}
 
 // 2. Playwright
 if (!process.env.SKIP_E2E) {

@@ -33,11 +33,14 @@ export async function openDb(url: string | null | undefined): Promise<DbHandles>
   if (url) {
     const pg = await import("pg");
     // timestamptz -> JS Date is fine; BIGINT ids come back as strings: keep them so.
-    const pool = new pg.default.Pool({ connectionString: url, max: 8 });
+    // one pool for raw SQL and Prisma, so closing it closes every connection
+    const pool = new pg.default.Pool({ connectionString: url, max: 10 });
+    // an idle connection closed by the server (restart, DROP DATABASE) must not crash the process
+    pool.on("error", (e) => console.error(`bootline: database connection lost: ${e.message}`));
     const sql = pgSql(pool);
     await applyMigrations(sql);
     const { PrismaPg } = await import("@prisma/adapter-pg");
-    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: 6 }) });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
     return { sql, prisma, backend: "postgres", location: url.replace(/:[^:@/]*@/, ":***@") };
   }
   const dir = pgliteDir();

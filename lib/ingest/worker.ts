@@ -1,59 +1,93 @@
 /**
- * The ingest worker: a queue on the `Bundle` table. Claims `queued` bundles one at a
- * time (`FOR UPDATE SKIP LOCKED`, so several app processes on one PostgreSQL share the
- * queue), runs them through processBundle, and polls every `pollMs` (1000 ms) or when
- * woken by an upload. At start, bundles left `parsing` by a process that died are queued
- * again: their rows were never committed, so nothing partial remains.
+ * The ingest queue: uploads return at once and bundles are parsed outside the request.
+ *
+ * - PostgreSQL (`DATABASE_URL` set): pg-boss (v10, a job queue kept in PostgreSQL, schema
+ *   `pgboss`). Uploads are jobs of queue `ingest`; any app process on the database works
+ *   them one at a time each; a job whose process died expires (`expireInMinutes`) and is
+ *   retried (`retryLimit`), so queued and interrupted uploads survive a restart.
+ * - Embedded PGlite: one process owns the database, so the same process polls the
+ *   `Bundle` table for `queued` rows (claimed with `FOR UPDATE SKIP LOCKED`) every
+ *   `POLL_MS`; bundles left `parsing` by a process that died are queued again at start.
+ *
+ * Either way the bundle's rows are written in one transaction (process-bundle.ts), so an
+ * interrupted ingest leaves nothing half-stored, and progress lives in the `Bundle` row.
  */
 import { getDb } from "../db/connection";
 import { processBundle } from "./process-bundle";
 
-const g = globalThis as unknown as { __bootlineWorker?: { wake: () => void } };
+export const QUEUE = "ingest";
+const POLL_MS = 1000;
 
-async function claimNext(): Promise<string | null> {
-  const db = await getDb();
-  const rows = await db.sql.query<{ id: string }>(
-    `UPDATE "Bundle" SET status = 'parsing', phase = 'unpack', progress = 0
-     WHERE id = (SELECT id FROM "Bundle" WHERE status = 'queued' ORDER BY "createdAt", id LIMIT 1 FOR UPDATE SKIP LOCKED)
-     RETURNING id`,
-  );
-  return rows[0]?.id ?? null;
+interface Worker {
+  /** queue bundle `bundleId` (its row exists with status `queued`) */
+  enqueue(bundleId: string): Promise<void>;
 }
 
-/** Starts the worker once per process; returns its `wake` function. */
-export function startIngestWorker(pollMs = 1000): { wake: () => void } {
-  if (g.__bootlineWorker) return g.__bootlineWorker;
+const g = globalThis as unknown as { __bootlineWorker?: Promise<Worker> };
+
+/** Claims a queued bundle and processes it; returns false when none was queued. */
+async function runOne(bundleId?: string): Promise<boolean> {
+  const db = await getDb();
+  const rows = await db.sql.query<{ id: string }>(
+    bundleId
+      ? `UPDATE "Bundle" SET status = 'parsing', phase = 'unpack', progress = 0 WHERE id = $1 AND status IN ('queued', 'parsing') RETURNING id`
+      : `UPDATE "Bundle" SET status = 'parsing', phase = 'unpack', progress = 0
+         WHERE id = (SELECT id FROM "Bundle" WHERE status = 'queued' ORDER BY "createdAt", id LIMIT 1 FOR UPDATE SKIP LOCKED)
+         RETURNING id`,
+    bundleId ? [bundleId] : [],
+  );
+  if (!rows[0]) return false;
+  await processBundle(db, rows[0].id);
+  return true;
+}
+
+async function startPgBoss(url: string): Promise<Worker> {
+  const { default: PgBoss } = await import("pg-boss");
+  const boss = new PgBoss({ connectionString: url, max: 3 });
+  boss.on("error", (e: Error) => console.error(`ingest queue: ${e.message}`));
+  await boss.start();
+  await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 2, retryDelay: 5, expireInMinutes: 60 });
+  await boss.work<{ bundleId: string }>(QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
+    await runOne(job.data.bundleId);
+  });
+  // bundles queued while no worker ran on this database (or before the queue existed)
+  const db = await getDb();
+  const waiting = await db.sql.query<{ id: string }>(`SELECT id FROM "Bundle" WHERE status IN ('queued', 'parsing') ORDER BY "createdAt"`);
+  for (const w of waiting) await boss.send(QUEUE, { bundleId: w.id }, { singletonKey: w.id });
+  return { enqueue: async (bundleId) => void (await boss.send(QUEUE, { bundleId }, { singletonKey: bundleId })) };
+}
+
+async function startPolling(): Promise<Worker> {
   let timer: NodeJS.Timeout | null = null;
   let running = false;
   const tick = async () => {
     if (running) return;
     running = true;
     try {
-      for (;;) {
-        const id = await claimNext();
-        if (!id) break;
-        await processBundle(await getDb(), id);
-      }
+      while (await runOne());
     } catch (e) {
-      console.error("ingest worker:", (e as Error).message);
+      console.error(`ingest worker: ${(e as Error).message}`);
     } finally {
       running = false;
-      timer = setTimeout(tick, pollMs);
+      timer = setTimeout(tick, POLL_MS);
     }
   };
-  const wake = () => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(tick, 0);
+  const db = await getDb();
+  await db.sql.query(`UPDATE "Bundle" SET status = 'queued', phase = 'queued', progress = 0 WHERE status = 'parsing'`);
+  timer = setTimeout(tick, 0);
+  return {
+    enqueue: async () => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(tick, 0);
+    },
   };
-  g.__bootlineWorker = { wake };
-  void (async () => {
-    try {
-      const db = await getDb();
-      await db.sql.query(`UPDATE "Bundle" SET status = 'queued', phase = 'queued', progress = 0 WHERE status = 'parsing'`);
-    } catch (e) {
-      console.error("ingest worker: cannot reach the database:", (e as Error).message);
-    }
-    wake();
-  })();
+}
+
+/** Starts this process's ingest worker once (pg-boss on PostgreSQL, polling on PGlite). */
+export function startIngestWorker(): Promise<Worker> {
+  g.__bootlineWorker ??= (process.env.DATABASE_URL ? startPgBoss(process.env.DATABASE_URL) : startPolling()).catch((e) => {
+    g.__bootlineWorker = undefined;
+    throw e;
+  });
   return g.__bootlineWorker;
 }

@@ -23,11 +23,29 @@ const ZUploadFields = z.object({
     .trim()
     .refine((s) => !Number.isNaN(Date.parse(s)), "not a date")
     .optional(),
+  /** clock offsets (lib/timeline/clock-skew.ts): seconds for every events file, or JSON `{"<path>": seconds}` */
+  skew: z
+    .string()
+    .trim()
+    .transform((s, ctx) => {
+      const n = Number(s);
+      if (s !== "" && Number.isFinite(n)) return n;
+      try {
+        const o = JSON.parse(s) as unknown;
+        if (typeof o === "number" && Number.isFinite(o)) return o;
+        if (o && typeof o === "object" && !Array.isArray(o) && Object.values(o).every((v) => typeof v === "number" && Number.isFinite(v))) return o as Record<string, number>;
+      } catch {
+        // fall through
+      }
+      ctx.addIssue({ code: "custom", message: "skew: seconds, or a JSON object of path to seconds" });
+      return z.NEVER;
+    })
+    .optional(),
 });
 
 /**
  * POST multipart/form-data: `files` (one or more) and optional fields incidentId, title,
- * node, tz, year, collected. Answers 202 `{ incidentId, bundleId }`; parsing runs in the
+ * node, tz, year, collected, skew. Answers 202 `{ incidentId, bundleId }`; parsing runs in the
  * ingest worker (poll GET /api/bundles/:bundleId).
  */
 export const POST = route(async (req: Request) => {
@@ -66,8 +84,14 @@ export const POST = route(async (req: Request) => {
     incident: f.incidentId,
     title: f.title,
     files,
-    options: { node: f.node ?? null, tz: f.tz ?? null, year: f.year ?? null, collected: f.collected ? new Date(f.collected).toISOString() : null },
+    options: {
+      node: f.node ?? null,
+      tz: f.tz ?? null,
+      year: f.year ?? null,
+      collected: f.collected ? new Date(f.collected).toISOString() : null,
+      skew: f.skew ?? null,
+    },
   });
-  startIngestWorker().wake();
+  await (await startIngestWorker()).enqueue(r.bundleId);
   return Response.json({ incidentId: r.incidentId, bundleId: r.bundleId }, { status: 202 });
 });

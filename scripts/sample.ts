@@ -5,9 +5,13 @@
  *       [--retry-interval 15] [--nodename-delay 18] [--events-skew 0]
  *       [--boot-at 2026-03-14T02:10:00Z] [--node ip-10-20-30-40.ec2.internal] [--truth /tmp/x.truth.json]
  *       [--second-boot-after 7200]   (scenario two-boots)
+ *       [--backoff steady|growing] [--backoff-cap 300] [--degrade-after 120]   (calico)
+ *       [--mode deadlock|slow-start] [--agent-failures 2] [--duration 300]   (istio-deadlock)
+ *       [--rate 4] [--duration 60] [--loop-start 30] [--cilium-log cri|plain]   (conflist-loop)
  *   npm run sample -- --list
  *
- * Prints the truth (expected boot and sandbox failure windows) as JSON on stdout, or
+ * Prints the truth (expected boot, sandbox failure windows and the other detectors'
+ * findings under `detectors`) as JSON on stdout, or
  * writes it to --truth; messages go to stderr. Exit 2 on bad arguments.
  */
 import { writeFile } from "node:fs/promises";
@@ -22,12 +26,21 @@ const FLAG_TO_PARAM: Record<string, { key: string; type: "number" | "string" }> 
   "boot-at": { key: "bootAt", type: "string" },
   node: { key: "node", type: "string" },
   "second-boot-after": { key: "secondBootAfterS", type: "number" },
+  backoff: { key: "backoff", type: "string" },
+  "backoff-cap": { key: "backoffCapS", type: "number" },
+  "degrade-after": { key: "degradeAfterS", type: "number" },
+  mode: { key: "mode", type: "string" },
+  "agent-failures": { key: "agentFailures", type: "number" },
+  duration: { key: "durationS", type: "number" },
+  rate: { key: "rate", type: "number" },
+  "loop-start": { key: "loopStartS", type: "number" },
+  "cilium-log": { key: "ciliumLog", type: "string" },
 };
 
 function usage(msg?: string): never {
   if (msg) process.stderr.write(`sample: ${msg}\n`);
   process.stderr.write(
-    "usage: npm run sample -- --scenario <" + SCENARIOS.map((s) => s.name).join("|") + "> --out <file.tar.gz> [--seed N] [--pods N] [--retry-interval S] [--nodename-delay S] [--events-skew S] [--boot-at ISO] [--node NAME] [--second-boot-after S] [--truth FILE]\n",
+    "usage: npm run sample -- --scenario <" + SCENARIOS.map((s) => s.name).join("|") + "> --out <file.tar.gz> [--seed N] [--pods N] [--retry-interval S] [--nodename-delay S] [--events-skew S] [--boot-at ISO] [--node NAME] [--second-boot-after S] [--backoff steady|growing] [--backoff-cap S] [--degrade-after S] [--mode deadlock|slow-start] [--agent-failures N] [--duration S] [--rate N] [--loop-start S] [--cilium-log cri|plain] [--truth FILE]\n",
   );
   process.exit(2);
 }

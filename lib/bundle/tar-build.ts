@@ -1,10 +1,11 @@
 /**
- * Builds tar archives in memory (ustar headers via the `tar` package's Header), for the
+ * Builds tar archives in memory (ustar headers via the `tar` package's Header, a PAX
+ * extended header before a member whose path does not fit ustar), for the
  * scenario generator and for tests that need hostile members (links, `..` paths) that
  * the `tar` package's own packer refuses to write.
  */
 import { gzipSync } from "node:zlib";
-import { Header } from "tar";
+import { Header, Pax } from "tar";
 
 export interface TarMember {
   path: string;
@@ -36,6 +37,9 @@ export function buildTar(members: TarMember[]): Buffer {
     });
     const hb = Buffer.alloc(512);
     h.encode(hb, 0);
+    // a path or link that does not fit ustar's fields (a name over 100 bytes, such as the
+    // EKS collector's `<pod>_<ns>_<ctr>-<64 hex>.log`) goes in a PAX extended header first
+    if (h.needPax) parts.push(new Pax({ path: m.path, linkpath: m.linkpath, mtime: new Date(m.mtimeMs ?? 0) }).encode());
     parts.push(hb);
     if (type === "File" && body.length) {
       parts.push(body);

@@ -10,10 +10,18 @@
 import { z } from "zod";
 import type { BootEvent, BootInfo, Detector, Finding } from "./types";
 import { sandboxFailureWindow } from "./sandbox-failure-window";
+import { cniBootstrapDeadlock } from "./cni-bootstrap-deadlock";
+import { retryStorm } from "./retry-storm";
+import { conflistRewriteLoop } from "./conflist-rewrite-loop";
+import { runtimeDegradation } from "./runtime-degradation";
 
 /** The registry (order = priority: findings are returned in this order). */
 export const DETECTORS: ReadonlyArray<Detector<Record<string, number>>> = [
   sandboxFailureWindow as unknown as Detector<Record<string, number>>,
+  cniBootstrapDeadlock as unknown as Detector<Record<string, number>>,
+  retryStorm as unknown as Detector<Record<string, number>>,
+  conflistRewriteLoop as unknown as Detector<Record<string, number>>,
+  runtimeDegradation as unknown as Detector<Record<string, number>>,
 ];
 
 /** Throws when two detectors share a name (the name is stored on findings and used in URLs). */

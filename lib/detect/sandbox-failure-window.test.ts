@@ -253,8 +253,8 @@ describe("sandbox-failure-window: attempts", () => {
 });
 
 describe("detector registry and runner", () => {
-  it("registers sandbox-failure-window with documented defaults", () => {
-    expect(DETECTORS.map((d) => d.name)).toEqual(["sandbox-failure-window"]);
+  it("registers sandbox-failure-window first, with documented defaults", () => {
+    expect(DETECTORS.map((d) => d.name)).toEqual(["sandbox-failure-window", "cni-bootstrap-deadlock", "retry-storm", "conflist-rewrite-loop", "runtime-degradation"]);
     expect(sandboxFailureWindow.defaults.quietS).toBe(60);
     expect(sandboxFailureWindow.describe(sandboxFailureWindow.defaults)).toContain("60 s");
     expect(() => assertUniqueNames([{ name: "a" }, { name: "a" }])).toThrow(/duplicate/);

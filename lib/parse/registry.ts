@@ -14,31 +14,67 @@ import { describeEventsSpec } from "./describe-events";
 import { dmesgSpec } from "./dmesg";
 import { istioCniSpec } from "./istio-cni";
 import { istioCniJsonSpec } from "./istio-cni-json";
+import { inotifywaitSpec } from "./inotifywait";
 import { journalShortSpec } from "./journal-short";
 import { journalShortIsoSpec } from "./journal-short-iso";
 import { k8sEventsJsonSpec } from "./k8s-events-json";
 import { klogSpec } from "./klog";
 import { kubectlEventsTableSpec } from "./kubectl-events-table";
 import { syslogRfc5424Spec } from "./syslog-rfc5424";
+import { ciliumJsonSpec } from "./cilium-json";
+import { dockerJsonSpec } from "./docker-json";
+import { goPanicSpec } from "./go-panic";
+import { journalExportSpec } from "./journal-export";
+import { journalJsonSpec } from "./journal-json";
+import { journalListBootsSpec } from "./journal-list-boots";
+import { journalShortFullSpec } from "./journal-short-full";
+import { journalShortMonotonicSpec } from "./journal-short-monotonic";
+import { journalShortUnixSpec } from "./journal-short-unix";
+import { journalWithUnitSpec } from "./journal-with-unit";
+import { k3sLogrusSpec } from "./k3s-logrus";
+import { k8sEventsYamlSpec } from "./k8s-events-yaml";
+import { klogJsonSpec } from "./klog-json";
+import { kubectlTimestampsSpec } from "./kubectl-timestamps";
+import { lastRebootSpec } from "./last-reboot";
+import { multusSpec } from "./multus";
+import { zapJsonSpec } from "./zap-json";
 import type { FormatSpec } from "./types";
 
 /** All format specs, in sniff priority order. */
 export const FORMAT_REGISTRY: readonly FormatSpec[] = [
   journalShortSpec, // JS
   journalShortIsoSpec, // JI
+  journalShortFullSpec, // JF
+  journalWithUnitSpec, // JF (unit names)
+  journalShortUnixSpec, // JU
+  journalShortMonotonicSpec, // JM
+  journalJsonSpec, // JJ
+  journalExportSpec, // JX
+  journalListBootsSpec, // LB1, LB2
   dmesgSpec, // DR, DC
+  lastRebootSpec, // LR
   criLogSpec, // CR
+  dockerJsonSpec, // DJ
+  kubectlTimestampsSpec, // AT
   klogSpec, // KH, KL
-  containerdLogrusSpec, // LC
+  klogJsonSpec, // KJ
+  containerdLogrusSpec, // LC (fractional seconds)
+  k3sLogrusSpec, // LC (whole seconds: k3s/rke2)
   crioLogrusSpec, // LO
   calicoCniSpec, // CL
   istioCniSpec, // IS
   istioCniJsonSpec, // IJ
+  zapJsonSpec, // AZ, ZE
+  ciliumJsonSpec, // cilium slog JSON
   ciliumLogfmtSpec, // CI
+  multusSpec, // MU
+  inotifywaitSpec, // IN (inotifywait -m output; not in FORMATS.md 5b)
   syslogRfc5424Spec, // R5
   k8sEventsJsonSpec, // EJ
+  k8sEventsYamlSpec, // EY
   kubectlEventsTableSpec, // ET
   describeEventsSpec, // ED, ER
+  goPanicSpec, // Go panics / goroutine dumps
 ];
 
 const BY_NAME = new Map(FORMAT_REGISTRY.map((s) => [s.name, s]));

@@ -40,6 +40,7 @@ import {
   rfc3339Seconds,
 } from "./line-format";
 import { expectedWindows, type TruthAttempt, type TruthMilestone, type WindowTruth } from "./window-truth";
+import { expectedRetryStorm, type DetectorTruth, type SignalTruth } from "./detector-truth";
 
 /** Parameters of the Calico nodename race (INCIDENTS.md pattern 2). */
 export interface CalicoNodenameParams {
@@ -56,9 +57,24 @@ export interface CalicoNodenameParams {
   /** kernel start (T+0), ISO 8601 UTC */
   bootAt: string;
   seed: number;
+  /**
+   * "steady": every retry `retryIntervalS` later (±0.8 s); "growing": the kubelet's
+   * doubling backoff, `retryIntervalS` x 2^k (±0.8 s) capped at `backoffCapS`
+   */
+  backoff: "steady" | "growing";
+  /** cap of the growing backoff, s (kubelet's MaxContainerBackOff: 300 s) */
+  backoffCapS: number;
+  /**
+   * runtime degradation (INCIDENTS.md 2: containerd sinks under a long storm): when the
+   * storm (first to last failure) lasts longer than this, from this long after its start
+   * until it ends containerd prints timed-out StopPodSandbox calls, TaskExit and ttrpc
+   * errors and one event stream failure, and the kubelet "PLEG is not healthy" and
+   * "Container runtime network not ready"; 0 turns it off. s
+   */
+  degradeAfterS: number;
 }
 
-/** Defaults from the brief: 20 DaemonSet pods, 15 s retries, nodename 18 s after containerd starts. */
+/** Defaults from the brief: 20 DaemonSet pods, 15 s retries, nodename 18 s after containerd starts; degradation after a 120 s storm. */
 export const CALICO_NODENAME_DEFAULTS: CalicoNodenameParams = {
   node: "ip-10-20-30-40.ec2.internal",
   pods: 20,
@@ -67,6 +83,9 @@ export const CALICO_NODENAME_DEFAULTS: CalicoNodenameParams = {
   eventsSkewS: 0,
   bootAt: "2026-03-14T02:10:00Z",
   seed: 1,
+  backoff: "steady",
+  backoffCapS: 300,
+  degradeAfterS: 120,
 };
 
 /** The healthy boot takes the node, pod count, event clock skew, boot time and seed. */
@@ -106,6 +125,24 @@ export interface ScenarioTruth {
   milestonesS: Record<string, number>;
   /** every boot of the node the bundle shows with a journal id, in order, with its expected windows */
   boots: Array<{ bootKey: string; t0Ms: number; windows: WindowTruth[] }>;
+  /** expected findings of retry-storm, conflist-rewrite-loop, cni-bootstrap-deadlock and runtime-degradation for the boot under study */
+  detectors: DetectorTruth;
+}
+
+/** Signal order of runtime-degradation's `signals` metric (lib/detect/runtime-degradation.ts SIGNALS). */
+export const SIGNAL_ORDER = ["sandbox-stop-timeout", "task-exit-event", "ttrpc", "event-stream", "runtime-restart", "pleg-unhealthy", "runtime-down", "network-not-ready"];
+
+/**
+ * Expected runtime-degradation signals from the tallies a scenario kept while emitting
+ * health lines (UTC ms); null when fewer than 3 health signals (network-not-ready aside).
+ */
+export function expectedDegradation(tallies: Map<string, { count: number; first: number; last: number }>): { signals: SignalTruth[] } | null {
+  const signals = SIGNAL_ORDER.filter((n) => tallies.has(n)).map((n) => {
+    const t = tallies.get(n)!;
+    return { signal: n, count: t.count, first: new Date(t.first).toISOString(), last: new Date(t.last).toISOString() };
+  });
+  const health = signals.filter((x) => x.signal !== "network-not-ready").reduce((n, x) => n + x.count, 0);
+  return health >= 3 ? { signals } : null;
 }
 
 /** A generated bundle and its truth. */
@@ -119,11 +156,12 @@ export interface Scenario {
 
 const CALICO_NODENAME_ERR =
   "stat /var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has mounted /var/lib/calico/";
-const NETWORK_NOT_READY =
+/** kubelet's `networkReady` text before the CNI config exists (case 009). */
+export const NETWORK_NOT_READY =
   "NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized";
 
 /** DaemonSets that tolerate `node.kubernetes.io/network-unavailable` and need pod networking. */
-const DAEMONSETS: Array<[string, string]> = [
+export const DAEMONSETS: Array<[string, string]> = [
   ["kube-system", "ebs-csi-node"],
   ["kube-system", "efs-csi-node"],
   ["kube-system", "secrets-store-csi-driver"],
@@ -156,7 +194,8 @@ interface Line {
   text: string;
 }
 
-class Files {
+/** The lines of each file of a bundle, rendered in time order (ties: insertion order). */
+export class Files {
   private files = new Map<string, Line[]>();
   private seq = 0;
   add(path: string, us: number, text: string): void {
@@ -174,14 +213,16 @@ class Files {
   }
 }
 
-interface PodSpec {
+/** A pod the scenario runs. */
+export interface PodSpec {
   ns: string;
   name: string;
   uid: string;
   hostNetwork: boolean;
 }
 
-interface K8sEvent {
+/** A Kubernetes event as the kubelet's recorder would store it (times UTC ms, whole seconds). */
+export interface K8sEvent {
   reason: string;
   type: "Normal" | "Warning";
   message: string;
@@ -191,9 +232,12 @@ interface K8sEvent {
   involved: { kind: "Pod" | "Node"; name: string; namespace?: string; uid: string };
 }
 
-const S = 1_000_000; // µs per second
-const MS = 1_000; // µs per ms
-const floorMs = (us: number) => Math.floor(us / MS);
+/** µs per second */
+export const S = 1_000_000;
+/** µs per ms */
+export const MS = 1_000;
+/** µs -> UTC ms, floored (DESIGN.md "Event time": cut to the millisecond) */
+export const floorMs = (us: number) => Math.floor(us / MS);
 
 /**
  * Simulate one node boot. `mode` "incident": the nodename appears `nodenameDelayS`
@@ -285,7 +329,7 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
   const successes: TruthMilestone[] = [];
   const sandboxOk = (pod: PodSpec, at: number, attempt: number, id: string) => {
     containerdLine(at, logrus(at, ns(), "info", `RunPodSandbox for ${metadata(pod, attempt)} returns sandbox id ${goQuote(id)}`));
-    successes.push({ atMs: floorMs(at), label: `sandbox created (${pod.ns}/${pod.name})`, success: true });
+    successes.push({ atMs: floorMs(at), label: `sandbox created (${pod.ns}/${pod.name})`, success: true, pod: `${pod.ns}/${pod.name}` });
     const obs = at + r.int(800, 2500) * MS;
     kubeletLine(obs, klog("I", obs, kubeletPid, "pod_startup_latency_tracker.go:104", "Observed pod startup duration", [["pod", `${pod.ns}/${pod.name}`], ["podStartSLOduration", (r.int(2000, 9000) / 1000).toFixed(9)]]));
   };
@@ -428,7 +472,8 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
       // the plugin checks for the nodename right at the start of ADD
       if (s + 40 * MS < nodenameAt) {
         failAttempt(pod, s, attempt);
-        s += Math.round((p.retryIntervalS + r.float(-0.8, 0.8)) * S);
+        const base = p.backoff === "growing" ? Math.min(p.retryIntervalS * 2 ** attempt, p.backoffCapS) : p.retryIntervalS;
+        s += Math.round((base + r.float(-0.8, 0.8)) * S);
       } else {
         succeedAttempt(pod, s, attempt);
         break;
@@ -444,6 +489,66 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
   }
   containerdStarts(nodeExporter, midStorm, 0);
   sandboxOk(nodeExporter, midStorm + r.int(110, 180) * MS, 0, r.hex(64));
+
+  // ---- runtime degradation during a long storm ----------------------------------------------
+  const signals = new Map<string, { count: number; first: number; last: number }>();
+  /** one more signal line; `count` false for a further line of the same signal instance (same sandbox) */
+  const signal = (name: string, us: number, count = true) => {
+    const ms = floorMs(us);
+    const t = signals.get(name);
+    if (t) {
+      if (count) t.count++;
+      t.first = Math.min(t.first, ms);
+      t.last = Math.max(t.last, ms);
+    } else signals.set(name, { count: 1, first: ms, last: ms });
+  };
+  const stormStart = failedTimes[0];
+  const stormEnd = failedTimes[failedTimes.length - 1];
+  if (p.degradeAfterS > 0 && failedTimes.length && stormEnd - stormStart > p.degradeAfterS * S) {
+    const failedIds = [...attempts].sort((a, b) => a.failedAtMs - b.failedAtMs);
+    let step = 0;
+    for (let at = stormStart + Math.round(p.degradeAfterS * S); at < stormEnd; at += 10 * S + r.int(0, 2000) * MS, step++) {
+      // the kubelet stops a failed sandbox; containerd's StopPodSandbox times out (2 min CRI deadline, reported now)
+      const victim = failedIds.filter((a) => a.failedAtMs * MS < at - 2 * S);
+      if (step < victim.length) {
+        const id = victim[step].sandboxId;
+        const c = at + r.int(0, 500) * MS;
+        containerdLine(c, logrus(c, ns(), "error", `StopPodSandbox for ${goQuote(id)} failed`, [["error", "rpc error: code = DeadlineExceeded desc = context deadline exceeded"]]));
+        const k = c + r.int(2, 40) * MS;
+        kubeletLine(k, klog("E", k, kubeletPid, "log.go:32", "StopPodSandbox from runtime service failed", [["err", "rpc error: code = DeadlineExceeded desc = context deadline exceeded"], ["podSandboxID", id]]));
+        signal("sandbox-stop-timeout", c);
+        signal("sandbox-stop-timeout", k, false);
+      }
+      const te = at + r.int(600, 1500) * MS;
+      const cid = r.hex(64);
+      containerdLine(
+        te,
+        logrus(te, ns(), "error", `failed to handle container TaskExit event &TaskExit{ContainerID:${cid},ID:${cid},Pid:${r.int(4000, 60000)},ExitStatus:137,ExitedAt:${new Date(floorMs(te) - 2000).toISOString().replace("T", " ").replace("Z", "")}000000 +0000 UTC,XXX_unrecognized:[],}`, [
+          ["error", "failed to stop container: failed to delete task: context deadline exceeded: unknown"],
+        ]),
+      );
+      signal("task-exit-event", te);
+      const tt = te + r.int(100, 900) * MS;
+      containerdLine(tt, logrus(tt, ns(), "error", "ttrpc: received message on inactive stream", [["stream", String(2 * r.int(1, 60) + 1)]]));
+      signal("ttrpc", tt);
+      if (step === 1) {
+        const es = tt + r.int(100, 600) * MS;
+        containerdLine(es, logrus(es, ns(), "error", "Failed to handle event stream", [["error", "rpc error: code = Unavailable desc = error reading from server: EOF"]]));
+        signal("event-stream", es);
+      }
+      if (step >= 1) {
+        const pl = at + r.int(2000, 3000) * MS;
+        const ago = 180 + 10 * step + r.int(0, 9);
+        kubeletLine(pl, klog("I", pl, kubeletPid, "kubelet.go:2412", "Skipping pod synchronization", [["err", `PLEG is not healthy: pleg was last seen active ${Math.floor(ago / 60)}m${ago % 60}.${r.int(100, 999)}s ago; threshold is 3m0s`]]));
+        signal("pleg-unhealthy", pl);
+      }
+      if (step % 2 === 0) {
+        const nr = at + r.int(3100, 4000) * MS;
+        kubeletLine(nr, klog("E", nr, kubeletPid, "kubelet.go:3002", "Container runtime network not ready", [["networkReady", NETWORK_NOT_READY]]));
+        signal("network-not-ready", nr);
+      }
+    }
+  }
 
   // SandboxChanged: the retry that replaces a failed sandbox (same message: one event, counted)
   for (const [pod, times] of retriesByPod) {
@@ -492,6 +597,12 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
       calicoNodeReady: sec3(readyAt),
     },
     boots: [{ bootKey: bootId, t0Ms, windows }],
+    detectors: {
+      retryStorm: expectedRetryStorm(attempts, [...milestones, ...successes], windows, t0Ms),
+      conflistLoops: [],
+      deadlocks: [],
+      degradation: expectedDegradation(signals),
+    },
   };
   const order = [DMESG, KUBELET, CONTAINERD, CNI, INSTALL, CALICO_NODE];
   return {
@@ -508,7 +619,7 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
  * unstructured objects), 4-space indentation, items by namespace then name; first/last
  * timestamps in whole seconds, `eventTime` null (core/v1 events from the kubelet).
  */
-function renderEventList(events: K8sEvent[], node: string, collectedMs: number, r: Prng): string {
+export function renderEventList(events: K8sEvent[], node: string, collectedMs: number, r: Prng): string {
   void collectedMs;
   let rv = r.int(100000, 900000);
   const items = events.map((e) => {
@@ -556,6 +667,8 @@ export function generateHealthy(params: Partial<HealthyParams> = {}): Scenario {
 
 function checkParams(p: CalicoNodenameParams): void {
   if (!(p.pods >= 0) || !(p.retryIntervalS > 0) || !(p.nodenameDelayS >= 0)) throw new Error("pods >= 0, retryIntervalS > 0 and nodenameDelayS >= 0 are required");
+  if (p.backoff !== "steady" && p.backoff !== "growing") throw new Error(`backoff must be "steady" or "growing", not ${JSON.stringify(p.backoff)}`);
+  if (!(p.backoffCapS > 0) || !(p.degradeAfterS >= 0)) throw new Error("backoffCapS > 0 and degradeAfterS >= 0 are required");
 }
 
 /** Parameters of the two-boot node: the Calico race on the first boot, a healthy second boot. */
@@ -607,6 +720,7 @@ export function generateTwoBoots(params: Partial<TwoBootsParams> = {}): Scenario
       { bootKey: a.truth.bootKey, t0Ms: t0A, windows: windowsA },
       { bootKey: b.truth.bootKey, t0Ms: b.truth.t0Ms, windows: [] },
     ],
+    detectors: { ...a.truth.detectors, retryStorm: expectedRetryStorm(a.attempts, a.marks, windowsA, t0A) },
   };
   return { name: "two-boots", files, truth };
 }

@@ -1,16 +1,16 @@
 /**
  * Sample bundles for demos, tests and benchmarks: deterministic scenarios (same
  * parameters and seed, same bytes) with the values a correct bootline must find
- * (`truth`). One registry, `SCENARIOS`; one entry per INCIDENTS.md pattern as they get
- * written.
+ * (`truth`, including each detector's expected findings in `truth.detectors`). One
+ * registry, `SCENARIOS`: healthy, calico (pattern 2, with optional growing backoff and
+ * runtime degradation), two-boots, istio-deadlock (pattern 1), conflist-loop (pattern 3).
  *
  *   generateScenario("calico", { seed: 7 })  -> { name, files: [{ path, content }], truth }
  *   writeBundleTarGz(scenario, "/tmp/x.tar.gz")
  */
-import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { create as tarCreate } from "tar";
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { buildTarGz } from "../bundle/tar-build";
 import {
   CALICO_NODENAME_DEFAULTS,
   generateCalicoNodename,
@@ -21,10 +21,14 @@ import {
   type TwoBootsParams,
 } from "./calico-boot";
 
+import { CONFLIST_LOOP_DEFAULTS, ISTIO_DEADLOCK_DEFAULTS, generateConflistLoop, generateIstioDeadlock, type ConflistLoopParams, type IstioDeadlockParams } from "./agent-boot";
+
 export type { Scenario, ScenarioFile, ScenarioTruth, CalicoNodenameParams, HealthyParams, TwoBootsParams } from "./calico-boot";
 export type { WindowTruth, TruthAttempt } from "./window-truth";
+export type { IstioDeadlockParams, ConflistLoopParams } from "./agent-boot";
+export type { DetectorTruth, PodRhythmTruth, NodeStormTruth, ConflistLoopTruth, DeadlockTruth, SignalTruth } from "./detector-truth";
 
-/** A registry entry: name, description, parameter defaults and the generator. */
+/** A registry entry: name, description, parameter defaults and the generator (parameters not given keep the defaults). */
 export interface ScenarioEntry {
   name: string;
   description: string;
@@ -53,6 +57,20 @@ export const SCENARIOS: readonly ScenarioEntry[] = [
     defaults: { ...CALICO_NODENAME_DEFAULTS, secondBootAfterS: 7200 },
     generate: (p) => generateTwoBoots(p as Partial<TwoBootsParams>),
   },
+  {
+    name: "istio-deadlock",
+    description:
+      "INCIDENTS.md pattern 1: istio-cni in sidecar mode; every pod, the istio-cni-node agent included, fails on the missing /var/run/istio-cni/istio-cni-kubeconfig and the window never closes (mode slow-start: the agent gets through and the window closes).",
+    defaults: { ...ISTIO_DEADLOCK_DEFAULTS },
+    generate: (p) => generateIstioDeadlock(p as Partial<IstioDeadlockParams>),
+  },
+  {
+    name: "conflist-loop",
+    description:
+      "INCIDENTS.md pattern 3: Cilium (cni-exclusive) and the chained istio-cni agent rewrite /etc/cni/net.d/05-cilium.conflist in turns, `rate` writes/s for `durationS`.",
+    defaults: { ...CONFLIST_LOOP_DEFAULTS },
+    generate: (p) => generateConflistLoop(p as Partial<ConflistLoopParams>),
+  },
 ];
 
 /** Generate a scenario by name; unknown names throw with the list of known ones. */
@@ -63,25 +81,17 @@ export function generateScenario(name: string, params: Record<string, unknown> =
 }
 
 /**
- * Write a scenario's files as a gzipped tar (member paths `./<path>`, as the EKS log
- * collector writes them; FORMATS.md 1.1). Members carry the collection time as their
- * mtime and no owner names, so the archive is the same on every run.
- * Uses a temporary folder (removed afterwards) because `tar` packs files from disk.
+ * The bytes of a scenario's bundle: a gzipped tar built in memory (lib/bundle/tar-build.ts)
+ * with member paths `./<path>`, as the EKS log collector writes them (FORMATS.md 1.1).
+ * Members carry the collection time as their mtime and root ownership, so the archive is
+ * the same on every run.
  */
+export function bundleTarGz(scenario: Scenario): Buffer {
+  return buildTarGz(scenario.files.map((f) => ({ path: `./${f.path}`, content: f.content, mtimeMs: scenario.truth.collectedMs })));
+}
+
+/** Write `bundleTarGz(scenario)` to `outPath` (its folder is created when missing). */
 export async function writeBundleTarGz(scenario: Scenario, outPath: string): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), "bootline-sample-"));
-  try {
-    for (const f of scenario.files) {
-      const p = join(dir, f.path);
-      await mkdir(dirname(p), { recursive: true });
-      await writeFile(p, f.content);
-    }
-    await mkdir(dirname(outPath), { recursive: true });
-    await tarCreate(
-      { gzip: true, file: outPath, cwd: dir, portable: true, mtime: new Date(scenario.truth.collectedMs), noDirRecurse: true },
-      scenario.files.map((f) => `./${f.path}`),
-    );
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  await mkdir(dirname(outPath), { recursive: true });
+  await writeFile(outPath, bundleTarGz(scenario));
 }

@@ -1,66 +1,67 @@
 /**
- * Test support: the part of the ingest pipeline that needs no database, for checking
- * generated scenarios end to end: `parseFile` -> `classifyRecord` (+ inherited error
- * classes) -> `detectBoots` / `assignBoots` -> `runDetectors` for one boot.
- * (The real pipeline lives in lib/ingest; this one keeps everything in memory.)
+ * Test support: a generated bundle through the same in-memory half of ingest that
+ * production runs (`analyseBundle` in lib/ingest/analyse-bundle.ts: sniff, parse,
+ * classify, inherit error classes, node and boot assignment), then each boot's events as
+ * `detectFindings` (lib/ingest/store-bundle.ts) hands them to the detectors: events of
+ * kind `log` left out, `fields` null (the database path passes none), the Kubernetes event
+ * extras from `fields.k8s`, ids in stored order, sorted by (ts, file, line). Only the
+ * database is missing.
  */
 import { runDetectors } from "../detect/index";
 import type { BootEvent, Finding } from "../detect/types";
-import { parseFile } from "../parse/parse-file";
-import { assignBoots, detectBoots, type BootInputEvent, type DetectedBoot } from "../timeline/boots";
-import { classifyRecord, inheritErrorClasses } from "../timeline/classify";
+import type { UnpackedFile } from "../bundle/unpack";
+import { analyseBundle, type AnalysedBoot } from "../ingest/analyse-bundle";
 import type { ScenarioFile } from "./calico-boot";
 
-/** Boots, classified events (with their boot) and findings per boot. */
+/** Boots, classified events (with their boot) and findings per boot, for one node. */
 export interface PipelineResult {
-  boots: DetectedBoot[];
-  /** all events of the node, with their boot */
+  node: string | null;
+  boots: AnalysedBoot[];
+  /** every event of the bundle (all kinds), with its boot key and file path */
   events: Array<BootEvent & { bootKey: string | null; path: string }>;
   findingsByBoot: Map<string, Finding[]>;
   errors: Array<{ detector: string; message: string }>;
 }
 
 /**
- * Parse, classify, detect boots and run the detectors on one node's files.
- * @param opts `collectedMs` (UTC ms) and `year` as `parseFile` takes them
+ * Run the files of one node's bundle through `analyseBundle` and the detectors.
+ * @param opts `collectedMs` (UTC ms; the archive members' mtime in a real upload) and `year`
  */
 export function runPipeline(files: ScenarioFile[], opts: { collectedMs?: number; year?: number } = {}): PipelineResult {
-  const events: Array<BootEvent & { bootKey: string | null; path: string }> = [];
-  const inputs: BootInputEvent[] = [];
-  files.forEach((f, i) => {
-    const pf = parseFile(f.path, f.content, { collectedMs: opts.collectedMs ?? null, year: opts.year ?? null });
-    for (const r of pf.records) {
-      const c = classifyRecord(r);
-      events.push({
-        id: events.length + 1,
-        ts: r.ts,
-        fileId: i + 1,
-        line: r.line,
-        component: r.component,
-        lane: c.lane,
-        severity: r.severity,
-        kind: c.kind,
-        pod: c.pod,
-        sandboxId: c.sandboxId,
-        errorClass: c.errorClass,
-        message: r.message,
-        k8s: r.k8sEvent ? { reason: r.k8sEvent.reason, count: r.k8sEvent.count, firstMs: r.k8sEvent.firstMs, lastMs: r.k8sEvent.lastMs } : null,
-        fields: r.fields ?? null,
-        bootKey: null,
-        path: f.path,
-      });
-      inputs.push({ ts: r.ts, kind: c.kind, journalBootId: r.journalBootId ?? null, bootSegment: r.bootSegment, fileId: i + 1, line: r.line, rebootBootId: c.rebootBootId ?? null });
-    }
+  const unpacked: UnpackedFile[] = files.map((f) => ({ path: f.path, status: "read", data: Buffer.from(f.content, "utf8"), mtimeMs: opts.collectedMs }));
+  const a = analyseBundle(unpacked, { collectedMs: opts.collectedMs ?? null, year: opts.year ?? null, uploadMs: opts.collectedMs ?? Date.UTC(2030, 0, 1) });
+  const nodes = [...a.nodes.keys()];
+  if (nodes.length > 1) throw new Error(`runPipeline handles one node; the bundle has ${nodes.join(", ")}`);
+  const node = nodes[0] ?? null;
+  const boots = node ? a.nodes.get(node)! : [];
+  const events = a.events.map((e, i) => {
+    const k8s = (e.fields?.k8s ?? null) as { reason: string; count: number; firstMs: number | null; lastMs: number | null } | null;
+    return {
+      id: i + 1,
+      ts: e.ts,
+      fileId: e.fileIdx + 1,
+      line: e.line,
+      component: e.component,
+      lane: e.lane,
+      severity: e.severity,
+      kind: e.kind,
+      pod: e.pod,
+      sandboxId: e.sandboxId,
+      errorClass: e.errorClass,
+      message: e.message,
+      k8s: k8s ? { reason: k8s.reason, count: k8s.count, firstMs: k8s.firstMs, lastMs: k8s.lastMs } : null,
+      fields: null,
+      bootKey: e.node === node && e.boot !== null ? boots[e.boot].bootKey : null,
+      path: a.files[e.fileIdx].path,
+    };
   });
-  inheritErrorClasses(events).forEach((cls, i) => (events[i].errorClass = cls));
-  const boots = detectBoots(inputs);
-  assignBoots(inputs, boots).forEach((k, i) => (events[i].bootKey = k));
   const findingsByBoot = new Map<string, Finding[]>();
   const errors: PipelineResult["errors"] = [];
   for (const b of boots) {
-    const out = runDetectors({ node: "node", bootKey: b.bootKey, start: b.start, end: b.end }, events.filter((e) => e.bootKey === b.bootKey));
+    const input: BootEvent[] = events.filter((e) => e.bootKey === b.bootKey && e.kind !== "log").map(({ bootKey: _k, path: _p, ...ev }) => ev);
+    const out = runDetectors({ node: node!, bootKey: b.bootKey, start: b.start, end: b.end }, input);
     findingsByBoot.set(b.bootKey, out.findings);
     errors.push(...out.errors);
   }
-  return { boots, events, findingsByBoot, errors };
+  return { node, boots, events, findingsByBoot, errors };
 }

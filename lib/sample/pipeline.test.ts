@@ -1,6 +1,6 @@
 /**
- * End to end without a database: generated bundle -> parseFile -> classifyRecord ->
- * detectBoots -> sandbox-failure-window, compared with the scenario's truth.
+ * End to end without a database: generated bundle -> analyseBundle (parse, classify, boots)
+ * -> sandbox-failure-window, compared with the scenario's truth.
  */
 import { describe, expect, it } from "vitest";
 import type { SandboxWindowMetrics } from "../detect/sandbox-failure-window";
@@ -78,7 +78,7 @@ describe("generated bundles through the pipeline", () => {
     for (const tb of s.truth.boots) {
       const boot = res.boots.find((b) => b.bootKey === tb.bootKey)!;
       expect(boot.start).toBe(tb.t0Ms);
-      const got = (res.findingsByBoot.get(tb.bootKey) ?? []).map((f) => {
+      const got = (res.findingsByBoot.get(tb.bootKey) ?? []).filter((f) => f.detector === "sandbox-failure-window").map((f) => {
         const m = f.metrics as unknown as SandboxWindowMetrics;
         return { attempts: m.attempts, pods: m.pods, errorClass: m.errorClass, openedAfterBootS: m.openedAfterBootS, closedAfterBootS: m.closedAfterBootS, closedBy: m.closedBy, startMs: f.start, endMs: f.end };
       });

@@ -106,8 +106,77 @@ describe("scenario generator", () => {
   });
 
   it("rejects unknown scenarios and lists the known ones", () => {
-    expect(SCENARIOS.map((s) => s.name)).toEqual(["healthy", "calico", "two-boots"]);
-    expect(() => generateScenario("nope")).toThrow(/known: healthy, calico, two-boots/);
+    expect(SCENARIOS.map((s) => s.name)).toEqual(["healthy", "calico", "two-boots", "istio-deadlock", "conflist-loop"]);
+    expect(() => generateScenario("nope")).toThrow(/known: healthy, calico, two-boots, istio-deadlock, conflist-loop/);
+  });
+
+  it("rejects parameters outside their range", () => {
+    expect(() => generateScenario("calico", { backoff: "linear" })).toThrow(/backoff/);
+    expect(() => generateScenario("istio-deadlock", { mode: "other" })).toThrow(/mode/);
+    expect(() => generateScenario("conflist-loop", { rate: 50 })).toThrow(/rate/);
+    expect(() => generateScenario("conflist-loop", { ciliumLog: "json" })).toThrow(/ciliumLog/);
+  });
+});
+
+describe("agent scenarios (istio-deadlock, conflist-loop)", () => {
+  it.each(["istio-deadlock", "conflist-loop"])("%s is deterministic: same parameters and seed, same bytes; another seed differs", (name) => {
+    const a = generateScenario(name, { seed: 42 });
+    expect(generateScenario(name, { seed: 42 })).toEqual(a);
+    expect(generateScenario(name, { seed: 43 }).files.map((f) => f.content)).not.toEqual(a.files.map((f) => f.content));
+  });
+
+  it("istio-deadlock: EKS layout, one node name in every source, the plugin's error as containerd and the kubelet print it", () => {
+    const s = generateScenario("istio-deadlock", {});
+    expect(s.files.map((f) => f.path.replace(/[0-9a-f]{64}/, "<id>").replace(/aws-node-[a-z0-9]{5}_/, "aws-node-<x>_"))).toEqual([
+      "kernel/dmesg.human.current",
+      "kubelet/kubelet.log",
+      "containerd/containerd-log.txt",
+      "var_log/aws-node-<x>_kube-system_aws-node-<id>.log",
+      "kubectl/events.json",
+    ]);
+    const node = s.truth.node;
+    for (const path of ["kubelet/kubelet.log", "containerd/containerd-log.txt"]) {
+      const lines = file(s, path).split("\n").filter((l) => l && !l.startsWith("-- "));
+      expect(lines.every((l) => l.split(" ")[3] === node)).toBe(true);
+    }
+    const items = (JSON.parse(file(s, "events.json")) as { items: Array<{ source: { host: string } }> }).items;
+    expect(items.every((i) => i.source.host === node)).toBe(true);
+    const containerd = file(s, "containerd-log.txt");
+    expect(containerd).toMatch(/level=error msg="RunPodSandbox for &PodSandboxMetadata\{Name:istio-cni-node-[a-z0-9]{5},Uid:[^,]+,Namespace:istio-system,Attempt:\d+,\} failed, error" error="failed to setup network for sandbox \\"[0-9a-f]{64}\\": plugin type=\\"istio-cni\\" name=\\"istio-cni\\" failed \(add\): [^"]*\/var\/run\/istio-cni\/istio-cni-kubeconfig: no such file or directory"/);
+    expect(s.truth.detectors.deadlocks).toHaveLength(1);
+    expect(s.truth.window!.endMs).toBeNull();
+  });
+
+  it("conflist-loop: istio-cni zap console with tabs (case 006) and Cilium logfmt without a time (case 003), inside CRI lines", () => {
+    const s = generateScenario("conflist-loop", { rate: 2, durationS: 10 });
+    const istio = s.files.find((f) => f.path.includes("_istio-system_install-cni-"))!.content.split("\n");
+    const write = istio.find((l) => l.includes("(re)writing CNI config file"))!;
+    expect(write).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z stdout F \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z\tinfo\tcni-agent\tconfiguration requires updates, \(re\)writing CNI config file at "\/host\/etc\/cni\/net\.d\/05-cilium\.conflist": istio-cni CNI config removed from CNI config file: \/host\/etc\/cni\/net\.d\/05-cilium\.conflist$/);
+    expect(istio.some((l) => /\tinfo\tfile modified: \/host\/etc\/cni\/net\.d\/\.05-cilium\.conflist\d+$/.test(l))).toBe(true);
+    const cilium = s.files.find((f) => f.path.includes("_kube-system_cilium-agent-"))!.content.split("\n");
+    expect(cilium).toContain(cilium.find((l) => /stderr F level=info msg="Wrote CNI configuration file to \/host\/etc\/cni\/net\.d\/05-cilium\.conflist" subsys=cni-config$/.test(l)));
+    const plain = generateScenario("conflist-loop", { rate: 2, durationS: 10, ciliumLog: "plain" });
+    const text = plain.files.find((f) => f.path.startsWith("kubectl/logs/"))!.content.split("\n").filter(Boolean);
+    expect(text.every((l) => /^level=info msg="[^"]+" subsys=cni-config$/.test(l))).toBe(true);
+    // 2 writes/s for 10 s: 21 writes, istio-cni first, then Cilium, in turns
+    expect(s.truth.detectors.conflistLoops[0]).toMatchObject({ writes: 21, writers: ["istio-cni", "cilium"], durationS: 10 });
+    expect(plain.truth.detectors.conflistLoops[0]).toMatchObject({ writes: 11, writers: ["istio-cni"] });
+  });
+
+  it("calico: degradation lines only when the storm outlasts degradeAfterS; growing backoff doubles the interval", () => {
+    const long = generateScenario("calico", { seed: 4, pods: 10, nodenameDelayS: 200 });
+    expect(file(long, "containerd-log.txt")).toContain('msg="ttrpc: received message on inactive stream"');
+    expect(file(long, "kubelet.log")).toContain("PLEG is not healthy: pleg was last seen active");
+    expect(long.truth.detectors.degradation).not.toBeNull();
+    const off = generateScenario("calico", { seed: 4, pods: 10, nodenameDelayS: 200, degradeAfterS: 0 });
+    expect(file(off, "containerd-log.txt")).not.toContain("ttrpc");
+    expect(off.truth.detectors.degradation).toBeNull();
+    expect(generateScenario("calico", {}).truth.detectors.degradation).toBeNull();
+    const g = generateScenario("calico", { seed: 5, pods: 3, backoff: "growing", retryIntervalS: 10, nodenameDelayS: 200, degradeAfterS: 0 });
+    const pod = g.truth.attemptsDetail[0].pod;
+    const times = g.truth.attemptsDetail.filter((a) => a.pod === pod).map((a) => a.failedAtMs);
+    const gaps = times.slice(1).map((t, i) => (t - times[i]) / 1000);
+    gaps.forEach((x, i) => expect(Math.abs(x - 10 * 2 ** i)).toBeLessThan(1.7));
   });
 });
 

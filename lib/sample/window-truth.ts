@@ -21,6 +21,8 @@ export interface TruthMilestone {
   label: string;
   /** true for a successful sandbox (condition 1 of the definition) */
   success: boolean;
+  /** the pod (`namespace/name`) of a successful sandbox */
+  pod?: string;
 }
 
 /** One expected `sandbox-failure-window` finding: its metrics (DESIGN.md names) and start/end (UTC ms). */

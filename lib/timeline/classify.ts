@@ -32,6 +32,8 @@
  *   "created CNI config", "wrote kubeconfig file";
  * - Cilium (case 003): "Wrote CNI configuration file to ...";
  * - flannel: "Wrote subnet file to /run/flannel/subnet.env";
+ * - `inotifywait -m` on the CNI config directory: CLOSE_WRITE / MOVED_TO of a config file
+ *   (a write), DELETE / MOVED_FROM (a removal);
  * - kernel: "Linux version ..." (first kernel message of a boot);
  * - Kubernetes events by reason: FailedCreatePodSandBox, FailedKillPod, NetworkNotReady,
  *   others `k8s.event` (SandboxChanged and Rebooted keep their pod / boot id).
@@ -232,6 +234,7 @@ function kindOf(r: ClassifyInput, lane: Lane, headline: string, text: string, fi
     return containerdKind(headline, text, r.severity, fields) ?? "log";
   }
   if (lane === "cni-plugin" || lane === "cni-agent") return cniKind(headline, text, r.severity) ?? "log";
+  if (c === "inotifywait") return inotifyKind(headline);
   // unknown component: try the strongest markers only
   return containerdKind(headline, text, r.severity, fields) ?? kubeletKind(headline, text, r.severity) ?? "log";
 }
@@ -328,6 +331,21 @@ function cniKind(h: string, text: string, severity: number): EventKind | null {
     if (op === "DEL") return "cni.del.failed";
   }
   return null;
+}
+
+/**
+ * `inotifywait -m` records (lib/parse/inotifywait.ts; message `<dir>/ <EVENTS> <file>`): a
+ * CNI config file (`.conflist`, `.conf`, `.json`; not an editor's or agent's dot-named temp
+ * file) closed after writing or renamed into place is a write; deleted or renamed away, a
+ * removal. MODIFY alone is part of a write that CLOSE_WRITE completes.
+ */
+function inotifyKind(h: string): EventKind {
+  const m = /^\/\S*\/ ([A-Z_,]+) ([^./\s][^/\s]*\.(?:conflist|conf|json))$/.exec(h);
+  if (!m) return "log";
+  const ev = m[1].split(",");
+  if (ev.includes("CLOSE_WRITE") || ev.includes("MOVED_TO")) return "cni.config.written";
+  if (ev.includes("DELETE") || ev.includes("MOVED_FROM")) return "cni.config.removed";
+  return "log";
 }
 
 // ---------------------------------------------------------------------------------

@@ -1,6 +1,9 @@
 /**
  * `npm run ingest -- [--incident ID|TITLE] [--node NAME] [--tz ZONE] [--year YYYY]
- *                    [--collected ISO] [--json] PATH...`
+ *                    [--collected ISO] [--skew [PATH=]SECONDS]... [--json] PATH...
+ *
+ * `--skew SECONDS` adds a clock offset to every Kubernetes events file, `--skew PATH=SECONDS` to
+ * the file at that path in the bundle (replacing the estimated offset; lib/timeline/clock-skew.ts).`
  *
  * Ingests log bundles (archives, plain or .gz logs, or folders, which are packed as one
  * tar) into the configured database as one bundle. `--incident` adds to an existing
@@ -20,7 +23,25 @@ import { enqueueBundle, type UploadedFile } from "../lib/ingest/enqueue-bundle";
 import { processBundle } from "../lib/ingest/process-bundle";
 import { getIncidentReport, type IncidentReport } from "../lib/incidents/get-incident-report";
 
-const USAGE = "usage: npm run ingest -- [--incident ID|TITLE] [--node NAME] [--tz ZONE] [--year YYYY] [--collected ISO] [--json] PATH...";
+const USAGE =
+  "usage: npm run ingest -- [--incident ID|TITLE] [--node NAME] [--tz ZONE] [--year YYYY] [--collected ISO] [--skew [PATH=]SECONDS]... [--json] PATH...";
+
+/** `--skew` values → the bundle option (lib/timeline/clock-skew.ts SkewOption). */
+function parseSkew(values: string[] | undefined): number | Record<string, number> | null {
+  if (!values || values.length === 0) return null;
+  const byPath: Record<string, number> = {};
+  for (const v of values) {
+    const eq = v.lastIndexOf("=");
+    const num = Number(eq >= 0 ? v.slice(eq + 1) : v);
+    if (!Number.isFinite(num)) fail(`--skew ${v}: not a number of seconds`);
+    if (eq < 0) {
+      if (values.length > 1) fail("--skew SECONDS (for all event files) cannot be combined with other --skew values");
+      return num;
+    }
+    byPath[v.slice(0, eq)] = num;
+  }
+  return byPath;
+}
 
 function fail(msg: string): never {
   process.stderr.write(`${msg}\n`);
@@ -102,6 +123,7 @@ async function main() {
       tz: { type: "string" },
       year: { type: "string" },
       collected: { type: "string" },
+      skew: { type: "string", multiple: true },
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h" },
     },
@@ -122,7 +144,14 @@ async function main() {
     }
   }
   const files = readInputs(positionals);
-  const options = { node: values.node ?? null, tz: values.tz ?? null, year, collected: values.collected ? new Date(values.collected).toISOString() : null };
+  const skew = parseSkew(values.skew);
+  const options = {
+    node: values.node ?? null,
+    tz: values.tz ?? null,
+    year,
+    collected: values.collected ? new Date(values.collected).toISOString() : null,
+    skew,
+  };
 
   let report: IncidentReport | null = null;
   if (!process.env.DATABASE_URL) {
@@ -132,6 +161,7 @@ async function main() {
     if (options.tz) fields.tz = options.tz;
     if (options.year) fields.year = String(options.year);
     if (options.collected) fields.collected = options.collected;
+    if (options.skew !== null) fields.skew = JSON.stringify(options.skew);
     report = await viaRunningApp(files, fields);
   }
   if (!report) {

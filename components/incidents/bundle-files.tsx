@@ -34,6 +34,11 @@ export function BundleFiles({ b }: { b: TBundleView }) {
       </header>
       {!done && <BundleProgress bundleId={b.id} initial={{ status: b.status, phase: b.phase, progress: b.progress }} />}
       {b.error && <p className="bad error-box">{b.error}</p>}
+      {b.duplicateOf && (
+        <p className="muted" data-testid="bundle-duplicate">
+          Same upload as bundle <span className="mono">{b.duplicateOf}</span> (same sha256): not ingested again.
+        </p>
+      )}
       {b.files.length > 0 && (
         <div className="table-wrap">
           <table className="table files" data-testid="files-table">
@@ -48,6 +53,7 @@ export function BundleFiles({ b }: { b: TBundleView }) {
                 <th className="num">parsed</th>
                 <th className="num">skipped</th>
                 <th>skipped by reason</th>
+                <th title="secrets replaced before storage, by kind">redacted</th>
                 <th>time</th>
                 <th>status</th>
               </tr>
@@ -73,6 +79,12 @@ export function BundleFiles({ b }: { b: TBundleView }) {
                     {f.noTimestamp > 0 && <div className="muted">{fmtCount(f.noTimestamp)} without time</div>}
                     {f.outOfOrder > 0 && <div className="muted">{fmtCount(f.outOfOrder)} out of order</div>}
                   </td>
+                  <td className="small" data-testid="file-redacted">
+                    {Object.entries(f.redacted)
+                      .filter(([, n]) => n > 0)
+                      .map(([k, n]) => `${k} ${fmtCount(n)}`)
+                      .join(", ") || <span className="muted">—</span>}
+                  </td>
                   <td className="small">
                     {f.timeZone}
                     {f.clockOffsetMs ? ` ${f.clockOffsetMs > 0 ? "+" : ""}${(f.clockOffsetMs / 1000).toFixed(1)} s` : ""}
@@ -95,7 +107,7 @@ export function BundleFiles({ b }: { b: TBundleView }) {
                 <td className="num">{fmtCount(totals.lines)}</td>
                 <td className="num">{fmtCount(totals.parsed)}</td>
                 <td className="num">{fmtCount(totals.skipped)}</td>
-                <td colSpan={3} />
+                <td colSpan={4} />
               </tr>
             </tfoot>
           </table>

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { buildTar, buildTarGz } from "./tar-build";
@@ -18,7 +19,7 @@ describe("safeMemberPath", () => {
 describe("unpackUpload", () => {
   it("reads a plain log as itself", async () => {
     const out = await unpackUpload("kubelet.log", Buffer.from(LOG));
-    expect(out).toEqual([{ path: "kubelet.log", status: "read", data: Buffer.from(LOG), mtimeMs: undefined }]);
+    expect(out).toEqual([{ path: "kubelet.log", status: "read", data: Buffer.from(LOG), mtimeMs: undefined, upload: "kubelet.log", member: "kubelet.log" }]);
   });
 
   it("reads a tar.gz, lists links, escapes and devices as skipped, expands nested archives and .gz members", async () => {
@@ -132,5 +133,74 @@ describe("zip uploads", () => {
       ["secret.log", "skipped", "encrypted"],
     ]);
     expect(out[0].data!.toString()).toBe(LOG);
+  });
+});
+
+/** `xz` from xz-utils (Debian's package; present on these machines), or null when missing. */
+function xz(data: Buffer): Buffer | null {
+  try {
+    return execFileSync("xz", ["-z", "-c", "-T1"], { input: data });
+  } catch {
+    return null;
+  }
+}
+
+describe("xz (sosreport's default .tar.xz)", () => {
+  const tar = buildTar([
+    { path: "sosreport-node-a-2025-05-19-abcdefg/sos_commands/logs/journalctl_--no-pager", content: LOG, mtimeMs: Date.UTC(2025, 4, 19) },
+    { path: "sosreport-node-a-2025-05-19-abcdefg/rotated.log.gz", content: gzipSync("rotated\n") },
+  ]);
+  const txz = xz(tar);
+
+  it.skipIf(!txz)("reads a .tar.xz through the tar parser, with upload, archive and member paths", async () => {
+    const out = await unpackUpload("sosreport-node-a-2025-05-19-abcdefg.tar.xz", txz!);
+    expect(out.map((f) => [f.path, f.status, f.data?.toString("utf8"), f.upload, f.archive, f.member])).toEqual([
+      [
+        "sosreport-node-a-2025-05-19-abcdefg/sos_commands/logs/journalctl_--no-pager",
+        "read",
+        LOG,
+        "sosreport-node-a-2025-05-19-abcdefg.tar.xz",
+        "sosreport-node-a-2025-05-19-abcdefg.tar.xz",
+        "sosreport-node-a-2025-05-19-abcdefg/sos_commands/logs/journalctl_--no-pager",
+      ],
+      [
+        "sosreport-node-a-2025-05-19-abcdefg/rotated.log",
+        "read",
+        "rotated\n",
+        "sosreport-node-a-2025-05-19-abcdefg.tar.xz",
+        "sosreport-node-a-2025-05-19-abcdefg.tar.xz",
+        "sosreport-node-a-2025-05-19-abcdefg/rotated.log",
+      ],
+    ]);
+  });
+
+  it.skipIf(!txz)("names members of a nested archive by their place inside it", async () => {
+    const outer = buildTarGz([{ path: "upload/sos.tar.xz", content: txz! }]);
+    const out = await unpackUpload("outer.tgz", outer);
+    expect(out[0]).toMatchObject({
+      path: "upload/sos.tar.xz/sosreport-node-a-2025-05-19-abcdefg/sos_commands/logs/journalctl_--no-pager",
+      upload: "outer.tgz",
+      archive: "upload/sos.tar.xz",
+      member: "sosreport-node-a-2025-05-19-abcdefg/sos_commands/logs/journalctl_--no-pager",
+    });
+  });
+
+  it.skipIf(!txz)("keeps what a truncated .xz held and says it broke; a plain .xz file is read as itself", async () => {
+    const big = Buffer.from(LOG.repeat(5000));
+    const whole = xz(big)!;
+    const cut = whole.subarray(0, Math.floor(whole.length / 2));
+    const out = await unpackUpload("kubelet.log.xz", cut);
+    expect(out).toHaveLength(1);
+    expect(out[0].path).toBe("kubelet.log");
+    expect(out[0].error ?? "").toMatch(/xz stream broken/);
+    expect(out[0].data!.length).toBeGreaterThan(0);
+    expect(big.toString("utf8").startsWith(out[0].data!.toString("utf8"))).toBe(true);
+    const plain = await unpackUpload("kubelet.log.xz", xz(Buffer.from(LOG))!);
+    expect(plain[0]).toMatchObject({ path: "kubelet.log", status: "read", data: Buffer.from(LOG) });
+  });
+
+  it.skipIf(!txz)("stops at the size limit", async () => {
+    const out = await unpackUpload("big.log.xz", xz(Buffer.alloc(1 << 20, 97))!, { maxFileBytes: 1000, maxTotalBytes: 1e9, maxFiles: 10, maxDepth: 3 });
+    expect(out[0]).toMatchObject({ status: "skipped", reason: "too-large" });
   });
 });

@@ -84,16 +84,21 @@ class PgDb extends PgConn implements SqlDb {
   }
   async transaction<T>(fn: (conn: SqlConn) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // a connection that died mid-transaction (server restart, terminated backend) must not go
+    // back to the pool: release(err) destroys it
+    let broken: Error | undefined;
     try {
       await client.query("BEGIN");
       const r = await fn(new PgConn(client));
       await client.query("COMMIT");
       return r;
     } catch (e) {
-      await client.query("ROLLBACK").catch(() => {});
+      await client.query("ROLLBACK").catch((re: Error) => {
+        broken = re;
+      });
       throw e;
     } finally {
-      client.release();
+      client.release(broken);
     }
   }
   async close(): Promise<void> {

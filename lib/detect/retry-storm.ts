@@ -211,7 +211,9 @@ export function run(boot: BootInfo, events: BootEvent[], params: RetryStormParam
     const last = r.attempts[r.attempts.length - 1].time;
     const intervalS = round3(r.medianS);
     const jitterS = round3(r.jitterS);
-    const list = r.intervalsS.map((x) => x.toFixed(3)).join(", ");
+    // a readable paragraph: the first intervals, then how many more (all are in metrics.intervalsS)
+    const shown = r.intervalsS.slice(0, 8).map((x) => x.toFixed(3)).join(", ");
+    const list = r.intervalsS.length > 8 ? `${shown}, … ${r.intervalsS.length - 8} more` : shown;
     const span = `${fmtT(sec(first - t0))} to ${fmtT(sec(last - t0))}`;
     const tail = r.recovered ? `A sandbox of the pod succeeded after its last failure.` : `The pod was still failing when the data ended.`;
     const steady = r.rhythm === "steady";

@@ -28,14 +28,27 @@ export interface ReportFile {
   skippedByReason: Record<string, number>;
   timeZone: string;
   yearSource: string | null;
+  /** clock offset applied to the file's times, ms (estimated skew or the bundle's `skew` option) */
+  clockOffsetMs: number;
+  /** secrets replaced before storage, per kind (lib/redact/redact.ts), e.g. `{ jwt: 2 }`; `{}` when none */
+  redacted: Record<string, number>;
 }
 
 export interface IncidentReport {
   incidentId: string;
   title: string;
-  bundles: Array<{ id: string; fileName: string; status: string; error: string | null }>;
+  /** `collector`: the collectors that made the upload (lib/bundle/collectors.ts names, comma-separated), null for plain logs */
+  bundles: Array<{
+    id: string;
+    fileName: string;
+    status: string;
+    error: string | null;
+    collector: string | null;
+    /** the same upload (sha256) was already in the incident as this bundle: not ingested again */
+    duplicateOf?: string;
+  }>;
   files: ReportFile[];
-  nodes: Array<{ name: string; boots: Array<{ id: string; start: string; end: string | null; detectedBy: string; approximate: boolean }> }>;
+  nodes: Array<{ name: string; aliases: string[]; boots: Array<{ id: string; start: string; end: string | null; detectedBy: string; approximate: boolean }> }>;
   findings: Array<{
     detector: string;
     node: string;
@@ -84,6 +97,8 @@ export async function getIncidentReport(db: DbHandles, incidentId: string): Prom
         skippedByReason: Object.fromEntries(Object.entries((f.skippedByReason ?? {}) as Record<string, number>).filter(([, n]) => n > 0)),
         timeZone: f.timeZone,
         yearSource: f.yearSource,
+        clockOffsetMs: f.clockOffsetMs,
+        redacted: (f.redacted ?? {}) as Record<string, number>,
       };
       if (f.reason) r.reason = f.reason;
       if (f.duplicateOf) r.duplicateOf = f.duplicateOf;
@@ -108,10 +123,18 @@ export async function getIncidentReport(db: DbHandles, incidentId: string): Prom
   return {
     incidentId: inc.id,
     title: inc.title,
-    bundles: inc.bundles.map((b) => ({ id: b.id, fileName: b.fileName, status: b.status, error: b.error })),
+    bundles: inc.bundles.map((b) => ({
+      id: b.id,
+      fileName: b.fileName,
+      status: b.status,
+      error: b.error,
+      collector: b.collector ?? null,
+      ...(b.duplicateOf ? { duplicateOf: b.duplicateOf } : {}),
+    })),
     files,
     nodes: inc.nodes.map((n) => ({
       name: n.name,
+      aliases: n.aliases ?? [],
       boots: n.boots.map((b) => ({ id: b.bootKey, start: iso(b.start)!, end: iso(b.end), detectedBy: b.detectedBy, approximate: b.startApprox })),
     })),
     findings,

@@ -74,6 +74,8 @@ export interface TSourceFileView {
   timeZone: string;
   zoneSource: string;
   yearSource: string | null;
+  /** secrets replaced before storage, per kind (lib/redact/redact.ts) */
+  redacted: Record<string, number>;
 }
 
 export interface TBundleView {
@@ -92,6 +94,8 @@ export interface TBundleView {
   startedAt: number | null;
   finishedAt: number | null;
   files: TSourceFileView[];
+  /** the same upload was already in the incident as this bundle: not ingested again */
+  duplicateOf: string | null;
 }
 
 export interface TIncidentDetail {
@@ -205,7 +209,9 @@ export async function getIncident(opts: { incidentId: string }): Promise<TIncide
         timeZone: f.timeZone,
         zoneSource: f.zoneSource,
         yearSource: f.yearSource,
+        redacted: Object.fromEntries(Object.entries(obj(f.redacted)).map(([k, v]) => [k, Number(v) || 0])),
       })),
+      duplicateOf: b.duplicateOf ?? null,
     })),
   };
 }

@@ -4,7 +4,8 @@
  * store step (store-bundle.ts) writes the result in one transaction.
  *
  * Node of an event (DESIGN.md "Definitions: Node"): the user's `node` option; else the
- * collector layout (node-from-path.ts); else the record's journal/syslog hostname or the
+ * collector layout (lib/bundle/collectors.ts, which also names the collector, drops duplicate
+ * copies, marks collector noise and gives the collection time); else the record's journal/syslog hostname or the
  * Kubernetes event's node; else the file's most common hostname; else, when the bundle
  * has exactly one node, that node; else none (kept, not on any node timeline).
  */
@@ -13,10 +14,12 @@ import { gzipSync } from "node:zlib";
 import type { UnpackedFile } from "../bundle/unpack";
 import type { FileRecord, LineCounts, ParsedFile } from "../parse/file-types";
 import { parseFile } from "../parse/parse-file";
+import { redactFileText } from "./redact-file";
 import { classifyRecord, inheritErrorClasses } from "../timeline/classify";
 import { assignBoots as assignBootKeys, detectBoots, type BootInputEvent } from "../timeline/boots";
 import type { EventKind, Lane } from "../detect/types";
-import { nodeFromPath } from "./node-from-path";
+import { describeBundle } from "../bundle/collectors";
+import { applyClockSkew, type SkewOption } from "../timeline/clock-skew";
 
 export interface IngestOptions {
   /** `--node`: every file belongs to this node */
@@ -29,6 +32,8 @@ export interface IngestOptions {
   collectedMs?: number | null;
   /** when the upload arrived, UTC ms (last-resort year bound) */
   uploadMs: number;
+  /** clock offsets to apply instead of the estimated ones (lib/timeline/clock-skew.ts) */
+  skew?: SkewOption | null;
 }
 
 /** Event flag bits stored in Event.flags. */
@@ -62,6 +67,8 @@ export interface AnalysedEvent {
   bootSegment: number;
   /** boot id named by a Kubernetes `Rebooted` event */
   rebootBootId: string | null;
+  /** a boot the record states (list-boots / `last reboot` row; boot detection input) */
+  bootDecl?: BootInputEvent["bootDecl"];
 }
 
 export interface AnalysedFile {
@@ -80,6 +87,8 @@ export interface AnalysedFile {
   timeZone: string;
   zoneSource: string;
   yearSource: string | null;
+  /** clock offset applied to the file's times, ms (SourceFile.clockOffsetMs) */
+  clockOffsetMs?: number;
   errors: Array<{ line: number; message: string }>;
   /** the file's text in gzip blocks of whole lines (SourceBlock rows) */
   blocks: SourceBlockData[];
@@ -135,6 +144,10 @@ export interface AnalysedBundle {
   files: AnalysedFile[];
   events: AnalysedEvent[];
   nodes: Map<string, AnalysedBoot[]>;
+  /** collectors that made the upload (lib/bundle/collectors.ts), comma-separated; null for plain logs */
+  collector?: string | null;
+  /** other names of nodes (EKS instance id) */
+  aliases?: Map<string, string[]>;
 }
 
 export type Progress = (phase: string, fraction: number) => void;
@@ -190,7 +203,7 @@ function majority(values: Iterable<string | undefined | null>): string | null {
 export function analyseBundle(unpacked: UnpackedFile[], opts: IngestOptions, progress: Progress = () => {}): AnalysedBundle {
   const files: AnalysedFile[] = [];
   const events: AnalysedEvent[] = [];
-  const allPaths = unpacked.map((f) => f.path);
+  const layout = describeBundle(unpacked);
   const seen = new Map<string, string>();
   const collectedMs = opts.collectedMs ?? latestMtime(unpacked);
   const totalBytes = unpacked.reduce((s, f) => s + (f.data?.length ?? 0), 0) || 1;
@@ -221,6 +234,18 @@ export function analyseBundle(unpacked: UnpackedFile[], opts: IngestOptions, pro
       return;
     }
     const data = u.data;
+    const lay = layout.files[ord];
+    if (lay.duplicateOf) {
+      files.push({ ...base, status: "duplicate", reason: "the collector copied this file twice", duplicateOf: lay.duplicateOf });
+      doneBytes += data.length;
+      return;
+    }
+    if (lay.skipReason) {
+      const lines = countLines(data);
+      files.push({ ...base, status: "skipped", reason: lay.skipReason, counts: { ...EMPTY_COUNTS(), lines, skipped: lines, skippedByReason: lines ? { [lay.skipReason]: lines } : {} } });
+      doneBytes += data.length;
+      return;
+    }
     const sha = createHash("sha256").update(data).digest("hex");
     const dupOf = seen.get(sha);
     if (dupOf !== undefined && data.length > 0) {
@@ -240,17 +265,25 @@ export function analyseBundle(unpacked: UnpackedFile[], opts: IngestOptions, pro
       doneBytes += data.length;
       return;
     }
-    const text = new TextDecoder("utf-8", { fatal: false }).decode(data);
+    const text = redactFileText(u, new TextDecoder("utf-8", { fatal: false }).decode(data));
     let parsed: ParsedFile;
     try {
-      parsed = parseFile(u.path, text, { year: opts.year, tz: opts.tz, collectedMs, uploadMs: opts.uploadMs });
+      parsed = parseFile(u.path, text, {
+        year: opts.year,
+        tz: opts.tz,
+        collectedMs: opts.collectedMs ?? lay.collectedMs ?? collectedMs,
+        uploadMs: opts.uploadMs,
+        noise: lay.noise,
+        zone: lay.zone,
+        separatorsLabelPrevious: lay.separatorsLabelPrevious,
+      });
     } catch (e) {
       files.push({ ...base, status: "skipped", reason: `parser-error: ${(e as Error).message}` });
       doneBytes += data.length;
       return;
     }
     const fileIdx = files.length;
-    const pathNode = opts.node || nodeFromPath(u.path, allPaths);
+    const pathNode = opts.node || lay.node;
     const fileHost = majority(parsed.records.map((r) => r.host));
     let first: number | null = null;
     let last: number | null = null;
@@ -289,9 +322,10 @@ export function analyseBundle(unpacked: UnpackedFile[], opts: IngestOptions, pro
   }
   for (const f of files) if (!f.node && f.status === "read" && f.counts.records > 0) f.node = only;
 
+  applyClockSkew(files, events, opts.skew ?? null);
   const nodes = assignNodeBoots(events);
   progress("parse", 1);
-  return { files, events, nodes };
+  return { files, events, nodes, collector: layout.collectors.length ? layout.collectors.join(",") : null, aliases: layout.aliases };
 }
 
 function latestMtime(files: UnpackedFile[]): number | null {
@@ -310,7 +344,7 @@ function normalise(r: FileRecord, fileIdx: number, pathNode: string | null): Ana
   // parsed again from its raw line (SourceBlock) when someone opens it
   let fields: Record<string, unknown> | null = c.kind !== "log" && r.fields && Object.keys(r.fields).length ? { ...r.fields } : null;
   if (r.k8sEvent) fields = { ...(fields ?? {}), k8s: r.k8sEvent };
-  return {
+  const ev: AnalysedEvent = {
     fileIdx,
     line: r.line,
     span: r.endLine - r.line + 1,
@@ -332,6 +366,8 @@ function normalise(r: FileRecord, fileIdx: number, pathNode: string | null): Ana
     bootSegment: r.bootSegment,
     rebootBootId: c.rebootBootId ?? null,
   };
+  if (r.bootDecl) ev.bootDecl = r.bootDecl;
+  return ev;
 }
 
 /**
@@ -359,6 +395,7 @@ function assignNodeBoots(events: AnalysedEvent[]): Map<string, AnalysedBoot[]> {
       fileId: e.fileIdx,
       line: e.line,
       rebootBootId: e.rebootBootId,
+      bootDecl: e.bootDecl ?? null,
     }));
     const boots = detectBoots(input);
     out.set(node, boots.map((b) => ({ bootKey: b.bootKey, start: b.start, end: b.end, detectedBy: b.detectedBy, startApprox: b.startApprox })));

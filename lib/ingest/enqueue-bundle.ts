@@ -26,7 +26,19 @@ export function newIncidentId(): string {
   return randomBytes(12).toString("base64url");
 }
 
-export async function enqueueBundle(db: DbHandles, input: EnqueueInput): Promise<{ incidentId: string; bundleId: string; created: boolean }> {
+/**
+ * What enqueueBundle did. `duplicateOf`: the incident already held a bundle with the same
+ * sha256 (not failed), so this upload is recorded as a bundle that points at it (status
+ * `ready`, no files, no events) and is not ingested again; `bundleId` is that new record.
+ */
+export interface EnqueueResult {
+  incidentId: string;
+  bundleId: string;
+  created: boolean;
+  duplicateOf: string | null;
+}
+
+export async function enqueueBundle(db: DbHandles, input: EnqueueInput): Promise<EnqueueResult> {
   if (!input.files.length) throw new Error("no files in the upload");
   let incidentId: string | null = null;
   if (input.incident) {
@@ -46,19 +58,36 @@ export async function enqueueBundle(db: DbHandles, input: EnqueueInput): Promise
     hash.update(f.data);
     size += f.data.length;
   }
+  const sha256 = hash.digest("hex");
   const bundleId = randomBytes(9).toString("base64url");
-  input.files.forEach((f, i) => saveUpload(bundleId, i, f.name, f.data));
-  await db.prisma.bundle.create({
-    data: {
-      id: bundleId,
-      incidentId,
-      fileName: input.files.length === 1 ? input.files[0].name : `${input.files[0].name} and ${input.files.length - 1} more`,
-      sha256: hash.digest("hex"),
-      byteSize: BigInt(size),
-      status: "queued",
-      phase: "queued",
-      options: { ...(input.options ?? {}), uploads: input.files.map((f) => f.name) },
-    },
+  const fileName = input.files.length === 1 ? input.files[0].name : `${input.files[0].name} and ${input.files.length - 1} more`;
+  const options = JSON.stringify({ ...(input.options ?? {}), uploads: input.files.map((f) => f.name) });
+  const incident = incidentId;
+  const duplicateOf = await db.sql.transaction(async (tx) => {
+    // one upload at a time per incident decides whether it repeats one already there
+    await tx.query(`SELECT pg_advisory_xact_lock(72707371, hashtext($1))`, [incident]);
+    const [dup] = created
+      ? []
+      : await tx.query<{ id: string }>(
+          `SELECT id FROM "Bundle" WHERE "incidentId" = $1 AND sha256 = $2 AND status <> 'failed' AND "duplicateOf" IS NULL
+           ORDER BY "createdAt", id LIMIT 1`,
+          [incident, sha256],
+        );
+    if (dup) {
+      await tx.query(
+        `INSERT INTO "Bundle" (id, "incidentId", "fileName", sha256, "byteSize", status, phase, progress, options, "duplicateOf", "startedAt", "finishedAt")
+         VALUES ($1, $2, $3, $4, $5, 'ready', 'done', 1, $6::jsonb, $7, now(), now())`,
+        [bundleId, incident, fileName, sha256, size, options, dup.id],
+      );
+      return dup.id;
+    }
+    input.files.forEach((f, i) => saveUpload(bundleId, i, f.name, f.data));
+    await tx.query(
+      `INSERT INTO "Bundle" (id, "incidentId", "fileName", sha256, "byteSize", status, phase, options)
+       VALUES ($1, $2, $3, $4, $5, 'queued', 'queued', $6::jsonb)`,
+      [bundleId, incident, fileName, sha256, size, options],
+    );
+    return null;
   });
-  return { incidentId, bundleId, created };
+  return { incidentId, bundleId, created, duplicateOf };
 }

@@ -11,8 +11,11 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import path from "node:path";
 import { unpackUpload, type UnpackedFile } from "../bundle/unpack";
 import type { DbHandles } from "../db/connection";
+import type { SkewOption } from "../timeline/clock-skew";
 import { analyseBundle, type IngestOptions } from "./analyse-bundle";
 import { detectFindings, storeBundle } from "./store-bundle";
+import { unreadableSummary } from "./file-reason";
+import { storeRedactionCounts } from "./redact-file";
 
 /** Folder where a bundle's uploads wait for the ingest worker. */
 export function uploadsDir(bundleId: string): string {
@@ -34,6 +37,11 @@ export interface BundleOptions {
   tz?: string | null;
   year?: number | null;
   collected?: string | null;
+  /**
+   * clock offsets, seconds added to a file's times (lib/timeline/clock-skew.ts): a number for every
+   * Kubernetes events file, or bundle path → seconds; given offsets replace the estimated ones
+   */
+  skew?: SkewOption | null;
 }
 
 export interface ProcessResult {
@@ -46,6 +54,8 @@ export interface ProcessResult {
 /** Processes bundle `bundleId` (status must be `parsing`, claimed by the caller). */
 export async function processBundle(db: DbHandles, bundleId: string): Promise<ProcessResult> {
   const bundle = await db.prisma.bundle.findUniqueOrThrow({ where: { id: bundleId } });
+  // the same upload already in the incident (enqueue-bundle.ts): recorded, nothing to ingest again
+  if (bundle.duplicateOf) return { status: "ready", error: null, events: 0, findings: 0 };
   const opts = (bundle.options ?? {}) as BundleOptions;
   let lastWrite = 0;
   const setProgress = async (phase: string, progress: number, force = false) => {
@@ -82,6 +92,7 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
       year: opts.year ?? null,
       collectedMs: opts.collected ? Date.parse(opts.collected) : null,
       uploadMs: bundle.createdAt.getTime(),
+      skew: opts.skew ?? null,
     };
     lap("unpackMs");
     const analysed = analyseBundle(unpacked, ingestOpts, progress);
@@ -89,12 +100,12 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     await pendingProgress;
     const readable = analysed.files.filter((f) => f.status === "read" && f.counts.records > 0);
     if (!readable.length) {
-      const why = analysed.files.map((f) => `${f.path}: ${f.reason ?? (f.counts.records ? "" : "no parseable line")}`).join("; ");
-      throw new Error(`nothing in this bundle could be read (${why || "empty upload"})`);
+      throw new Error(`nothing in this bundle could be read (${unreadableSummary(analysed.files) || "empty upload"})`);
     }
     await setProgress("store", 0, true);
     const { events, findings, failures } = await db.sql.transaction(async (tx) => {
       const stored = await storeBundle(tx, bundle.incidentId, bundleId, analysed, progress);
+      await storeRedactionCounts(tx, bundleId, analysed.files, unpacked);
       lap("storeMs");
       await tx.query(`UPDATE "Bundle" SET phase = 'detect', progress = 0 WHERE id = $1`, [bundleId]);
       const found = await detectFindings(tx, bundle.incidentId, bundleId, stored.boots);
@@ -111,8 +122,8 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
         timings,
       };
       await tx.query(
-        `UPDATE "Bundle" SET status = 'ready', phase = 'done', progress = 1, counts = $2, "finishedAt" = now() WHERE id = $1`,
-        [bundleId, JSON.stringify(counts)],
+        `UPDATE "Bundle" SET status = 'ready', phase = 'done', progress = 1, counts = $2, collector = $3, "finishedAt" = now() WHERE id = $1`,
+        [bundleId, JSON.stringify(counts), analysed.collector ?? null],
       );
       return { events: stored.events, findings: found.findings, failures: found.failures };
     });

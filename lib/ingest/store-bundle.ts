@@ -11,6 +11,7 @@ import type { BootEvent, BootInfo, EventKind, Lane } from "../detect/types";
 import { runDetectors } from "../detect/index";
 import { copyText, type SqlConn } from "../db/sql";
 import type { AnalysedBundle, AnalysedEvent, Progress } from "./analyse-bundle";
+import { fileReason } from "./file-reason";
 
 const EVENT_COLUMNS = [
   "id",
@@ -86,9 +87,11 @@ export async function storeBundle(tx: SqlConn, incidentId: string, bundleId: str
   const boots = new Map<number, { info: BootInfo; events: BootEvent[] }>();
   for (const [name, list] of a.nodes) {
     const [n] = await tx.query<{ id: number }>(
-      `INSERT INTO "Node" ("incidentId", name) VALUES ($1, $2)
-       ON CONFLICT ("incidentId", name) DO UPDATE SET name = EXCLUDED.name RETURNING id`,
-      [incidentId, name],
+      `INSERT INTO "Node" ("incidentId", name, aliases) VALUES ($1, $2, $3)
+       ON CONFLICT ("incidentId", name) DO UPDATE SET
+         aliases = ARRAY(SELECT DISTINCT unnest("Node".aliases || EXCLUDED.aliases) ORDER BY 1)
+       RETURNING id`,
+      [incidentId, name, a.aliases?.get(name) ?? []],
     );
     nodeIds.set(name, n.id);
     const ids: number[] = [];
@@ -117,15 +120,15 @@ export async function storeBundle(tx: SqlConn, incidentId: string, bundleId: str
     const [row] = await tx.query<{ id: number }>(
       `INSERT INTO "SourceFile" ("bundleId", "incidentId", ord, path, status, reason, "duplicateOf", kind, format, "nodeName",
          "byteSize", lines, parsed, blank, skipped, records, "noTimestamp", continuation, banner, "outOfOrder",
-         "skippedByReason", "firstTs", "lastTs", "timeZone", "zoneSource", "yearSource")
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26) RETURNING id`,
+         "skippedByReason", "firstTs", "lastTs", "timeZone", "zoneSource", "yearSource", "clockOffsetMs")
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27) RETURNING id`,
       [
         bundleId,
         incidentId,
         f.ord,
         f.path,
         f.status,
-        f.reason ?? (f.errors.length ? f.errors.map((e) => (e.line ? `line ${e.line}: ${e.message}` : e.message)).join("; ").slice(0, 2000) : null),
+        fileReason(f),
         f.duplicateOf,
         f.kind,
         f.format,
@@ -146,6 +149,7 @@ export async function storeBundle(tx: SqlConn, incidentId: string, bundleId: str
         f.timeZone,
         f.zoneSource,
         f.yearSource,
+        f.clockOffsetMs ?? 0,
       ],
     );
     fileIds.push(row.id);

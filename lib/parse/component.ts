@@ -1,8 +1,8 @@
 /**
  * Two-level parsing (FORMATS.md 5b): the component line inside an envelope's MESSAGE (journal,
  * syslog, CRI). The component format is picked by the message's first character (a cheap
- * dispatch, no trial of every regex): klog (`I0519 …`), logrus/logfmt (`time=` / `level=`), Calico
- * and istio (a leading date), istio JSON (`{`). The component *name* comes from the identifier when
+ * dispatch, no trial of every regex): klog (`I0519 …`), logrus/logfmt (`time=` / `level=`), Calico,
+ * istio and Multus (a leading date), JSON (`{`: istio, klog JSON, zap, Cilium slog). The component *name* comes from the identifier when
  * it is known (kubelet/kubenswrapper/k3s/rke2 → kubelet for klog lines, containerd, crio, …), else
  * from the format when it implies one (Calico → cni-calico), else it is the identifier itself.
  *
@@ -11,6 +11,7 @@
  * (syslog/short-iso), choosing the year that puts the two stamps closest.
  */
 import { parseCalicoText } from "./calico-cni";
+import { parseCiliumJson } from "./cilium-json";
 import { parseCiliumText } from "./cilium-logfmt";
 import type { ComponentLine } from "./component-line";
 import { parseContainerdText } from "./containerd-logrus";
@@ -18,6 +19,9 @@ import { parseCrioText } from "./crio-logrus";
 import { parseIstioText } from "./istio-cni";
 import { parseIstioJson } from "./istio-cni-json";
 import { parseKlogText } from "./klog";
+import { parseKlogJson } from "./klog-json";
+import { parseMultusText } from "./multus";
+import { parseZapJson } from "./zap-json";
 import { naiveMs } from "./time-util";
 import type { ParsedRecord, Severity, WallTime } from "./types";
 
@@ -43,12 +47,12 @@ export function parseComponentMessage(msg: string): ComponentLine | null {
     case 108: // l  level=
       return msg.charCodeAt(5) === 61 ? parseCiliumText(msg) : null;
     case 123: // {
-      return parseIstioJson(msg);
+      return parseIstioJson(msg) ?? parseKlogJson(msg) ?? parseZapJson(msg) ?? parseCiliumJson(msg);
     default:
       if (c >= 48 && c <= 57 && msg.charCodeAt(4) === 45) {
         const t = msg.charCodeAt(10);
         if (t === 32) return parseCalicoText(msg);
-        if (t === 84) return parseIstioText(msg, false);
+        if (t === 84) return parseIstioText(msg, false) ?? parseMultusText(msg);
       }
       return null;
   }

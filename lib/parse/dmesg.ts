@@ -48,7 +48,8 @@ export function parseDmesgLine(line: string): LineResult {
   return { type: "record", record };
 }
 
-const SNIFF = /^\[(?:\s*\d+\.\d{6}|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})\] /;
+/** raw lines that look like `host ident[pid]: ` after the stamp are journal short-monotonic (FORMATS.md 5b DR) */
+const SNIFF = /^\[(?:\s*\d+\.\d{6}\] (?!\S+ [^\s[:]+(?:\[\d+\])?: )|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}\] )/;
 
 /** Format spec: Kernel ring buffer dumps (`dmesg`, `dmesg -T`). */
 export const dmesgSpec: FormatSpec = {

@@ -50,6 +50,22 @@ export interface TimeOptions {
   uploadMs?: number | null;
 }
 
+/**
+ * What the bundle's layout says about one file (lib/bundle/collectors.ts), beyond the time options:
+ * pure data handed to `parseFile`.
+ */
+export interface LayoutOptions {
+  /** noise rules (lib/parse/noise.ts) whose lines are skipped with the rule's reason */
+  noise?: readonly string[];
+  /** zone the collector guarantees for zone-less stamps (`journalctl --utc` in OpenShift node-logs); zoneSource `collector` */
+  zone?: string | null;
+  /**
+   * sos >= 4.10 journal dumps (`--reverse` then `tac`): each `-- Boot <id> --` separator names the
+   * boot *before* it (FORMATS.md 1.4); the records after the last separator get no id.
+   */
+  separatorsLabelPrevious?: boolean;
+}
+
 export interface ParsedFile {
   format: string;
   kind: string;
@@ -58,7 +74,7 @@ export interface ParsedFile {
   counts: LineCounts;
   /** where the year came from: stamp | neighbour | header | banner | user | collected | guess | none */
   yearSource: string;
-  /** zone used for zone-less stamps, and where it came from: banner | user | default */
+  /** zone used for zone-less stamps, and where it came from: banner | collector | user | default */
   timeZone: string;
   zoneSource: string;
   /** per-line problems worth showing (file-level reason + line) */

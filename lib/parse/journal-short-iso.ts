@@ -32,7 +32,8 @@ export function parseJournalIsoLine(line: string): LineResult {
   };
 }
 
-const SNIFF = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:[+-]\d{2}:?\d{2}|Z) \S+ [^\s[:]+(?:\[\d+\])?: /;
+/** the host column never starts with `[` (Multus writes `<stamp> [error] …`) */
+const SNIFF = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:[+-]\d{2}:?\d{2}|Z) [^\s[]\S* [^\s[:]+(?:\[\d+\])?: /;
 
 /** Format spec: journalctl `-o short-iso[-precise]` dumps and rsyslog RFC3339 files. */
 export const journalShortIsoSpec: FormatSpec = {

@@ -13,6 +13,7 @@
  * continuations of a multi-line MESSAGE.
  */
 import { type Envelope, envelopeRecordOf, lastEnvelopeWasKlog, parseComponentMessage } from "./component";
+import { isDumpLine, isDumpStart } from "./go-panic";
 import { parseJournalBanner } from "./journal-banner";
 import { sniffRatio } from "./sniff-util";
 import { d2, monthFromAbbrev } from "./time-util";
@@ -92,11 +93,15 @@ export function parseJournalShortLine(line: string): LineResult {
  * A record whose MESSAGE itself starts with a blank (or is klog's closing ` >`), written under the
  * same identifier and pid right after a klog record, is a continuation too: journald splits a
  * multi-line klog value (`key=<\n\t…\n >`) into entries that each carry the prefix (FORMATS.md Part 2).
+ * Likewise a Go panic or goroutine dump (go-panic.ts) written to stderr arrives one entry per line:
+ * the entries after its first line, under the same identifier and pid, that are dump lines
+ * (frames, `file:line +0x…`, `goroutine N [state]:`, blanks) continue it: one multi-line event.
  */
 export class JournalEnvelopeParser implements LineParser {
   private lastIdent: string | undefined = undefined;
   private lastPid: number | undefined = undefined;
   private lastWasKlog = false;
+  private inDump = false;
 
   constructor(private readonly parseRecord: (line: string) => LineResult) {}
 
@@ -106,17 +111,22 @@ export class JournalEnvelopeParser implements LineParser {
       const b = parseJournalBanner(line);
       if (!b) return null;
       this.lastWasKlog = false;
+      this.inDump = false;
       return { type: "banner", banner: b };
     }
     if (c === 32 || c === 9) return { type: "continuation", text: line.trimStart() };
     const res = this.parseRecord(line);
     if (res === null || res.type !== "record") return res;
     const r = res.record;
-    if (this.lastWasKlog && r.ident === this.lastIdent && r.pid === this.lastPid && r.time !== null) {
+    const same = r.ident === this.lastIdent && r.pid === this.lastPid;
+    if (this.lastWasKlog && same && r.time !== null) {
       const m = r.message;
       const m0 = m.charCodeAt(0);
       if (m0 === 9 || m0 === 32 || m === ">") return { type: "continuation", text: m };
     }
+    if (this.inDump && same && isDumpLine(r.message)) return { type: "continuation", text: r.message };
+    this.inDump = isDumpStart(r.message);
+    if (this.inDump) r.severity = 4;
     this.lastIdent = r.ident;
     this.lastPid = r.pid;
     this.lastWasKlog = lastEnvelopeWasKlog();

@@ -11,22 +11,30 @@
  * 3. Line accounting (DESIGN.md Definitions): each physical line is one of record, continuation,
  *    blank, banner, or skipped (`unknown-format`, `binary` for lines holding NUL); the counts add up.
  * 4. Boots: `-- Boot <id> --` / `-- Reboot --` separators start a new `bootSegment` (once a record
- *    was seen) and set `journalBootId` (32 hex, or null after `-- Reboot --`).
+ *    was seen) and set `journalBootId` (32 hex, or null after `-- Reboot --`); with
+ *    `separatorsLabelPrevious` (sos >= 4.10) a separator's id goes to the records before it. A
+ *    monotonic reset (`fields.uptime` of short-monotonic / dmesg records falling back towards 0)
+ *    starts a new segment too, without an id.
+ * Layout options (lib/bundle/collectors.ts): `noise` rules mark collector noise lines, skipped with
+ * the rule's reason before the format sees them (and left out of the sniff); `zone` is a zone the
+ * collector guarantees (zoneSource `collector`).
  * 5. Times (resolve-time.ts): zone (stamp offset, banner zone, `opts.tz`, UTC), year rules, UTC ms
  *    floored; a newest-first file is reversed (record order; line numbers unchanged); records
  *    earlier than the record before them are flagged `outOfOrder` and left in place.
  */
-import type { FileRecord, LineCounts, ParsedFile, TimeOptions } from "./file-types";
+import { LIMITS } from "../bundle/limits";
+import type { FileRecord, LayoutOptions, LineCounts, ParsedFile, TimeOptions } from "./file-types";
 import { isJournalBanner } from "./journal-banner";
 import { parseKlogHeader } from "./klog";
+import { markNoise } from "./noise";
 import { formatByName, FORMAT_REGISTRY } from "./registry";
 import { isNewestFirst, resolveTimes, wallToUtc } from "./resolve-time";
 import { ZONE_ABBREVIATIONS } from "./time-util";
 import type { Banner, FormatSpec, ParsedRecord } from "./types";
 import { fixedZone, resolveZone, UTC_ZONE, type Zone } from "./zone";
 
-/** Longest line kept whole, in UTF-8 bytes. */
-export const MAX_LINE_BYTES = 65_536;
+/** Longest line kept whole, in UTF-8 bytes (64 KiB; BOOTLINE_MAX_LINE_BYTES, lib/bundle/limits.ts). */
+export const MAX_LINE_BYTES = LIMITS.maxLineBytes;
 /** Per-line problems kept in `ParsedFile.errors` (then one summary entry). */
 export const MAX_LINE_ERRORS = 100;
 /** Lines handed to `sniff`. */
@@ -62,12 +70,12 @@ export function isSniffBanner(line: string): boolean {
   return false;
 }
 
-/** The first `max` non-empty, non-banner lines (the sniff input). */
-export function sniffLines(lines: readonly string[], max = SNIFF_LINES): string[] {
+/** The first `max` non-empty, non-banner lines (the sniff input); lines marked as noise are left out. */
+export function sniffLines(lines: readonly string[], max = SNIFF_LINES, noise?: ReadonlyArray<string | undefined> | null): string[] {
   const out: string[] = [];
   for (let i = 0; i < lines.length && out.length < max; i++) {
     const l = lines[i];
-    if (isBlank(l) || isSniffBanner(l)) continue;
+    if (isBlank(l) || isSniffBanner(l) || (noise && noise[i] !== undefined)) continue;
     out.push(l.length > 4096 ? l.slice(0, 4096) : l);
   }
   return out;
@@ -177,6 +185,7 @@ function toFileRecord(e: Entries, k: number): FileRecord {
   if (rec.fields !== undefined) fr.fields = rec.fields;
   if (rec.bootId !== undefined) fr.bootId = rec.bootId;
   if (rec.k8sEvent !== undefined) fr.k8sEvent = rec.k8sEvent;
+  if (rec.bootDecl !== undefined) fr.bootDecl = rec.bootDecl;
   return fr;
 }
 
@@ -203,8 +212,8 @@ function skip(counts: LineCounts, reason: string): void {
 /** Components that name a source kind of their own (a file holding only them is of that kind). */
 const COMPONENT_KINDS = new Set(["kubelet", "containerd", "crio", "cni-calico", "istio-cni", "cilium", "flannel", "k8s-events", "kernel"]);
 
-/** Zone for the file: the first banner that states one (DST pairs → their IANA zone when it agrees), else `--tz`, else UTC. */
-function fileZone(banners: Array<{ line: number; banner: Banner }>, tz: string | null | undefined): { zone: Zone; source: string } {
+/** Zone for the file: the first banner that states one (DST pairs → their IANA zone when it agrees), else the collector's, else `--tz`, else UTC. */
+function fileZone(banners: Array<{ line: number; banner: Banner }>, tz: string | null | undefined, collectorZone?: string | null): { zone: Zone; source: string } {
   for (const { banner } of banners) {
     if (banner.type !== "logs-begin" || banner.offsetMin === null || banner.offsetMin === undefined) continue;
     const name = banner.zoneName ?? null;
@@ -220,6 +229,7 @@ function fileZone(banners: Array<{ line: number; banner: Banner }>, tz: string |
     }
     return { zone: banner.offsetMin === 0 ? UTC_ZONE : fixedZone(banner.offsetMin), source: "banner" };
   }
+  if (collectorZone) return { zone: resolveZone(collectorZone), source: "collector" };
   if (tz) return { zone: resolveZone(tz), source: "user" };
   return { zone: UTC_ZONE, source: "default" };
 }
@@ -229,30 +239,49 @@ function fileZone(banners: Array<{ line: number; banner: Banner }>, tz: string |
  * their component only in the path); `text` the decoded content; `opts` the time options plus an
  * optional forced `format` (registry name). Throws RangeError for an unknown `format` or `tz`.
  */
-export function parseFile(path: string, text: string, opts: TimeOptions & { format?: string } = {}): ParsedFile {
+export function parseFile(path: string, text: string, opts: ParseFileOptions = {}): ParsedFile {
   return parseLines(path, splitLines(text), opts);
 }
 
+/** Options of `parseFile`: time options, layout options, and an optional forced `format` (registry name). */
+export type ParseFileOptions = TimeOptions & LayoutOptions & { format?: string };
+
+/** Monotonic seconds of a record (`fields.uptime`, short-monotonic and dmesg), NaN when none. */
+function uptimeOf(r: ParsedRecord): number {
+  const u = r.fields?.uptime;
+  return u === undefined ? Number.NaN : Number(u);
+}
+
+/**
+ * A monotonic reset: the clock falls by more than a second to under half of the value before it (a
+ * newest-first file falls a little at each line; a new boot starts again near 0).
+ */
+function isMonotonicReset(prev: number, cur: number): boolean {
+  return cur < prev - 1 && cur * 2 < prev;
+}
+
 /** `parseFile` over lines already split (see `splitLines`). */
-export function parseLines(path: string, lines: readonly string[], opts: TimeOptions & { format?: string } = {}): ParsedFile {
+export function parseLines(path: string, lines: readonly string[], opts: ParseFileOptions = {}): ParsedFile {
   const counts = emptyCounts();
   counts.lines = lines.length;
   const errors: Array<{ line: number; message: string }> = [];
+  const noise = opts.noise && opts.noise.length ? markNoise(lines, opts.noise) : null;
   let spec: FormatSpec | null;
   if (opts.format) {
     spec = formatByName(opts.format) ?? null;
     if (!spec) throw new RangeError(`unknown format: ${opts.format}`);
   } else {
-    const first = sniffLines(lines);
+    const first = sniffLines(lines, SNIFF_LINES, noise);
     spec = sniffFormat(path, first);
     if (!spec && first.length === 0 && lines.some((l) => isJournalBanner(l))) spec = formatByName("journal-short") ?? null;
   }
   if (opts.tz) resolveZone(opts.tz); // validate early: throws RangeError
 
   if (!spec) {
-    for (const l of lines) {
+    for (let i = 0; i < lines.length; i++) {
+      const l = lines[i];
       if (isBlank(l)) counts.blank++;
-      else skip(counts, "unknown-format");
+      else skip(counts, noise?.[i] ?? "unknown-format");
     }
     counts.parsed = 0;
     return {
@@ -262,8 +291,8 @@ export function parseLines(path: string, lines: readonly string[], opts: TimeOpt
       banners: [],
       counts,
       yearSource: "none",
-      timeZone: opts.tz ? resolveZone(opts.tz).name : "UTC",
-      zoneSource: opts.tz ? "user" : "default",
+      timeZone: opts.zone ? resolveZone(opts.zone).name : opts.tz ? resolveZone(opts.tz).name : "UTC",
+      zoneSource: opts.zone ? "collector" : opts.tz ? "user" : "default",
       errors,
     };
   }
@@ -278,12 +307,19 @@ export function parseLines(path: string, lines: readonly string[], opts: TimeOpt
   let segmentHasRecord = false;
   let bootId: string | null = null;
   let cutLines = 0;
+  /** id of the separator that ended each segment (sos >= 4.10 labels the boot before it) */
+  const endedBy = new Map<number, string | null>();
+  let prevUptime = Number.NaN;
 
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
     let line = lines[i];
     if (isBlank(line)) {
       counts.blank++;
+      continue;
+    }
+    if (noise && noise[i] !== undefined) {
+      skip(counts, noise[i] as string);
       continue;
     }
     if (line.indexOf("\u0000") >= 0) {
@@ -305,6 +341,15 @@ export function parseLines(path: string, lines: readonly string[], opts: TimeOpt
     switch (res.type) {
       case "record": {
         counts.records++;
+        const up = uptimeOf(res.record);
+        if (!Number.isNaN(up)) {
+          if (!Number.isNaN(prevUptime) && segmentHasRecord && isMonotonicReset(prevUptime, up)) {
+            endedBy.set(segment, null);
+            segment++;
+            bootId = null;
+          }
+          prevUptime = up;
+        }
         const rawLine = truncated ? line + truncationMarker(truncated) : line;
         current = entries.push(res.record, lineNo, lineNo, rawLine, truncated, segment, bootId);
         segmentHasRecord = true;
@@ -316,11 +361,13 @@ export function parseLines(path: string, lines: readonly string[], opts: TimeOpt
         const t = res.banner.type;
         if (t === "boot" || t === "reboot") {
           if (segmentHasRecord) {
+            endedBy.set(segment, res.banner.bootId ?? null);
             segment++;
             segmentHasRecord = false;
           }
           bootId = res.banner.bootId ?? null;
           current = -1;
+          prevUptime = Number.NaN;
         }
         break;
       }
@@ -344,6 +391,9 @@ export function parseLines(path: string, lines: readonly string[], opts: TimeOpt
   if (cutLines > MAX_LINE_ERRORS) errors.push({ line: 0, message: `${cutLines - MAX_LINE_ERRORS} more lines cut at ${MAX_LINE_BYTES} bytes` });
   parser.finish?.();
   if (deferred) settleDeferred(parser.end?.() ?? [], claimed, lines, entries, banners, counts);
+  if (opts.separatorsLabelPrevious) {
+    for (let k = 0; k < entries.length; k++) entries.bootId[k] = endedBy.get(entries.segment[k]) ?? null;
+  }
   counts.parsed = counts.records + counts.continuation + counts.banner;
 
   // records
@@ -351,8 +401,8 @@ export function parseLines(path: string, lines: readonly string[], opts: TimeOpt
   for (let k = 0; k < entries.length; k++) records[k] = toFileRecord(entries, k);
 
   // times
-  const { zone, source: zoneSource } = fileZone(banners, opts.tz);
-  const zoneStated = zoneSource === "banner";
+  const { zone, source: zoneSource } = fileZone(banners, opts.tz, opts.zone);
+  const zoneStated = zoneSource === "banner" || zoneSource === "collector";
   let order = records.map((_, k) => k);
   let res = resolveTimes(records, order, banners, opts, zone, zoneStated, false);
   let reversed = false;

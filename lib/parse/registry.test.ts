@@ -14,6 +14,7 @@ function runSample(spec: FormatSpec, s: FormatSample): LineResult {
   const ctx = s.context ?? [];
   ctx.forEach((l, i) => parser.parseLine(l, i + 1));
   const res = parser.parseLine(s.line, ctx.length + 1);
+  (s.after ?? []).forEach((l, i) => parser.parseLine(l, ctx.length + 2 + i));
   parser.finish?.();
   if (parser.deferred) {
     const recs = parser.end?.() ?? [];
@@ -70,7 +71,7 @@ describe("format registry", () => {
       it("is the only spec whose sniff claims its record samples", () => {
         for (const s of spec.samples) {
           if (isBannerExpect(s.expect)) continue;
-          const lines = sniffLines([...(s.context ?? []), s.line]);
+          const lines = sniffLines([...(s.context ?? []), s.line, ...(s.after ?? [])]);
           const claimed = FORMAT_REGISTRY.filter((o) => o.sniff(s.path ?? "", lines)).map((o) => o.name);
           expect(claimed, s.line).toEqual([spec.name]);
         }

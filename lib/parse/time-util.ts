@@ -272,3 +272,45 @@ export function isoToUtc(s: string): { ms: number; precision: Precision } | null
   const local = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, w.ms);
   return { ms: local - (w.offsetMin ?? 0) * 60_000, precision: w.precision };
 }
+
+/** The UTC wall time of a UTC ms instant (year and offset 0 set), with the given precision. */
+export function utcWallTime(ms: number, precision: Precision): WallTime {
+  const d = new Date(Math.floor(ms));
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+    ms: d.getUTCMilliseconds(),
+    offsetMin: 0,
+    precision,
+  };
+}
+
+/**
+ * Place a component stamp printed in the writer's local time without year or zone (klog) next to
+ * an exact UTC instant of the same entry (a journal `__REALTIME_TIMESTAMP`, `short-unix` stamp):
+ * the year that puts them closest, and the zone offset their difference shows (rounded to 15
+ * minutes, at most 14 h). Returns a completed copy, or null when they are too far apart to be the
+ * same moment.
+ */
+export function completeFromInstant(w: WallTime, utcMs: number): WallTime | null {
+  const y0 = utcYearOf(utcMs);
+  let best: WallTime | null = null;
+  let bestD = Number.POSITIVE_INFINITY;
+  for (const y of [y0 - 1, y0, y0 + 1]) {
+    const local = naiveMs(w, y);
+    if (Number.isNaN(local)) continue;
+    const diff = local - utcMs;
+    const off = Math.round(diff / 900_000) * 15 + 0; // + 0: no -0
+    const rest = Math.abs(diff - off * 60_000);
+    if (Math.abs(off) > 14 * 60 || rest > 5 * 60_000) continue;
+    if (rest < bestD) {
+      bestD = rest;
+      best = { ...w, year: w.year ?? y, offsetMin: w.offsetMin ?? off };
+    }
+  }
+  return best;
+}

@@ -9,8 +9,8 @@
  * "Definitions": Year, Zone) into UTC milliseconds.
  */
 
-/** Precision of a stamp as printed: seconds, ms, µs, ns, or a relative age (kubectl). */
-export type Precision = "s" | "ms" | "us" | "ns" | "age";
+/** Precision of a stamp as printed: minutes (`last reboot`), seconds, ms, µs, ns, or a relative age (kubectl). */
+export type Precision = "min" | "s" | "ms" | "us" | "ns" | "age";
 
 /** 0 debug, 1 info, 2 warn, 3 error, 4 fatal. */
 export type Severity = 0 | 1 | 2 | 3 | 4;
@@ -57,6 +57,20 @@ export interface ParsedRecord {
   bootId?: string;
   /** Kubernetes event specifics (k8s-events formats): reason, count, involved object, node, first/last seen (UTC ms). */
   k8sEvent?: K8sEventInfo;
+  /** A boot the record states (a `journalctl --list-boots` row, a `last reboot` row): boot detection input. */
+  bootDecl?: BootDeclaration;
+}
+
+/**
+ * A boot stated by a list of boots (lib/timeline/boots.ts input): the record's own time is the
+ * boot's first entry (list-boots FIRST ENTRY, `last reboot` time).
+ */
+export interface BootDeclaration {
+  /** journal boot id (32 hex) when the list names it */
+  id: string | null;
+  /** the boot's last entry, UTC ms, when the list gives it */
+  lastMs: number | null;
+  source: "list-boots" | "last-reboot";
 }
 
 export interface K8sEventInfo {
@@ -113,6 +127,8 @@ export interface FormatSample {
   expect: Partial<ParsedRecord> | { banner: Partial<Banner> };
   /** Lines fed to the same parser before `line` (table headers, a record a continuation belongs to); also part of the sniff input. */
   context?: string[];
+  /** Lines fed after `line` (before `finish`): the rest of a record that starts at `line` (journal export fields); also sniffed. */
+  after?: string[];
   /** Path given to `sniff` and to the parser (`ParseContext.path`); default `""`. */
   path?: string;
   /** `ParseContext.collectedMs` for the sample (relative ages); default null. */

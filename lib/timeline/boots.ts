@@ -36,6 +36,17 @@
  *     without separators) within `startGraceS` after at least `silenceS` of node-wide
  *     silence, when no boot already starts there: a boot starting at the first record
  *     after the silence ("kubelet-start" / "runtime-start", approximate).
+ *   - boots stated by lists (`bootDecl` records: `journalctl --list-boots` rows, `last reboot`
+ *     rows; FORMATS.md Part 2, 3.15): a list-boots row gives its boot's id, FIRST ENTRY (T+0
+ *     candidate, exact) and LAST ENTRY: it joins the boot with that journal id, else names the one
+ *     id-less boot its range overlaps, else starts a boot ("list-boots"). A `last reboot` row
+ *     (minute precision) starts a boot ("last-reboot", approximate) where no boot starts within
+ *     a minute before it or `startGraceS` after it and no journal boot already covers it; when
+ *     the next boot's start is only its earliest record ("first-event") and nothing lies between,
+ *     that boot starts at the row instead. A
+ *     stated boot that none of the node's other records fall in is left out, unless it is one of
+ *     the last two of its list (the boots around the incident): lists name every boot since the
+ *     journal or wtmp began.
  *   - a Kubernetes `Rebooted` event names its boot id: the boot (without a journal id)
  *     that started at most `rebootedLookbackS` before it gets that id as its key;
  *     with no boot start in that span, the event starts one ("rebooted-event",
@@ -65,6 +76,8 @@ export interface BootInputEvent {
   line: number;
   /** boot id named by a Kubernetes `Rebooted` event (Classification.rebootBootId) */
   rebootBootId?: string | null;
+  /** a boot this record states (FileRecord.bootDecl: list-boots / `last reboot` row); `ts` is its first entry */
+  bootDecl?: { id: string | null; lastMs: number | null; source: "list-boots" | "last-reboot" } | null;
 }
 
 /** How a boot was found (stored as `Boot.detectedBy`). */
@@ -75,6 +88,8 @@ export type BootDetectedBy =
   | "kubelet-start"
   | "runtime-start"
   | "rebooted-event"
+  | "list-boots"
+  | "last-reboot"
   | "first-event";
 
 /** One boot of a node as `detectBoots` returns it. */
@@ -135,8 +150,11 @@ interface Segment {
  * Detect the boots of one node from all of its records (see the module comment).
  * @returns boots sorted by start (T+0), each with the journal segments it owns.
  */
-export function detectBoots(events: BootInputEvent[], opts: BootOptions = {}): DetectedBoot[] {
+export function detectBoots(allEvents: BootInputEvent[], opts: BootOptions = {}): DetectedBoot[] {
   const o = { ...BOOT_DEFAULTS, ...opts };
+  // records that state boots (list-boots, last reboot) are evidence of their own (step 2b, 5b)
+  const decls = allEvents.filter((e) => e.bootDecl && e.ts !== null).sort((a, b) => a.ts! - b.ts!);
+  const events = decls.length ? allEvents.filter((e) => !e.bootDecl) : allEvents;
   const structured = structuredFiles(events);
   const segments = collectSegments(events, structured);
   const boots: WorkBoot[] = [];
@@ -198,6 +216,45 @@ export function detectBoots(events: BootInputEvent[], opts: BootOptions = {}): D
     });
   }
 
+  // 2b. boots stated by list-boots rows
+  const timedTs = events.filter((e) => e.ts !== null).map((e) => e.ts!).sort((a, b) => a - b);
+  const anyIn = (from: number, to: number) => {
+    // binary search: first timed record at or after `from`
+    let lo = 0;
+    let hi = timedTs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (timedTs[mid] < from) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < timedTs.length && timedTs[lo] <= to;
+  };
+  const listed = decls.filter((e) => e.bootDecl!.source === "list-boots" && e.bootDecl!.id);
+  listed.forEach((e, i) => {
+    const d = e.bootDecl!;
+    const id = d.id!.toLowerCase();
+    const first = e.ts!;
+    const last = d.lastMs !== null && d.lastMs >= first ? d.lastMs : first;
+    const known = boots.find((b) => b.key === id);
+    if (known) {
+      known.start = Math.min(known.start, first);
+      known.lastTs = Math.max(known.lastTs, last);
+      known.approx = false;
+      return;
+    }
+    const overlapping = boots.filter((b) => !b.key && b.start <= last && first <= b.lastTs);
+    if (overlapping.length === 1) {
+      const b = overlapping[0];
+      b.key = id;
+      b.start = Math.min(b.start, first);
+      b.lastTs = Math.max(b.lastTs, last);
+      b.approx = false;
+      return;
+    }
+    if (i < listed.length - 2 && !anyIn(first, last)) return;
+    boots.push({ key: id, start: first, approx: false, detectedBy: "list-boots", lastTs: last, segments: [] });
+  });
+
   // 3. kernel starts outside journal segments
   const kernelStarts = events
     .filter((e) => e.kind === "kernel.start" && e.ts !== null && !structured.has(e.fileId))
@@ -255,6 +312,27 @@ export function detectBoots(events: BootInputEvent[], opts: BootOptions = {}): D
     boots.push({ key: null, start: loose[0].ts!, approx: true, detectedBy: "first-event", lastTs: loose[0].ts!, segments: [] });
   }
 
+  // 5b. boots stated by `last reboot` rows (minute precision)
+  const wtmp = decls.filter((e) => e.bootDecl!.source === "last-reboot");
+  wtmp.forEach((e, i) => {
+    const t = e.ts!;
+    sortBoots(boots);
+    if (boots.some((b) => b.start >= t - 60_000 && b.start <= t + o.startGraceS * 1000)) return;
+    const containing = [...boots].reverse().find((b) => b.start <= t);
+    if (containing && t <= containing.lastTs && (containing.key || containing.segments.length)) return; // the journal covers it
+    const next = i + 1 < wtmp.length ? wtmp[i + 1].ts! : Number.POSITIVE_INFINITY;
+    const after = boots.find((b) => b.start > t);
+    if (after && after.detectedBy === "first-event" && after.start < next && (!containing || containing.lastTs < t)) {
+      // the boot whose start was only its earliest record began at this reboot
+      after.start = t;
+      after.detectedBy = "last-reboot";
+      return;
+    }
+    const nextBoot = after?.start ?? Number.POSITIVE_INFINITY;
+    if (i < wtmp.length - 2 && !anyIn(t, Math.min(next, nextBoot) - 1)) return;
+    boots.push({ key: null, start: t, approx: true, detectedBy: "last-reboot", lastTs: t, segments: [] });
+  });
+
   // 6. Rebooted events name (or start) boots
   const rebooted = events.filter((e) => e.rebootBootId && e.ts !== null).sort((a, b) => a.ts! - b.ts!);
   for (const e of rebooted) {
@@ -281,9 +359,9 @@ export function detectBoots(events: BootInputEvent[], opts: BootOptions = {}): D
   }));
 
   // end = the boot's last record
-  const keys = assignBoots(events, out);
+  const keys = assignBoots(allEvents, out);
   const idx = new Map(out.map((b, i) => [b.bootKey, i]));
-  events.forEach((e, i) => {
+  allEvents.forEach((e, i) => {
     const k = keys[i];
     if (k === null || e.ts === null) return;
     const b = out[idx.get(k)!];

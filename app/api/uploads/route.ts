@@ -1,6 +1,8 @@
 import { Readable } from "node:stream";
 import busboy from "busboy";
 import { z } from "zod";
+import { requireAuth } from "@/lib/auth/auth";
+import { fmtSize, LIMIT_ENV, LIMITS } from "@/lib/bundle/limits";
 import { getDb } from "@/lib/db/connection";
 import { ApiError, route } from "@/lib/http/errors";
 import { enqueueBundle, type UploadedFile } from "@/lib/ingest/enqueue-bundle";
@@ -9,8 +11,11 @@ import { startIngestWorker } from "@/lib/ingest/worker";
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/** Largest upload accepted, bytes (BOOTLINE_MAX_UPLOAD_BYTES, default 2 GiB). */
-const MAX_UPLOAD = Number(process.env.BOOTLINE_MAX_UPLOAD_BYTES ?? 2 * 1024 ** 3);
+/** Largest upload accepted, bytes (BOOTLINE_MAX_UPLOAD_BYTES, default 2 GiB; lib/bundle/limits.ts). */
+const MAX_UPLOAD = LIMITS.maxUploadBytes;
+/** Most files in one upload request. */
+const MAX_UPLOAD_FILES = 1000;
+const tooLarge = (what: string) => new ApiError("payload_too_large", `${what} is larger than the upload limit of ${fmtSize(MAX_UPLOAD)} (${LIMIT_ENV.maxUploadBytes})`);
 
 const ZUploadFields = z.object({
   incidentId: z.string().trim().max(200).optional(),
@@ -46,16 +51,24 @@ const ZUploadFields = z.object({
 /**
  * POST multipart/form-data: `files` (one or more) and optional fields incidentId, title,
  * node, tz, year, collected, skew. Answers 202 `{ incidentId, bundleId }`; parsing runs in the
- * ingest worker (poll GET /api/bundles/:bundleId).
+ * ingest worker (poll GET /api/bundles/:bundleId). The same upload (sha256) again into an
+ * incident that holds it answers 200 `{ incidentId, bundleId, duplicateOf }` and is not
+ * ingested twice. Too large: 413 (BOOTLINE_MAX_UPLOAD_BYTES).
  */
 export const POST = route(async (req: Request) => {
+  // the proxy leaves this route alone (it would cut large bodies): check the token here
+  await requireAuth(req);
+  // refuse a body announced too large before reading it (multipart framing allowed for)
+  const announced = Number(req.headers.get("content-length") ?? "NaN");
+  if (announced > MAX_UPLOAD + 64 * 1024) throw tooLarge("the upload");
   const type = req.headers.get("content-type") ?? "";
   if (!type.startsWith("multipart/form-data") || !req.body) throw new ApiError("bad_request", "send the files as multipart/form-data");
   const fields: Record<string, string> = {};
   const files: UploadedFile[] = [];
   let total = 0;
   await new Promise<void>((resolve, reject) => {
-    const bb = busboy({ headers: { "content-type": type }, limits: { fileSize: MAX_UPLOAD, files: 1000 } });
+    const bb = busboy({ headers: { "content-type": type }, limits: { fileSize: MAX_UPLOAD, files: MAX_UPLOAD_FILES } });
+    bb.on("filesLimit", () => reject(new ApiError("payload_too_large", `more than ${MAX_UPLOAD_FILES} files in one upload: pack them in an archive`)));
     bb.on("field", (name, value) => {
       if (value !== "") fields[name] = value;
     });
@@ -64,13 +77,13 @@ export const POST = route(async (req: Request) => {
       stream.on("data", (c: Buffer) => {
         total += c.length;
         if (total > MAX_UPLOAD) {
-          reject(new ApiError("payload_too_large", `upload larger than ${MAX_UPLOAD} bytes`));
+          reject(tooLarge("the upload"));
           stream.resume();
           return;
         }
         chunks.push(c);
       });
-      stream.on("limit", () => reject(new ApiError("payload_too_large", `${info.filename} is larger than ${MAX_UPLOAD} bytes`)));
+      stream.on("limit", () => reject(tooLarge(info.filename || "a file")));
       stream.on("end", () => files.push({ name: info.filename || "upload", data: Buffer.concat(chunks) }));
     });
     bb.on("error", (e) => reject(new ApiError("bad_request", `broken upload: ${(e as Error).message}`)));
@@ -92,6 +105,8 @@ export const POST = route(async (req: Request) => {
       skew: f.skew ?? null,
     },
   });
+  // the same upload already in this incident: recorded, not queued again (200, `duplicateOf`)
+  if (r.duplicateOf) return Response.json({ incidentId: r.incidentId, bundleId: r.bundleId, duplicateOf: r.duplicateOf }, { status: 200 });
   await (await startIngestWorker()).enqueue(r.bundleId);
   return Response.json({ incidentId: r.incidentId, bundleId: r.bundleId }, { status: 202 });
 });

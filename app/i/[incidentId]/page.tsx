@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { FindingItem } from "@/components/findings/finding-item";
 import { BundleFiles } from "@/components/incidents/bundle-files";
+import { DeleteIncidentButton } from "@/components/incidents/delete-incident-button";
 import { NodesBoots } from "@/components/incidents/nodes-boots";
 import { ApiError } from "@/lib/http/errors";
 import { getIncident } from "@/lib/incidents/get-incident";
@@ -53,6 +54,7 @@ export default async function IncidentPage({ params }: { params: Params }) {
           <Link className="btn small" href={`/?incident=${encodeURIComponent(inc.id)}#upload`}>
             add logs to this incident
           </Link>
+          <DeleteIncidentButton incidentId={inc.id} title={inc.title} />
         </div>
         {inc.notes && <p>{inc.notes}</p>}
       </header>

@@ -46,8 +46,7 @@ export async function openDb(url: string | null | undefined): Promise<DbHandles>
   const dir = pgliteDir();
   mkdirSync(dir, { recursive: true });
   const { PGlite } = await import("@electric-sql/pglite");
-  const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
-  const lite = await PGlite.create(dir, { extensions: { pg_trgm } });
+  const lite = await PGlite.create(dir);
   const sql = pgliteSql(lite);
   await applyMigrations(sql);
   const { PrismaPGlite } = await import("pglite-prisma-adapter");

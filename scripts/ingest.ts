@@ -88,16 +88,16 @@ async function viaRunningApp(files: UploadedFile[], fields: Record<string, strin
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
   for (const f of files) form.append("files", new Blob([new Uint8Array(f.data)]), f.name);
-  const r = await fetch(`${base}/api/uploads`, { method: "POST", body: form });
+  const r = await fetch(`${base}/api/uploads`, { method: "POST", body: form, headers: authHeaders() });
   const up = (await r.json()) as { incidentId?: string; bundleId?: string; error?: { message: string } };
   if (!r.ok || !up.bundleId) fail(`upload refused: ${up.error?.message ?? r.status}`);
   for (;;) {
-    const s = (await (await fetch(`${base}/api/bundles/${up.bundleId}`)).json()) as { status: string; error: string | null };
+    const s = (await (await fetch(`${base}/api/bundles/${up.bundleId}`, { headers: authHeaders() })).json()) as { status: string; error: string | null };
     if (s.status === "failed") fail(`bundle failed: ${s.error}`);
     if (s.status === "ready") break;
     await new Promise((res) => setTimeout(res, 300));
   }
-  return (await (await fetch(`${base}/api/incidents/${up.incidentId}/report`)).json()) as IncidentReport;
+  return (await (await fetch(`${base}/api/incidents/${up.incidentId}/report`, { headers: authHeaders() })).json()) as IncidentReport;
 }
 
 function printHuman(r: IncidentReport): void {
@@ -182,3 +182,9 @@ async function main() {
 }
 
 main().catch((e) => fail(`bootline: ${(e as Error).stack ?? e}`));
+
+/** `Authorization: Bearer` for a running app that needs BOOTLINE_AUTH_TOKEN (the same variable in the CLI's environment). */
+function authHeaders(): Record<string, string> {
+  const t = process.env.BOOTLINE_AUTH_TOKEN?.trim();
+  return t ? { Authorization: `Bearer ${t}` } : {};
+}

@@ -12,12 +12,23 @@ export interface TRangeKey {
   lanes: readonly TLane[];
 }
 
+/** The events table's filters on top of a range. */
+export interface TEventsFilterKey extends TRangeKey {
+  sev: number;
+  q: string;
+  pod: string;
+  kind: string;
+}
+
 export const queryKeys = {
   incidents: () => ["incidents"] as const,
   incident: (incidentId: string) => ["incident", { incidentId }] as const,
   bundle: (bundleId: string) => ["bundle", { bundleId }] as const,
   laneDensity: (k: TRangeKey & { buckets: number }) => ["lane-density", k] as const,
-  eventsPage: (k: TRangeKey & { sev: number; q: string }) => ["events-page", k] as const,
-  eventsCount: (k: TRangeKey & { sev: number; q: string }) => ["events-count", k] as const,
+  eventsPage: (k: TEventsFilterKey) => ["events-page", k] as const,
+  eventsCount: (k: TEventsFilterKey) => ["events-count", k] as const,
+  eventFacets: (k: TRangeKey) => ["event-facets", k] as const,
   event: (incidentId: string, eventId: string) => ["event", { incidentId, eventId }] as const,
+  findingEvidence: (incidentId: string, findingId: number) => ["finding-evidence", { incidentId, findingId }] as const,
+  annotations: (incidentId: string, bootId: number) => ["annotations", { incidentId, bootId }] as const,
 };

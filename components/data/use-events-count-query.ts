@@ -2,10 +2,10 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { TEventCounts } from "@/lib/timeline/count-events";
 import { fetchJson, qs } from "./fetch-json";
-import { queryKeys, type TRangeKey } from "./query-keys";
+import { queryKeys, type TEventsFilterKey } from "./query-keys";
 
-/** `{ total, matching }` for the events table header. */
-export function useEventsCountQuery(k: TRangeKey & { sev: number; q: string }) {
+/** `{ total, matching, capped }` for the events table header. */
+export function useEventsCountQuery(k: TEventsFilterKey, opts: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: queryKeys.eventsCount(k),
     queryFn: ({ signal }) =>
@@ -16,9 +16,12 @@ export function useEventsCountQuery(k: TRangeKey & { sev: number; q: string }) {
           lanes: k.lanes,
           sev: k.sev || null,
           q: k.q || null,
+          pod: k.pod || null,
+          kind: k.kind || null,
         })}`,
         { signal },
       ),
+    enabled: opts.enabled ?? true,
     placeholderData: keepPreviousData,
     staleTime: 60_000,
   });

@@ -2,12 +2,12 @@
 import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
 import type { TEventsPage } from "@/lib/timeline/get-events-page";
 import { fetchJson, qs } from "./fetch-json";
-import { queryKeys, type TRangeKey } from "./query-keys";
+import { queryKeys, type TEventsFilterKey } from "./query-keys";
 
 export const EVENTS_PAGE_SIZE = 300;
 
 /** Pages of the events table for the visible range and filters (keyset cursor). */
-export function useEventsPageQuery(k: TRangeKey & { sev: number; q: string }) {
+export function useEventsPageQuery(k: TEventsFilterKey) {
   return useInfiniteQuery({
     queryKey: queryKeys.eventsPage(k),
     initialPageParam: null as string | null,
@@ -19,6 +19,8 @@ export function useEventsPageQuery(k: TRangeKey & { sev: number; q: string }) {
           lanes: k.lanes,
           sev: k.sev || null,
           q: k.q || null,
+          pod: k.pod || null,
+          kind: k.kind || null,
           cursor: pageParam,
           limit: EVENTS_PAGE_SIZE,
         })}`,

@@ -22,11 +22,17 @@ function metricText(v: unknown): string {
   return String(v);
 }
 
-export function FindingItem(p: { f: TFindingView; actions?: ReactNode; showNode?: boolean }) {
+export function FindingItem(p: { f: TFindingView; actions?: ReactNode; showNode?: boolean; selected?: boolean }) {
   const f = p.f;
   const extra = Object.entries(f.metrics).filter(([k]) => !(KNOWN as readonly string[]).includes(k));
   return (
-    <li className={`finding sev-${f.severity}`} data-testid="finding" data-detector={f.detector}>
+    <li
+      className={`finding sev-${f.severity}${p.selected ? " selected" : ""}`}
+      data-testid="finding"
+      data-detector={f.detector}
+      data-finding-id={f.id}
+      aria-current={p.selected || undefined}
+    >
       <div className="finding-head">
         <span className={`sev-badge sev-${f.severity}`}>{f.severity}</span>
         <span className="finding-detector mono">{f.detector}</span>

@@ -40,7 +40,11 @@ export interface TLanesChartProps {
   /** end of the boot's data (an open window runs to here), UTC ms */
   dataEndMs: number;
   milestones: TMilestone[];
+  /** the finding selected in the URL (its band is outlined) */
+  selectedFindingId?: number | null;
   onZoom(from: number, to: number): void;
+  /** a finding band was clicked: select it and show its window */
+  onSelectFinding?(f: TFindingView): void;
   onToggleLane(lane: TLane): void;
   onSelectEvent(eventId: string): void;
 }
@@ -279,11 +283,12 @@ export function LanesChart(p: TLanesChartProps) {
               <button
                 key={f.id}
                 type="button"
-                className={`tl-finding-band sev-${f.severity}`}
+                className={`tl-finding-band sev-${f.severity}${f.id === p.selectedFindingId ? " selected" : ""}`}
                 data-testid="finding-band"
+                data-finding-id={f.id}
                 style={{ left: pct(a), width: `max(6px, ${pct(b - a)})`, top: 2 + (i % 2) * 9 }}
                 title={`${f.severity.toUpperCase()} ${f.title} (${fmtOffset(f.startMs, p.t0)} → ${f.endMs === null ? "open" : fmtOffset(f.endMs, p.t0)}); click to zoom`}
-                onClick={() => p.onZoom(f.startMs - 1000, end + 1000)}
+                onClick={() => (p.onSelectFinding ? p.onSelectFinding(f) : p.onZoom(f.startMs - 1000, end + 1000))}
               >
                 <span>{f.detector}</span>
               </button>

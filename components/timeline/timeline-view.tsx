@@ -5,27 +5,30 @@
  * filters and the selected event. All view state is in the URL (useViewState), so the
  * address is a permalink; data comes through one query hook per resource.
  */
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo } from "react";
 import { CopyLinkButton } from "@/components/copy-link-button";
+import { useEventFacetsQuery } from "@/components/data/use-event-facets-query";
 import { useEventsCountQuery } from "@/components/data/use-events-count-query";
 import { useEventsPageQuery } from "@/components/data/use-events-page-query";
+import { useFindingEvidenceQuery } from "@/components/data/use-finding-evidence-query";
 import { useLaneDensityQuery } from "@/components/data/use-lane-density-query";
 import { FindingItem } from "@/components/findings/finding-item";
 import type { TBootView } from "@/lib/timeline/get-boot-view";
 import { fmtCount, fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/format";
-import { FAILURE_WINDOW_DETECTOR, LANES, SEVERITY_NAMES, type TLane } from "@/lib/timeline/lanes";
+import { FAILURE_WINDOW_DETECTOR, LANE_LABELS, LANES, SEVERITY_NAMES, type TLane } from "@/lib/timeline/lanes";
 import { bootPath } from "@/lib/timeline/view-state";
 import { EventDetail } from "./event-detail";
 import { EventsTable } from "./events-table";
 import { LanesChart } from "./lanes-chart";
 import { OverviewBrush } from "./overview-brush";
 import { panRange, zoomRange } from "@/lib/timeline/time-scale";
+import { useUrlText } from "./use-url-text";
 import { useViewState } from "./use-view-state";
 
 const BUCKETS = 300;
 
 export function TimelineView({ view }: { view: TBootView }) {
-  const { state, setRange, setLanes, setSev, setQ, setEv } = useViewState();
+  const { state, setRange, setLanes, setSev, setQ, setPod, setKind, setEv, selectFinding } = useViewState();
   const t0 = view.boot.startMs;
   const bounds = view.range;
   const from = state.from ?? bounds.fromMs;
@@ -39,10 +42,20 @@ export function TimelineView({ view }: { view: TBootView }) {
   const base = { incidentId: view.incident.id, bootId: view.boot.id };
   const overview = useLaneDensityQuery({ ...base, from: bounds.fromMs, to: bounds.toMs, lanes: LANES, buckets: BUCKETS });
   const density = useLaneDensityQuery({ ...base, from, to, lanes: LANES, buckets: BUCKETS });
-  const filter = { ...base, from, to, lanes: state.lanes, sev: state.sev, q: state.q };
+  const filter = { ...base, from, to, lanes: state.lanes, sev: state.sev, q: state.q, pod: state.pod, kind: state.kind };
   const events = useEventsPageQuery(filter);
-  const counts = useEventsCountQuery(filter);
+  // with a search the count scans the range too: let the first page have the CPU first
+  const counts = useEventsCountQuery(filter, { enabled: !events.isLoading && !(events.isPlaceholderData && events.isFetching) });
+  const lastPage = events.data?.pages[events.data.pages.length - 1];
+  const scannedToMs = events.hasNextPage && lastPage?.scannedToMs != null ? lastPage.scannedToMs : null;
+  const facets = useEventFacetsQuery({ ...base, from, to, lanes: state.lanes });
   const rows = useMemo(() => events.data?.pages.flatMap((p) => p.events) ?? [], [events.data]);
+
+  // the selected finding (from the URL): its evidence rows are highlighted
+  const selectedFinding = view.findings.find((f) => f.id === state.finding) ?? null;
+  const evidenceQuery = useFindingEvidenceQuery(view.incident.id, selectedFinding ? selectedFinding.id : null);
+  const evidence = useMemo(() => new Set(evidenceQuery.data?.eventIds ?? []), [evidenceQuery.data]);
+  const evidenceInView = useMemo(() => rows.reduce((n, r) => n + (evidence.has(r.id) ? 1 : 0), 0), [rows, evidence]);
 
   // lanes that get a row: the six source lanes, and `other` only when the boot has some
   const otherTotal = overview.data?.lanes.find((l) => l.lane === "other")?.total ?? 0;
@@ -59,25 +72,16 @@ export function TimelineView({ view }: { view: TBootView }) {
   const pan = (fraction: number) => zoomTo(...panRange(from, to, fraction, bounds.fromMs, bounds.toMs));
   const toggleLane = (l: TLane) => setLanes(state.lanes.includes(l) ? state.lanes.filter((x) => x !== l) : [...state.lanes, l]);
 
-  // search box: local text, written to the URL after a pause
-  // (the URL wins only when it changed from elsewhere: Back, a permalink)
-  const [qText, setQText] = useState(state.q);
-  const written = useRef(state.q);
-  useEffect(() => {
-    if (state.q !== written.current) {
-      written.current = state.q;
-      setQText(state.q);
-    }
-  }, [state.q]);
-  useEffect(() => {
-    const next = qText.trim() ? qText : "";
-    if (next === written.current) return;
-    const t = setTimeout(() => {
-      written.current = next;
-      setQ(next);
-    }, 300);
-    return () => clearTimeout(t);
-  }, [qText, setQ]);
+  // search and pod boxes: local text, written to the URL after a pause
+  const [qText, setQText] = useUrlText(state.q, setQ);
+  const [podText, setPodText] = useUrlText(state.pod, setPod);
+  const findingRange = (f: { startMs: number; endMs: number | null }) => {
+    const end = f.endMs ?? dataEndMs;
+    const pad = Math.max(1000, (end - f.startMs) * 0.15);
+    return { from: Math.max(bounds.fromMs, f.startMs - pad), to: Math.min(bounds.toMs, end + pad) };
+  };
+  const singleLane = state.lanes.length === 1 ? state.lanes[0] : "";
+  const filtered = state.sev > 0 || !!state.q || !!state.pod || !!state.kind;
 
   const permalink = () =>
     `${window.location.origin}${bootPath(view.incident.id, view.node.name, view.boot.bootKey, { ...state, from, to })}`;
@@ -142,6 +146,8 @@ export function TimelineView({ view }: { view: TBootView }) {
           findings={others}
           dataEndMs={dataEndMs}
           milestones={view.milestones}
+          selectedFindingId={state.finding}
+          onSelectFinding={(f) => selectFinding(f.id, findingRange(f))}
           onZoom={zoomTo}
           onToggleLane={toggleLane}
           onSelectEvent={setEv}
@@ -168,18 +174,17 @@ export function TimelineView({ view }: { view: TBootView }) {
               <FindingItem
                 key={f.id}
                 f={f}
+                selected={f.id === state.finding}
                 actions={
-                  <button
-                    type="button"
-                    className="btn small"
-                    onClick={() => {
-                      const end = f.endMs ?? dataEndMs;
-                      const pad = Math.max(1000, (end - f.startMs) * 0.15);
-                      zoomTo(f.startMs - pad, end + pad);
-                    }}
-                  >
-                    zoom to
-                  </button>
+                  f.id === state.finding ? (
+                    <button type="button" className="btn small" onClick={() => selectFinding(null)}>
+                      clear evidence
+                    </button>
+                  ) : (
+                    <button type="button" className="btn small" onClick={() => selectFinding(f.id, findingRange(f))} title="zoom to its window and highlight its evidence events">
+                      {f.evidenceCount ? `zoom to · ${fmtCount(f.evidenceCount)} evidence` : "zoom to"}
+                    </button>
+                  )
                 }
               />
             ))}
@@ -194,12 +199,12 @@ export function TimelineView({ view }: { view: TBootView }) {
             <span className="muted small mono">
               {fmtOffset(from, t0, 1)} – {fmtOffset(to, t0, 1)}
             </span>{" "}
-            <span className="small" data-testid="events-count">
+            <span className="small" data-testid="events-count" data-total={counts.data?.total} data-matching={counts.data?.matching}>
               {counts.data ? (
-                counts.data.matching === counts.data.total ? (
+                !filtered ? (
                   `${fmtCount(counts.data.total)} events`
                 ) : (
-                  `${fmtCount(counts.data.matching)} of ${fmtCount(counts.data.total)}`
+                  `${fmtCount(counts.data.matching)}${counts.data.capped ? "+" : ""} of ${fmtCount(counts.data.total)}`
                 )
               ) : (
                 <span className="muted">counting…</span>
@@ -212,23 +217,85 @@ export function TimelineView({ view }: { view: TBootView }) {
             className="input"
             placeholder="search message or pod…"
             aria-label="search events"
+            data-testid="events-search"
             value={qText}
             maxLength={200}
             onChange={(e) => setQText(e.target.value)}
           />
-          <select className="input" aria-label="minimum severity" value={state.sev} onChange={(e) => setSev(Number(e.target.value))}>
+          <select
+            className="input"
+            aria-label="lane"
+            data-testid="filter-lane"
+            value={singleLane}
+            onChange={(e) => setLanes(e.target.value ? [e.target.value as TLane] : [...LANES])}
+          >
+            <option value="">{state.lanes.length === LANES.length ? "all lanes" : `${state.lanes.length} lanes`}</option>
+            {LANES.map((l) => (
+              <option key={l} value={l}>
+                {LANE_LABELS[l]}
+              </option>
+            ))}
+          </select>
+          <select className="input" aria-label="minimum severity" data-testid="filter-sev" value={state.sev} onChange={(e) => setSev(Number(e.target.value))}>
             {SEVERITY_NAMES.map((n, i) => (
               <option key={n} value={i}>
                 {i === 0 ? "all severities" : `${n} and above`}
               </option>
             ))}
           </select>
-          {state.lanes.length < LANES.length && (
-            <button type="button" className="btn small" onClick={() => setLanes([...LANES])}>
-              all lanes
+          <input
+            type="search"
+            className="input input-pod"
+            placeholder="pod…"
+            aria-label="pod"
+            data-testid="filter-pod"
+            list="ev-pods"
+            value={podText}
+            maxLength={320}
+            onChange={(e) => setPodText(e.target.value)}
+          />
+          <datalist id="ev-pods">
+            {(facets.data?.pods ?? []).map((p) => (
+              <option key={p.pod} value={p.pod}>
+                {`${fmtCount(p.n)} signal events`}
+              </option>
+            ))}
+          </datalist>
+          <select className="input" aria-label="kind" data-testid="filter-kind" value={state.kind} onChange={(e) => setKind(e.target.value)}>
+            <option value="">all kinds</option>
+            {state.kind && !facets.data?.kinds.some((k) => k.kind === state.kind) && state.kind !== "log" && <option value={state.kind}>{state.kind}</option>}
+            {(facets.data?.kinds ?? []).map((k) => (
+              <option key={k.kind} value={k.kind}>
+                {k.kind} ({fmtCount(k.n)})
+              </option>
+            ))}
+            <option value="log">log (plain lines)</option>
+          </select>
+          {(filtered || state.lanes.length < LANES.length) && (
+            <button
+              type="button"
+              className="btn small"
+              onClick={() => {
+                setLanes([...LANES]);
+                setSev(0);
+                setQ("");
+                setPod("");
+                setKind("");
+              }}
+            >
+              clear filters
             </button>
           )}
         </div>
+        {selectedFinding && (
+          <p className="ev-evidence-note small" data-testid="evidence-note">
+            <span className="evidence-swatch" /> evidence of <b>{selectedFinding.detector}</b>:{" "}
+            {evidenceQuery.data ? `${fmtCount(evidenceQuery.data.eventIds.length)} events, ${fmtCount(evidenceInView)} in the rows loaded` : "loading…"}{" "}
+            <button type="button" className="btn small" onClick={() => selectFinding(null)}>
+              clear
+            </button>
+          </p>
+        )}
         <div className={`ev-layout${state.ev ? " with-detail" : ""}`}>
           <EventsTable
             t0={t0}
@@ -241,6 +308,8 @@ export function TimelineView({ view }: { view: TBootView }) {
             error={events.error ? (events.error as Error).message : null}
             selectedId={state.ev}
             onSelect={setEv}
+            evidence={evidence}
+            scanning={scannedToMs === null ? null : { at: scannedToMs, from, to }}
           />
           {state.ev && (
             <EventDetail

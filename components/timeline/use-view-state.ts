@@ -22,9 +22,22 @@ const parseLanes = createParser<TLane[]>({
 
 const parseSev = createParser<number>({ parse: viewStateField.sev, serialize: String }).withDefault(0);
 const parseQ = createParser<string>({ parse: viewStateField.q, serialize: (s) => s }).withDefault("");
+const parsePod = createParser<string>({ parse: viewStateField.pod, serialize: (s) => s }).withDefault("");
+const parseKind = createParser<string>({ parse: viewStateField.kind, serialize: (s) => s }).withDefault("");
 const parseEv = createParser<string>({ parse: viewStateField.ev, serialize: (s) => s });
+const parseFinding = createParser<number>({ parse: viewStateField.finding, serialize: String });
 
-export const viewStateParsers = { from: parseInstant, to: parseInstant, lanes: parseLanes, sev: parseSev, q: parseQ, ev: parseEv };
+export const viewStateParsers = {
+  from: parseInstant,
+  to: parseInstant,
+  lanes: parseLanes,
+  sev: parseSev,
+  q: parseQ,
+  pod: parsePod,
+  kind: parseKind,
+  ev: parseEv,
+  finding: parseFinding,
+};
 
 export interface TViewStateApi {
   /** the state as in the URL (from/to null = whole boot) */
@@ -33,7 +46,11 @@ export interface TViewStateApi {
   setLanes(lanes: TLane[]): void;
   setSev(sev: number): void;
   setQ(q: string): void;
+  setPod(pod: string): void;
+  setKind(kind: string): void;
   setEv(ev: string | null): void;
+  /** selects a finding (its evidence is highlighted) and shows its window (a history entry) */
+  selectFinding(finding: number | null, range?: { from: number; to: number }): void;
 }
 
 export function useViewState(): TViewStateApi {
@@ -46,7 +63,10 @@ export function useViewState(): TViewStateApi {
       lanes: raw.lanes.length ? raw.lanes : DEFAULT_VIEW_STATE.lanes,
       sev: raw.sev,
       q: raw.q,
+      pod: raw.pod,
+      kind: raw.kind,
       ev: raw.ev,
+      finding: raw.finding,
     };
   }, [raw]);
   const setRange = useCallback(
@@ -56,6 +76,13 @@ export function useViewState(): TViewStateApi {
   const setLanes = useCallback((lanes: TLane[]) => void set({ lanes: lanes.length ? lanes : null }), [set]);
   const setSev = useCallback((sev: number) => void set({ sev: sev || null }), [set]);
   const setQ = useCallback((q: string) => void set({ q: q || null }), [set]);
+  const setPod = useCallback((pod: string) => void set({ pod: pod || null }), [set]);
+  const setKind = useCallback((kind: string) => void set({ kind: kind || null }), [set]);
   const setEv = useCallback((ev: string | null) => void set({ ev }), [set]);
-  return { state, setRange, setLanes, setSev, setQ, setEv };
+  const selectFinding = useCallback(
+    (finding: number | null, range?: { from: number; to: number }) =>
+      void set(range ? { finding, from: Math.floor(range.from), to: Math.ceil(range.to) } : { finding }, { history: "push" }),
+    [set],
+  );
+  return { state, setRange, setLanes, setSev, setQ, setPod, setKind, setEv, selectFinding };
 }

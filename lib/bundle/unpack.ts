@@ -180,23 +180,35 @@ interface Origin {
   member: string;
 }
 
-function add(ctx: Ctx, f: UnpackedFile, origin?: Origin): void {
+/** Sets where `f` came from: the upload, the innermost archive, the path inside it. */
+function withOrigin(ctx: Ctx, f: UnpackedFile, origin?: Origin): UnpackedFile {
   f.upload = ctx.upload;
   if (origin) {
     if (origin.archive !== undefined) f.archive = origin.archive;
     f.member = origin.member;
   } else f.member = f.path;
-  // past the file limit, read or refused, a member only adds to one counting entry
-  if (ctx.files >= ctx.limits.maxFiles) {
-    ctx.overflowCount++;
-    const error = `${ctx.overflowCount.toLocaleString("en-US")} more file${ctx.overflowCount === 1 ? "" : "s"} (from this one on) not read: the upload holds more than ${ctx.limits.maxFiles.toLocaleString("en-US")} files (${LIMIT_ENV.maxFiles})`;
-    if (ctx.overflow) ctx.overflow.error = error;
-    else {
-      ctx.overflow = { path: f.path, status: "skipped", reason: "too-many-files", error, upload: f.upload, archive: f.archive, member: f.member };
-      ctx.out.push(ctx.overflow);
-    }
-    return;
+  return f;
+}
+
+function add(ctx: Ctx, f: UnpackedFile, origin?: Origin): void {
+  withOrigin(ctx, f, origin);
+  // past the file limit (files read, or entries listed at all), a member only adds to one counting entry
+  if (ctx.overflow || ctx.files >= ctx.limits.maxFiles || ctx.out.length >= ctx.limits.maxFiles) overflow(ctx, f, 1);
+  else addWithin(ctx, f);
+}
+
+/** Counts `n` members past the file limit on the one `too-many-files` entry (made from `f` when there is none yet). */
+function overflow(ctx: Ctx, f: UnpackedFile, n: number): void {
+  ctx.overflowCount += n;
+  const error = `${ctx.overflowCount.toLocaleString("en-US")} more file${ctx.overflowCount === 1 ? "" : "s"} (from this one on) not read: the upload holds more than ${ctx.limits.maxFiles.toLocaleString("en-US")} files (${LIMIT_ENV.maxFiles})`;
+  if (ctx.overflow) ctx.overflow.error = error;
+  else {
+    ctx.overflow = { path: f.path, status: "skipped", reason: "too-many-files", error, upload: f.upload, archive: f.archive, member: f.member };
+    ctx.out.push(ctx.overflow);
   }
+}
+
+function addWithin(ctx: Ctx, f: UnpackedFile): void {
   if (f.status === "read") {
     const n = f.data?.length ?? 0;
     if (ctx.total + n > ctx.limits.maxTotalBytes) {
@@ -368,6 +380,7 @@ interface Found {
 async function expandTar(ctx: Ctx, path: string, data: Buffer, depth: number, priorError?: string, origin?: Origin): Promise<void> {
   // members in archive order: files to expand, or skips to list
   const pending: Found[] = [];
+  const beyond: { n: number; first?: string } = { n: 0 };
   let brokeAt: string | undefined = priorError;
   let cutMember = false;
   await new Promise<void>((resolve) => {
@@ -381,6 +394,12 @@ async function expandTar(ctx: Ctx, path: string, data: Buffer, depth: number, pr
       const safe = safeMemberPath(entry.path);
       const name = member(path, depth, safe ?? entry.path);
       const type = entry.type;
+      // far past the file limit: count, hold nothing
+      if (pending.length >= ctx.limits.maxFiles && type !== "Directory") {
+        beyond.n++;
+        beyond.first ??= name;
+        return entry.resume();
+      }
       const skip = (reason: string, error?: string) => {
         pending.push({ name, reason, error });
         entry.resume();
@@ -426,7 +445,9 @@ async function expandTar(ctx: Ctx, path: string, data: Buffer, depth: number, pr
     } else if (p.data) await expand(ctx, p.name, p.data, depth, p.mtimeMs, at(p.name));
     else add(ctx, { path: p.name, status: "skipped", reason: p.reason, error: p.error }, at(p.name));
   }
+  if (beyond.first) overflow(ctx, withOrigin(ctx, { path: beyond.first, status: "skipped" }, at(beyond.first)), beyond.n);
   if (brokeAt && pending.length === 0) add(ctx, { path, status: "skipped", reason: "corrupt-archive", error: `nothing readable in this archive: ${brokeAt}` }, origin);
+  else if (pending.length === 0) add(ctx, { path, status: "skipped", reason: "empty-archive", error: "the archive holds no files" }, origin);
   else if (brokeAt && !cutMember) {
     const last = ctx.out[ctx.out.length - 1];
     if (last) note(last, `archive ${path} broke after this member: ${brokeAt}`);
@@ -528,11 +549,17 @@ function expandZip(ctx: Ctx, path: string, data: Buffer, depth: number, origin?:
         return;
       }
       const found: Found[] = [];
+      const beyond: { n: number; first?: string } = { n: 0 };
       let settled = false;
+      let broke = false;
       const finish = () => {
         if (settled) return;
         settled = true;
-        void flush(found).then(() => resolve());
+        if (!found.length && !broke) add(ctx, { path, status: "skipped", reason: "empty-archive", error: "the archive holds no files" }, origin);
+        void flush(found).then(() => {
+          if (beyond.first) overflow(ctx, withOrigin(ctx, { path: beyond.first, status: "skipped" }, at(beyond.first)), beyond.n);
+          resolve();
+        });
       };
       zip.on("entry", (entry: yauzl.Entry) => {
         // names undecoded: yauzl would reject the whole archive for one `..` name; we list it instead
@@ -541,6 +568,12 @@ function expandZip(ctx: Ctx, path: string, data: Buffer, depth: number, origin?:
         const name = member(path, depth, safe ?? fileName);
         if (/\/$/.test(fileName)) return zip.readEntry();
         const mode = (entry.externalFileAttributes >>> 16) & 0o170000;
+        // far past the file limit: count, hold nothing
+        if (found.length >= ctx.limits.maxFiles) {
+          beyond.n++;
+          beyond.first ??= name;
+          return zip.readEntry();
+        }
         let done = false;
         const skip = (reason: string, error?: string) => {
           if (done) return;
@@ -592,6 +625,7 @@ function expandZip(ctx: Ctx, path: string, data: Buffer, depth: number, origin?:
         });
       });
       zip.on("error", (e: Error) => {
+        broke = true;
         add(ctx, { path, status: "skipped", reason: "corrupt-archive", error: `zip archive broke: ${e.message}` }, origin);
         zip.close();
         finish();

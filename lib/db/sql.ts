@@ -87,6 +87,12 @@ class PgDb extends PgConn implements SqlDb {
     // a connection that died mid-transaction (server restart, terminated backend) must not go
     // back to the pool: release(err) destroys it
     let broken: Error | undefined;
+    // pg emits a lost connection on the checked-out client as well as failing its query: without
+    // a listener that event would end the process
+    const onError = (e: Error) => {
+      broken = e;
+    };
+    client.on("error", onError);
     try {
       await client.query("BEGIN");
       const r = await fn(new PgConn(client));
@@ -98,6 +104,7 @@ class PgDb extends PgConn implements SqlDb {
       });
       throw e;
     } finally {
+      client.off("error", onError);
       client.release(broken);
     }
   }

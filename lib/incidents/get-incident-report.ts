@@ -27,6 +27,8 @@ export interface ReportFile {
   outOfOrder: number;
   skippedByReason: Record<string, number>;
   timeZone: string;
+  /** where the zone came from: banner | collector | user | default */
+  zoneSource: string;
   yearSource: string | null;
   /** clock offset applied to the file's times, ms (estimated skew or the bundle's `skew` option) */
   clockOffsetMs: number;
@@ -96,6 +98,7 @@ export async function getIncidentReport(db: DbHandles, incidentId: string): Prom
         outOfOrder: f.outOfOrder,
         skippedByReason: Object.fromEntries(Object.entries((f.skippedByReason ?? {}) as Record<string, number>).filter(([, n]) => n > 0)),
         timeZone: f.timeZone,
+        zoneSource: f.zoneSource,
         yearSource: f.yearSource,
         clockOffsetMs: f.clockOffsetMs,
         redacted: (f.redacted ?? {}) as Record<string, number>,

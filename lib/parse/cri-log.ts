@@ -11,8 +11,11 @@
  * parsed once complete. The payload goes through the component parsers; its own stamp is the
  * record's time when it has one (cilium prints none: the CRI time is used). The component comes
  * from the container name in the path (`calico-node`, `cilium-agent`, `install-cni`, `kube-flannel`).
+ * A Go panic / goroutine dump (go-panic.ts) written one line per CRI entry is one record: the
+ * dump lines after its first line, on the same stream, are its continuations.
  */
 import { envelopeRecord } from "./component";
+import { isDumpLine, isDumpStart } from "./go-panic";
 import { sniffRatio } from "./sniff-util";
 import { parseIsoStamp } from "./time-util";
 import type { FormatSpec, LineParser, LineResult, ParseContext, ParsedRecord, WallTime } from "./types";
@@ -38,6 +41,8 @@ interface PendingPiece {
 class CriParser implements LineParser {
   private readonly container: string | undefined;
   private partial: PendingPiece | null = null;
+  /** stream of the Go dump in progress, or null */
+  private dumpStream: string | null = null;
 
   constructor(ctx: ParseContext) {
     this.container = containerFromPath(ctx.path);
@@ -82,8 +87,11 @@ class CriParser implements LineParser {
       return { type: "continuation", text: "" };
     }
     this.complete();
+    if (full && this.dumpStream === stream && isDumpLine(payload)) return { type: "continuation", text: payload };
     const record = this.build(time, stream, payload);
     if (!full) this.partial = { record, stream, time, payload };
+    this.dumpStream = full && isDumpStart(payload) ? stream : null;
+    if (this.dumpStream) record.severity = 4;
     return { type: "record", record };
   }
 }

@@ -48,3 +48,59 @@ describe("parseFile on arbitrary input", () => {
     );
   });
 });
+
+/** Byte-level and character-level damage a log line meets in the wild (issue 7). */
+const mutatedLineArb = fc
+  .tuple(
+    fc.constantFrom(...sampleLines),
+    fc.array(
+      fc.oneof(
+        // a character replaced: control characters, NUL, CR, lone surrogates, U+FFFD, quotes, brackets
+        fc.record({ at: fc.nat(), kind: fc.constant("set" as const), ch: fc.constantFrom("\u0000", "\r", "\t", "\u001b", "\ud800", "\udfff", "\uFFFD", '"', "{", "}", "[", "]", "=", ":", " ", "é", "𝄞") }),
+        // cut here
+        fc.record({ at: fc.nat(), kind: fc.constant("cut" as const), ch: fc.constant("") }),
+        // a run of junk inserted (long runs test the line length limit)
+        fc.record({ at: fc.nat(), kind: fc.constant("insert" as const), ch: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom("x".repeat(70_000), "é".repeat(30_000), "[".repeat(5000), '"'.repeat(5000))) }),
+      ),
+      { maxLength: 4 },
+    ),
+  )
+  .map(([line, muts]) => {
+    let s = line;
+    for (const m of muts) {
+      const at = s.length ? m.at % (s.length + 1) : 0;
+      if (m.kind === "set") s = s.slice(0, at) + m.ch + s.slice(at + 1);
+      else if (m.kind === "cut") s = s.slice(0, at);
+      else s = s.slice(0, at) + m.ch + s.slice(at);
+    }
+    return s;
+  });
+
+describe("every parser on mutated lines", () => {
+  it("no registered parser throws on damaged lines of its own and its neighbours' formats", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...FORMAT_REGISTRY), fc.array(mutatedLineArb, { minLength: 1, maxLength: 12 }), (spec, lines) => {
+        const parser = spec.createParser({ collectedMs: Date.UTC(2025, 4, 19), path: "x.log" });
+        lines.forEach((l, i) => parser.parseLine(l, i + 1));
+        parser.finish?.();
+        parser.end?.();
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it("parseFile accounts for every line of damaged files, in bounded time", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(mutatedLineArb, lineArb), { maxLength: 30 }), fc.constantFrom("\n", "\r\n"), (lines, eol) => {
+        const text = lines.join(eol);
+        const t0 = performance.now();
+        const f = parseFile("fuzz.log", text, { collectedMs: Date.UTC(2025, 4, 19) });
+        expect(performance.now() - t0).toBeLessThan(5_000);
+        const c = f.counts;
+        expect(c.lines).toBe(splitLines(text).length);
+        expect(c.parsed + c.blank + c.skipped).toBe(c.lines);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -210,7 +210,7 @@ function skip(counts: LineCounts, reason: string): void {
 }
 
 /** Components that name a source kind of their own (a file holding only them is of that kind). */
-const COMPONENT_KINDS = new Set(["kubelet", "containerd", "crio", "cni-calico", "istio-cni", "cilium", "flannel", "k8s-events", "kernel"]);
+const COMPONENT_KINDS = new Set(["kubelet", "containerd", "crio", "cni-calico", "istio-cni", "cilium", "flannel", "k8s-events", "kernel", "k3s", "rke2", "aws-vpc-cni", "multus"]);
 
 /** Zone for the file: the first banner that states one (DST pairs → their IANA zone when it agrees), else the collector's, else `--tz`, else UTC. */
 function fileZone(banners: Array<{ line: number; banner: Banner }>, tz: string | null | undefined, collectorZone?: string | null): { zone: Zone; source: string } {
@@ -406,7 +406,7 @@ export function parseLines(path: string, lines: readonly string[], opts: ParseFi
   let order = records.map((_, k) => k);
   let res = resolveTimes(records, order, banners, opts, zone, zoneStated, false);
   let reversed = false;
-  if (isNewestFirst(records.map((r) => r.ts), records.map((r) => r.yearInferred))) {
+  if (records.length > 1 && (spec.newestFirst || isNewestFirst(records.map((r) => r.ts), records.map((r) => r.yearInferred)))) {
     reversed = true;
     order = order.reverse();
     res = resolveTimes(records, order, banners, opts, zone, zoneStated, true);

@@ -151,6 +151,8 @@ export interface FormatSpec {
   samples: FormatSample[];
   /** Lines of neighbouring formats this spec must refuse (parseLine returns null). */
   notMine: string[];
+  /** The format always lists newest first (`last`): parseFile reverses it without waiting for falling times to show it. */
+  newestFirst?: boolean;
 }
 
 /**

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { MAX_BUCKETS } from "./buckets";
 import { LANES } from "./lanes";
-import { MAX_SEARCH, ZInstant, ZLanes } from "./view-state";
+import { MAX_POD, MAX_SEARCH, ZFindingId, ZInstant, ZKind, ZLanes } from "./view-state";
 
 export const ZIncidentId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "not an incident id");
 export const ZBootId = z.coerce.number().int().positive().max(2_147_483_647);
@@ -14,6 +14,7 @@ export const ZEventIdParam = z.string().regex(/^\d{1,19}$/, "not an event id");
 export const ZIncidentParams = z.object({ incidentId: ZIncidentId });
 export const ZBootParams = z.object({ incidentId: ZIncidentId, bootId: ZBootId });
 export const ZEventParams = z.object({ incidentId: ZIncidentId, eventId: ZEventIdParam });
+export const ZFindingParams = z.object({ incidentId: ZIncidentId, findingId: ZFindingId });
 
 /** `from`/`to` (UTC ms or zoned ISO), `lanes` (comma list, default all). */
 export const ZRangeQuery = z
@@ -30,6 +31,8 @@ export const ZEventsFilterQuery = ZRangeQuery.and(
   z.object({
     sev: z.coerce.number().int().min(0).max(4).optional(),
     q: z.string().max(MAX_SEARCH).optional(),
+    pod: z.string().max(MAX_POD).optional(),
+    kind: ZKind.optional(),
   }),
 );
 

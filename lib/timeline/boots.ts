@@ -28,7 +28,7 @@
  *     before the first separator (the previous boot, T+0 unknown: its earliest record,
  *     approximate, "first-event"), or the records after a `-- Reboot --` separator
  *     (T+0 = the first of them, "separator"). Such segments of different files whose
- *     time ranges overlap are the same boot.
+ *     time ranges overlap, or that end at separators naming the same boot, are the same boot.
  *   - kernel start (`kernel.start`, e.g. dmesg "Linux version"): a kernel start at most
  *     `kernelLeadS` before a journal boot's first record (and after the previous boot's
  *     records) becomes that boot's T+0; elsewhere it starts a boot ("kernel-start").
@@ -144,6 +144,8 @@ interface Segment {
   id: string | null;
   first: number | null;
   last: number | null;
+  /** id of the file's next segment when it follows right after (the boot after this one) */
+  nextId?: string | null;
 }
 
 /**
@@ -190,6 +192,19 @@ export function detectBoots(allEvents: BootInputEvent[], opts: BootOptions = {})
       c.last = Math.max(c.last, s.last!);
       c.segs.push(s);
     } else clusters.push({ first: s.first!, last: s.last!, segs: [s] });
+  }
+  // segments of different files that end at a separator naming the same boot are the boot
+  // before it, whatever their times (one file's entries of that boot may stop earlier)
+  for (let i = 0; i < clusters.length; i++) {
+    const ids = new Set(clusters[i].segs.map((x) => x.nextId).filter((x): x is string => !!x));
+    if (!ids.size) continue;
+    for (let j = clusters.length - 1; j > i; j--) {
+      if (!clusters[j].segs.some((x) => x.nextId && ids.has(x.nextId))) continue;
+      const [c] = clusters.splice(j, 1);
+      clusters[i].segs.push(...c.segs);
+      clusters[i].first = Math.min(clusters[i].first, c.first);
+      clusters[i].last = Math.max(clusters[i].last, c.last);
+    }
   }
   for (const c of clusters) {
     // an id boot the same file shows in another segment is a different boot (a separator lies between them)
@@ -467,5 +482,11 @@ function collectSegments(events: BootInputEvent[], structured: Set<number>): Seg
     for (const [id, c] of s.ids) if (c > n) [best, n] = [id, c];
     out.push({ fileId: s.fileId, bootSegment: s.bootSegment, id: best, first: s.first, last: s.last });
   }
-  return out.sort((a, b) => a.fileId - b.fileId || a.bootSegment - b.bootSegment);
+  out.sort((a, b) => a.fileId - b.fileId || a.bootSegment - b.bootSegment);
+  for (let i = 0; i + 1 < out.length; i++) {
+    const a = out[i];
+    const b = out[i + 1];
+    if (a.fileId === b.fileId && b.bootSegment === a.bootSegment + 1) a.nextId = b.id;
+  }
+  return out;
 }

@@ -1,7 +1,13 @@
 /**
  * The WHERE clause shared by the events table's reads (page and count): one node boot,
- * a time range, lanes, and optionally a minimum severity and a search text. Builds
- * parameter placeholders from `$1`; no SQL is built from user text.
+ * a time range, lanes, and optionally a minimum severity, a pod, a kind and a search
+ * text. Builds parameter placeholders from `$1`; no SQL is built from user text.
+ *
+ * Indexes (prisma/migrations): the range reads `Event_bootId_ts_idx`; a search
+ * (`ILIKE '%text%'` on message or pod) can read the trigram GIN indexes
+ * `Event_message_trgm_idx` and `Event_pod_trgm_idx` instead of every row of a large range;
+ * a kind other than `log` repeats the partial index's condition so the planner can use
+ * `Event_signal_idx` (incidentId, kind, ts) WHERE kind <> 'log'.
  */
 import type { SqlParam } from "@/lib/db/sql";
 import type { TLane } from "./lanes";
@@ -17,11 +23,20 @@ export interface TEventFilter {
   minSeverity?: number;
   /** case-insensitive substring of the message or the pod */
   q?: string;
+  /** case-insensitive substring of the pod (`namespace/name`) */
+  pod?: string;
+  /** exact normalised kind (`sandbox.create.failed`, `log`, …) */
+  kind?: string;
 }
 
 /** `%`, `_` and `\` taken literally in ILIKE. */
 export function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** True when the filter narrows the scope (severity, search, pod or kind). */
+export function hasFilters(f: TEventFilter): boolean {
+  return !!((f.minSeverity && f.minSeverity > 0) || f.q?.trim() || f.pod?.trim() || f.kind);
 }
 
 /** Conditions on alias `e` for the range and lanes; `params` gets the values. */
@@ -42,16 +57,23 @@ export function scopeWhere(f: TEventFilter, params: SqlParam[]): string {
   ].join(" AND ");
 }
 
-/** Conditions for severity and search (empty string when neither is set). */
+/** Conditions for severity, search, pod and kind (empty string when none is set). */
 export function filterWhere(f: TEventFilter, params: SqlParam[]): string {
+  const p = (v: SqlParam) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
   const out: string[] = [];
-  if (f.minSeverity && f.minSeverity > 0) {
-    params.push(f.minSeverity);
-    out.push(`e.severity >= $${params.length}`);
+  if (f.minSeverity && f.minSeverity > 0) out.push(`e.severity >= ${p(f.minSeverity)}`);
+  if (f.kind) {
+    out.push(`e.kind = ${p(f.kind)}`);
+    // lets the planner read the partial signal index for a rare kind in a large range
+    if (f.kind !== "log") out.push(`e.kind <> 'log' AND e."incidentId" = ${p(f.incidentId)}`);
   }
+  if (f.pod && f.pod.trim()) out.push(`e.pod ILIKE ${p(likePattern(f.pod.trim()))} ESCAPE '\\'`);
   if (f.q && f.q.trim()) {
-    params.push(likePattern(f.q.trim()));
-    out.push(`(e.message ILIKE $${params.length} ESCAPE '\\' OR e.pod ILIKE $${params.length} ESCAPE '\\')`);
+    const q = p(likePattern(f.q.trim()));
+    out.push(`(e.message ILIKE ${q} ESCAPE '\\' OR e.pod ILIKE ${q} ESCAPE '\\')`);
   }
   return out.join(" AND ");
 }

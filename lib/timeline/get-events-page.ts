@@ -1,7 +1,14 @@
 /**
  * One page of the events table for a node boot's visible range, in stored order
  * (ts, file, line, id), with keyset paging: `cursor` is the position after the last row
- * of the previous page. One query.
+ * of the previous page.
+ *
+ * With a search, pod or severity filter a page reads at most SCAN_ROWS rows of the range
+ * (Event has no text index: it would slow the ingest's COPY many times over, see
+ * prisma/schema.prisma). A rare search term in a boot of millions of events then comes
+ * back page by page, each bounded, instead of in one scan of the whole range: a page can
+ * hold fewer rows than asked (even none) with a `nextCursor`, and `scannedToMs` says how
+ * far the range has been searched. The bound is found first on the (bootId, ts) index.
  */
 import { getDb } from "@/lib/db/connection";
 import type { SqlParam } from "@/lib/db/sql";
@@ -32,10 +39,15 @@ export interface TEventRow {
   flags: number;
 }
 
+/** Rows of the range read at most per page when a filter other than kind is set. */
+export const SCAN_ROWS = 250_000;
+
 export interface TEventsPage {
   events: TEventRow[];
   /** pass as `cursor` for the next page; null at the end */
   nextCursor: string | null;
+  /** the page stopped at the scan bound: the range is searched up to here (UTC ms, exclusive) */
+  scannedToMs: number | null;
 }
 
 /** Cursor text: `<tsMs>.<fileId>.<line>.<id>`. */
@@ -49,9 +61,23 @@ interface Row extends Omit<TEventRow, "ts"> {
   ts: number | string;
 }
 
-/** Loads up to `limit` (default 200, max 1000) events after `cursor`. */
-export async function getEventsPage(opts: TEventFilter & { cursor?: string | null; limit?: number }): Promise<TEventsPage> {
+// the time SCAN_ROWS rows into the range (all lanes: an index-only scan of (bootId, ts))
+const BOUND_SQL = `
+SELECT (extract(epoch FROM e.ts) * 1000)::float8 AS ms
+FROM "Event" e
+WHERE e."bootId" = (SELECT b.id FROM "Boot" b WHERE b.id = $2 AND b."incidentId" = $1)
+  AND e.ts >= $3::timestamptz
+  AND e.ts < $4::timestamptz
+ORDER BY e.ts
+OFFSET $5 LIMIT 1`;
+
+/**
+ * Loads up to `limit` (default 200, max 1000) events after `cursor`; with filters, reads
+ * at most `scanRows` (default SCAN_ROWS) rows of the range.
+ */
+export async function getEventsPage(opts: TEventFilter & { cursor?: string | null; limit?: number; scanRows?: number }): Promise<TEventsPage> {
   const limit = Math.min(Math.max(opts.limit ?? 200, 1), EVENTS_PAGE_MAX);
+  const { sql } = await getDb();
   const params: SqlParam[] = [];
   const where = [scopeWhere(opts, params)];
   const extra = filterWhere(opts, params);
@@ -61,6 +87,24 @@ export async function getEventsPage(opts: TEventFilter & { cursor?: string | nul
     params.push(new Date(Number(m[1])).toISOString(), Number(m[2]), Number(m[3]), m[4]);
     const n = params.length;
     where.push(`(e.ts, e."fileId", e.line, e.id) > ($${n - 3}::timestamptz, $${n - 2}::int, $${n - 1}::int, $${n}::bigint)`);
+  }
+  // a kind alone reads its index; a search, pod or severity filter reads the rows
+  let boundMs: number | null = null;
+  if (opts.q?.trim() || opts.pod?.trim() || (opts.minSeverity ?? 0) > 0) {
+    const startMs = Math.max(opts.fromMs, m ? Number(m[1]) : opts.fromMs);
+    const [b] = await sql.query<{ ms: number }>(BOUND_SQL, [
+      opts.incidentId,
+      opts.bootId,
+      new Date(startMs).toISOString(),
+      new Date(opts.toMs).toISOString(),
+      Math.max(1, opts.scanRows ?? SCAN_ROWS),
+    ]);
+    // more rows than one instant holds: bound the page there (never at its own start)
+    if (b && Number(b.ms) > startMs) {
+      boundMs = Number(b.ms);
+      params.push(new Date(boundMs).toISOString());
+      where.push(`e.ts < $${params.length}::timestamptz`);
+    }
   }
   params.push(limit + 1);
   const text = `
@@ -72,9 +116,11 @@ FROM "Event" e
 WHERE ${where.join(" AND ")}
 ORDER BY e.ts, e."fileId", e.line, e.id
 LIMIT $${params.length}`;
-  const { sql } = await getDb();
   const rows = await sql.query<Row>(text, params);
   const events = rows.slice(0, limit).map((r) => ({ ...r, ts: Number(r.ts) }));
   const last = events[events.length - 1];
-  return { events, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  if (rows.length > limit && last) return { events, nextCursor: encodeCursor(last), scannedToMs: null };
+  // the scan bound was reached first: continue at the bound (no row sorts before file 0)
+  if (boundMs !== null) return { events, nextCursor: `${boundMs}.0.0.0`, scannedToMs: boundMs };
+  return { events, nextCursor: null, scannedToMs: null };
 }

@@ -12,7 +12,17 @@ describe("parseViewState", () => {
 
   it("reads ISO and epoch-ms instants, lanes, severity, search and selection", () => {
     const v = parseViewState({ from: "2026-03-14T02:10:09.035Z", to: String(T + 5000), lanes: "kubelet,runtime", sev: "3", q: "nodename", ev: "42" });
-    expect(v).toEqual({ from: T, to: T + 5000, lanes: ["runtime", "kubelet"], sev: 3, q: "nodename", ev: "42" });
+    expect(v).toEqual({ from: T, to: T + 5000, lanes: ["runtime", "kubelet"], sev: 3, q: "nodename", pod: "", kind: "", ev: "42", finding: null });
+  });
+
+  it("reads the pod and kind filters and the selected finding", () => {
+    const v = parseViewState({ pod: "  kube-system/calico-node-x2f4q ", kind: "sandbox.create.failed", finding: "17" });
+    expect(v).toMatchObject({ pod: "kube-system/calico-node-x2f4q", kind: "sandbox.create.failed", finding: 17 });
+    expect(parseViewState({ pod: "p".repeat(400) }).pod).toHaveLength(320);
+    // damaged values fall back to "none", one field at a time
+    expect(parseViewState({ kind: "Robert'); DROP", finding: "1e3", pod: "ok" })).toMatchObject({ kind: "", finding: null, pod: "ok" });
+    expect(parseViewState({ finding: "0" }).finding).toBeNull();
+    expect(parseViewState({ finding: "99999999999" }).finding).toBeNull();
   });
 
   it("accepts ISO with an offset and takes the first of repeated keys", () => {
@@ -38,9 +48,10 @@ describe("parseViewState", () => {
 
 describe("serializeViewState", () => {
   it("round-trips through parseViewState and leaves defaults out", () => {
-    const v = { from: T, to: T + 19_265, lanes: ["kubelet" as const, "events" as const], sev: 2, q: "a b&c", ev: "7" };
+    const v = { from: T, to: T + 19_265, lanes: ["kubelet" as const, "events" as const], sev: 2, q: "a b&c", pod: "kube-system/x", kind: "k8s.event", ev: "7", finding: 3 };
     const qs = serializeViewState(v);
     expect(qs).toMatch(/^\?from=2026-03-14T02:10:09\.035Z&to=.*&lanes=kubelet,events&/);
+    expect(qs).toContain("&pod=kube-system%2Fx&kind=k8s.event&ev=7&finding=3");
     expect(parseViewState(new URLSearchParams(qs.slice(1)))).toEqual(v);
     expect(serializeViewState(DEFAULT_VIEW_STATE)).toBe("");
   });
@@ -58,6 +69,11 @@ describe("viewStateField (nuqs parsers)", () => {
     expect(viewStateField.lanes("x,y")).toBeNull();
     expect(viewStateField.sev("-1")).toBeNull();
     expect(viewStateField.ev("1e3")).toBeNull();
+    expect(viewStateField.finding("12")).toBe(12);
+    expect(viewStateField.finding("-1")).toBeNull();
+    expect(viewStateField.kind("cni.config.written")).toBe("cni.config.written");
+    expect(viewStateField.kind("<b>")).toBeNull();
+    expect(viewStateField.pod("   ")).toBeNull();
     expect(viewStateField.serializeLanes(["events", "kernel"])).toBe("kernel,events");
   });
 });

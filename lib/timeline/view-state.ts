@@ -9,8 +9,11 @@
  * | `to`   | visible range end (exclusive)           | end of the boot data |
  * | `lanes`| comma-separated lanes shown             | all lanes            |
  * | `sev`  | minimum severity 0..4 in the event table| 0 (all)              |
- * | `q`    | search text in messages                 | "" (none)            |
+ * | `q`    | search text in messages and pods        | "" (none)            |
+ * | `pod`  | pod filter (substring of namespace/name)| "" (none)            |
+ * | `kind` | kind filter (exact, e.g. `k8s.event`)   | "" (none)            |
  * | `ev`   | selected event id                       | none                 |
+ * | `finding` | selected finding id (its evidence rows are highlighted) | none |
  *
  * Every field falls back to its default on its own when a permalink is damaged or old
  * (unknown lanes are dropped, a bad time is ignored, `from >= to` resets the range), so a
@@ -24,6 +27,8 @@ import { LANES, isLane, type TLane } from "./lanes";
 const MAX_MS = 8.64e15;
 /** Longest search text kept. */
 export const MAX_SEARCH = 200;
+/** Longest pod filter kept (namespace 63 + "/" + name 253). */
+export const MAX_POD = 320;
 
 /** Epoch ms, as a number or a string of digits. */
 const ZEpochMs = z
@@ -50,7 +55,18 @@ export const ZSearch = z.string().transform((s) => s.slice(0, MAX_SEARCH));
 /** Event ids are BIGINT: digits, kept as text. */
 export const ZEventId = z.string().regex(/^\d{1,19}$/);
 
-export const DEFAULT_VIEW_STATE: TViewState = { from: null, to: null, lanes: [...LANES], sev: 0, q: "", ev: null };
+/** A pod filter: trimmed, cut to MAX_POD. */
+export const ZPod = z.string().transform((s) => s.trim().slice(0, MAX_POD));
+
+/** A normalised kind: `log`, `k8s.event`, `sandbox.create.failed`, … */
+export const ZKind = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/);
+
+/** Finding ids are INTEGER: a positive number, or its digits. */
+export const ZFindingId = z
+  .union([z.number(), z.string().regex(/^\d{1,10}$/).transform(Number)])
+  .pipe(z.number().int().positive().max(2_147_483_647));
+
+export const DEFAULT_VIEW_STATE: TViewState = { from: null, to: null, lanes: [...LANES], sev: 0, q: "", pod: "", kind: "", ev: null, finding: null };
 
 /** The forgiving schema: never fails, every field defaults on its own. */
 export const ZViewState = z
@@ -60,7 +76,10 @@ export const ZViewState = z
     lanes: ZLanes.catch(() => [...LANES]),
     sev: ZSeverity.catch(0),
     q: ZSearch.catch(""),
+    pod: ZPod.catch(""),
+    kind: ZKind.catch(""),
     ev: ZEventId.nullable().catch(null),
+    finding: ZFindingId.nullable().catch(null),
   })
   .transform((v) => (v.from !== null && v.to !== null && v.from >= v.to ? { ...v, from: null, to: null } : v));
 
@@ -73,8 +92,14 @@ export interface TViewState {
   /** minimum severity shown in the events table (0 debug … 4 fatal) */
   sev: number;
   q: string;
+  /** pod filter of the events table (substring, case-insensitive); "" = none */
+  pod: string;
+  /** kind filter of the events table (exact); "" = none */
+  kind: string;
   /** selected event id */
   ev: string | null;
+  /** selected finding id: its evidence events are highlighted in the table */
+  finding: number | null;
 }
 
 type TSearchParams = Record<string, string | string[] | undefined> | URLSearchParams;
@@ -86,7 +111,7 @@ export function parseViewState(sp: TSearchParams): TViewState {
     const v = sp[k];
     return Array.isArray(v) ? v[0] : v;
   };
-  const raw = { from: get("from"), to: get("to"), lanes: get("lanes"), sev: get("sev"), q: get("q"), ev: get("ev") };
+  const raw = { from: get("from"), to: get("to"), lanes: get("lanes"), sev: get("sev"), q: get("q"), pod: get("pod"), kind: get("kind"), ev: get("ev"), finding: get("finding") };
   // undefined must fall to the defaults, not to `catch` noise
   return ZViewState.parse(Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, v ?? null])));
 }
@@ -97,7 +122,10 @@ export const viewStateField = {
   lanes: (s: string): TLane[] | null => ZLanes.safeParse(s).data ?? null,
   sev: (s: string): number | null => ZSeverity.safeParse(s).data ?? null,
   q: (s: string): string | null => ZSearch.safeParse(s).data ?? null,
+  pod: (s: string): string | null => ZPod.safeParse(s).data || null,
+  kind: (s: string): string | null => ZKind.safeParse(s).data ?? null,
   ev: (s: string): string | null => ZEventId.safeParse(s).data ?? null,
+  finding: (s: string): number | null => ZFindingId.safeParse(s).data ?? null,
   /** instants are written as ISO 8601 UTC with ms: readable permalinks */
   serializeInstant: (ms: number): string => new Date(ms).toISOString(),
   serializeLanes: (ls: readonly TLane[]): string => LANES.filter((l) => ls.includes(l)).join(","),
@@ -116,7 +144,10 @@ export function serializeViewState(v: Partial<TViewState>): string {
   if (v.lanes && !isAllLanes(v.lanes)) p.set("lanes", viewStateField.serializeLanes(v.lanes));
   if (v.sev) p.set("sev", String(v.sev));
   if (v.q) p.set("q", v.q);
+  if (v.pod) p.set("pod", v.pod);
+  if (v.kind) p.set("kind", v.kind);
   if (v.ev) p.set("ev", v.ev);
+  if (v.finding) p.set("finding", String(v.finding));
   // keep `:` and `,` readable in permalinks (both are allowed in a query string)
   const s = p.toString().replace(/%3A/gi, ":").replace(/%2C/gi, ",");
   return s ? `?${s}` : "";

@@ -81,7 +81,7 @@ export default async function IncidentPage({ params }: { params: Params }) {
                     href={bootPath(inc.id, f.nodeName, f.bootKey, (() => {
                       const end = f.endMs ?? f.startMs + 60_000;
                       const pad = Math.max(1000, Math.round((end - f.startMs) * 0.15));
-                      return { from: f.startMs - pad, to: end + pad };
+                      return { from: f.startMs - pad, to: end + pad, finding: f.id };
                     })())}
                   >
                     open in timeline →

@@ -5,11 +5,11 @@ import { getEventsPage } from "@/lib/timeline/get-events-page";
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/** `GET …/boots/:bootId/events?from&to[&lanes][&sev][&q][&cursor][&limit]` → `TEventsPage`. */
+/** `GET …/boots/:bootId/events?from&to[&lanes][&sev][&q][&pod][&kind][&cursor][&limit]` → `TEventsPage`. */
 export const GET = route(async (req: Request, ctx: { params: Promise<{ incidentId: string; bootId: string }> }) => {
   const params = ZBootParams.parse(await ctx.params);
   const q = ZEventsPageQuery.parse(queryOf(req));
   return Response.json(
-    await getEventsPage({ ...params, fromMs: q.from, toMs: q.to, lanes: q.lanes, minSeverity: q.sev, q: q.q, cursor: q.cursor, limit: q.limit }),
+    await getEventsPage({ ...params, fromMs: q.from, toMs: q.to, lanes: q.lanes, minSeverity: q.sev, q: q.q, pod: q.pod, kind: q.kind, cursor: q.cursor, limit: q.limit }),
   );
 });

@@ -5,9 +5,9 @@ import { countEvents } from "@/lib/timeline/count-events";
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/** `GET …/boots/:bootId/events/count?from&to[&lanes][&sev][&q]` → `{ total, matching }`. */
+/** `GET …/boots/:bootId/events/count?from&to[&lanes][&sev][&q][&pod][&kind]` → `TEventCounts`. */
 export const GET = route(async (req: Request, ctx: { params: Promise<{ incidentId: string; bootId: string }> }) => {
   const params = ZBootParams.parse(await ctx.params);
   const q = ZEventsFilterQuery.parse(queryOf(req));
-  return Response.json(await countEvents({ ...params, fromMs: q.from, toMs: q.to, lanes: q.lanes, minSeverity: q.sev, q: q.q }));
+  return Response.json(await countEvents({ ...params, fromMs: q.from, toMs: q.to, lanes: q.lanes, minSeverity: q.sev, q: q.q, pod: q.pod, kind: q.kind }));
 });

@@ -1,0 +1,19 @@
+"use client";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import type { TEventFacets } from "@/lib/timeline/get-event-facets";
+import { fetchJson, qs } from "./fetch-json";
+import { queryKeys, type TRangeKey } from "./query-keys";
+
+/** Kinds and pods of the visible range, for the events table's filters. */
+export function useEventFacetsQuery(k: TRangeKey) {
+  return useQuery({
+    queryKey: queryKeys.eventFacets(k),
+    queryFn: ({ signal }) =>
+      fetchJson<TEventFacets>(
+        `/api/incidents/${encodeURIComponent(k.incidentId)}/boots/${k.bootId}/events/facets${qs({ from: k.from, to: k.to, lanes: k.lanes })}`,
+        { signal },
+      ),
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
+}

@@ -1,0 +1,35 @@
+/**
+ * Deletes an incident with all its data (issue 7): events, source files and their stored
+ * text, nodes, boots, findings, bundles, and uploads still waiting on disk. One transaction:
+ * the incident is there whole or gone whole.
+ *
+ * `Event` has no foreign keys (for COPY speed), so its rows go in one statement by incident;
+ * the schema's ON DELETE CASCADE from `Incident` takes the rest. The incident row is locked
+ * first: uploads and deletes of one incident do not interleave.
+ */
+import { rmSync } from "node:fs";
+import type { DbHandles } from "../db/connection";
+import { ApiError } from "../http/errors";
+import { uploadsDir } from "../ingest/process-bundle";
+
+export interface DeleteIncidentResult {
+  incidentId: string;
+  bundles: number;
+  events: number;
+}
+
+/** Throws `ApiError("not_found")` when there is no incident with that id. */
+export async function deleteIncident(db: DbHandles, opts: { incidentId: string }): Promise<DeleteIncidentResult> {
+  const { incidentId } = opts;
+  const result = await db.sql.transaction(async (tx) => {
+    const found = await tx.query<{ id: string }>(`SELECT id FROM "Incident" WHERE id = $1 FOR UPDATE`, [incidentId]);
+    if (!found.length) return null;
+    const bundles = await tx.query<{ id: string }>(`SELECT id FROM "Bundle" WHERE "incidentId" = $1`, [incidentId]);
+    const ev = await tx.query<{ n: string }>(`WITH d AS (DELETE FROM "Event" WHERE "incidentId" = $1 RETURNING 1) SELECT count(*)::text AS n FROM d`, [incidentId]);
+    await tx.query(`DELETE FROM "Incident" WHERE id = $1`, [incidentId]);
+    return { bundleIds: bundles.map((b) => b.id), events: Number(ev[0]?.n ?? 0) };
+  });
+  if (!result) throw new ApiError("not_found", `no incident ${incidentId}`);
+  for (const id of result.bundleIds) rmSync(uploadsDir(id), { recursive: true, force: true });
+  return { incidentId, bundles: result.bundleIds.length, events: result.events };
+}

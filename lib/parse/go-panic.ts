@@ -1,0 +1,87 @@
+/**
+ * Go panics and goroutine dumps as one multi-line event (FORMATS.md 3.1 "The F severity is
+ * followed by a goroutine dump", Part 4 trap 8; the Go runtime's `printpanics` / `tracebackothers`
+ * output, SIGQUIT dumps, containerd's SIGUSR1 stack dumps).
+ *
+ *     panic: runtime error: invalid memory address or nil pointer dereference
+ *     [signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x1b2c3d4]
+ *
+ *     goroutine 1 [running]:
+ *     main.(*Agent).Run(0x0)
+ *             /go/src/agent/agent.go:123 +0x1d
+ *     created by main.main in goroutine 1
+ *
+ * A dump starts at `panic: `, `fatal error: `, `SIGQUIT: quit` (or another `SIG…: ` line), or a
+ * first `goroutine N [state]:` line; every following non-blank line up to the next start is a
+ * continuation of it (blank lines between goroutines are blank). The record has no time (the Go
+ * runtime prints none), severity fatal; the component comes from the path (`containerd…` →
+ * containerd, else the klog path rules, else `go`). `isDumpStart` / `isDumpLine` are shared with
+ * the envelopes (journal, CRI) that carry a dump one line per entry.
+ */
+import { klogComponentFromPath } from "./klog";
+import type { FormatSpec, LineParser, LineResult, ParseContext } from "./types";
+
+const START = /^(?:panic: |fatal error: |SIG[A-Z]+: |goroutine \d+ \[[^\]]+\]:$|=== BEGIN goroutine stack dump ===)/;
+const LINE = /^(?:$|\s|goroutine \d+ \[|created by |[\w./*()~-]+\(.*\)$|\[signal |runtime[./]|PC=|r[a-z0-9]{1,2} +0x|exit status |=== END goroutine|\[recovered\]|\.\.\.additional frames elided)/;
+
+/** Does a message start a Go panic / goroutine dump? */
+export function isDumpStart(msg: string): boolean {
+  const c = msg.charCodeAt(0);
+  if (c !== 112 && c !== 102 && c !== 83 && c !== 103 && c !== 61) return false; // p f S g =
+  return START.test(msg);
+}
+
+/** Is a message a line of a Go dump in progress (frame, file:line, goroutine header, blank)? */
+export function isDumpLine(msg: string): boolean {
+  return LINE.test(msg);
+}
+
+function componentOf(path: string | undefined): string {
+  const p = (path ?? "").toLowerCase();
+  if (p.includes("containerd")) return "containerd";
+  if (p.includes("crio") || p.includes("cri-o")) return "crio";
+  const k = klogComponentFromPath(path);
+  return k === "kubelet" && !p.includes("kubelet") ? "go" : k;
+}
+
+class GoPanicParser implements LineParser {
+  private readonly component: string;
+  private inDump = false;
+  constructor(ctx: ParseContext) {
+    this.component = componentOf(ctx.path);
+  }
+  parseLine(line: string): LineResult {
+    if (isDumpStart(line) && !(this.inDump && /^goroutine \d+ \[/.test(line))) {
+      this.inDump = true;
+      return { type: "record", record: { time: null, component: this.component, severity: 4, message: line } };
+    }
+    return this.inDump ? { type: "continuation", text: line } : null;
+  }
+}
+
+/** Format spec: files holding Go panics / goroutine dumps (`containerd.<pid>.stacks.log`, crash output). */
+export const goPanicSpec: FormatSpec = {
+  name: "go-panic",
+  kind: "go-dump",
+  sniff: (_path, lines) => lines.length > 0 && isDumpStart(lines[0]) && lines.slice(1).every((l) => isDumpLine(l) || isDumpStart(l)),
+  createParser: (ctx) => new GoPanicParser(ctx),
+  samples: [
+    {
+      line: "panic: runtime error: invalid memory address or nil pointer dereference",
+      after: ["[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x1b2c3d4]", "goroutine 1 [running]:", "main.(*Agent).Run(0x0)", "\t/go/src/agent/agent.go:123 +0x1d"],
+      path: "crash/cilium-agent.log",
+      expect: { time: null, component: "cilium", severity: 4, message: "panic: runtime error: invalid memory address or nil pointer dereference" },
+    },
+    {
+      line: "goroutine 1 [chan receive, 10 minutes]:",
+      after: ["main.main()", "\t/go/src/github.com/containerd/containerd/cmd/containerd/main.go:39 +0x25"],
+      path: "containerd/containerd.811.stacks.log",
+      expect: { time: null, component: "containerd", severity: 4 },
+    },
+  ],
+  notMine: [
+    "May 19 04:20:07 ip-10-20-30-40 containerd[811]: panic: x",
+    "main.main()",
+    'F0519 04:20:07.512344    2817 kubelet.go:2321] "fatal"',
+  ],
+};

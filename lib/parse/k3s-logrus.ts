@@ -1,0 +1,66 @@
+/**
+ * k3s / rke2 supervisor logrus text (logrus defaults when not on a terminal): FORMATS.md 3.5, 5b
+ * rule LC (second precision).
+ *
+ *     time="2025-05-19T04:20:06Z" level=info msg="Starting k3s agent v1.31.4+k3s1 (a1b2c3d4)"
+ *
+ * RFC3339 with whole seconds (containerd writes 9 fractional digits: containerd-logrus.ts). In the
+ * journal (`k3s[pid]:`) these lines are interleaved with the embedded kubelet's klog lines
+ * (component.ts sorts them by format). The component is `rke2` when the path says so, else `k3s`.
+ */
+import { componentRecord } from "./component-line";
+import { parseLogrusText } from "./logfmt";
+import { sniffRatio } from "./sniff-util";
+import type { FormatSpec, LineResult } from "./types";
+
+const SNIFF = /^time="\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:Z|[+-]\d{2}:\d{2})" level=(?:trace|debug|info|warning|error|fatal|panic) msg=/;
+
+/** Format spec: k3s / rke2 supervisor logs (logrus text, second precision). */
+export const k3sLogrusSpec: FormatSpec = {
+  name: "k3s-logrus",
+  kind: "k3s",
+  sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && !l.includes(" subsys=")),
+  createParser(ctx) {
+    const component = /rke2/i.test(ctx.path ?? "") ? "rke2" : "k3s";
+    let seen = false;
+    return {
+      parseLine(line: string): LineResult {
+        const c = parseLogrusText(line, "T");
+        if (!c || c.fields?.subsys !== undefined) {
+          const c0 = line.charCodeAt(0);
+          return seen && (c0 === 32 || c0 === 9) ? { type: "continuation", text: line } : null;
+        }
+        seen = true;
+        return { type: "record", record: componentRecord(c, component) };
+      },
+    };
+  },
+  samples: [
+    {
+      line: 'time="2025-05-19T04:20:06Z" level=info msg="Starting k3s agent v1.31.4+k3s1 (a1b2c3d4)"',
+      path: "var/log/k3s.log",
+      expect: {
+        time: { year: 2025, month: 5, day: 19, hour: 4, minute: 20, second: 6, ms: 0, offsetMin: 0, precision: "s" },
+        component: "k3s",
+        severity: 1,
+        message: "Starting k3s agent v1.31.4+k3s1 (a1b2c3d4)",
+      },
+    },
+    {
+      line: 'time="2025-05-19T04:20:07-07:00" level=warning msg="Unable to watch for tunnel endpoints" error="connection refused"',
+      path: "rke2/server-logs/rke2.log",
+      expect: {
+        time: { year: 2025, month: 5, day: 19, hour: 4, minute: 20, second: 7, ms: 0, offsetMin: -420, precision: "s" },
+        component: "rke2",
+        severity: 2,
+        message: "Unable to watch for tunnel endpoints",
+        fields: { error: "connection refused" },
+      },
+    },
+  ],
+  notMine: [
+    'time="2025-05-19 04:20:05.931046219Z" level=info msg="Starting CRI-O, version: 1.31.4"',
+    'level=info msg="Restored endpoint" endpointID=1234 subsys=endpoint',
+    'time="2025-05-19T04:20:13Z" level=info msg="Restored endpoint" subsys=endpoint',
+  ],
+};

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import type { UnpackedFile } from "../bundle/unpack";
 import type { FileRecord, LineCounts, ParsedFile } from "../parse/file-types";
-import { parseFile } from "../parse/parse-file";
+import { emptyCounts, parseFile } from "../parse/parse-file";
 import { redactFileText } from "./redact-file";
 import { classifyRecord, inheritErrorClasses } from "../timeline/classify";
 import { assignBoots as assignBootKeys, detectBoots, type BootInputEvent } from "../timeline/boots";
@@ -152,18 +152,6 @@ export interface AnalysedBundle {
 
 export type Progress = (phase: string, fraction: number) => void;
 
-const EMPTY_COUNTS = (): LineCounts => ({
-  lines: 0,
-  parsed: 0,
-  blank: 0,
-  skipped: 0,
-  skippedByReason: {},
-  records: 0,
-  continuation: 0,
-  banner: 0,
-  noTimestamp: 0,
-  outOfOrder: 0,
-});
 
 /** True when the bytes look binary (a NUL in the first 8 KiB). */
 function looksBinary(data: Buffer): boolean {
@@ -220,7 +208,7 @@ export function analyseBundle(unpacked: UnpackedFile[], opts: IngestOptions, pro
       format: "unknown",
       node: null,
       byteSize: u.data?.length ?? 0,
-      counts: EMPTY_COUNTS(),
+      counts: emptyCounts(),
       firstTs: null,
       lastTs: null,
       timeZone: "UTC",
@@ -242,7 +230,7 @@ export function analyseBundle(unpacked: UnpackedFile[], opts: IngestOptions, pro
     }
     if (lay.skipReason) {
       const lines = countLines(data);
-      files.push({ ...base, status: "skipped", reason: lay.skipReason, counts: { ...EMPTY_COUNTS(), lines, skipped: lines, skippedByReason: lines ? { [lay.skipReason]: lines } : {} } });
+      files.push({ ...base, status: "skipped", reason: lay.skipReason, counts: { ...emptyCounts(), lines, skipped: lines, skippedByReason: lines ? { [lay.skipReason]: lines } : {} } });
       doneBytes += data.length;
       return;
     }
@@ -260,7 +248,7 @@ export function analyseBundle(unpacked: UnpackedFile[], opts: IngestOptions, pro
         ...base,
         status: "skipped",
         reason: "binary",
-        counts: { ...EMPTY_COUNTS(), lines, skipped: lines, skippedByReason: lines ? { binary: lines } : {} },
+        counts: { ...emptyCounts(), lines, skipped: lines, skippedByReason: lines ? { binary: lines } : {} },
       });
       doneBytes += data.length;
       return;

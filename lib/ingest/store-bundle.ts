@@ -59,7 +59,8 @@ async function reserveEventIds(tx: SqlConn, n: number): Promise<number> {
   return first;
 }
 
-function bootEvent(e: AnalysedEvent, id: number, fileId: number): BootEvent {
+/** What detectors see of an analysed event (`fields` are not passed: detectors read `k8s` only). */
+export function toBootEvent(e: AnalysedEvent, id: number, fileId: number): BootEvent {
   const k8s = e.fields?.k8s as { reason: string; count: number; firstMs: number | null; lastMs: number | null } | undefined;
   return {
     id,
@@ -179,7 +180,7 @@ export async function storeBundle(tx: SqlConn, incidentId: string, bundleId: str
       const fileId = fileIds[e.fileIdx];
       const nodeId = e.node ? (nodeIds.get(e.node) ?? null) : null;
       const bootId = e.node && e.boot !== null ? (bootIds.get(e.node)?.[e.boot] ?? null) : null;
-      if (bootId !== null && e.kind !== "log") boots.get(bootId)!.events.push(bootEvent(e, id, fileId));
+      if (bootId !== null && e.kind !== "log") boots.get(bootId)!.events.push(toBootEvent(e, id, fileId));
       buf +=
         `${id}\t${incidentId}\t${bundleId}\t${fileId}\t${copyText(nodeId)}\t${copyText(bootId)}\t${e.line}\t${e.span}\t${copyText(iso(e.ts))}\t` +
         `${e.precision}\t${e.flags}\t${copyText(e.component)}\t${e.lane}\t${e.severity}\t${e.kind}\t${copyText(e.pod)}\t` +

@@ -189,7 +189,8 @@ function toFileRecord(e: Entries, k: number): FileRecord {
   return fr;
 }
 
-function emptyCounts(): LineCounts {
+/** Line counts of a file with no lines yet (every count zero). */
+export function emptyCounts(): LineCounts {
   return {
     lines: 0,
     parsed: 0,

@@ -10,6 +10,7 @@
 import { runDetectors } from "../detect/index";
 import type { BootEvent, Finding } from "../detect/types";
 import type { UnpackedFile } from "../bundle/unpack";
+import { toBootEvent } from "../ingest/store-bundle";
 import { analyseBundle, type AnalysedBoot } from "../ingest/analyse-bundle";
 import type { ScenarioFile } from "./calico-boot";
 
@@ -34,27 +35,11 @@ export function runPipeline(files: ScenarioFile[], opts: { collectedMs?: number;
   if (nodes.length > 1) throw new Error(`runPipeline handles one node; the bundle has ${nodes.join(", ")}`);
   const node = nodes[0] ?? null;
   const boots = node ? a.nodes.get(node)! : [];
-  const events = a.events.map((e, i) => {
-    const k8s = (e.fields?.k8s ?? null) as { reason: string; count: number; firstMs: number | null; lastMs: number | null } | null;
-    return {
-      id: i + 1,
-      ts: e.ts,
-      fileId: e.fileIdx + 1,
-      line: e.line,
-      component: e.component,
-      lane: e.lane,
-      severity: e.severity,
-      kind: e.kind,
-      pod: e.pod,
-      sandboxId: e.sandboxId,
-      errorClass: e.errorClass,
-      message: e.message,
-      k8s: k8s ? { reason: k8s.reason, count: k8s.count, firstMs: k8s.firstMs, lastMs: k8s.lastMs } : null,
-      fields: null,
-      bootKey: e.node === node && e.boot !== null ? boots[e.boot].bootKey : null,
-      path: a.files[e.fileIdx].path,
-    };
-  });
+  const events = a.events.map((e, i) => ({
+    ...toBootEvent(e, i + 1, e.fileIdx + 1),
+    bootKey: e.node === node && e.boot !== null ? boots[e.boot].bootKey : null,
+    path: a.files[e.fileIdx].path,
+  }));
   const findingsByBoot = new Map<string, Finding[]>();
   const errors: PipelineResult["errors"] = [];
   for (const b of boots) {

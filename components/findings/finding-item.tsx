@@ -5,22 +5,10 @@
  */
 import type { ReactNode } from "react";
 import type { TFindingView } from "@/lib/incidents/get-incident";
-import { fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/format";
+import { fmtDuration, fmtMetric as metricText, fmtOffset, fmtUtc } from "@/lib/timeline/format";
 
 const KNOWN = ["attempts", "pods", "errorClass", "closedBy"] as const;
 const KNOWN_LABEL: Record<(typeof KNOWN)[number], string> = { attempts: "attempts", pods: "pods", errorClass: "error class", closedBy: "closed by" };
-
-function metricText(v: unknown): string {
-  if (v === null || v === undefined) return "—";
-  if (typeof v === "number") return Number.isInteger(v) ? String(v) : v.toFixed(3).replace(/\.?0+$/, "");
-  if (typeof v === "string") return v;
-  if (Array.isArray(v)) return v.map(metricText).join(", ");
-  if (typeof v === "object")
-    return Object.entries(v as Record<string, unknown>)
-      .map(([k, x]) => `${k} ${metricText(x)}`)
-      .join(", ");
-  return String(v);
-}
 
 export function FindingItem(p: { f: TFindingView; actions?: ReactNode; showNode?: boolean; selected?: boolean }) {
   const f = p.f;

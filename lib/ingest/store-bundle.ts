@@ -282,13 +282,33 @@ export async function detectFindings(tx: SqlConn, incidentId: string, bundleId: 
     const result = runDetectors(info, all);
     failures.push(...result.errors.map((e) => `${e.detector} on ${info.node} boot ${info.bootKey}: ${e.message}`));
     await tx.query(`DELETE FROM "Finding" WHERE "bootId" = $1`, [bootId]);
-    for (const f of result.findings) {
+    if (result.findings.length) {
+      // one statement per boot (a busy boot has hundreds of per-pod findings)
       await tx.query(
         `INSERT INTO "Finding" ("incidentId", "nodeId", "bootId", detector, severity, start, "end", title, explanation, metrics, evidence)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::bigint[])`,
-        [incidentId, nb.nodeId, bootId, f.detector, f.severity, iso(f.start), iso(f.end), f.title, f.explanation, JSON.stringify(f.metrics), f.evidence.map(String)],
+         SELECT $1, $2, $3, f.detector, f.severity, f.start, f."end", f.title, f.explanation, f.metrics,
+                ARRAY(SELECT jsonb_array_elements_text(f.evidence)::bigint)
+         FROM jsonb_to_recordset($4::jsonb) AS f(detector text, severity text, start timestamptz, "end" timestamptz,
+                                                 title text, explanation text, metrics jsonb, evidence jsonb)`,
+        [
+          incidentId,
+          nb.nodeId,
+          bootId,
+          JSON.stringify(
+            result.findings.map((f) => ({
+              detector: f.detector,
+              severity: f.severity,
+              start: iso(f.start),
+              end: iso(f.end),
+              title: f.title,
+              explanation: f.explanation,
+              metrics: f.metrics,
+              evidence: f.evidence,
+            })),
+          ),
+        ],
       );
-      stored++;
+      stored += result.findings.length;
     }
   }
   return { findings: stored, failures };

@@ -51,3 +51,16 @@ export function fmtBytes(n: number): string {
   }
   return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
 }
+
+/** A finding metric as short text: integers as is, fractions to 3 places, lists and objects flattened. */
+export function fmtMetric(v: unknown): string {
+  if (v === null || v === undefined) return "—";
+  if (typeof v === "number") return Number.isInteger(v) ? String(v) : v.toFixed(3).replace(/\.?0+$/, "");
+  if (typeof v === "string") return v;
+  if (Array.isArray(v)) return v.map(fmtMetric).join(", ");
+  if (typeof v === "object")
+    return Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${k} ${fmtMetric(x)}`)
+      .join(", ");
+  return String(v);
+}

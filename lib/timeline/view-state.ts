@@ -153,6 +153,16 @@ export function serializeViewState(v: Partial<TViewState>): string {
   return s ? `?${s}` : "";
 }
 
+/**
+ * The view that shows a finding: its window with 15% (at least 1 s) on each side, the
+ * finding selected. An open window (no end) runs to `openEndMs`, default one minute.
+ */
+export function findingView(f: { id: number; startMs: number; endMs: number | null }, openEndMs?: number): Pick<TViewState, "from" | "to" | "finding"> {
+  const end = f.endMs ?? openEndMs ?? f.startMs + 60_000;
+  const pad = Math.max(1000, Math.round((end - f.startMs) * 0.15));
+  return { from: f.startMs - pad, to: Math.max(end, f.startMs) + pad, finding: f.id };
+}
+
 /** Path of a node boot page (node and boot key URL-encoded), with an optional view. */
 export function bootPath(incidentId: string, node: string, bootKey: string, view?: Partial<TViewState>): string {
   return `/i/${encodeURIComponent(incidentId)}/n/${encodeURIComponent(node)}/b/${encodeURIComponent(bootKey)}${view ? serializeViewState(view) : ""}`;

@@ -9,7 +9,7 @@ import { NodesBoots } from "@/components/incidents/nodes-boots";
 import { ApiError } from "@/lib/http/errors";
 import { getIncident } from "@/lib/incidents/get-incident";
 import { fmtUtc } from "@/lib/timeline/format";
-import { bootPath } from "@/lib/timeline/view-state";
+import { bootPath, findingView } from "@/lib/timeline/view-state";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -78,11 +78,7 @@ export default async function IncidentPage({ params }: { params: Params }) {
                 actions={
                   <Link
                     className="btn small"
-                    href={bootPath(inc.id, f.nodeName, f.bootKey, (() => {
-                      const end = f.endMs ?? f.startMs + 60_000;
-                      const pad = Math.max(1000, Math.round((end - f.startMs) * 0.15));
-                      return { from: f.startMs - pad, to: end + pad, finding: f.id };
-                    })())}
+                    href={bootPath(inc.id, f.nodeName, f.bootKey, findingView(f))}
                   >
                     open in timeline →
                   </Link>

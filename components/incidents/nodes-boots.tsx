@@ -4,6 +4,7 @@
  */
 import Link from "next/link";
 import type { TNodeSummary } from "@/lib/incidents/get-incident";
+import { COMPARE_FORM_ID } from "@/lib/timeline/compare-state";
 import { fmtDuration, fmtUtc } from "@/lib/timeline/format";
 import { bootPath } from "@/lib/timeline/view-state";
 
@@ -20,6 +21,7 @@ export function NodesBoots({ incidentId, nodes }: { incidentId: string; nodes: T
           <th>span</th>
           <th>detected by</th>
           <th>findings</th>
+          <th>compare</th>
           <th />
         </tr>
       </thead>
@@ -29,7 +31,7 @@ export function NodesBoots({ incidentId, nodes }: { incidentId: string; nodes: T
             ? [
                 <tr key={`n${n.id}`}>
                   <td className="mono">{n.name}</td>
-                  <td colSpan={7} className="muted">
+                  <td colSpan={8} className="muted">
                     no boots
                   </td>
                 </tr>,
@@ -56,6 +58,9 @@ export function NodesBoots({ incidentId, nodes }: { incidentId: string; nodes: T
                   <td className="num">{b.endMs === null ? "—" : fmtDuration(b.endMs - b.startMs)}</td>
                   <td>{b.detectedBy}</td>
                   <td className="num">{b.findings || ""}</td>
+                  <td>
+                    <input type="checkbox" form={COMPARE_FORM_ID} name="boot" value={b.id} data-testid="compare-check" aria-label={`compare ${n.name} boot ${b.index}`} />
+                  </td>
                   <td>
                     <Link className="btn small" href={bootPath(incidentId, n.name, b.bootKey)} aria-label={`timeline of ${n.name} boot ${b.index}`}>
                       timeline →

@@ -7,6 +7,7 @@
  * [from, to) (UTC ms), so the HTML overlays line up with the Recharts plots below them.
  */
 import { useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
+import type { TAnnotation } from "@/lib/annotations/annotation";
 import type { TFindingView } from "@/lib/incidents/get-incident";
 import type { TLaneDensity } from "@/lib/timeline/get-lane-density";
 import type { TMilestone } from "@/lib/timeline/get-milestones";
@@ -42,6 +43,11 @@ export interface TLanesChartProps {
   milestones: TMilestone[];
   /** the finding selected in the URL (its band is outlined) */
   selectedFindingId?: number | null;
+  /** reviewers' notes of the boot, by time (numbered in this order) */
+  notes?: TAnnotation[];
+  /** a click on an empty spot of the notes row: the instant there (UTC ms) */
+  onPickNoteTime?(t: number): void;
+  onShowNote?(n: TAnnotation): void;
   onZoom(from: number, to: number): void;
   /** a finding band was clicked: select it and show its window */
   onSelectFinding?(f: TFindingView): void;
@@ -252,6 +258,9 @@ export function LanesChart(p: TLanesChartProps) {
               <div key={m.kind} className="tl-ms-line" style={{ left: pct(scale.frac(m.ts)), height: lanesHeight }} />
             ) : null,
           )}
+          {(p.notes ?? []).map((n) =>
+            n.ts >= p.from && n.ts <= p.to ? <div key={n.id} className="tl-note-line" style={{ left: pct(scale.frac(n.ts)), height: lanesHeight }} /> : null,
+          )}
           {hoverT !== null && !drag && (
             <div className="tl-crosshair" style={{ left: pct(scale.frac(hoverT)), height: lanesHeight + WINDOW_ROW_H }}>
               <span className="tl-crosshair-label">
@@ -315,6 +324,38 @@ export function LanesChart(p: TLanesChartProps) {
               {text}
             </button>
           ))}
+        </div>
+      </div>
+      {/* reviewers' notes */}
+      <div className="tl-row tl-notes-row">
+        <div className="tl-label muted">notes</div>
+        <div
+          className="tl-plot tl-notes-plot"
+          data-testid="notes-row"
+          title="click to pin a note at this time"
+          onClick={(e) => {
+            if (e.target !== e.currentTarget || !p.onPickNoteTime) return;
+            const r = e.currentTarget.getBoundingClientRect();
+            p.onPickNoteTime(scale.time(clamp01((e.clientX - r.left) / Math.max(1, r.width))));
+          }}
+        >
+          {(p.notes ?? []).length === 0 && <span className="tl-empty">no notes · click here to pin one at a time</span>}
+          {(p.notes ?? []).map((n, i) =>
+            n.ts >= p.from && n.ts <= p.to ? (
+              <button
+                key={n.id}
+                type="button"
+                className="tl-note-pin"
+                data-testid="note-marker"
+                data-note-id={n.id}
+                style={{ left: pct(scale.frac(n.ts)) }}
+                title={`note ${i + 1} at ${fmtOffset(n.ts, p.t0)} (${fmtUtc(n.ts)} UTC): ${n.text.length > 200 ? `${n.text.slice(0, 200)}…` : n.text}`}
+                onClick={() => p.onShowNote?.(n)}
+              >
+                {i + 1}
+              </button>
+            ) : null,
+          )}
         </div>
       </div>
       <div className="tl-foot muted">

@@ -5,8 +5,9 @@
  * filters and the selected event. All view state is in the URL (useViewState), so the
  * address is a permalink; data comes through one query hook per resource.
  */
-import { useMemo } from "react";
+import { useMemo, useState } from "react";
 import { CopyLinkButton } from "@/components/copy-link-button";
+import { useAnnotationsQuery } from "@/components/data/use-annotations-query";
 import { useEventFacetsQuery } from "@/components/data/use-event-facets-query";
 import { useEventsCountQuery } from "@/components/data/use-events-count-query";
 import { useEventsPageQuery } from "@/components/data/use-events-page-query";
@@ -16,7 +17,9 @@ import { FindingItem } from "@/components/findings/finding-item";
 import type { TBootView } from "@/lib/timeline/get-boot-view";
 import { fmtCount, fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/format";
 import { FAILURE_WINDOW_DETECTOR, LANE_LABELS, LANES, SEVERITY_NAMES, type TLane } from "@/lib/timeline/lanes";
-import { bootPath } from "@/lib/timeline/view-state";
+import { bootPath, viewStateField } from "@/lib/timeline/view-state";
+import type { TAnnotation } from "@/lib/annotations/annotation";
+import { AnnotationsPanel } from "./annotations-panel";
 import { EventDetail } from "./event-detail";
 import { EventsTable } from "./events-table";
 import { LanesChart } from "./lanes-chart";
@@ -71,6 +74,24 @@ export function TimelineView({ view }: { view: TBootView }) {
   const zoomBy = (factor: number) => zoomTo(...zoomRange(from, to, factor, bounds.fromMs, bounds.toMs));
   const pan = (fraction: number) => zoomTo(...panRange(from, to, fraction, bounds.fromMs, bounds.toMs));
   const toggleLane = (l: TLane) => setLanes(state.lanes.includes(l) ? state.lanes.filter((x) => x !== l) : [...state.lanes, l]);
+
+  // reviewers' notes: markers on the chart, the list and form below the findings
+  const notes = useAnnotationsQuery(view.incident.id, view.boot.id);
+  const [pickedTs, setPickedTs] = useState<number | null>(null);
+  const showNote = (n: TAnnotation) => {
+    if (n.ts < from || n.ts >= to) {
+      const half = Math.min(to - from, bounds.toMs - bounds.fromMs) / 2;
+      zoomTo(n.ts - half, n.ts + half);
+    }
+    if (n.eventId) setEv(n.eventId);
+  };
+
+  // pictures of this view and the incident's Markdown summary
+  const pictureUrl = (ext: "png" | "svg") => {
+    const p = new URLSearchParams({ from: String(from), to: String(to), download: "1" });
+    if (state.lanes.length < LANES.length) p.set("lanes", viewStateField.serializeLanes(state.lanes));
+    return `/api/incidents/${encodeURIComponent(view.incident.id)}/boots/${view.boot.id}/timeline.${ext}?${p}`;
+  };
 
   // search and pod boxes: local text, written to the URL after a pause
   const [qText, setQText] = useUrlText(state.q, setQ);
@@ -130,6 +151,23 @@ export function TimelineView({ view }: { view: TBootView }) {
         <button type="button" className="btn" onClick={() => setRange(null, null)} disabled={!zoomed}>
           reset zoom
         </button>
+        <span className="export-links" aria-label="export">
+          <a className="btn" href={pictureUrl("png")} download data-testid="export-png" title="this view as a PNG picture (1200 x 630)">
+            PNG
+          </a>
+          <a className="btn" href={pictureUrl("svg")} download data-testid="export-svg" title="this view as an SVG picture">
+            SVG
+          </a>
+          <a
+            className="btn"
+            href={`/api/incidents/${encodeURIComponent(view.incident.id)}/export.md?download=1`}
+            download
+            data-testid="export-md"
+            title="the incident's postmortem summary: nodes, boots, findings with permalinks, notes"
+          >
+            Markdown
+          </a>
+        </span>
         <CopyLinkButton getUrl={permalink} />
       </div>
 
@@ -147,6 +185,9 @@ export function TimelineView({ view }: { view: TBootView }) {
           dataEndMs={dataEndMs}
           milestones={view.milestones}
           selectedFindingId={state.finding}
+          notes={notes.data}
+          onPickNoteTime={(t) => setPickedTs(Math.round(t))}
+          onShowNote={showNote}
           onSelectFinding={(f) => selectFinding(f.id, findingRange(f))}
           onZoom={zoomTo}
           onToggleLane={toggleLane}
@@ -191,6 +232,18 @@ export function TimelineView({ view }: { view: TBootView }) {
           </ul>
         </section>
       )}
+
+      <AnnotationsPanel
+        incidentId={view.incident.id}
+        bootId={view.boot.id}
+        t0={t0}
+        notes={notes.data ?? []}
+        loading={notes.isLoading}
+        selectedEventId={state.ev}
+        pickedTs={pickedTs}
+        defaultTs={Math.round((from + to) / 2)}
+        onShow={showNote}
+      />
 
       <section className="panel events-panel" aria-label="events">
         <div className="ev-toolbar">

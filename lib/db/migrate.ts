@@ -63,7 +63,11 @@ export async function applyMigrations(db: SqlDb, dir = migrationsDir()): Promise
     for (const m of migrations) {
       const prev = byName.get(m.name);
       if (prev !== undefined) {
-        if (prev !== m.checksum) throw new Error(`migration ${m.name} was changed after it was applied (checksum differs)`);
+        if (prev !== m.checksum)
+          throw new Error(
+            `migration ${m.name} differs from the one this database was built with (checksum): the database comes from another version of bootline; ` +
+              `use a new database (with the embedded one: move ${db.backend === "pglite" ? "./.data" : "its data folder"} away)`,
+          );
         continue;
       }
       const id = randomUUID();

@@ -45,6 +45,14 @@ export const ZEventsPageQuery = ZEventsFilterQuery.and(
 
 export type TRangeQuery = z.infer<typeof ZRangeQuery>;
 
+/** A picture of a view (`timeline.svg`, `timeline.png`): range and lanes optional (default: the whole boot, all lanes). */
+export const ZPictureQuery = z.object({
+  from: ZInstant.optional(),
+  to: ZInstant.optional(),
+  lanes: ZLanes.optional(),
+  download: z.literal("1").optional(),
+});
+
 /** The query string of a request as a plain object (last value wins) for the schemas above. */
 export function queryOf(req: Request): Record<string, string> {
   return Object.fromEntries(new URL(req.url).searchParams);

@@ -105,3 +105,11 @@ export async function getBootView(opts: { incidentId: string; node: string; boot
     clock: files,
   };
 }
+
+/** The same for a boot id of the incident (the API's addressing); `ApiError("not_found")` when it is not there. */
+export async function getBootViewById(opts: { incidentId: string; bootId: number }): Promise<TBootView> {
+  const { prisma } = await getDb();
+  const b = await prisma.boot.findFirst({ where: { id: opts.bootId, incidentId: opts.incidentId }, select: { bootKey: true, node: { select: { name: true } } } });
+  if (!b) throw new ApiError("not_found", "boot not found in this incident");
+  return getBootView({ incidentId: opts.incidentId, node: b.node.name, bootKey: b.bootKey });
+}

@@ -5,6 +5,7 @@ import { cache } from "react";
 import { FindingItem } from "@/components/findings/finding-item";
 import { BundleFiles } from "@/components/incidents/bundle-files";
 import { DeleteIncidentButton } from "@/components/incidents/delete-incident-button";
+import { CompareForm } from "@/components/incidents/compare-form";
 import { NodesBoots } from "@/components/incidents/nodes-boots";
 import { ApiError } from "@/lib/http/errors";
 import { getIncident } from "@/lib/incidents/get-incident";
@@ -54,6 +55,9 @@ export default async function IncidentPage({ params }: { params: Params }) {
           <Link className="btn small" href={`/?incident=${encodeURIComponent(inc.id)}#upload`}>
             add logs to this incident
           </Link>
+          <a className="btn small" href={`/api/incidents/${encodeURIComponent(inc.id)}/export.md?download=1`} download data-testid="export-md" title="postmortem summary: nodes, boots, findings with permalinks, notes">
+            export Markdown
+          </a>
           <DeleteIncidentButton incidentId={inc.id} title={inc.title} />
         </div>
         {inc.notes && <p>{inc.notes}</p>}
@@ -62,6 +66,9 @@ export default async function IncidentPage({ params }: { params: Params }) {
       <section className="panel" aria-labelledby="nodes-h">
         <h2 id="nodes-h">Nodes and boots</h2>
         <NodesBoots incidentId={inc.id} nodes={inc.nodes} />
+        {inc.nodes.reduce((n, x) => n + x.boots.length, 0) >= 2 && (
+          <CompareForm incidentId={inc.id} allBootIds={inc.nodes.flatMap((n) => n.boots.map((b) => b.id)).slice(0, 8)} />
+        )}
       </section>
 
       <section className="panel" aria-labelledby="findings-h">

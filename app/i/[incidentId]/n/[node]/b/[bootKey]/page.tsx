@@ -1,15 +1,20 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { cache, Suspense } from "react";
 import { BootHeader } from "@/components/timeline/boot-header";
 import { TimelineView } from "@/components/timeline/timeline-view";
+import { timelineOpenGraph } from "@/lib/export/open-graph";
 import { ApiError } from "@/lib/http/errors";
+import { publicOrigin } from "@/lib/http/public-origin";
 import { getBootView } from "@/lib/timeline/get-boot-view";
+import { parseViewState } from "@/lib/timeline/view-state";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 type Params = Promise<{ incidentId: string; node: string; bootKey: string }>;
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 /** Next may hand over path segments still percent-encoded; decode once, tolerating stray `%`. */
 const decode = (s: string) => {
@@ -29,10 +34,18 @@ const load = cache(async (incidentId: string, node: string, bootKey: string) => 
   }
 });
 
-export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+/** Title, and Open Graph / Twitter card facts so a pasted permalink unfurls with a picture of the view. */
+export async function generateMetadata({ params, searchParams }: { params: Params; searchParams: SearchParams }): Promise<Metadata> {
   const p = await params;
   const v = await load(p.incidentId, p.node, p.bootKey);
-  return { title: `${v.node.name} boot ${v.boot.index}/${v.boot.count} · ${v.incident.title} · bootline` };
+  const og = timelineOpenGraph(v, parseViewState(await searchParams), publicOrigin(await headers()));
+  const image = { url: og.image, width: 1200, height: 630, alt: og.imageAlt, type: "image/png" };
+  return {
+    title: `${v.node.name} boot ${v.boot.index}/${v.boot.count} · ${v.incident.title} · bootline`,
+    description: og.description,
+    openGraph: { type: "website", siteName: "bootline", title: og.title, description: og.description, url: og.url, images: [image] },
+    twitter: { card: "summary_large_image", title: og.title, description: og.description, images: [og.image] },
+  };
 }
 
 /** Node boot timeline: `/i/:incidentId/n/:node/b/:bootKey?from&to&lanes&sev&q&ev`. */

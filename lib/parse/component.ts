@@ -71,7 +71,8 @@ const IDENT_COMPONENT: Readonly<Record<string, string>> = {
   calico: "cni-calico",
   "calico-ipam": "cni-calico",
   "istio-cni": "istio-cni",
-  "install-cni": "istio-cni",
+  // not `install-cni`: both calico-node and istio-cni-node run a container of that name;
+  // the payload's format (Calico or istio-cni) decides
   "cilium-agent": "cilium",
   cilium: "cilium",
   "cilium-cni": "cilium",

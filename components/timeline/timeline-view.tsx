@@ -252,8 +252,15 @@ export function TimelineView({ view }: { view: TBootView }) {
             <span className="muted small mono">
               {fmtOffset(from, t0, 1)} – {fmtOffset(to, t0, 1)}
             </span>{" "}
-            <span className="small" data-testid="events-count" data-total={counts.data?.total} data-matching={counts.data?.matching}>
-              {counts.data ? (
+            <span
+              className="small"
+              data-testid="events-count"
+              data-total={counts.data && !counts.isPlaceholderData ? counts.data.total : undefined}
+              data-matching={counts.data && !counts.isPlaceholderData ? counts.data.matching : undefined}
+            >
+              {counts.data && counts.isPlaceholderData ? (
+                <span className="muted">counting…</span>
+              ) : counts.data ? (
                 !filtered ? (
                   `${fmtCount(counts.data.total)} events`
                 ) : (

@@ -40,7 +40,7 @@ export interface TEventRow {
 }
 
 /** Rows of the range read at most per page when a filter other than kind is set. */
-export const SCAN_ROWS = 250_000;
+export const SCAN_ROWS = 400_000;
 
 export interface TEventsPage {
   events: TEventRow[];
@@ -86,6 +86,9 @@ export async function getEventsPage(opts: TEventFilter & { cursor?: string | nul
   if (m) {
     params.push(new Date(Number(m[1])).toISOString(), Number(m[2]), Number(m[3]), m[4]);
     const n = params.length;
+    // `ts >=` repeats the row comparison's first column so the (bootId, ts) index starts at
+    // the cursor: without it every page re-reads the range from its start (page k costs k pages)
+    where.push(`e.ts >= $${n - 3}::timestamptz`);
     where.push(`(e.ts, e."fileId", e.line, e.id) > ($${n - 3}::timestamptz, $${n - 2}::int, $${n - 1}::int, $${n}::bigint)`);
   }
   // a kind alone reads its index; a search, pod or severity filter reads the rows

@@ -134,7 +134,7 @@ export function EventsTable(p: {
             if (!r)
               return (
                 <div key="loader" className="ev-row ev-loader muted" style={{ transform: `translateY(${vi.start}px)`, height: ROW_H }}>
-                  {p.scanning ? `searching… ${scanText(p.scanning, p.t0)}` : p.isFetchingNextPage ? "loading more…" : ""}
+                  {p.rows.length === 0 ? "" : p.scanning ? `searching… ${scanText(p.scanning, p.t0)}` : p.isFetchingNextPage ? "loading more…" : ""}
                 </div>
               );
             const sel = r.id === p.selectedId;

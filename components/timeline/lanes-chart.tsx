@@ -11,7 +11,7 @@ import type { TAnnotation } from "@/lib/annotations/annotation";
 import type { TFindingView } from "@/lib/incidents/get-incident";
 import type { TLaneDensity } from "@/lib/timeline/get-lane-density";
 import type { TMilestone } from "@/lib/timeline/get-milestones";
-import { fmtCount, fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/format";
+import { fmtCompact, fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/format";
 import { LANE_LABELS, type TLane } from "@/lib/timeline/lanes";
 import { densify, LANE_COLORS, LaneSparkline, type TSparkPoint } from "./lane-sparkline";
 import { timeScale, timeTicks } from "@/lib/timeline/time-scale";
@@ -170,13 +170,13 @@ export function LanesChart(p: TLanesChartProps) {
                   <span className="tl-lane-stats">
                     {hv ? (
                       <>
-                        {fmtCount(hv.n)}
-                        {hv.e ? <b className="bad"> {fmtCount(hv.e)}E</b> : null}
+                        {fmtCompact(hv.n)}
+                        {hv.e ? <b className="bad"> {fmtCompact(hv.e)}E</b> : null}
                       </>
                     ) : (
                       <>
-                        {fmtCount(s.total)}
-                        {s.errors ? <b className="bad"> {fmtCount(s.errors)}E</b> : null}
+                        {fmtCompact(s.total)}
+                        {s.errors ? <b className="bad"> {fmtCompact(s.errors)}E</b> : null}
                       </>
                     )}
                   </span>

@@ -39,6 +39,15 @@ export function fmtCount(n: number): string {
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
+/** A count in at most 4 characters for tight labels: `950`, `12.3k`, `720k`, `1.09M`. */
+export function fmtCompact(n: number): string {
+  const a = Math.abs(n);
+  if (a < 1000) return String(Math.round(n));
+  const [v, u] = a < 1e6 ? [n / 1e3, "k"] : a < 1e9 ? [n / 1e6, "M"] : [n / 1e9, "G"];
+  const av = Math.abs(v);
+  return `${av < 10 ? v.toFixed(2) : av < 100 ? v.toFixed(1) : Math.round(v)}${u}`;
+}
+
 /** Bytes as `12.3 MB`. */
 export function fmtBytes(n: number): string {
   if (n < 1024) return `${n} B`;

@@ -20,8 +20,11 @@ import { LANES } from "./lanes";
 
 const T0 = Date.parse("2026-03-14T02:10:00.250Z");
 
-/** Seeds one incident: node `node-a` with 2 boots; boot 2 has 5 lanes of events and a window. */
-async function seed() {
+/**
+ * Seeds one incident: node `node-a` with 2 boots; boot 2 has 5 lanes of events and a window.
+ * Also used by lib/export/review-reads.suite.ts.
+ */
+export async function seed() {
   const { prisma, sql } = await getDb();
   const incidentId = `inc${Math.random().toString(36).slice(2, 10)}`;
   await prisma.incident.create({ data: { id: incidentId, title: "reads test" } });
@@ -102,7 +105,7 @@ async function seed() {
   await prisma.finding.create({
     data: { incidentId, nodeId: node.id, bootId: boot2.id, detector: "retry-storm", severity: "critical", start: new Date(T0 + 9000), end: null, title: "s", explanation: "e", metrics: {} },
   });
-  return { incidentId, bootId: boot2.id, bootKey: boot2.bootKey };
+  return { incidentId, bootId: boot2.id, bootKey: boot2.bootKey, boot1Id: boot1.id, fileId: file.id };
 }
 
 export function timelineReadsSuite() {

@@ -1,0 +1,147 @@
+/**
+ * The postmortem summary of an incident as Markdown (DESIGN.md "Users and their jobs": a
+ * reviewer pastes findings into a postmortem): the incident, its nodes and boots, the
+ * findings with their numbers and an absolute permalink each (the finding's window with
+ * its evidence highlighted), and the reviewers' notes. Pure: data in, text out.
+ *
+ * Everything that comes from the logs or from people (titles, node names, explanations
+ * quoting pods and errors, notes, event messages) goes through lib/export/escape.ts: log
+ * text is literal Markdown text or a code span, never markup, HTML or a link. Links are
+ * built here from ids and times only.
+ */
+import type { TAnnotation } from "@/lib/annotations/annotation";
+import type { TFindingView, TNodeSummary } from "@/lib/incidents/get-incident";
+import { fmtDuration, fmtMetric, fmtOffset, fmtUtc } from "@/lib/timeline/format";
+import { bootPath, findingView, type TViewState } from "@/lib/timeline/view-state";
+import { escapeMarkdown, markdownCode, markdownLink, markdownTableCell } from "./escape";
+
+export interface TMarkdownNote extends TAnnotation {
+  nodeName: string;
+  bootKey: string;
+  /** the pinned event's message (as stored), when the note is pinned to an event */
+  eventMessage: string | null;
+}
+
+export interface TMarkdownIncident {
+  /** scheme, host and port the permalinks point at: `https://bootline.example` */
+  origin: string;
+  /** UTC ms */
+  exportedAt: number;
+  incident: { id: string; title: string; createdAt: number; notes: string | null };
+  nodes: TNodeSummary[];
+  /** most severe first (the incident page's order) */
+  findings: TFindingView[];
+  notes: TMarkdownNote[];
+}
+
+/** Metrics quoted on the "Numbers" line first, with their labels. */
+const KEY_METRICS: Array<[string, string]> = [
+  ["attempts", "attempts"],
+  ["pods", "pods"],
+  ["errorClass", "error class"],
+  ["closedBy", "closed by"],
+  ["ratePerMin", "failures/min at peak"],
+];
+
+/** Longest event message quoted under a note. */
+const NOTE_MESSAGE_MAX = 300;
+
+const DETECTED_BY: Record<string, string> = {
+  separator: "journal boot separator",
+  "boot-id": "journal boot id",
+  "kubelet-start": "kubelet start after silence",
+  "runtime-start": "runtime start after silence",
+  "first-event": "first event (approximate)",
+};
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** Metric values from logs (error classes, pods) as code; numbers and detector words as text. */
+function metricMd(key: string, v: unknown): string {
+  if (key === "errorClass" || key === "errorClasses" || key === "path" || key === "pod") return markdownCode(fmtMetric(v));
+  return escapeMarkdown(fmtMetric(v));
+}
+
+export function renderIncidentMarkdown(m: TMarkdownIncident): string {
+  const origin = m.origin.replace(/\/+$/, "");
+  const abs = (path: string) => `${origin}${path}`;
+  const inc = m.incident;
+  const bootOf = new Map<string, { index: number; count: number; startMs: number }>();
+  for (const n of m.nodes) for (const b of n.boots) bootOf.set(`${n.name}\u0000${b.bootKey}`, { index: b.index, count: n.boots.length, startMs: b.startMs });
+  const bootLabel = (node: string, bootKey: string) => {
+    const b = bootOf.get(`${node}\u0000${bootKey}`);
+    return b ? `boot ${b.index} of ${b.count}` : "boot";
+  };
+  const boots = m.nodes.reduce((n, x) => n + x.boots.length, 0);
+  const out: string[] = [];
+
+  out.push(`# ${escapeMarkdown(inc.title)}`, "");
+  out.push(`Reboot incident summary exported from bootline on ${fmtUtc(m.exportedAt, { ms: false })} UTC.`, "");
+  out.push(`- **Incident:** ${markdownLink(inc.id, abs(`/i/${encodeURIComponent(inc.id)}`))}, created ${fmtUtc(inc.createdAt, { ms: false })} UTC`);
+  out.push(`- **Scope:** ${plural(m.nodes.length, "node")}, ${plural(boots, "boot")}, ${plural(m.findings.length, "finding")}, ${plural(m.notes.length, "note")}`);
+  out.push("- **Times:** UTC wall clock, and T+ seconds since the boot's T+0");
+  if (inc.notes) out.push("", escapeMarkdown(inc.notes));
+  out.push("");
+
+  out.push("## Nodes and boots", "");
+  if (m.nodes.length === 0) out.push("No nodes: nothing was parsed into this incident.", "");
+  else {
+    out.push("| node | boot | T+0 (UTC) | last event (UTC) | span | detected by | findings | timeline |");
+    out.push("|---|---|---|---|---:|---|---:|---|");
+    for (const n of m.nodes) {
+      for (const b of n.boots) {
+        out.push(
+          `| ${markdownTableCell(n.name)} | ${b.index} of ${n.boots.length} ${markdownCode(b.bootKey)} | ${fmtUtc(b.startMs)}${b.startApprox ? " (approximate)" : ""} | ${
+            b.endMs === null ? "—" : fmtUtc(b.endMs)
+          } | ${b.endMs === null ? "—" : fmtDuration(b.endMs - b.startMs)} | ${markdownTableCell(DETECTED_BY[b.detectedBy] ?? b.detectedBy)} | ${b.findings} | ${markdownLink(
+            "open",
+            abs(bootPath(inc.id, n.name, b.bootKey)),
+          )} |`,
+        );
+      }
+    }
+    out.push("");
+  }
+
+  out.push("## Findings", "");
+  if (m.findings.length === 0) out.push("No findings.", "");
+  m.findings.forEach((f, i) => {
+    out.push(`### ${i + 1}. ${f.severity.toUpperCase()} · ${escapeMarkdown(f.detector)} · ${escapeMarkdown(f.title)}`, "");
+    out.push(`- **Where:** node ${markdownCode(f.nodeName)}, ${bootLabel(f.nodeName, f.bootKey)} (${markdownCode(f.bootKey)}), T+0 ${fmtUtc(f.bootStartMs)} UTC`);
+    const start = `${fmtUtc(f.startMs)} UTC (${fmtOffset(f.startMs, f.bootStartMs)})`;
+    out.push(
+      f.endMs === null
+        ? `- **Window:** ${start} → still open at the end of the data`
+        : `- **Window:** ${start} → ${fmtUtc(f.endMs)} UTC (${fmtOffset(f.endMs, f.bootStartMs)}), ${fmtDuration(f.endMs - f.startMs)}`,
+    );
+    const known = KEY_METRICS.filter(([k]) => k in f.metrics).map(([k, label]) => `${label} ${metricMd(k, f.metrics[k])}`);
+    if (known.length) out.push(`- **Numbers:** ${known.join(" · ")}`);
+    const rest = Object.entries(f.metrics).filter(([k]) => !KEY_METRICS.some(([x]) => x === k));
+    if (rest.length) out.push(`- **Metrics:** ${rest.map(([k, v]) => `${escapeMarkdown(k)} ${metricMd(k, v)}`).join(" · ")}`);
+    out.push(`- **Evidence:** ${plural(f.evidenceCount, "event")} cited`);
+    out.push(`- **Permalink:** ${markdownLink("timeline at this window, evidence highlighted", abs(bootPath(inc.id, f.nodeName, f.bootKey, findingView(f))))}`);
+    out.push("", ...f.explanation.split(/\r?\n/).filter((l) => l.trim()).map((l) => `> ${escapeMarkdown(l)}`), "");
+  });
+
+  out.push("## Notes", "");
+  if (m.notes.length === 0) out.push("No notes.", "");
+  let group = "";
+  for (const a of m.notes) {
+    const key = `${a.nodeName}\u0000${a.bootKey}`;
+    const b = bootOf.get(key);
+    if (key !== group) {
+      group = key;
+      out.push(`### ${escapeMarkdown(a.nodeName)}, ${bootLabel(a.nodeName, a.bootKey)}`, "");
+    }
+    const when = b ? `${fmtOffset(a.ts, b.startMs)} · ${fmtUtc(a.ts)} UTC` : `${fmtUtc(a.ts)} UTC`;
+    const view: Partial<TViewState> = { from: a.ts - 5000, to: a.ts + 5000, ...(a.eventId ? { ev: a.eventId } : {}) };
+    const link = markdownLink(a.eventId ? `event ${a.eventId}` : "timeline", abs(bootPath(inc.id, a.nodeName, a.bootKey, view)));
+    out.push(`- **${when}** (${link}): ${escapeMarkdown(a.text)}`);
+    if (a.eventMessage !== null) {
+      const msg = a.eventMessage.length > NOTE_MESSAGE_MAX ? `${a.eventMessage.slice(0, NOTE_MESSAGE_MAX)}…` : a.eventMessage;
+      out.push(`  - event: ${markdownCode(msg)}`);
+    }
+  }
+  if (m.notes.length) out.push("");
+  return `${out.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
+}

@@ -14,11 +14,11 @@
  * A Go panic / goroutine dump (go-panic.ts) written one line per CRI entry is one record: the
  * dump lines after its first line, on the same stream, are its continuations.
  */
-import { envelopeRecord } from "./component";
+import { ContainerLineParser } from "./container-pieces";
 import { isDumpLine, isDumpStart } from "./go-panic";
 import { sniffRatio } from "./sniff-util";
 import { parseIsoStamp } from "./time-util";
-import type { FormatSpec, LineParser, LineResult, ParseContext, ParsedRecord, WallTime } from "./types";
+import type { FormatSpec, LineResult, ParseContext } from "./types";
 
 const RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2,4})) (stdout|stderr) ([FP])(?::\S+)? ?(.*)$/;
 
@@ -31,43 +31,12 @@ export function containerFromPath(path: string | undefined): string | undefined 
   return ctrs ? ctrs[1] : undefined;
 }
 
-interface PendingPiece {
-  record: ParsedRecord;
-  stream: string;
-  time: WallTime;
-  payload: string;
-}
-
-class CriParser implements LineParser {
-  private readonly container: string | undefined;
-  private partial: PendingPiece | null = null;
+class CriParser extends ContainerLineParser {
   /** stream of the Go dump in progress, or null */
   private dumpStream: string | null = null;
 
   constructor(ctx: ParseContext) {
-    this.container = containerFromPath(ctx.path);
-  }
-
-  private build(time: WallTime, stream: string, payload: string): ParsedRecord {
-    const rec = envelopeRecord({ time, ident: this.container }, payload);
-    if (rec.fields) rec.fields.stream = stream;
-    else rec.fields = { stream };
-    return rec;
-  }
-
-  /** Parse the joined payload of pending `P` pieces into the record returned for the first piece. */
-  private complete(): void {
-    const p = this.partial;
-    if (!p) return;
-    this.partial = null;
-    const done = this.build(p.time, p.stream, p.payload);
-    const target = p.record as unknown as Record<string, unknown>;
-    for (const k of Object.keys(target)) delete target[k];
-    Object.assign(target, done);
-  }
-
-  finish(): void {
-    this.complete();
+    super(ctx, containerFromPath);
   }
 
   parseLine(line: string): LineResult {
@@ -80,19 +49,16 @@ class CriParser implements LineParser {
     const stream = m[2];
     const full = m[3] === "F";
     const payload = m[4];
-    const p = this.partial;
-    if (p && p.stream === stream) {
-      p.payload += payload;
-      if (full) this.complete();
-      return { type: "continuation", text: "" };
+    if (!this.pending(stream)) {
+      this.complete();
+      if (full && this.dumpStream === stream && isDumpLine(payload)) return { type: "continuation", text: payload };
     }
-    this.complete();
-    if (full && this.dumpStream === stream && isDumpLine(payload)) return { type: "continuation", text: payload };
-    const record = this.build(time, stream, payload);
-    if (!full) this.partial = { record, stream, time, payload };
-    this.dumpStream = full && isDumpStart(payload) ? stream : null;
-    if (this.dumpStream) record.severity = 4;
-    return { type: "record", record };
+    const r = this.piece(time, stream, payload, full);
+    if (r.type === "record") {
+      this.dumpStream = full && isDumpStart(payload) ? stream : null;
+      if (this.dumpStream) r.record.severity = 4;
+    }
+    return r;
   }
 }
 

@@ -10,45 +10,15 @@
  * complete (as cri-log's `P` pieces). The payload goes through the component parsers; the
  * container comes from the path.
  */
-import { envelopeRecord } from "./component";
+import { ContainerLineParser } from "./container-pieces";
 import { containerFromPath } from "./cri-log";
 import { sniffRatio } from "./sniff-util";
 import { parseIsoStamp } from "./time-util";
-import type { FormatSpec, LineParser, LineResult, ParseContext, ParsedRecord, WallTime } from "./types";
+import type { FormatSpec, LineResult, ParseContext } from "./types";
 
-interface Pending {
-  record: ParsedRecord;
-  stream: string;
-  time: WallTime;
-  payload: string;
-}
-
-class DockerJsonParser implements LineParser {
-  private readonly container: string | undefined;
-  private partial: Pending | null = null;
-
+class DockerJsonParser extends ContainerLineParser {
   constructor(ctx: ParseContext) {
-    this.container = containerFromPath(ctx.path);
-  }
-
-  private build(time: WallTime, stream: string, payload: string): ParsedRecord {
-    const rec = envelopeRecord({ time, ident: this.container }, payload);
-    rec.fields = { ...(rec.fields ?? {}), stream };
-    return rec;
-  }
-
-  private complete(): void {
-    const p = this.partial;
-    if (!p) return;
-    this.partial = null;
-    const done = this.build(p.time, p.stream, p.payload);
-    const target = p.record as unknown as Record<string, unknown>;
-    for (const k of Object.keys(target)) delete target[k];
-    Object.assign(target, done);
-  }
-
-  finish(): void {
-    this.complete();
+    super(ctx, containerFromPath);
   }
 
   parseLine(line: string): LineResult {
@@ -65,16 +35,7 @@ class DockerJsonParser implements LineParser {
     const stream = typeof obj.stream === "string" ? obj.stream : "stdout";
     const full = obj.log.endsWith("\n");
     const payload = full ? obj.log.slice(0, obj.log.endsWith("\r\n") ? -2 : -1) : obj.log;
-    const p = this.partial;
-    if (p && p.stream === stream) {
-      p.payload += payload;
-      if (full) this.complete();
-      return { type: "continuation", text: "" };
-    }
-    this.complete();
-    const record = this.build(time, stream, payload);
-    if (!full) this.partial = { record, stream, time, payload };
-    return { type: "record", record };
+    return this.piece(time, stream, payload, full);
   }
 }
 

@@ -177,6 +177,8 @@ async function main() {
       const hist: number[] = [];
       const page: number[] = [];
       const search: number[] = [];
+      const count: number[] = [];
+      const { countEvents } = await import("../lib/timeline/count-events");
       for (let i = 0; i < 20; i++) {
         const b = boots[i % boots.length];
         const fromMs = new Date(b.start).getTime();
@@ -185,6 +187,7 @@ async function main() {
         const mid = fromMs + (toMs - fromMs) / 3;
         page.push((await time(() => getEventsPage({ incidentId, bootId: b.id, fromMs: mid, toMs, lanes: LANES, limit: 200 })))[1]);
         search.push((await time(() => getEventsPage({ incidentId, bootId: b.id, fromMs, toMs, lanes: LANES, q: "nodename", limit: 200 })))[1]);
+        count.push((await time(() => countEvents({ incidentId, bootId: b.id, fromMs, toMs, lanes: LANES, q: "no-such-word" })))[1]);
       }
       result.query = {
         storedEvents: stored,
@@ -192,6 +195,7 @@ async function main() {
         histogram: stats(hist),
         events: stats(page),
         search: stats(search),
+        searchCount: stats(count),
       };
     }
     await client.end();
@@ -220,7 +224,7 @@ async function main() {
   const q = result.query as Record<string, { medianMs: number; p95Ms: number }> & { storedEvents: number } | undefined;
   if (q) {
     rows.push(["query store", `${q.storedEvents.toLocaleString()} events`]);
-    for (const k of ["histogram", "events", "search"]) rows.push([`query ${k}`, `median ${q[k].medianMs} ms, p95 ${q[k].p95Ms} ms`]);
+    for (const k of ["histogram", "events", "search", "searchCount"]) rows.push([`query ${k}`, `median ${q[k].medianMs} ms, p95 ${q[k].p95Ms} ms`]);
   }
   const w = Math.max(...rows.map((r) => r[0].length));
   for (const [k, v] of rows) process.stdout.write(`${k.padEnd(w)}  ${v}\n`);

@@ -4,13 +4,15 @@
  * One query, built to stay fast on a boot with millions of events:
  * - the total reads the per-second rollup (EventDensity) for the whole seconds of the
  *   range and counts events only in the partial seconds at its two ends;
- * - the matching count stops at COUNT_CAP (shown as "10,000+"): an exact count of a
- *   common word would read every row of the range, while a rare one is found through
- *   the trigram index either way.
+ * - the matching count stops at COUNT_CAP (shown as "10,000+"), and reads at most
+ *   SCAN_ROWS rows of the range (there is no text index; see get-events-page.ts): past
+ *   that it is a lower bound (`capped`, with `scannedToMs`), so the request stays under
+ *   300 ms on a boot of millions of events.
  */
 import { getDb } from "@/lib/db/connection";
 import type { SqlParam } from "@/lib/db/sql";
 import { filterWhere, hasFilters, scopeWhere, type TEventFilter } from "./event-filter";
+import { BOUND_SQL, SCAN_ROWS } from "./get-events-page";
 
 /** The matching count stops here. */
 export const COUNT_CAP = 10_000;
@@ -20,8 +22,10 @@ export interface TEventCounts {
   total: number;
   /** of which pass the filters (at most COUNT_CAP when `capped`) */
   matching: number;
-  /** true when more than COUNT_CAP events match: `matching` is then COUNT_CAP */
+  /** true when more events may match than `matching` says (COUNT_CAP reached, or only part of the range searched) */
   capped: boolean;
+  /** with filters: the range was searched up to here (UTC ms) when it holds more than SCAN_ROWS events */
+  scannedToMs?: number;
 }
 
 /** Counts events in [fromMs, toMs) (UTC ms) of one boot; `cap` defaults to COUNT_CAP. */
@@ -49,13 +53,24 @@ export async function countEvents(opts: TEventFilter & { cap?: number }): Promis
     total = countIn(opts.fromMs, opts.toMs);
   }
 
+  const { sql } = await getDb();
   let matching = "NULL";
+  let boundMs: number | null = null;
   if (hasFilters(opts)) {
-    const scope = scopeWhere(opts, params);
+    // a kind alone reads its (partial) index: exact and fast; other filters read rows
+    const scans = !!(opts.q?.trim() || opts.pod?.trim() || (opts.minSeverity ?? 0) > 0);
+    const [b] = !scans ? [] : await sql.query<{ ms: number }>(BOUND_SQL, [
+      opts.incidentId,
+      opts.bootId,
+      new Date(opts.fromMs).toISOString(),
+      new Date(opts.toMs).toISOString(),
+      SCAN_ROWS,
+    ]);
+    if (b && Number(b.ms) > opts.fromMs) boundMs = Number(b.ms);
+    const scope = scopeWhere({ ...opts, toMs: boundMs ?? opts.toMs }, params);
     const extra = filterWhere(opts, params);
     matching = `(SELECT count(*) FROM (SELECT 1 FROM "Event" e WHERE ${scope} AND ${extra} LIMIT ${p(cap + 1)}) m)`;
   }
-  const { sql } = await getDb();
   const [r] = await sql.query<{ total: string | number; matching: string | number | null }>(
     `SELECT (${total})::bigint AS total, ${matching}::int AS matching`,
     params,
@@ -63,5 +78,6 @@ export async function countEvents(opts: TEventFilter & { cap?: number }): Promis
   const t = Number(r?.total ?? 0);
   if (r?.matching == null) return { total: t, matching: t, capped: false };
   const m = Number(r.matching);
+  if (boundMs !== null) return { total: t, matching: Math.min(m, cap), capped: true, scannedToMs: boundMs };
   return { total: t, matching: Math.min(m, cap), capped: m > cap };
 }

@@ -40,12 +40,12 @@ export interface TEventRow {
 }
 
 /**
- * Rows of the range read at most per page when a filter other than kind is set: 50,000
+ * Rows of the range read at most per page when a filter other than kind is set: 40,000
  * keeps one request under the 300 ms the timeline's data requests are held to (a scan of
  * ILIKE over stored messages ran at about 210k rows/s on the 2-core machines); the table
  * asks for the next slice while it shows how far the search got.
  */
-export const SCAN_ROWS = 50_000;
+export const SCAN_ROWS = 40_000;
 
 export interface TEventsPage {
   events: TEventRow[];

@@ -2,7 +2,6 @@
  * Integration: real-format files through the whole pipeline (unpack, parse, classify,
  * boots, COPY into PostgreSQL, detectors) and the report the CLI prints.
  */
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTarGz } from "../lib/bundle/tar-build";
@@ -10,9 +9,9 @@ import { createTestDb, type TestDb } from "../lib/db/test-db";
 import { enqueueBundle, type UploadedFile } from "../lib/ingest/enqueue-bundle";
 import { processBundle, type BundleOptions } from "../lib/ingest/process-bundle";
 import { getIncidentReport } from "../lib/incidents/get-incident-report";
+import { caseBytes } from "../lib/testing/cases";
 
-const CASES = path.resolve(__dirname, "../../shared/cases");
-const caseFile = (name: string) => readFileSync(path.join(CASES, name));
+const caseFile = caseBytes;
 
 let db: TestDb;
 beforeAll(async () => {

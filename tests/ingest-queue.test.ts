@@ -2,13 +2,13 @@
  * The ingest queue on PostgreSQL (pg-boss): several uploads queue and all land, and a
  * bundle left `parsing` by a process that died is taken up again when a worker starts.
  */
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../lib/db/test-db";
 import type { DbHandles } from "../lib/db/connection";
+import { caseBytes } from "../lib/testing/cases";
 
-const CASE = readFileSync(path.resolve(__dirname, "../../shared/cases/056-kind-journald-containerd-kubelet-cilium-cni-retry.log"));
+const CASE = caseBytes("056-kind-journald-containerd-kubelet-cilium-cni-retry.log");
 
 let db: TestDb;
 let app: DbHandles;

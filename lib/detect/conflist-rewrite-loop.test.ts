@@ -1,10 +1,10 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { collectWrites, configPathOf, defaults, run } from "./conflist-rewrite-loop";
 import { BOOT, T0, eventFactory, sortEvents } from "./test-support";
 import type { BootEvent } from "./types";
 import { parseFile } from "../parse/parse-file";
 import { classifyRecord } from "../timeline/classify";
+import { caseText } from "../testing/cases";
 
 const CONF = "/host/etc/cni/net.d/05-cilium.conflist";
 const istioAnnounce = `configuration requires updates, (re)writing CNI config file at "${CONF}": istio-cni CNI config removed from CNI config file: ${CONF}`;
@@ -13,7 +13,7 @@ const ciliumWrote = `Wrote CNI configuration file to ${CONF}`;
 
 /** A real case file through the real parser and classifier, as detector input. */
 function caseEvents(name: string): BootEvent[] {
-  const text = readFileSync(new URL(`../../../shared/cases/${name}`, import.meta.url), "utf8");
+  const text = caseText(name);
   const pf = parseFile(name, text, { collectedMs: null, year: null });
   return pf.records.map((r, i) => {
     const c = classifyRecord(r);

@@ -1,10 +1,10 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { collectAttempts, defaults, run, sandboxFailureWindow, type SandboxWindowMetrics } from "./sandbox-failure-window";
 import { runDetectors, DETECTORS, assertUniqueNames } from "./index";
 import type { BootEvent, BootInfo, Detector, EventKind, Lane } from "./types";
 import { caseLineToInput } from "../timeline/case-lines";
 import { classifyRecord } from "../timeline/classify";
+import { caseText } from "../testing/cases";
 
 const T0 = Date.UTC(2026, 2, 14, 2, 10, 0);
 const boot: BootInfo = { node: "n1", bootKey: "6513a0c2d1e84f0bb2a7c3d4e5f60718", start: T0, end: null };
@@ -163,7 +163,7 @@ describe("sandbox-failure-window: attempts", () => {
   });
 
   it("case 070: the kubelet's two deadline lines (one without pod or sandbox) are one attempt", () => {
-    const raw = readFileSync(new URL("../../../shared/cases/070-syslog-kubelet-containerd-deadline.log", import.meta.url), "utf8").split("\n");
+    const raw = caseText("070-syslog-kubelet-containerd-deadline.log").split("\n");
     const times = [Date.UTC(2024, 1, 7, 5, 45, 40, 738), Date.UTC(2024, 1, 7, 5, 49, 40, 738), Date.UTC(2024, 1, 7, 5, 49, 40, 739), Date.UTC(2024, 1, 7, 5, 49, 52, 35)];
     const events: BootEvent[] = raw
       .map(caseLineToInput)

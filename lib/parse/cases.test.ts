@@ -2,16 +2,14 @@
  * The real-format cases of /work/shared/cases (README.md there gives the expected values): each
  * file parsed by `parseFile` with the options a reviewer would give at upload.
  */
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { FileRecord, ParsedFile, TimeOptions } from "./file-types";
 import { parseFile } from "./parse-file";
+import { caseText } from "../testing/cases";
 
-const CASES = path.resolve(__dirname, "../../../shared/cases");
 
 function parseCase(name: string, opts: TimeOptions = {}): ParsedFile {
-  return parseFile(name, readFileSync(path.join(CASES, name), "utf8"), opts);
+  return parseFile(name, caseText(name), opts);
 }
 
 const iso = (r: FileRecord): string | null => (r.ts === null ? null : new Date(r.ts).toISOString());

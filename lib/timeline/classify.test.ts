@@ -1,12 +1,11 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { caseLineToInput } from "./case-lines";
 import { classifyRecord, cniOpOf, inheritErrorClasses, laneOf } from "./classify";
 import type { K8sEventInfo } from "../parse/types";
+import { caseText } from "../testing/cases";
 
-const CASES = new URL("../../../shared/cases/", import.meta.url);
 const caseLines = (file: string) =>
-  readFileSync(new URL(file, CASES), "utf8")
+  caseText(file)
     .split("\n")
     .map(caseLineToInput)
     .filter((x) => x !== null);

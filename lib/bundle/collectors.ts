@@ -25,7 +25,7 @@
  * paths (and names), `describe` fills the group's file layouts. Pure apart from reading the bytes
  * already in memory; no clock reads.
  */
-import type { UnpackedFile } from "./unpack";
+import { fileBytes, fileHead, fileSize, type UnpackedFile } from "./unpack";
 
 /** What the layout says about one file (see the module comment). */
 export interface FileLayout {
@@ -650,10 +650,7 @@ export function groupFiles(files: readonly UnpackedFile[]): CollectorGroup[] {
     rel.forEach((r, k) => {
       if (!relIndex.has(r)) relIndex.set(r, k);
     });
-    const data = (k: number) => {
-      const f = files[idx[k]];
-      return f.status === "read" && f.data ? f.data : null;
-    };
+    const data = (k: number) => fileBytes(files[idx[k]]);
     groups.push({
       archive: key.startsWith("\u0000plain") ? null : (files[idx[0]].archive ?? null),
       top,
@@ -672,14 +669,14 @@ export function groupFiles(files: readonly UnpackedFile[]): CollectorGroup[] {
       head(k) {
         let h = heads.get(k);
         if (!h) {
-          const d = data(k);
-          h = d ? decoder.decode(d.subarray(0, HEAD_BYTES)).split("\n").slice(0, 200).map((l) => l.replace(/\r$/, "")) : [];
+          const d = fileHead(files[idx[k]], HEAD_BYTES);
+          h = d ? decoder.decode(d).split("\n").slice(0, 200).map((l) => l.replace(/\r$/, "")) : [];
           heads.set(k, h);
         }
         return h;
       },
       size(k) {
-        return data(k)?.length ?? 0;
+        return fileSize(files[idx[k]]);
       },
       find(r) {
         return relIndex.get(r) ?? -1;

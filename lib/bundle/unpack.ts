@@ -25,6 +25,7 @@
  * - read files get a note (`error`) when they are empty, not valid UTF-8 (first bad line), or
  *   named like an archive they are not.
  */
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { isUtf8 } from "node:buffer";
 import { ReadableStream } from "node:stream/web";
 import * as zlib from "node:zlib";
@@ -62,6 +63,13 @@ export interface UnpackedFile {
   /** why it was skipped (`symlink`, `hardlink`, `device`, `path-escape`, `encrypted`, `too-large`, `too-many-files`, `corrupt-archive`, ...) */
   reason?: string;
   data?: Buffer;
+  /**
+   * where the bytes wait on disk instead of `data` (the ingest writes each upload's files out
+   * as soon as it is unpacked, so a bundle never sits in memory whole; read with `fileBytes`)
+   */
+  dataPath?: string;
+  /** byte size of the content (`data.length`, or the size of `dataPath`) */
+  size?: number;
   /** modification time from the archive header, UTC ms */
   mtimeMs?: number;
   /** a problem that did not stop the read (e.g. "gzip stream truncated: kept 1,204 bytes") */
@@ -80,6 +88,34 @@ export interface UnpackedFile {
 }
 
 type Kind = "gzip" | "zip" | "tar" | "xz" | "plain";
+
+/** The content of an unpacked file: `data`, else the file at `dataPath`; null when it has none. */
+export function fileBytes(f: UnpackedFile): Buffer | null {
+  if (f.status !== "read") return null;
+  if (f.data) return f.data;
+  return f.dataPath ? readFileSync(f.dataPath) : null;
+}
+
+/** Byte size of an unpacked file's content (0 when it has none). */
+export function fileSize(f: UnpackedFile): number {
+  if (f.status !== "read") return 0;
+  return f.data?.length ?? f.size ?? 0;
+}
+
+/** The first `n` bytes of an unpacked file's content (reads only those from disk). */
+export function fileHead(f: UnpackedFile, n: number): Buffer | null {
+  if (f.status !== "read") return null;
+  if (f.data) return f.data.subarray(0, n);
+  if (!f.dataPath) return null;
+  const fd = openSync(f.dataPath, "r");
+  try {
+    const buf = Buffer.alloc(Math.min(n, f.size ?? n));
+    const got = readSync(fd, buf, 0, buf.length, 0);
+    return buf.subarray(0, got);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** Recognises a container format from its first bytes. */
 export function sniffContainer(data: Buffer): Kind {

@@ -11,14 +11,14 @@
  */
 import { createHash } from "node:crypto";
 import { gzipSync } from "node:zlib";
-import type { UnpackedFile } from "../bundle/unpack";
+import { fileBytes, fileSize, type UnpackedFile } from "../bundle/unpack";
 import type { FileRecord, LineCounts, ParsedFile } from "../parse/file-types";
 import { emptyCounts, parseFile } from "../parse/parse-file";
-import { redactFileText } from "./redact-file";
+import { redact } from "../redact/redact";
 import { classifyRecord, inheritErrorClasses } from "../timeline/classify";
 import { assignBoots as assignBootKeys, detectBoots, type BootInputEvent } from "../timeline/boots";
 import type { EventKind, Lane } from "../detect/types";
-import { describeBundle } from "../bundle/collectors";
+import { describeBundle, type FileLayout } from "../bundle/collectors";
 import { applyClockSkew, type SkewOption } from "../timeline/clock-skew";
 
 export interface IngestOptions {
@@ -183,140 +183,202 @@ function majority(values: Iterable<string | undefined | null>): string | null {
   return best;
 }
 
+/** One file analysed on its own (`analyseFile`): what the bundle-wide steps need of it. */
+export interface FileAnalysis {
+  file: AnalysedFile;
+  /** the file as listed when it turns out to repeat an earlier file (`markDuplicates`) */
+  base: AnalysedFile;
+  /** sha256 of the content (hex), null when the file was not read that far */
+  sha: string | null;
+  events: AnalysedEvent[];
+  /** secrets replaced per kind (lib/redact/redact.ts), when any */
+  redacted?: Record<string, number>;
+}
+
+/** What `analyseFile` needs of the bundle besides the file: its layout entry and the options. */
+export interface FileContext {
+  ord: number;
+  layout: FileLayout;
+  opts: IngestOptions;
+  /** the bundle's collection time fallback (latest member mtime), UTC ms */
+  collectedMs: number | null;
+}
+
 /**
- * Parses and normalises every unpacked file. Never throws for bad input: a file that
- * cannot be read is listed with `status: "skipped"` and a reason; a file whose parse
- * throws is listed with reason `parser-error: <message>`.
+ * Reads, redacts, parses and normalises one unpacked file (pure apart from reading
+ * `dataPath`): the per-file half of ingest, run in worker threads by the streaming ingest
+ * (ingest-tasks.ts) and in a loop by `analyseBundle`. Events get `fileIdx = ord` and the node
+ * the path, the record or the file's most common hostname gives; the bundle-wide fallbacks,
+ * clock offsets and boots come later. Never throws for bad input (see `analyseBundle`).
+ */
+export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
+  const { ord, layout: lay, opts } = ctx;
+  const size = fileSize(u);
+  const base: AnalysedFile = {
+    ord,
+    path: u.path,
+    status: "read",
+    reason: null,
+    duplicateOf: null,
+    kind: "unknown",
+    format: "unknown",
+    node: null,
+    byteSize: size,
+    counts: emptyCounts(),
+    firstTs: null,
+    lastTs: null,
+    timeZone: "UTC",
+    zoneSource: "default",
+    yearSource: null,
+    errors: u.error ? [{ line: 0, message: u.error }] : [],
+    blocks: [],
+  };
+  const done = (file: AnalysedFile, sha: string | null = null): FileAnalysis => ({ file, base, sha, events: [] });
+  const data = fileBytes(u);
+  if (u.status !== "read" || !data) return done({ ...base, status: "skipped", reason: u.reason ?? "unreadable" });
+  if (lay.duplicateOf) return done({ ...base, status: "duplicate", reason: "the collector copied this file twice", duplicateOf: lay.duplicateOf });
+  if (lay.skipReason) {
+    const lines = countLines(data);
+    return done({ ...base, status: "skipped", reason: lay.skipReason, counts: { ...emptyCounts(), lines, skipped: lines, skippedByReason: lines ? { [lay.skipReason]: lines } : {} } });
+  }
+  const sha = createHash("sha256").update(data).digest("hex");
+  if (looksBinary(data)) {
+    const lines = countLines(data);
+    return done({ ...base, status: "skipped", reason: "binary", counts: { ...emptyCounts(), lines, skipped: lines, skippedByReason: lines ? { binary: lines } : {} } }, sha);
+  }
+  const r = redact(new TextDecoder("utf-8", { fatal: false }).decode(data));
+  const text = r.text;
+  const redacted = r.total > 0 ? (r.counts as Record<string, number>) : undefined;
+  let parsed: ParsedFile;
+  try {
+    parsed = parseFile(u.path, text, {
+      year: opts.year,
+      tz: opts.tz,
+      collectedMs: opts.collectedMs ?? lay.collectedMs ?? ctx.collectedMs,
+      uploadMs: opts.uploadMs,
+      noise: lay.noise,
+      zone: lay.zone,
+      separatorsLabelPrevious: lay.separatorsLabelPrevious,
+    });
+  } catch (e) {
+    return { ...done({ ...base, status: "skipped", reason: `parser-error: ${(e as Error).message}` }, sha), redacted };
+  }
+  const pathNode = opts.node || lay.node;
+  const fileHost = majority(parsed.records.map((rec) => rec.host));
+  const events: AnalysedEvent[] = new Array(parsed.records.length);
+  let first: number | null = null;
+  let last: number | null = null;
+  parsed.records.forEach((rec, i) => {
+    const ev = normalise(rec, ord, pathNode);
+    events[i] = ev;
+    if (ev.ts !== null) {
+      if (first === null || ev.ts < first) first = ev.ts;
+      if (last === null || ev.ts > last) last = ev.ts;
+    }
+  });
+  const file: AnalysedFile = {
+    ...base,
+    kind: parsed.kind,
+    format: parsed.format,
+    node: pathNode ?? fileHost,
+    counts: parsed.counts,
+    firstTs: first,
+    lastTs: last,
+    timeZone: parsed.timeZone,
+    zoneSource: parsed.zoneSource,
+    yearSource: parsed.yearSource,
+    errors: [...base.errors, ...parsed.errors],
+    reason: parsed.format === "unknown" ? "unknown-format" : null,
+    blocks: toSourceBlocks(text),
+  };
+  return { file, base, sha, events, redacted };
+}
+
+/**
+ * Files whose content repeats an earlier file's (same sha256, not empty), in upload order: the
+ * first copy is the one kept. Returns, per item, the path of the file it repeats or null.
+ */
+export function findDuplicates(items: ReadonlyArray<{ sha: string | null; path: string; byteSize: number }>): Array<string | null> {
+  const seen = new Map<string, string>();
+  return items.map((r) => {
+    if (r.sha === null) return null;
+    const dupOf = seen.get(r.sha);
+    if (dupOf !== undefined && r.byteSize > 0) return dupOf;
+    seen.set(r.sha, r.path);
+    return null;
+  });
+}
+
+/** A file listed as a repeat of `dupOf` (from the entry `analyseFile` started from). */
+export function duplicateFile(base: AnalysedFile, dupOf: string): AnalysedFile {
+  return { ...base, status: "duplicate", reason: "same content as another file", duplicateOf: dupOf };
+}
+
+/**
+ * The node of records that neither their file's path, their own fields nor the file's hostnames
+ * place: the bundle's only node when there is exactly one (`nodesSeen`: the nodes records and
+ * paths named), else null (kept, on no node timeline).
+ */
+export function onlyNode(nodesSeen: ReadonlySet<string>): string | null {
+  return nodesSeen.size === 1 ? [...nodesSeen][0] : null;
+}
+
+/**
+ * Parses and normalises every unpacked file in memory (`analyseFile` on each, then the
+ * bundle-wide steps: duplicates, node fallbacks, clock offsets, error-class inheritance and
+ * boots per node). The streaming ingest (ingest-bundle.ts) runs the same steps file by file in
+ * worker threads and node by node; this one suits tests and small inputs. Never throws for bad
+ * input: a file that cannot be read is listed with `status: "skipped"` and a reason; a file
+ * whose parse throws is listed with reason `parser-error: <message>`.
  */
 export function analyseBundle(unpacked: UnpackedFile[], opts: IngestOptions, progress: Progress = () => {}): AnalysedBundle {
-  const files: AnalysedFile[] = [];
-  const events: AnalysedEvent[] = [];
   const layout = describeBundle(unpacked);
-  const seen = new Map<string, string>();
   const collectedMs = opts.collectedMs ?? latestMtime(unpacked);
-  const totalBytes = unpacked.reduce((s, f) => s + (f.data?.length ?? 0), 0) || 1;
+  const totalBytes = unpacked.reduce((s, f) => s + fileSize(f), 0) || 1;
   let doneBytes = 0;
-
-  unpacked.forEach((u, ord) => {
-    const base: AnalysedFile = {
-      ord,
-      path: u.path,
-      status: "read",
-      reason: null,
-      duplicateOf: null,
-      kind: "unknown",
-      format: "unknown",
-      node: null,
-      byteSize: u.data?.length ?? 0,
-      counts: emptyCounts(),
-      firstTs: null,
-      lastTs: null,
-      timeZone: "UTC",
-      zoneSource: "default",
-      yearSource: null,
-      errors: u.error ? [{ line: 0, message: u.error }] : [],
-      blocks: [],
-    };
-    if (u.status !== "read" || !u.data) {
-      files.push({ ...base, status: "skipped", reason: u.reason ?? "unreadable", errors: u.error ? [{ line: 0, message: u.error }] : [] });
-      return;
-    }
-    const data = u.data;
-    const lay = layout.files[ord];
-    if (lay.duplicateOf) {
-      files.push({ ...base, status: "duplicate", reason: "the collector copied this file twice", duplicateOf: lay.duplicateOf });
-      doneBytes += data.length;
-      return;
-    }
-    if (lay.skipReason) {
-      const lines = countLines(data);
-      files.push({ ...base, status: "skipped", reason: lay.skipReason, counts: { ...emptyCounts(), lines, skipped: lines, skippedByReason: lines ? { [lay.skipReason]: lines } : {} } });
-      doneBytes += data.length;
-      return;
-    }
-    const sha = createHash("sha256").update(data).digest("hex");
-    const dupOf = seen.get(sha);
-    if (dupOf !== undefined && data.length > 0) {
-      files.push({ ...base, status: "duplicate", reason: "same content as another file", duplicateOf: dupOf });
-      doneBytes += data.length;
-      return;
-    }
-    seen.set(sha, u.path);
-    if (looksBinary(data)) {
-      const lines = countLines(data);
-      files.push({
-        ...base,
-        status: "skipped",
-        reason: "binary",
-        counts: { ...emptyCounts(), lines, skipped: lines, skippedByReason: lines ? { binary: lines } : {} },
-      });
-      doneBytes += data.length;
-      return;
-    }
-    const text = redactFileText(u, new TextDecoder("utf-8", { fatal: false }).decode(data));
-    let parsed: ParsedFile;
-    try {
-      parsed = parseFile(u.path, text, {
-        year: opts.year,
-        tz: opts.tz,
-        collectedMs: opts.collectedMs ?? lay.collectedMs ?? collectedMs,
-        uploadMs: opts.uploadMs,
-        noise: lay.noise,
-        zone: lay.zone,
-        separatorsLabelPrevious: lay.separatorsLabelPrevious,
-      });
-    } catch (e) {
-      files.push({ ...base, status: "skipped", reason: `parser-error: ${(e as Error).message}` });
-      doneBytes += data.length;
-      return;
-    }
-    const fileIdx = files.length;
-    const pathNode = opts.node || lay.node;
-    const fileHost = majority(parsed.records.map((r) => r.host));
-    let first: number | null = null;
-    let last: number | null = null;
-    for (const r of parsed.records) {
-      const ev = normalise(r, fileIdx, pathNode);
-      events.push(ev);
-      if (ev.ts !== null) {
-        if (first === null || ev.ts < first) first = ev.ts;
-        if (last === null || ev.ts > last) last = ev.ts;
-      }
-    }
-    files.push({
-      ...base,
-      kind: parsed.kind,
-      format: parsed.format,
-      node: pathNode ?? fileHost,
-      counts: parsed.counts,
-      firstTs: first,
-      lastTs: last,
-      timeZone: parsed.timeZone,
-      zoneSource: parsed.zoneSource,
-      yearSource: parsed.yearSource,
-      errors: [...base.errors, ...parsed.errors],
-      reason: parsed.format === "unknown" ? "unknown-format" : null,
-      blocks: toSourceBlocks(text),
-    });
-    doneBytes += data.length;
+  const results = unpacked.map((u, ord) => {
+    const r = analyseFile(u, { ord, layout: layout.files[ord], opts, collectedMs });
+    doneBytes += r.file.byteSize;
     progress("parse", doneBytes / totalBytes);
+    return r;
   });
+  findDuplicates(results.map((r) => ({ sha: r.sha, path: r.file.path, byteSize: r.base.byteSize }))).forEach((dupOf, ord) => {
+    if (dupOf === null) return;
+    const r = results[ord];
+    r.file = duplicateFile(r.base, dupOf);
+    r.events = [];
+    delete r.redacted;
+  });
+  results.forEach((r, ord) => {
+    if (r.redacted) unpacked[ord].redacted = r.redacted;
+    else delete unpacked[ord].redacted;
+  });
+  const files = results.map((r) => r.file);
+  const events = results.flatMap((r) => r.events);
 
   // node of events whose file and record say nothing: the file's node, else the only node
-  const knownNodes = new Set(events.map((e) => e.node).filter((n): n is string => !!n));
-  const only = knownNodes.size === 1 ? [...knownNodes][0] : null;
+  const only = onlyNode(new Set(events.map((e) => e.node).filter((n): n is string => !!n)));
   for (const e of events) {
     if (!e.node) e.node = files[e.fileIdx].node ?? only;
   }
   for (const f of files) if (!f.node && f.status === "read" && f.counts.records > 0) f.node = only;
 
   applyClockSkew(files, events, opts.skew ?? null);
-  const nodes = assignNodeBoots(events);
+  const byNode = new Map<string, AnalysedEvent[]>();
+  for (const e of events) {
+    if (!e.node) continue;
+    let list = byNode.get(e.node);
+    if (!list) byNode.set(e.node, (list = []));
+    list.push(e);
+  }
+  const nodes = new Map<string, AnalysedBoot[]>();
+  for (const [node, list] of [...byNode].sort((a, b) => a[0].localeCompare(b[0]))) nodes.set(node, analyseNode(list));
   progress("parse", 1);
   return { files, events, nodes, collector: layout.collectors.length ? layout.collectors.join(",") : null, aliases: layout.aliases };
 }
 
-function latestMtime(files: UnpackedFile[]): number | null {
+/** Latest member modification time after 2000-01-01 (UTC ms), or null: the collection time fallback. */
+export function latestMtime(files: UnpackedFile[]): number | null {
   let best: number | null = null;
   for (const f of files) if (f.mtimeMs && f.mtimeMs > Date.UTC(2000, 0, 1) && (best === null || f.mtimeMs > best)) best = f.mtimeMs;
   return best;
@@ -359,40 +421,30 @@ function normalise(r: FileRecord, fileIdx: number, pathNode: string | null): Ana
 }
 
 /**
- * Per node: gives lines of one failure the known cause another line of the same sandbox
- * states (classify.ts inheritErrorClasses), detects the node's boots from all of its
- * records (timeline/boots.ts) and sets `boot` on its events (index into the node's list).
+ * One node's events (all of them, any order of files; records in file order): gives lines of
+ * one failure the known cause another line of the same sandbox states (classify.ts
+ * inheritErrorClasses), detects the node's boots from all of its records (timeline/boots.ts)
+ * and sets `errorClass` and `boot` (index into the returned list) on each event.
  */
-function assignNodeBoots(events: AnalysedEvent[]): Map<string, AnalysedBoot[]> {
-  const byNode = new Map<string, AnalysedEvent[]>();
-  for (const e of events) {
-    if (!e.node) continue;
-    let list = byNode.get(e.node);
-    if (!list) byNode.set(e.node, (list = []));
-    list.push(e);
-  }
-  const out = new Map<string, AnalysedBoot[]>();
-  for (const [node, list] of [...byNode].sort((a, b) => a[0].localeCompare(b[0]))) {
-    const classes = inheritErrorClasses(list);
-    list.forEach((e, i) => (e.errorClass = classes[i]));
-    const input: BootInputEvent[] = list.map((e) => ({
-      ts: e.ts,
-      kind: e.kind,
-      journalBootId: e.journalBootId,
-      bootSegment: e.bootSegment,
-      fileId: e.fileIdx,
-      line: e.line,
-      rebootBootId: e.rebootBootId,
-      bootDecl: e.bootDecl ?? null,
-    }));
-    const boots = detectBoots(input);
-    out.set(node, boots.map((b) => ({ bootKey: b.bootKey, start: b.start, end: b.end, detectedBy: b.detectedBy, startApprox: b.startApprox })));
-    const index = new Map(boots.map((b, i) => [b.bootKey, i]));
-    const keys = assignBootKeys(input, boots);
-    list.forEach((e, i) => {
-      const k = keys[i];
-      e.boot = k === null ? null : (index.get(k) ?? null);
-    });
-  }
-  return out;
+export function analyseNode(list: AnalysedEvent[]): AnalysedBoot[] {
+  const classes = inheritErrorClasses(list);
+  list.forEach((e, i) => (e.errorClass = classes[i]));
+  const input: BootInputEvent[] = list.map((e) => ({
+    ts: e.ts,
+    kind: e.kind,
+    journalBootId: e.journalBootId,
+    bootSegment: e.bootSegment,
+    fileId: e.fileIdx,
+    line: e.line,
+    rebootBootId: e.rebootBootId,
+    bootDecl: e.bootDecl ?? null,
+  }));
+  const boots = detectBoots(input);
+  const index = new Map(boots.map((b, i) => [b.bootKey, i]));
+  const keys = assignBootKeys(input, boots);
+  list.forEach((e, i) => {
+    const k = keys[i];
+    e.boot = k === null ? null : (index.get(k) ?? null);
+  });
+  return boots.map((b) => ({ bootKey: b.bootKey, start: b.start, end: b.end, detectedBy: b.detectedBy, startApprox: b.startApprox }));
 }

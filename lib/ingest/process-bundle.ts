@@ -12,8 +12,8 @@ import path from "node:path";
 import { unpackUpload, type UnpackedFile } from "../bundle/unpack";
 import type { DbHandles } from "../db/connection";
 import type { SkewOption } from "../timeline/clock-skew";
-import { analyseBundle, type IngestOptions } from "./analyse-bundle";
-import { detectFindings, storeBundle } from "./store-bundle";
+import type { IngestOptions } from "./analyse-bundle";
+import { parseBundle, spillUnpacked, storeParsed } from "./ingest-bundle";
 import { unreadableSummary } from "./file-reason";
 import { storeRedactionCounts } from "./redact-file";
 
@@ -76,14 +76,19 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     timings[name] = Math.round(now - mark);
     mark = now;
   };
+  const work = path.join(uploadsDir(bundleId), ".work");
   try {
     await db.sql.query(`UPDATE "Bundle" SET status = 'parsing', phase = 'unpack', progress = 0, "startedAt" = now(), error = NULL WHERE id = $1`, [bundleId]);
     const dir = uploadsDir(bundleId);
-    const names = readdirSync(dir).sort();
+    rmSync(work, { recursive: true, force: true });
+    const names = readdirSync(dir).filter((n) => n !== ".work").sort();
     const unpacked: UnpackedFile[] = [];
     for (let i = 0; i < names.length; i++) {
       const original = names[i].replace(/^\d{4}__/, "");
-      unpacked.push(...(await unpackUpload(original, readFileSync(path.join(dir, names[i])))));
+      const files = await unpackUpload(original, readFileSync(path.join(dir, names[i])));
+      // each upload's files wait on disk, so a bundle of many uploads never sits in memory whole
+      spillUnpacked(files, path.join(work, "files"), unpacked.length);
+      unpacked.push(...files);
       progress("unpack", (i + 1) / names.length);
     }
     const ingestOpts: IngestOptions = {
@@ -95,37 +100,34 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
       skew: opts.skew ?? null,
     };
     lap("unpackMs");
-    const analysed = analyseBundle(unpacked, ingestOpts, progress);
+    const parsed = await parseBundle(unpacked, ingestOpts, path.join(work, "spill"), progress);
     lap("parseMs");
     await pendingProgress;
-    const readable = analysed.files.filter((f) => f.status === "read" && f.counts.records > 0);
+    const readable = parsed.files.filter((f) => f.status === "read" && f.counts.records > 0);
     if (!readable.length) {
-      throw new Error(`nothing in this bundle could be read (${unreadableSummary(analysed.files) || "empty upload"})`);
+      throw new Error(`nothing in this bundle could be read (${unreadableSummary(parsed.files) || "empty upload"})`);
     }
     await setProgress("store", 0, true);
     const { events, findings, failures } = await db.sql.transaction(async (tx) => {
-      const stored = await storeBundle(tx, bundle.incidentId, bundleId, analysed, progress);
-      await storeRedactionCounts(tx, bundleId, analysed.files, unpacked);
+      const stored = await storeParsed(tx, { incidentId: bundle.incidentId, bundleId }, parsed, progress);
+      await storeRedactionCounts(tx, bundleId, parsed.files, unpacked);
       lap("storeMs");
-      await tx.query(`UPDATE "Bundle" SET phase = 'detect', progress = 0 WHERE id = $1`, [bundleId]);
-      const found = await detectFindings(tx, bundle.incidentId, bundleId, stored.boots);
-      lap("detectMs");
       const counts = {
-        files: analysed.files.length,
-        filesRead: analysed.files.filter((f) => f.status === "read").length,
-        lines: analysed.files.reduce((s, f) => s + f.counts.lines, 0),
-        records: analysed.files.reduce((s, f) => s + f.counts.records, 0),
-        skipped: analysed.files.reduce((s, f) => s + f.counts.skipped, 0),
+        files: parsed.files.length,
+        filesRead: parsed.files.filter((f) => f.status === "read").length,
+        lines: parsed.files.reduce((s, f) => s + f.counts.lines, 0),
+        records: parsed.files.reduce((s, f) => s + f.counts.records, 0),
+        skipped: parsed.files.reduce((s, f) => s + f.counts.skipped, 0),
         events: stored.events,
-        findings: found.findings,
-        detectorFailures: found.failures,
+        findings: stored.findings,
+        detectorFailures: stored.failures,
         timings,
       };
       await tx.query(
         `UPDATE "Bundle" SET status = 'ready', phase = 'done', progress = 1, counts = $2, collector = $3, "finishedAt" = now() WHERE id = $1`,
-        [bundleId, JSON.stringify(counts), analysed.collector ?? null],
+        [bundleId, JSON.stringify(counts), parsed.collector],
       );
-      return { events: stored.events, findings: found.findings, failures: found.failures };
+      return stored;
     });
     if (failures.length) console.warn(`bundle ${bundleId}: detectors failed: ${failures.join("; ")}`);
     rmSync(dir, { recursive: true, force: true });
@@ -135,5 +137,7 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     const message = (e as Error).message || String(e);
     await db.sql.query(`UPDATE "Bundle" SET status = 'failed', phase = 'done', error = $2, "finishedAt" = now() WHERE id = $1`, [bundleId, message]);
     return { status: "failed", error: message, events: 0, findings: 0 };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
 }

@@ -120,7 +120,7 @@ export function estimateSkew(failures: readonly NodeFailure[], events: readonly 
 }
 
 /** The offset (ms) the user gave for a file, or undefined. */
-function userOffset(skew: SkewOption | null, f: AnalysedFile): number | undefined {
+function userOffset(skew: SkewOption | null, f: Pick<AnalysedFile, "path" | "kind">): number | undefined {
   if (skew === null || skew === undefined) return undefined;
   if (typeof skew === "number") return f.kind === "k8s-events" ? Math.round(skew * 1000) : undefined;
   const v = skew[f.path];
@@ -128,32 +128,67 @@ function userOffset(skew: SkewOption | null, f: AnalysedFile): number | undefine
 }
 
 /**
- * Estimate and apply clock offsets in place: for every Kubernetes events file (kind `k8s-events`)
- * the offset from `estimateSkew` against the node-log failures of the bundle, unless `skew` gives
- * one (for any file). Shifts the events' `ts` (and `fields.k8s.firstMs/lastMs`), the file's
- * `firstTs/lastTs`, and sets `clockOffsetMs`. Returns the estimates per file path (for notes and tests).
+ * What the skew estimate needs of one file, reduced per pod so it stays small whatever the file's
+ * size (`estimateSkew` only uses each pod's earliest and latest failure and each pod's first and
+ * last event occurrence): at most two `failures` and one `events` entry per pod.
  */
-export function applyClockSkew(files: AnalysedFile[], events: AnalysedEvent[], skew: SkewOption | null, params: Partial<SkewParams> = {}): Map<string, SkewEstimate | null> {
-  const estimates = new Map<string, SkewEstimate | null>();
-  const offsets = new Map<number, number>(); // file index -> ms
-  const failures: NodeFailure[] = [];
-  const eventsByFile = new Map<number, FailureEvent[]>();
+export interface SkewInput {
+  failures: NodeFailure[];
+  events: FailureEvent[];
+}
+
+/** `SkewInput` of one file (`kind` is the file's kind) from its events. */
+export function skewInputOf(
+  kind: string,
+  events: Iterable<Pick<AnalysedEvent, "ts" | "pod" | "kind" | "fields" | "precision">>,
+): SkewInput {
+  const fail = new Map<string, { min: number; max: number }>();
+  const ev = new Map<string, FailureEvent>();
   for (const e of events) {
-    const f = files[e.fileIdx];
-    if (!f) continue;
-    if (f.kind === "k8s-events") {
+    if (!e.pod || e.ts === null) continue;
+    if (kind === "k8s-events") {
       const k8s = (e.fields?.k8s ?? null) as { reason?: string; firstMs?: number | null; lastMs?: number | null } | null;
-      if (e.pod && k8s?.reason === "FailedCreatePodSandBox" && e.ts !== null) {
-        const first = k8s.firstMs ?? e.ts;
-        const last = k8s.lastMs ?? e.ts;
-        const list = eventsByFile.get(e.fileIdx) ?? [];
-        list.push({ pod: e.pod, firstMs: first, lastMs: last, secondPrecision: e.precision === "s" });
-        eventsByFile.set(e.fileIdx, list);
+      if (k8s?.reason !== "FailedCreatePodSandBox") continue;
+      const first = k8s.firstMs ?? e.ts;
+      const last = k8s.lastMs ?? e.ts;
+      const r = ev.get(e.pod);
+      if (!r) ev.set(e.pod, { pod: e.pod, firstMs: first, lastMs: last, secondPrecision: e.precision === "s" });
+      else {
+        r.firstMs = Math.min(r.firstMs, first);
+        r.lastMs = Math.max(r.lastMs, last);
+        r.secondPrecision = r.secondPrecision || e.precision === "s";
       }
-    } else if (e.kind === "sandbox.create.failed" && e.pod && e.ts !== null) {
-      failures.push({ pod: e.pod, ts: e.ts });
+    } else if (e.kind === "sandbox.create.failed") {
+      const r = fail.get(e.pod);
+      if (!r) fail.set(e.pod, { min: e.ts, max: e.ts });
+      else {
+        r.min = Math.min(r.min, e.ts);
+        r.max = Math.max(r.max, e.ts);
+      }
     }
   }
+  const failures: NodeFailure[] = [];
+  for (const [pod, r] of fail) {
+    failures.push({ pod, ts: r.min });
+    if (r.max !== r.min) failures.push({ pod, ts: r.max });
+  }
+  return { failures, events: [...ev.values()] };
+}
+
+/**
+ * The clock offset of each file (ms, by index into `files`; files without one are absent): for
+ * every Kubernetes events file the estimate against the node-log failures of all `inputs`, unless
+ * `skew` gives one (for any file). Returns the estimates per file path too (for notes and tests).
+ */
+export function clockOffsets(
+  files: ReadonlyArray<Pick<AnalysedFile, "path" | "kind">>,
+  inputs: ReadonlyArray<SkewInput | null>,
+  skew: SkewOption | null,
+  params: Partial<SkewParams> = {},
+): { offsets: Map<number, number>; estimates: Map<string, SkewEstimate | null> } {
+  const estimates = new Map<string, SkewEstimate | null>();
+  const offsets = new Map<number, number>();
+  const failures = inputs.flatMap((x, i) => (x && files[i].kind !== "k8s-events" ? x.failures : []));
   files.forEach((f, i) => {
     const u = userOffset(skew, f);
     if (u !== undefined) {
@@ -161,25 +196,47 @@ export function applyClockSkew(files: AnalysedFile[], events: AnalysedEvent[], s
       return;
     }
     if (f.kind !== "k8s-events") return;
-    const est = estimateSkew(failures, eventsByFile.get(i) ?? [], params);
+    const est = estimateSkew(failures, inputs[i]?.events ?? [], params);
     estimates.set(f.path, est);
     if (est?.usable) offsets.set(i, -est.skewMs);
   });
-  if (offsets.size === 0) return estimates;
+  return { offsets, estimates };
+}
+
+/** Shifts one event's time (and `fields.k8s.firstMs/lastMs`) by `off` ms, in place. */
+export function shiftEvent(e: Pick<AnalysedEvent, "ts" | "fields">, off: number): void {
+  if (!off) return;
+  if (e.ts !== null) e.ts += off;
+  const k8s = e.fields?.k8s as { firstMs?: number | null; lastMs?: number | null } | undefined;
+  if (k8s) {
+    e.fields = { ...e.fields, k8s: { ...k8s, firstMs: k8s.firstMs == null ? k8s.firstMs : k8s.firstMs + off, lastMs: k8s.lastMs == null ? k8s.lastMs : k8s.lastMs + off } };
+  }
+}
+
+/**
+ * Estimate and apply clock offsets in place (`clockOffsets` over every file, `shiftEvent` on
+ * their events): shifts the events' `ts` (and `fields.k8s.firstMs/lastMs`), the file's
+ * `firstTs/lastTs`, and sets `clockOffsetMs`. Returns the estimates per file path (for notes and tests).
+ */
+export function applyClockSkew(files: AnalysedFile[], events: AnalysedEvent[], skew: SkewOption | null, params: Partial<SkewParams> = {}): Map<string, SkewEstimate | null> {
+  const byFile = new Map<number, AnalysedEvent[]>();
   for (const e of events) {
-    const off = offsets.get(e.fileIdx);
-    if (!off) continue;
-    if (e.ts !== null) e.ts += off;
-    const k8s = e.fields?.k8s as { firstMs?: number | null; lastMs?: number | null } | undefined;
-    if (k8s) {
-      e.fields = { ...e.fields, k8s: { ...k8s, firstMs: k8s.firstMs == null ? k8s.firstMs : k8s.firstMs + off, lastMs: k8s.lastMs == null ? k8s.lastMs : k8s.lastMs + off } };
-    }
+    if (!files[e.fileIdx]) continue;
+    let list = byFile.get(e.fileIdx);
+    if (!list) byFile.set(e.fileIdx, (list = []));
+    list.push(e);
   }
-  for (const [i, off] of offsets) {
-    const f = files[i];
-    f.clockOffsetMs = off;
-    if (f.firstTs !== null) f.firstTs += off;
-    if (f.lastTs !== null) f.lastTs += off;
-  }
+  const inputs = files.map((f, i) => skewInputOf(f.kind, byFile.get(i) ?? []));
+  const { offsets, estimates } = clockOffsets(files, inputs, skew, params);
+  if (offsets.size === 0) return estimates;
+  for (const e of events) shiftEvent(e, offsets.get(e.fileIdx) ?? 0);
+  for (const [i, off] of offsets) shiftFile(files[i], off);
   return estimates;
+}
+
+/** Records clock offset `off` (ms) on a file and shifts its first and last times. */
+export function shiftFile(f: Pick<AnalysedFile, "clockOffsetMs" | "firstTs" | "lastTs">, off: number): void {
+  f.clockOffsetMs = off;
+  if (f.firstTs !== null) f.firstTs += off;
+  if (f.lastTs !== null) f.lastTs += off;
 }

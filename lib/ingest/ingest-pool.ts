@@ -1,0 +1,83 @@
+/**
+ * Threads for the CPU-heavy ingest steps (ingest-tasks.ts): parsing files in parallel and
+ * preparing nodes while the database copies the previous one (issue "Ingest and query at
+ * scale"). `BOOTLINE_INGEST_THREADS` sets how many (default: the machine's available
+ * parallelism, at most 4); `0` runs every task inline on the calling thread, which is also
+ * the fallback when a worker cannot start (for example when `lib/ingest/ingest-worker.mjs` is
+ * not beside the running code). Workers live for the life of the process, unreferenced while idle.
+ */
+import { existsSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
+import { TASKS, type TaskName } from "./ingest-tasks";
+
+type Task<N extends TaskName> = (typeof TASKS)[N];
+
+/** One thread (or the calling thread) that runs tasks one at a time, in call order. */
+export interface Executor {
+  call<N extends TaskName>(method: N, arg: Parameters<Task<N>>[0]): Promise<ReturnType<Task<N>>>;
+}
+
+const inline: Executor = {
+  call: (method, arg) => Promise.resolve().then(() => (TASKS[method] as (a: unknown) => never)(arg)),
+};
+
+class ThreadExecutor implements Executor {
+  private pending = new Map<number, { resolve: (v: never) => void; reject: (e: Error) => void }>();
+  private next = 1;
+  dead: Error | null = null;
+  constructor(private readonly w: Worker) {
+    w.unref();
+    w.on("message", (m: { id: number; result?: never; error?: string }) => {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      if (!this.pending.size) w.unref();
+      if (m.error !== undefined) p.reject(new Error(m.error));
+      else p.resolve(m.result as never);
+    });
+    const fail = (e: Error) => {
+      this.dead = e;
+      for (const p of this.pending.values()) p.reject(e);
+      this.pending.clear();
+    };
+    w.on("error", fail);
+    w.on("exit", (code) => fail(new Error(`ingest worker exited (code ${code})`)));
+  }
+  call<N extends TaskName>(method: N, arg: Parameters<Task<N>>[0]): Promise<ReturnType<Task<N>>> {
+    if (this.dead) return Promise.reject(this.dead);
+    const id = this.next++;
+    this.w.ref();
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: never) => void, reject });
+      this.w.postMessage({ id, method, arg });
+    });
+  }
+}
+
+const g = globalThis as unknown as { __bootlineIngestPool?: ThreadExecutor[] };
+
+/** Number of threads the pool uses (`BOOTLINE_INGEST_THREADS`, see the module comment). */
+export function poolSize(): number {
+  const env = process.env.BOOTLINE_INGEST_THREADS;
+  if (env !== undefined && env !== "" && Number.isFinite(Number(env))) return Math.max(0, Math.floor(Number(env)));
+  return Math.min(4, os.availableParallelism?.() ?? os.cpus().length);
+}
+
+/** The executors to spread tasks over: worker threads, or `[inline]`. */
+export function ingestExecutors(): Executor[] {
+  const n = poolSize();
+  if (n === 0) return [inline];
+  const entry = path.join(process.cwd(), "lib", "ingest", "ingest-worker.mjs");
+  if (!existsSync(entry)) return [inline];
+  const live = (g.__bootlineIngestPool ?? []).filter((x) => !x.dead);
+  try {
+    while (live.length < n) live.push(new ThreadExecutor(new Worker(pathToFileURL(entry))));
+  } catch {
+    return live.length ? live : [inline];
+  }
+  g.__bootlineIngestPool = live;
+  return live.slice(0, n);
+}

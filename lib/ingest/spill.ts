@@ -1,0 +1,87 @@
+/**
+ * The on-disk form of analysed events between the two halves of the streaming ingest
+ * (ingest-bundle.ts): pass 1 writes each file's events, one line each, grouped by node; pass 2
+ * reads one node's lines back to find its boots and writes them to PostgreSQL.
+ *
+ * One line per event (LF-terminated, UTF-8):
+ *
+ *   <head: JSON array>\t<tail: COPY text>
+ *
+ * - head: what pass 2 still computes with (time, boot inputs, error class, fields) and, for
+ *   events that carry a signal (kind other than `log`), what detectors read;
+ * - tail: the `Event` columns that no later step changes, already escaped for PostgreSQL's COPY
+ *   text format (`TAIL_COLUMNS`), pasted into the row as is.
+ *
+ * JSON escapes every tab inside strings, so the first tab of the line ends the head.
+ */
+import { copyText } from "../db/sql";
+import type { EventKind, Lane } from "../detect/types";
+import type { AnalysedEvent } from "./analyse-bundle";
+
+/** `Event` columns of the tail, in order. */
+export const TAIL_COLUMNS = ["line", "span", "precision", "flags", "component", "lane", "severity", "kind", "pod", "sandboxId", "message"];
+
+type Head = [
+  ts: number | null,
+  kind: EventKind,
+  lane: Lane,
+  severity: number,
+  line: number,
+  journalBootId: string | null,
+  bootSegment: number,
+  sandboxId: string | null,
+  errorClass: string | null,
+  rebootBootId: string | null,
+  bootDecl: AnalysedEvent["bootDecl"] | null,
+  fields: Record<string, unknown> | null,
+  // signal events only:
+  component?: string,
+  pod?: string | null,
+  message?: string,
+  precision?: string,
+];
+
+/** One event as a spill line (with its LF). */
+export function encodeEvent(e: AnalysedEvent): string {
+  const head: Head = [e.ts, e.kind, e.lane, e.severity, e.line, e.journalBootId, e.bootSegment, e.sandboxId, e.errorClass, e.rebootBootId, e.bootDecl ?? null, e.fields];
+  if (e.kind !== "log") head.push(e.component, e.pod, e.message, e.precision);
+  const tail =
+    `${e.line}\t${e.span}\t${e.precision}\t${e.flags}\t${copyText(e.component)}\t${e.lane}\t${e.severity}\t${e.kind}\t` +
+    `${copyText(e.pod)}\t${copyText(e.sandboxId)}\t${copyText(e.message)}`;
+  return `${JSON.stringify(head)}\t${tail}\n`;
+}
+
+/**
+ * A spill line back as an event (`fileIdx` and `node` given by the caller) and its COPY tail.
+ * Events of kind `log` come back without `component`, `pod`, `message` and `precision`
+ * (empty strings / null): only the tail carries them.
+ */
+export function decodeEvent(line: string, fileIdx: number, node: string | null): { e: AnalysedEvent; tail: string } {
+  const tab = line.indexOf("\t");
+  const h = JSON.parse(line.slice(0, tab)) as Head;
+  const signal = h.length > 12;
+  const e: AnalysedEvent = {
+    fileIdx,
+    line: h[4],
+    span: 1,
+    ts: h[0],
+    precision: signal ? h[15]! : "",
+    flags: 0,
+    component: signal ? h[12]! : "",
+    lane: h[2],
+    severity: h[3],
+    kind: h[1],
+    pod: signal ? (h[13] ?? null) : null,
+    sandboxId: h[7],
+    errorClass: h[8],
+    message: signal ? h[14]! : "",
+    fields: h[11],
+    node,
+    boot: null,
+    journalBootId: h[5],
+    bootSegment: h[6],
+    rebootBootId: h[9],
+  };
+  if (h[10]) e.bootDecl = h[10];
+  return { e, tail: line.slice(tab + 1) };
+}

@@ -16,9 +16,10 @@ export interface SqlConn {
   exec(text: string): Promise<void>;
   /**
    * `COPY table (columns) FROM STDIN` in PostgreSQL text format. `chunks` yields text
-   * already escaped with `copyText` / `copyRow`. Returns the number of rows copied.
+   * already escaped with `copyText` / `copyRow` (as strings, or as UTF-8 bytes, which are
+   * sent without another encoding pass). Returns the number of rows copied.
    */
-  copyFrom(table: string, columns: string[], chunks: AsyncIterable<string> | Iterable<string>): Promise<number>;
+  copyFrom(table: string, columns: string[], chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>): Promise<number>;
 }
 
 export interface SqlDb extends SqlConn {
@@ -56,7 +57,7 @@ class PgConn implements SqlConn {
   async exec(text: string): Promise<void> {
     await this.c.query(text);
   }
-  async copyFrom(table: string, columns: string[], chunks: AsyncIterable<string> | Iterable<string>): Promise<number> {
+  async copyFrom(table: string, columns: string[], chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>): Promise<number> {
     const { from } = await import("pg-copy-streams");
     const client = "release" in this.c ? (this.c as PoolClient) : await (this.c as Pool).connect();
     try {
@@ -122,15 +123,15 @@ class PgliteConn implements SqlConn {
   async exec(text: string): Promise<void> {
     await this.c.exec(text);
   }
-  async copyFrom(table: string, columns: string[], chunks: AsyncIterable<string> | Iterable<string>): Promise<number> {
+  async copyFrom(table: string, columns: string[], chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>): Promise<number> {
     // PGlite reads COPY input from a Blob ("/dev/blob"); send it in slices of ~32 MB.
     const sql = `COPY "${table}" (${columns.map((c) => `"${c}"`).join(",")}) FROM '/dev/blob'`;
-    let parts: string[] = [];
+    let parts: Array<string | Uint8Array> = [];
     let size = 0;
     let rows = 0;
     const flush = async () => {
       if (!parts.length) return;
-      const r = await this.c.query(sql, [], { blob: new Blob(parts) });
+      const r = await this.c.query(sql, [], { blob: new Blob(parts as BlobPart[]) });
       rows += r.affectedRows ?? 0;
       parts = [];
       size = 0;

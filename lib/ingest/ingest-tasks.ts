@@ -140,8 +140,8 @@ export interface NodeRowsTask {
 }
 
 export interface NodeRowsResult {
-  /** `Event` rows, COPY text in `ROW_COLUMNS` order, in chunks of at most `CHUNK_ROWS` rows */
-  rows: string[];
+  /** `Event` rows, COPY text (UTF-8) in `ROW_COLUMNS` + `TAIL_COLUMNS` order, in chunks of at most `CHUNK_ROWS` rows */
+  rows: Uint8Array[];
   /** `EventDensity` rows, COPY text (bootId, sec, lane, bundleId, n, errors) */
   density: string;
   events: number;
@@ -162,7 +162,9 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
   prepared.delete(t.token);
   const head = `\t${t.incidentId}\t${t.bundleId}\t`;
   const nodeId = copyText(t.nodeId);
-  const rows: string[] = [];
+  // encoded here, on the worker thread, and handed over without a copy (see ingest-worker.mjs)
+  const rows: Uint8Array[] = [];
+  const utf8 = new TextEncoder();
   let buf = "";
   let n = 0;
   const byBoot = new Map<number, BootEvent[]>();
@@ -189,12 +191,12 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
     }
     buf += `${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso(e.ts)}\t${copyText(e.errorClass)}\t${copyText(e.fields ? JSON.stringify(e.fields) : null)}\t${st.tails[i]}\n`;
     if (++n === CHUNK_ROWS) {
-      rows.push(buf);
+      rows.push(utf8.encode(buf));
       buf = "";
       n = 0;
     }
   }
-  if (buf) rows.push(buf);
+  if (buf) rows.push(utf8.encode(buf));
   let dens = "";
   for (const [key, [count, errors]] of density) dens += `${key}\t${t.bundleId}\t${count}\t${errors}\n`;
   const findings: NodeRowsResult["findings"] = [];

@@ -628,8 +628,12 @@ export const COLLECTORS: readonly CollectorSpec[] = [eks, rancher, kind, sos, mu
 
 const HEAD_BYTES = 16_384;
 
-/** Build the groups (one per archive, plain uploads together) of an unpacked upload. */
-export function groupFiles(files: readonly UnpackedFile[]): CollectorGroup[] {
+/**
+ * The groups (one per archive, plain uploads together) of an unpacked upload, built one at a time:
+ * a group's cached texts can be collected once the caller moves on (a bundle of many nodes is
+ * never decoded whole).
+ */
+export function* groupFiles(files: readonly UnpackedFile[]): Generator<CollectorGroup> {
   const byArchive = new Map<string, number[]>();
   files.forEach((f, i) => {
     const key = f.archive === undefined ? "\u0000plain" : `${f.upload ?? ""}\u0000${f.archive}`;
@@ -638,7 +642,6 @@ export function groupFiles(files: readonly UnpackedFile[]): CollectorGroup[] {
     else byArchive.set(key, [i]);
   });
   const decoder = new TextDecoder("utf-8", { fatal: false });
-  const groups: CollectorGroup[] = [];
   for (const [key, idx] of byArchive) {
     const members = idx.map((i) => files[i].member ?? files[i].path);
     const firsts = new Set(members.map((m) => (m.includes("/") ? m.split("/")[0] : "\u0000")));
@@ -651,7 +654,7 @@ export function groupFiles(files: readonly UnpackedFile[]): CollectorGroup[] {
       if (!relIndex.has(r)) relIndex.set(r, k);
     });
     const data = (k: number) => fileBytes(files[idx[k]]);
-    groups.push({
+    yield {
       archive: key.startsWith("\u0000plain") ? null : (files[idx[0]].archive ?? null),
       top,
       idx,
@@ -681,9 +684,8 @@ export function groupFiles(files: readonly UnpackedFile[]): CollectorGroup[] {
       find(r) {
         return relIndex.get(r) ?? -1;
       },
-    });
+    };
   }
-  return groups;
 }
 
 /** Latest member modification time of a group after 2000-01-01 (UTC ms), or null. */

@@ -1,0 +1,88 @@
+/**
+ * The end-to-end ingest of `npm run bench` (scripts/bench.ts), in a process of its own so
+ * that its peak RSS is the ingest's alone (the bench process holds the parse-only inputs
+ * and the query client). Not meant to be run by hand.
+ *
+ * `node --import tsx scripts/bench-ingest-child.ts <dir>`, with DATABASE_URL and
+ * BOOTLINE_DATA_DIR in the environment (the database already migrated). `<dir>` holds the
+ * uploads (.tar.gz, one per node); they are given to `enqueueBundle` in name order as one
+ * bundle, each file read from disk only when enqueueBundle touches its bytes (one file held
+ * at a time; enqueueBundle hashes them, then saves them to the data dir itself), and the
+ * bundle is run with `processBundle`.
+ *
+ * Prints one JSON line to stdout:
+ * `{ status, error, bundleId, incidentId, events, findings, seconds, peakRssKiB, rssSource,
+ *    counts }` where `seconds` runs from enqueueBundle to processBundle done (opening the
+ * database and applying migrations are not in it), `counts` is `Bundle.counts` (lines,
+ * records, events, phase `timings` in ms, ...), and `peakRssKiB` is the process's resident
+ * set high-water mark (all threads), KiB: `VmHWM` from /proc/self/status. Not
+ * `process.resourceUsage().maxRSS`: on Linux that keeps the high-water mark of the process
+ * that spawned this one (the kernel carries it across fork + exec), so it reports at least
+ * the bench's own RSS. `rssSource` says which was used (maxRSS only where /proc is missing).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { closeDb, getDb } from "../lib/db/connection";
+import { enqueueBundle, type UploadedFile } from "../lib/ingest/enqueue-bundle";
+import { processBundle } from "../lib/ingest/process-bundle";
+
+/** Peak resident set of this process in KiB, and where it was read. */
+function peakRss(): { kib: number; source: "VmHWM" | "maxRSS" } {
+  try {
+    const m = /^VmHWM:\s+(\d+)\s*kB/m.exec(readFileSync("/proc/self/status", "utf8"));
+    if (m) return { kib: Number(m[1]), source: "VmHWM" };
+  } catch {
+    // not Linux
+  }
+  return { kib: process.resourceUsage().maxRSS, source: "maxRSS" };
+}
+
+/** Upload files whose bytes are read on access, keeping only the last one read. */
+function lazyUploads(dir: string): UploadedFile[] {
+  let cached: { i: number; data: Buffer } | null = null;
+  return readdirSync(dir)
+    .filter((n) => !n.startsWith("."))
+    .sort()
+    .map((name, i) => ({
+      name,
+      get data(): Buffer {
+        if (cached?.i !== i) cached = { i, data: readFileSync(path.join(dir, name)) };
+        return cached.data;
+      },
+    }));
+}
+
+async function main() {
+  const dir = process.argv[2];
+  if (!dir) throw new Error("usage: bench-ingest-child.ts <uploads dir>");
+  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set");
+  const db = await getDb();
+  const files = lazyUploads(dir);
+  const t0 = performance.now();
+  const { bundleId, incidentId } = await enqueueBundle(db, { title: "bench", files });
+  await db.sql.query(`UPDATE "Bundle" SET status = 'parsing' WHERE id = $1`, [bundleId]);
+  const r = await processBundle(db, bundleId);
+  const seconds = (performance.now() - t0) / 1000;
+  const bundle = await db.prisma.bundle.findUniqueOrThrow({ where: { id: bundleId } });
+  await closeDb(db);
+  const rss = peakRss();
+  const out = {
+    status: r.status,
+    error: r.error,
+    bundleId,
+    incidentId,
+    events: r.events,
+    findings: r.findings,
+    seconds,
+    peakRssKiB: rss.kib,
+    rssSource: rss.source,
+    counts: bundle.counts ?? {},
+  };
+  // exit once written: nothing the ingest left behind (idle worker threads, timers) may keep us
+  process.stdout.write(`${JSON.stringify(out)}\n`, () => process.exit(0));
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench ingest child: ${(e as Error).stack ?? e}\n`);
+  process.exit(1);
+});

@@ -11,40 +11,75 @@
  */
 import { type ComponentLine, componentRecord } from "./component-line";
 import { sniffRatio } from "./sniff-util";
-import { splitTrailingPairs } from "./text-scan";
+import { isJsSpace, splitTrailingPairs } from "./text-scan";
+import { d2, d4, digitsValue } from "./time-util";
 import type { FormatSpec, Severity } from "./types";
 
-const RE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})\.(\d{3}) \[(DEBUG|INFO|WARNING|ERROR|FATAL|PANIC)\]\[(\d+)\] (?:\S+ \d+: )?(.*)$/;
-
 const LEVELS: Readonly<Record<string, Severity>> = { DEBUG: 0, INFO: 1, WARNING: 2, ERROR: 3, FATAL: 4, PANIC: 4 };
+const LEVEL_NAMES = Object.keys(LEVELS);
+/** what the regex's `.` does not match */
+const LINE_TERMINATOR = /[\n\r\u2028\u2029]/;
 
-/** Parse one Calico log line; null when `s` is not one. `time.offsetMin` is null (local time). */
+/**
+ * Parse one Calico log line; null when `s` is not one. `time.offsetMin` is null (local time).
+ * Hand-written scanner for `^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})\.(\d{3}) \[(LEVEL)\]\[(\d+)\] (?:\S+ \d+: )?(.*)$`
+ * (`.` stops at line terminators: a line holding CR, LS or PS is not one).
+ */
 export function parseCalicoText(s: string): ComponentLine | null {
   const c0 = s.charCodeAt(0);
   if (c0 < 48 || c0 > 57 || s.charCodeAt(10) !== 32 || s.charCodeAt(24) !== 91) return null;
-  const m = RE.exec(s);
-  if (!m) return null;
-  const message = m[10];
+  const year = d4(s, 0);
+  const month = d2(s, 5);
+  const day = d2(s, 8);
+  const hour = d2(s, 11);
+  const minute = d2(s, 14);
+  const second = d2(s, 17);
+  const ms10 = d2(s, 20);
+  const ms1 = s.charCodeAt(22) - 48;
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0 || ms10 < 0 || !(ms1 >= 0 && ms1 <= 9)) return null;
+  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58 || s.charCodeAt(19) !== 46 || s.charCodeAt(23) !== 32) return null;
+  // [LEVEL][pid]
+  let level: string | null = null;
+  for (const name of LEVEL_NAMES) {
+    if (s.startsWith(name, 25) && s.charCodeAt(25 + name.length) === 93) {
+      level = name;
+      break;
+    }
+  }
+  if (level === null) return null;
+  let i = 25 + level.length + 1;
+  if (s.charCodeAt(i) !== 91) return null;
+  const pidStart = ++i;
+  const n = s.length;
+  while (i < n && isDigit(s.charCodeAt(i))) i++;
+  if (i === pidStart || s.charCodeAt(i) !== 93 || s.charCodeAt(i + 1) !== 32) return null;
+  const pid = digitsValue(s, pidStart, i);
+  const rest = i + 2;
+  if (LINE_TERMINATOR.test(s)) return null;
+  // optional caller `file line: ` (`<nil> 0: ` when unknown)
+  let start = rest;
+  let j = rest;
+  while (j < n && !isJsSpace(s.charCodeAt(j))) j++;
+  if (j > rest && s.charCodeAt(j) === 32) {
+    let k = j + 1;
+    while (k < n && isDigit(s.charCodeAt(k))) k++;
+    if (k > j + 1 && s.charCodeAt(k) === 58 && s.charCodeAt(k + 1) === 32) start = k + 2;
+  }
+  const message = s.slice(start);
   const fields: Record<string, string> = {};
   const out: ComponentLine = {
-    time: {
-      year: Number(m[1]),
-      month: Number(m[2]),
-      day: Number(m[3]),
-      hour: Number(m[4]),
-      minute: Number(m[5]),
-      second: Number(m[6]),
-      ms: Number(m[7]),
-      offsetMin: null,
-      precision: "ms",
-    },
-    severity: LEVELS[m[8]],
+    time: { year, month, day, hour, minute, second, ms: ms10 * 10 + ms1, offsetMin: null, precision: "ms" },
+    severity: LEVELS[level],
     message,
     component: "cni-calico",
-    pid: Number(m[9]),
+    pid,
   };
   if (message.includes("=") && splitTrailingPairs(message, 0, fields) >= 0) out.fields = fields;
   return out;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
 }
 
 const SNIFF = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} \[(?:DEBUG|INFO|WARNING|ERROR|FATAL|PANIC)\]\[\d+\] /;
@@ -57,6 +92,7 @@ export const calicoCniSpec: FormatSpec = {
   createParser() {
     let seen = false;
     return {
+      settled: true,
       parseLine(line) {
         const c = parseCalicoText(line);
         if (!c) {

@@ -36,6 +36,7 @@ export const containerdLogrusSpec: FormatSpec = {
   createParser() {
     let seen = false;
     return {
+      settled: true,
       parseLine(line) {
         const c = parseContainerdText(line);
         if (!c) return continuation(line, seen);

@@ -16,17 +16,32 @@ import { type Envelope, envelopeRecordOf, lastEnvelopeWasKlog, parseComponentMes
 import { isDumpLine, isDumpStart } from "./go-panic";
 import { parseJournalBanner } from "./journal-banner";
 import { sniffRatio } from "./sniff-util";
-import { d2, monthFromAbbrev } from "./time-util";
+import { d2, digitsValue, monthFromAbbrev } from "./time-util";
 import type { FormatSpec, LineParser, LineResult, WallTime } from "./types";
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
+/** Host and identifier of the last line: the next line most often repeats them (one string kept, not one per line). */
+let lastHost = "";
+let lastIdent = "";
+
+/**
+ * line[start..end), or `last` when it holds the same text. A new value is copied out of the line
+ * (concatenation, then slice: V8 flattens it into a string of its own), so that the strings kept
+ * here and shared by the records do not hold the whole file's text in memory after the parse.
+ */
+function sliceOrLast(line: string, start: number, end: number, last: string): string {
+  if (end - start === last.length && line.startsWith(last, start)) return last;
+  return ` ${line.slice(start, end)}`.slice(1);
+}
+
 /**
  * Parse the envelope of one journal short line (`Mon DD hh:mm:ss[.uuuuuu] host ident[pid]: msg`,
  * FORMATS.md 5b rule JS) into a record, the MESSAGE going through the component parsers; null
- * when the line is not one. Hand-written scanner: fixed stamp columns, then `indexOf`.
+ * when the line is not one. Hand-written scanner: fixed stamp columns, then `indexOf`; host and
+ * identifier equal to the previous line's are that line's strings (no new substring).
  */
 export function parseJournalShortLine(line: string): LineResult {
   const month = monthFromAbbrev(line, 0);
@@ -66,7 +81,7 @@ export function parseJournalShortLine(line: string): LineResult {
     const close = line.indexOf("]", j + 1);
     if (close <= j + 1) return null;
     for (let k = j + 1; k < close; k++) if (!isDigit(line.charCodeAt(k))) return null;
-    pid = Number(line.slice(j + 1, close));
+    pid = digitsValue(line, j + 1, close);
     j = close + 1;
   }
   if (line.charCodeAt(j) !== 58) return null;
@@ -82,7 +97,9 @@ export function parseJournalShortLine(line: string): LineResult {
     const ms = precise ? (line.charCodeAt(16) - 48) * 100 + (line.charCodeAt(17) - 48) * 10 + (line.charCodeAt(18) - 48) : 0;
     time = { year: null, month, day, hour, minute, second, ms, offsetMin: null, precision: precise ? "us" : "s" };
   }
-  const env: Envelope = { time, host: line.slice(hostStart, hostEnd), ident: line.slice(identStart, identEnd) };
+  lastHost = sliceOrLast(line, hostStart, hostEnd, lastHost);
+  lastIdent = sliceOrLast(line, identStart, identEnd, lastIdent);
+  const env: Envelope = { time, host: lastHost, ident: lastIdent };
   if (pid !== undefined) env.pid = pid;
   return { type: "record", record: envelopeRecordOf(env, msg, parsed) };
 }
@@ -98,6 +115,7 @@ export function parseJournalShortLine(line: string): LineResult {
  * (frames, `file:line +0x…`, `goroutine N [state]:`, blanks) continue it: one multi-line event.
  */
 export class JournalEnvelopeParser implements LineParser {
+  readonly settled = true;
   private lastIdent: string | undefined = undefined;
   private lastPid: number | undefined = undefined;
   private lastWasKlog = false;

@@ -17,7 +17,7 @@
  */
 import { type ComponentLine, componentRecord } from "./component-line";
 import { sniffRatio } from "./sniff-util";
-import { d2 } from "./time-util";
+import { d2, digitsValue } from "./time-util";
 import { findQuoteEnd, quotedValue, scanPairs } from "./text-scan";
 import type { Banner, FormatSpec, LineParser, LineResult, ParseContext, Severity, WallTime } from "./types";
 
@@ -59,7 +59,7 @@ export function parseKlogText(s: string): ComponentLine | null {
   const tidStart = i;
   while (i < n && isDigit(s.charCodeAt(i))) i++;
   if (i === tidStart || s.charCodeAt(i) !== 32) return null;
-  const pid = Number(s.slice(tidStart, i));
+  const pid = digitsValue(s, tidStart, i);
   i++;
   // caller token `file:line]` (no spaces)
   const callerStart = i;
@@ -161,6 +161,7 @@ export function klogComponentFromPath(path: string | undefined): string {
 }
 
 class KlogParser implements LineParser {
+  readonly settled = true;
   private readonly component: string;
   private afterFatal = false;
   private seenRecord = false;

@@ -28,7 +28,7 @@ import { isJournalBanner } from "./journal-banner";
 import { parseKlogHeader } from "./klog";
 import { markNoise } from "./noise";
 import { formatByName, FORMAT_REGISTRY } from "./registry";
-import { isNewestFirst, resolveTimes, wallToUtc } from "./resolve-time";
+import { recordsNewestFirst, resolveTimes, wallToUtc } from "./resolve-time";
 import { ZONE_ABBREVIATIONS } from "./time-util";
 import type { Banner, FormatSpec, ParsedRecord } from "./types";
 import { fixedZone, resolveZone, UTC_ZONE, type Zone } from "./zone";
@@ -123,59 +123,27 @@ export function truncationMarker(cut: number): string {
   return `…[truncated ${cut} bytes]`;
 }
 
-/** The records read so far, as parallel arrays (one small object fewer per record than an entry object). */
-class Entries {
-  readonly rec: ParsedRecord[] = [];
-  readonly line: number[] = [];
-  readonly endLine: number[] = [];
-  readonly raw: string[] = [];
-  /** continuation text to append to the message ("" when none) */
-  readonly extra: string[] = [];
-  /** bytes cut from the record's first line (0 when whole) */
-  readonly truncated: number[] = [];
-  readonly segment: number[] = [];
-  readonly bootId: Array<string | null> = [];
-
-  get length(): number {
-    return this.rec.length;
-  }
-
-  push(rec: ParsedRecord, line: number, endLine: number, raw: string, truncated: number, segment: number, bootId: string | null): number {
-    this.rec.push(rec);
-    this.line.push(line);
-    this.endLine.push(endLine);
-    this.raw.push(raw);
-    this.extra.push("");
-    this.truncated.push(truncated);
-    this.segment.push(segment);
-    this.bootId.push(bootId);
-    return this.rec.length - 1;
-  }
-}
-
 /**
- * The FileRecord of an entry, built property by property: V8 turns `{ ...rec, message }` (spread,
- * then a key the spread already set) into a dictionary-mode object, 20x slower to build and read.
+ * The FileRecord of a parsed record, built property by property: V8 turns `{ ...rec, message }`
+ * (spread, then a key the spread already set) into a dictionary-mode object, 20x slower to build
+ * and read. `bootId` is the journal boot id in force at the record's line (the record's own wins).
  */
-function toFileRecord(e: Entries, k: number): FileRecord {
-  const rec = e.rec[k];
-  let message = e.extra[k] ? rec.message + e.extra[k] : rec.message;
-  if (e.truncated[k]) message += truncationMarker(e.truncated[k]);
+function fileRecordOf(rec: ParsedRecord, line: number, endLine: number, raw: string, segment: number, bootId: string | null): FileRecord {
   const fr: FileRecord = {
     time: rec.time,
     component: rec.component,
     severity: rec.severity,
-    message,
-    line: e.line[k],
-    endLine: e.endLine[k],
+    message: rec.message,
+    line,
+    endLine,
     ts: null,
     precision: rec.time ? rec.time.precision : (rec.epochPrecision ?? "s"),
     yearInferred: false,
     zoneAssumed: false,
     outOfOrder: false,
-    raw: e.raw[k],
-    journalBootId: rec.bootId ?? e.bootId[k],
-    bootSegment: e.segment[k],
+    raw,
+    journalBootId: rec.bootId ?? bootId,
+    bootSegment: segment,
   };
   if (rec.epochMs !== undefined) fr.epochMs = rec.epochMs;
   if (rec.epochPrecision !== undefined) fr.epochPrecision = rec.epochPrecision;
@@ -187,6 +155,71 @@ function toFileRecord(e: Entries, k: number): FileRecord {
   if (rec.k8sEvent !== undefined) fr.k8sEvent = rec.k8sEvent;
   if (rec.bootDecl !== undefined) fr.bootDecl = rec.bootDecl;
   return fr;
+}
+
+/**
+ * The records read so far. Each is built as a FileRecord when it is read (one array, no per-line
+ * side arrays: growing large arrays is costly); for a parser that is not `settled` the parsed
+ * records are kept too and the FileRecords are built again from them in `settle`, after the
+ * parser's `finish()`. Continuation text and cut bytes are rare and kept by index.
+ */
+class Entries {
+  readonly recs: FileRecord[] = [];
+  /** parsed records, kept only when the parser may still change them (not `settled`) */
+  readonly srcs: ParsedRecord[] | null;
+  /** journal boot id in force at each record's line (kept with `srcs`) */
+  readonly lineBootIds: Array<string | null> | null;
+  /** continuation text to append to the message, by record index */
+  readonly extra = new Map<number, string>();
+  /** bytes cut from the record's first line, by record index */
+  readonly truncated = new Map<number, number>();
+
+  constructor(late: boolean) {
+    this.srcs = late ? [] : null;
+    this.lineBootIds = late ? [] : null;
+  }
+
+  get length(): number {
+    return this.recs.length;
+  }
+
+  push(rec: ParsedRecord, line: number, endLine: number, raw: string, truncated: number, segment: number, bootId: string | null): number {
+    const k = this.recs.length;
+    this.recs.push(fileRecordOf(rec, line, endLine, raw, segment, bootId));
+    if (this.srcs !== null) {
+      this.srcs.push(rec);
+      (this.lineBootIds as Array<string | null>).push(bootId);
+    }
+    if (truncated) this.truncated.set(k, truncated);
+    return k;
+  }
+
+  addText(k: number, text: string): void {
+    const e = this.extra.get(k);
+    this.extra.set(k, e === undefined ? text : e + text);
+  }
+
+  /**
+   * Final records: rebuilt from the parsed records when kept; continuation text and the
+   * truncation marker appended to the message. `labelBoot`: the boot id of each record's
+   * segment replaces the one in force at its line (sos >= 4.10 separators).
+   */
+  settle(labelBoot: ((segment: number) => string | null) | null): FileRecord[] {
+    const recs = this.recs;
+    const srcs = this.srcs;
+    if (srcs !== null) {
+      const ids = this.lineBootIds as Array<string | null>;
+      for (let k = 0; k < recs.length; k++) {
+        const d = recs[k];
+        recs[k] = fileRecordOf(srcs[k], d.line, d.endLine, d.raw, d.bootSegment, labelBoot ? labelBoot(d.bootSegment) : ids[k]);
+      }
+    } else if (labelBoot) {
+      for (const r of recs) r.journalBootId = r.bootId ?? labelBoot(r.bootSegment);
+    }
+    for (const [k, text] of this.extra) recs[k].message += text;
+    for (const [k, cut] of this.truncated) recs[k].message += truncationMarker(cut);
+    return recs;
+  }
 }
 
 /** Line counts of a file with no lines yet (every count zero). */
@@ -300,7 +333,7 @@ export function parseLines(path: string, lines: readonly string[], opts: ParseFi
 
   const parser = spec.createParser({ collectedMs: opts.collectedMs ?? null, path });
   const deferred = parser.deferred === true;
-  const entries = new Entries();
+  const entries = new Entries(deferred || parser.settled !== true);
   const banners: Array<{ line: number; banner: Banner }> = [];
   const claimed: number[] = []; // deferred: lines the document parser took
   let current = -1; // index of the record continuation lines belong to
@@ -382,9 +415,10 @@ export function parseLines(path: string, lines: readonly string[], opts: ParseFi
           break;
         }
         counts.continuation++;
-        entries.endLine[current] = lineNo;
-        entries.raw[current] += `\n${truncated ? line + truncationMarker(truncated) : line}`;
-        if (res.text !== "") entries.extra[current] += `\n${res.text}`;
+        const r = entries.recs[current];
+        r.endLine = lineNo;
+        r.raw += `\n${truncated ? line + truncationMarker(truncated) : line}`;
+        if (res.text !== "") entries.addText(current, `\n${res.text}`);
         break;
       }
     }
@@ -392,14 +426,10 @@ export function parseLines(path: string, lines: readonly string[], opts: ParseFi
   if (cutLines > MAX_LINE_ERRORS) errors.push({ line: 0, message: `${cutLines - MAX_LINE_ERRORS} more lines cut at ${MAX_LINE_BYTES} bytes` });
   parser.finish?.();
   if (deferred) settleDeferred(parser.end?.() ?? [], claimed, lines, entries, banners, counts);
-  if (opts.separatorsLabelPrevious) {
-    for (let k = 0; k < entries.length; k++) entries.bootId[k] = endedBy.get(entries.segment[k]) ?? null;
-  }
   counts.parsed = counts.records + counts.continuation + counts.banner;
 
   // records
-  const records: FileRecord[] = new Array(entries.length);
-  for (let k = 0; k < entries.length; k++) records[k] = toFileRecord(entries, k);
+  const records = entries.settle(opts.separatorsLabelPrevious ? (seg) => endedBy.get(seg) ?? null : null);
 
   // times
   const { zone, source: zoneSource } = fileZone(banners, opts.tz, opts.zone);
@@ -407,7 +437,7 @@ export function parseLines(path: string, lines: readonly string[], opts: ParseFi
   let order = records.map((_, k) => k);
   let res = resolveTimes(records, order, banners, opts, zone, zoneStated, false);
   let reversed = false;
-  if (records.length > 1 && (spec.newestFirst || isNewestFirst(records.map((r) => r.ts), records.map((r) => r.yearInferred)))) {
+  if (records.length > 1 && (spec.newestFirst || recordsNewestFirst(records))) {
     reversed = true;
     order = order.reverse();
     res = resolveTimes(records, order, banners, opts, zone, zoneStated, true);
@@ -477,16 +507,16 @@ function settleDeferred(
   }
   let e = -1; // index of the record (sorted by line) a claimed line follows
   for (const ln of claimed) {
-    while (e + 1 < entries.length && entries.line[e + 1] <= ln) e++;
+    while (e + 1 < entries.length && entries.recs[e + 1].line <= ln) e++;
     if (starts.has(ln)) continue;
     if (e < 0) {
       counts.banner++;
       banners.push({ line: ln, banner: { type: "header" } });
     } else {
       counts.continuation++;
-      if (ln > entries.endLine[e]) entries.endLine[e] = ln;
+      if (ln > entries.recs[e].endLine) entries.recs[e].endLine = ln;
     }
   }
   banners.sort((a, b) => a.line - b.line);
-  for (let k = 0; k < entries.length; k++) entries.raw[k] = lines.slice(entries.line[k] - 1, entries.endLine[k]).join("\n");
+  for (const r of entries.recs) r.raw = lines.slice(r.line - 1, r.endLine).join("\n");
 }

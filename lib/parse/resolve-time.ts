@@ -256,15 +256,24 @@ function walkBackward(recs: FileRecord[], order: number[], positions: number[], 
  * provisional year chosen in the wrong direction does not hide the fall.
  */
 export function isNewestFirst(ts: Array<number | null>, yearless?: boolean[]): boolean {
+  return fallsThrough(ts.length, (i) => ts[i], (i) => (yearless ? yearless[i] : false));
+}
+
+/** `isNewestFirst` over records in file order (their `ts` and `yearInferred`), without copying them out. */
+export function recordsNewestFirst(recs: ReadonlyArray<{ ts: number | null; yearInferred: boolean }>): boolean {
+  return fallsThrough(recs.length, (i) => recs[i].ts, (i) => recs[i].yearInferred);
+}
+
+function fallsThrough(n: number, tsAt: (i: number) => number | null, yearlessAt: (i: number) => boolean): boolean {
   let prev: number | null = null;
   let prevYearless = false;
   let rises = 0;
   let falls = 0;
   let sum = 0;
-  for (let i = 0; i < ts.length; i++) {
-    const t = ts[i];
+  for (let i = 0; i < n; i++) {
+    const t = tsAt(i);
     if (t === null) continue;
-    const yl = yearless ? yearless[i] : false;
+    const yl = yearlessAt(i);
     if (prev !== null) {
       let d = t - prev;
       if ((yl || prevYearless) && Math.abs(d) > HALF_YEAR_MS) d = wrapYear(d);

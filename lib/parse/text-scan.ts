@@ -121,6 +121,13 @@ export function quotedValue(s: string, open: number, close: number): string {
   return body.includes('\\"') ? unnestQuotes(body) : body;
 }
 
+/** Whether a UTF-16 code unit is JS `\s` (Unicode white space and line terminators), for `\S+` tokens. */
+export function isJsSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
 function isKeyChar(c: number): boolean {
   return (
     (c >= 97 && c <= 122) || // a-z

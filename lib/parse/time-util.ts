@@ -59,6 +59,18 @@ export function d4(s: string, i: number): number {
   return hi < 0 || lo < 0 ? -1 : hi * 100 + lo;
 }
 
+/**
+ * Value of the ASCII digits s[start..end) (the caller has checked they are digits), as
+ * `Number(s.slice(start, end))` reads them, without the substring: exact up to 15 digits, longer
+ * runs go through `Number`.
+ */
+export function digitsValue(s: string, start: number, end: number): number {
+  if (end - start > 15) return Number(s.slice(start, end));
+  let v = 0;
+  for (let i = start; i < end; i++) v = v * 10 + (s.charCodeAt(i) - C0);
+  return v;
+}
+
 /** Precision implied by the number of fractional digits printed (0 → s, 1-3 → ms, 4-6 → µs, 7+ → ns). */
 export function precisionOfDigits(n: number): Precision {
   return n === 0 ? "s" : n <= 3 ? "ms" : n <= 6 ? "us" : "ns";

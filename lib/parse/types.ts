@@ -159,7 +159,7 @@ export interface FormatSpec {
  * Per-file parser. `parseFile` feeds every physical line (CR/LF stripped, over-long lines cut) in
  * order and reads the contents of the records it got only after the last line and `finish()`, so a
  * parser may complete a record it returned earlier (CRI `P` fragments joined, relative ages settled
- * once the whole table is seen).
+ * once the whole table is seen); a parser that never does says so with `settled`.
  */
 export interface LineParser {
   /** `lineNo`: the 1-based physical line number (given by `parseFile`; formats that number their records use it). */
@@ -177,4 +177,9 @@ export interface LineParser {
   deferred?: boolean;
   /** Called after the last line (before `end()`): settle records returned earlier, in place. */
   finish?(): void;
+  /**
+   * true when every record is complete as returned (the parser never changes a record after
+   * returning it): `parseFile` may then build its output record at once instead of after `finish()`.
+   */
+  settled?: boolean;
 }

@@ -106,15 +106,21 @@ const FAILURE_KINDS = new Set<EventKind>([
  */
 export function classifyRecord(r: ClassifyInput): Classification {
   const split = splitStructured(r.message ?? "");
-  const fields: Record<string, string> = { ...split.fields, ...(r.fields ?? {}) };
+  const fields = mergedFields(split.fields, r.fields);
   // a Calico caller the parser left in place (`cni-installer/<nil> <nil>: `, FORMATS.md 3.8: unknown caller `<nil>`)
-  const headline = (split.headline || r.message || "").trim().replace(CALICO_CALLER_RE, "");
+  const headline = withoutCalicoCaller((split.headline || r.message || "").trim());
   // every text the line carries, with all levels of Go quoting removed (field values the
   // message already prints, as klog messages do, are not repeated)
   const message = r.message ?? "";
   let raw = message;
-  if (r.fields) for (const [k, v] of Object.entries(r.fields)) if (v && !message.includes(`${k}=`)) raw += " " + v;
-  const text = /[\\\r\n\t]/.test(raw) ? unescapeNested(raw) : raw;
+  if (r.fields) {
+    const rf = r.fields;
+    for (const k of Object.keys(rf)) {
+      const v = rf[k];
+      if (v && !message.includes(`${k}=`)) raw += " " + v;
+    }
+  }
+  const text = unescapeNested(raw);
   const lane = laneOf(r, headline, text);
   const kind = kindOf(r, lane, headline, text, fields);
   const pod = podOf(r, text, fields);
@@ -137,6 +143,34 @@ export function classifyRecord(r: ClassifyInput): Classification {
     out.rebootBootId = m ? m[1].replace(/-/g, "").toLowerCase() : null;
   }
   return out;
+}
+
+/**
+ * The fields of a record: those split from its message, overridden by the parser's. Neither is
+ * changed by the classifier, so when one side is empty the other is used as it is (no copy).
+ */
+function mergedFields(split: Record<string, string>, parsed: Record<string, string> | null | undefined): Record<string, string> {
+  if (!parsed || isEmpty(parsed)) return isEmpty(split) ? {} : split;
+  if (isEmpty(split)) return parsed;
+  return { ...split, ...parsed };
+}
+
+/** No own enumerable key (what a spread would copy). */
+function isEmpty(o: Record<string, string>): boolean {
+  for (const k in o) if (Object.prototype.hasOwnProperty.call(o, k)) return false;
+  return true;
+}
+
+/**
+ * `h` without a leading Calico caller (`CALICO_CALLER_RE`). The caller holds no blank and ends
+ * in `.go` or `<nil>`, so a headline whose first blank follows neither has none (no regex run).
+ */
+function withoutCalicoCaller(h: string): string {
+  const sp = h.indexOf(" ");
+  if (sp <= 0) return h;
+  const c = h.charCodeAt(sp - 1);
+  if (c !== 111 && c !== 62) return h; // o (.go), > (<nil>)
+  return h.replace(CALICO_CALLER_RE, "");
 }
 
 /** The message without its trailing `key=value` pairs (parsers print klog messages as `msg k=v ...`). */
@@ -410,19 +444,23 @@ function sandboxIdOf(kind: EventKind, text: string, fields: Record<string, strin
   return null;
 }
 
-const CNI_OP_MARKERS: Array<{ op: CniOp; re: RegExp }> = [
-  { op: "ADD", re: /failed \(add\)/i },
-  { op: "DEL", re: /failed \(delete\)|failed \(del\)/i },
-  { op: "ADD", re: /failed to (?:setup|set up) (?:network|sandbox container)|failed to set up pod "[^"]*" network|CNI ADD\b|[Ee]rror adding (?:pod|network)/ },
-  { op: "DEL", re: /failed to (?:destroy|teardown|tear down) (?:network|pod)|failed to teardown pod "[^"]*" network|CNI DEL\b|KillPodSandbox|[Ee]rror deleting (?:pod|network)/ },
-];
+/**
+ * The CNI operation markers, in priority order (at the same position the first listed wins):
+ * `failed (add)` and `failed (delete|del)` in any case (spelled out as `[Ff][Aa]…`), then the
+ * case-sensitive ADD and DEL texts. One alternation: its leftmost match is the earliest marker.
+ */
+const CNI_OP_RE = new RegExp(
+  [
+    /([Ff][Aa][Ii][Ll][Ee][Dd] \([Aa][Dd][Dd]\))/.source,
+    /([Ff][Aa][Ii][Ll][Ee][Dd] \([Dd][Ee][Ll](?:[Ee][Tt][Ee])?\))/.source,
+    /(failed to (?:setup|set up) (?:network|sandbox container)|failed to set up pod "[^"]*" network|CNI ADD\b|[Ee]rror adding (?:pod|network))/.source,
+    /(failed to (?:destroy|teardown|tear down) (?:network|pod)|failed to teardown pod "[^"]*" network|CNI DEL\b|KillPodSandbox|[Ee]rror deleting (?:pod|network))/.source,
+  ].join("|"),
+);
 
 /** CNI operation a text is about: the earliest ADD or DEL marker in it (case 013 names both; the set-up failure comes first). */
 export function cniOpOf(text: string): CniOp | null {
-  let best: { op: CniOp; at: number } | null = null;
-  for (const { op, re } of CNI_OP_MARKERS) {
-    const m = re.exec(text);
-    if (m && (best === null || m.index < best.at)) best = { op, at: m.index };
-  }
-  return best?.op ?? null;
+  const m = CNI_OP_RE.exec(text);
+  if (!m) return null;
+  return m[1] !== undefined || m[3] !== undefined ? "ADD" : "DEL";
 }

@@ -94,17 +94,105 @@ export function readGoQuoted(s: string, start: number): { value: string; end: nu
 /**
  * Remove every level of Go quoting from a text: each pass turns `\\` into `\` and
  * `\"` into `"` (one level of `%q`), until nothing changes (at most `maxDepth`
- * passes); then escaped newlines and tabs (`\n`, `\t`) become spaces.
+ * passes); then escaped newlines and tabs (`\n`, `\t`, `\r`) become spaces and each
+ * run of real CR/LF/TAB characters one space.
  * `a \\\"b\\\"` (three levels) becomes `a "b"`.
+ *
+ * Built in one walk from backslash run to backslash run (no replace passes): a pass only
+ * shortens each run of k backslashes (to floor(k/2) before a `"`, where the last one
+ * escapes the quote, else to ceil(k/2)) and runs never merge, so the number of passes
+ * that run (`passesNeeded`) and what each run becomes after them follow from the runs.
  */
 export function unescapeNested(text: string, maxDepth = 8): string {
-  let s = text;
-  for (let d = 0; d < maxDepth; d++) {
-    const next = s.replace(/\\(["\\])/g, "$1");
-    if (next === s) break;
-    s = next;
+  if (!SPECIAL_RE.test(text)) return text;
+  const n = text.length;
+  const allowed = maxDepth > 0 ? Math.ceil(maxDepth) : 0;
+  const depth = Math.min(allowed, passesNeeded(text));
+  const scale = 2 ** depth;
+  let out = "";
+  let plain = 0; // start of the text not yet copied
+  let bs = text.indexOf("\\");
+  let ctl = nextControl(text, 0);
+  while (bs >= 0 || ctl >= 0) {
+    if (bs >= 0 && (ctl < 0 || bs < ctl)) {
+      // a run of backslashes and the character after it
+      let j = bs + 1;
+      while (j < n && text.charCodeAt(j) === BS) j++;
+      const k = j - bs;
+      const next = j < n ? text.charCodeAt(j) : -1;
+      out += text.slice(plain, bs);
+      if (next === DQ) {
+        out += "\\".repeat(Math.floor(k / scale)) + '"';
+        plain = j + 1;
+      } else {
+        const left = Math.ceil(k / scale);
+        if (next === 110 || next === 116 || next === 114) {
+          // n t r: the last backslash and its letter become a space
+          out += "\\".repeat(left - 1) + " ";
+          plain = j + 1;
+        } else {
+          out += "\\".repeat(left);
+          plain = j;
+        }
+      }
+      bs = text.indexOf("\\", plain);
+      if (ctl >= 0 && ctl < plain) ctl = nextControl(text, plain);
+    } else {
+      // a run of CR/LF/TAB: one space
+      let j = ctl + 1;
+      while (j < n && isControl(text.charCodeAt(j))) j++;
+      out += text.slice(plain, ctl) + " ";
+      plain = j;
+      ctl = nextControl(text, j);
+    }
   }
-  return s.replace(/\\[ntr]/g, " ").replace(/[\r\n\t]+/g, " ");
+  return out + text.slice(plain);
+}
+
+/** A character `unescapeNested` changes: backslash, CR, LF, TAB. */
+const SPECIAL_RE = /[\\\r\n\t]/;
+const CONTROL_RE = /[\r\n\t]/g;
+
+function isControl(c: number): boolean {
+  return c === 10 || c === 13 || c === 9;
+}
+
+/** Index of the next CR, LF or TAB at or after `from`, -1 when none. */
+function nextControl(text: string, from: number): number {
+  CONTROL_RE.lastIndex = from;
+  return CONTROL_RE.test(text) ? CONTROL_RE.lastIndex - 1 : -1;
+}
+
+const BS = 92; // backslash
+const DQ = 34; // "
+
+/** Bit length of a positive integer (1 → 1, 2..3 → 2, 4..7 → 3). */
+function bitLength(k: number): number {
+  let b = 0;
+  while (k > 0) {
+    b++;
+    k = Math.floor(k / 2);
+  }
+  return b;
+}
+
+/**
+ * Passes of `\\` → `\`, `\"` → `"` that change `text`: the most any backslash run needs, a run of k needing bitLength(k)
+ * halvings to vanish before a quote, bitLength(k - 1) to come down to one elsewhere.
+ */
+function passesNeeded(text: string): number {
+  const n = text.length;
+  let need = 0;
+  let i = text.indexOf("\\");
+  while (i >= 0) {
+    let j = i + 1;
+    while (j < n && text.charCodeAt(j) === BS) j++;
+    const k = j - i;
+    const p = j < n && text.charCodeAt(j) === DQ ? bitLength(k) : bitLength(k - 1);
+    if (p > need) need = p;
+    i = j < n ? text.indexOf("\\", j + 1) : -1;
+  }
+  return need;
 }
 
 const KEY_RE = /[A-Za-z_][\w.\-/]*/y;

@@ -2,7 +2,8 @@
  * Issue "Ingest and query at scale": the streaming ingest (worker threads, events spilled per
  * node, rows formatted per node; lib/ingest/ingest-bundle.ts) stores exactly what the in-memory
  * reference (`analyseBundle`) computes: the same boots per node, and every event with the same
- * time, boot, node and error class. Run with worker threads and inline (BOOTLINE_INGEST_THREADS=0).
+ * time, boot, node and error class. Run with worker threads (events held in memory, or all
+ * spilled to disk) and inline (BOOTLINE_INGEST_THREADS=0).
  * The bundle: three nodes of a Calico storm, uploaded as three archives, plus a copy of one
  * node's kubelet log (a duplicate to drop); the Kubernetes events are stamped 3 s late (a clock
  * offset to estimate and apply).
@@ -24,6 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   delete process.env.BOOTLINE_INGEST_THREADS;
+  delete process.env.BOOTLINE_INGEST_HOLD_MB;
   await db?.drop();
 });
 
@@ -73,9 +75,15 @@ async function reference(files: Array<{ name: string; data: Buffer }>, uploadMs:
 const key = (r: Row) => `${r.ord}:${r.line}`;
 
 describe("streaming ingest equals the in-memory reference", () => {
-  for (const threads of ["2", "0"]) {
-    it(`with BOOTLINE_INGEST_THREADS=${threads}`, async () => {
+  const variants = [
+    { threads: "2", holdMb: "256", what: "events held on the threads that parsed them" },
+    { threads: "2", holdMb: "0", what: "every part spilled to disk and read back" },
+    { threads: "0", holdMb: "256", what: "inline" },
+  ];
+  for (const { threads, holdMb, what } of variants) {
+    it(`with BOOTLINE_INGEST_THREADS=${threads}, BOOTLINE_INGEST_HOLD_MB=${holdMb} (${what})`, async () => {
       process.env.BOOTLINE_INGEST_THREADS = threads;
+      process.env.BOOTLINE_INGEST_HOLD_MB = holdMb;
       const files = uploads();
       const { incidentId, bundleId } = await enqueueBundle(db, { title: `stream ${threads}`, files });
       const r = await processBundle(db, bundleId);

@@ -48,13 +48,24 @@ export function spillUnpacked(files: UnpackedFile[], dir: string, first: number)
 /** A node's share of the bundle after pass 1 (`node` null: records on no node). */
 interface NodeGroup {
   node: string | null;
-  parts: Array<{ path: string; ord: number; offsetMs: number }>;
+  /** the node keys its parts are held under (its own; also `null` when it is the bundle's only node) */
+  sources: Array<string | null>;
+  /** events held by each executor (index into `ParsedBundle.executors`) */
+  held: Map<number, number>;
   events: number;
 }
 
 /** The bundle after pass 1: file listings and where each node's events wait. */
 export interface ParsedBundle {
+  /** key of the bundle's events on the threads */
+  token: string;
+  /** the threads holding them (pass 2 must use the same) */
+  executors: Executor[];
+  /** folder for spill files */
+  dir: string;
   files: AnalysedFile[];
+  /** clock offset by file ord, ms */
+  offsets: Record<number, number>;
   /** nodes by name, then the group of records on no node */
   groups: NodeGroup[];
   blocks: Array<string | null>;
@@ -62,48 +73,84 @@ export interface ParsedBundle {
   aliases: Map<string, string[]>;
 }
 
-/** Runs `fn` over `items` on the executors, each executor taking the next item when free. */
-async function spread<T, R>(executors: Executor[], items: T[], fn: (ex: Executor, item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  await Promise.all(
-    executors.map(async (ex) => {
-      while (next < items.length) {
-        const i = next++;
-        out[i] = await fn(ex, items[i]);
-      }
-    }),
-  );
+/**
+ * Source text (bytes) each thread may hold as parsed events before spilling to disk
+ * (`BOOTLINE_INGEST_HOLD_MB`, default 256 MiB): events take a few times their text in memory,
+ * so this bounds a thread's heap whatever the bundle's size.
+ */
+export function holdBytes(): number {
+  const mb = Number(process.env.BOOTLINE_INGEST_HOLD_MB);
+  return (Number.isFinite(mb) && mb >= 0 && process.env.BOOTLINE_INGEST_HOLD_MB !== "" ? mb : 256) * 1024 * 1024;
+}
+
+/**
+ * Which executor parses each file: the files of one node (as the collector layout names it) go to
+ * one executor, so pass 2 finds the node's events where they are; nodes are spread by size,
+ * largest first, onto the least loaded executor. With fewer nodes than executors, files are
+ * spread one by one instead (parallel parsing beats keeping a node on one thread).
+ */
+function assignFiles(sizes: number[], nodes: Array<string | null | undefined>, executors: number): number[][] {
+  const groups = new Map<string, number[]>();
+  sizes.forEach((_, ord) => {
+    const key = nodes[ord] ? `n:${nodes[ord]}` : `f:${ord}`;
+    const g = groups.get(key);
+    if (g) g.push(ord);
+    else groups.set(key, [ord]);
+  });
+  const named = [...groups.keys()].filter((k) => k.startsWith("n:")).length;
+  let units = [...groups.values()];
+  if (named < executors) units = sizes.map((_, ord) => [ord]);
+  const weight = (u: number[]) => u.reduce((s, o) => s + sizes[o], 0);
+  units.sort((x, y) => weight(y) - weight(x));
+  const load = new Array<number>(executors).fill(0);
+  const out: number[][] = Array.from({ length: executors }, () => []);
+  for (const u of units) {
+    let best = 0;
+    for (let i = 1; i < executors; i++) if (load[i] < load[best]) best = i;
+    out[best].push(...u);
+    load[best] += weight(u);
+  }
   return out;
 }
 
 /**
  * Pass 1 (see the module comment). `unpacked` entries carry their bytes at `dataPath` (or in
  * `data`, which is then sent to the thread); spill files go to `dir`. Sets `redacted` on the
- * unpacked entries. Never throws for bad input; throws when a worker thread fails.
+ * unpacked entries. Never throws for bad input; throws when a worker thread fails. The threads
+ * keep the parsed events under `token` until `storeParsed` or `releaseParsed`.
  */
-export async function parseBundle(unpacked: UnpackedFile[], opts: IngestOptions, dir: string, progress: Progress = () => {}): Promise<ParsedBundle> {
+export async function parseBundle(unpacked: UnpackedFile[], opts: IngestOptions, dir: string, token: string, progress: Progress = () => {}): Promise<ParsedBundle> {
   mkdirSync(dir, { recursive: true });
   const layout = describeBundle(unpacked);
   const collectedMs = opts.collectedMs ?? latestMtime(unpacked);
-  const totalBytes = unpacked.reduce((s, f) => s + (f.size ?? f.data?.length ?? 0), 0) || 1;
+  const sizes = unpacked.map((f) => f.size ?? f.data?.length ?? 0);
+  const totalBytes = sizes.reduce((s, n) => s + n, 0) || 1;
   let doneBytes = 0;
-  // largest files first, so no thread is left with a big one at the end
-  const order = unpacked.map((_, i) => i).sort((a, b) => (unpacked[b].size ?? 0) - (unpacked[a].size ?? 0));
+  const executors = ingestExecutors();
+  const limit = holdBytes();
   const results = new Array<ParseFileResult>(unpacked.length);
-  await spread(ingestExecutors(), order, async (ex, ord) => {
-    results[ord] = await ex.call("parseFileTask", { ord, file: unpacked[ord], layout: layout.files[ord], opts, collectedMs, dir });
-    doneBytes += unpacked[ord].size ?? 0;
-    progress("parse", doneBytes / totalBytes);
-  });
+  const holder = new Array<number>(unpacked.length);
+  const plan = assignFiles(sizes, layout.files.map((l) => opts.node || l.node), executors.length);
+  await Promise.all(
+    plan.map(async (ords, x) => {
+      for (const ord of ords) {
+        results[ord] = await executors[x].call("parseFileTask", { token, ord, file: unpacked[ord], layout: layout.files[ord], opts, collectedMs, dir, holdBytes: limit });
+        holder[ord] = x;
+        doneBytes += sizes[ord];
+        progress("parse", doneBytes / totalBytes);
+      }
+    }),
+  );
 
+  const dropped = new Map<number, number[]>();
   findDuplicates(results.map((r) => ({ sha: r.sha, path: r.file.path, byteSize: r.base.byteSize }))).forEach((dupOf, ord) => {
     if (dupOf === null) return;
     const r = results[ord];
-    for (const p of r.parts) rmSync(p.path, { force: true });
+    if (r.parts.length) dropped.set(holder[ord], [...(dropped.get(holder[ord]) ?? []), ord]);
     if (r.blocksPath) rmSync(r.blocksPath, { force: true });
     results[ord] = { ...r, file: duplicateFile(r.base, dupOf), parts: [], blocksPath: null, redacted: undefined, skew: { failures: [], events: [] } };
   });
+  for (const [x, ords] of dropped) await executors[x].call("dropFiles", { token, ords });
   results.forEach((r, ord) => {
     if (r.redacted) unpacked[ord].redacted = r.redacted;
     else delete unpacked[ord].redacted;
@@ -122,20 +169,30 @@ export async function parseBundle(unpacked: UnpackedFile[], opts: IngestOptions,
     for (const p of r.parts) {
       const node = p.node ?? only;
       let g = byNode.get(node);
-      if (!g) byNode.set(node, (g = { node, parts: [], events: 0 }));
-      g.parts.push({ path: p.path, ord, offsetMs: offsets.get(ord) ?? 0 });
+      if (!g) byNode.set(node, (g = { node, sources: [node], held: new Map(), events: 0 }));
+      if (!g.sources.includes(p.node)) g.sources.push(p.node);
+      g.held.set(holder[ord], (g.held.get(holder[ord]) ?? 0) + p.events);
       g.events += p.events;
     }
   });
   const groups = [...byNode.values()].sort((a, b) => (a.node === null ? 1 : b.node === null ? -1 : a.node.localeCompare(b.node)));
   progress("parse", 1);
   return {
+    token,
+    executors,
+    dir,
     files,
+    offsets: Object.fromEntries(offsets),
     groups,
     blocks: results.map((r) => r.blocksPath),
     collector: layout.collectors.length ? layout.collectors.join(",") : null,
     aliases: layout.aliases,
   };
+}
+
+/** Lets the threads drop what they hold for a bundle (call once it is stored or has failed). */
+export async function releaseParsed(parsed: Pick<ParsedBundle, "token" | "executors">): Promise<void> {
+  await Promise.all(parsed.executors.map((ex) => ex.call("forgetBundle", parsed.token).catch(() => {})));
 }
 
 /** What `storeParsed` wrote. */
@@ -179,7 +236,8 @@ export async function storeParsed(
   let nextBootId = await reserveIds(tx, "Boot", 1);
   const bootBase = nextBootId;
 
-  const executors = ingestExecutors();
+  const { executors, token } = parsed;
+  const fileIdByOrd: Record<number, number> = Object.fromEntries(fileIds.map((id, ord) => [ord, id]));
   const knownTouched = new Map<number, { info: BootInfo; events: [] }>();
   const findings: Array<{ bootId: number; findings: Finding[] }> = [];
   const infos = new Map<number, BootInfo>();
@@ -188,15 +246,20 @@ export async function storeParsed(
 
   // one node: boots on a thread, ids here (in node order), rows and findings on the same thread
   const runGroup = async (g: NodeGroup, gi: number): Promise<NodeRowsResult & { boots: BootWrite[] }> => {
-    const ex = executors[gi % executors.length];
-    const token = `${bundleId}:${gi}`;
+    // prepared on the thread holding most of the node's events; the others hand theirs over on disk
+    const x = [...g.held].sort((p, q) => q[1] - p[1] || p[0] - q[0])[0]?.[0] ?? 0;
+    const ex = executors[x];
+    const key = `${token}:${gi}`;
     const firstId = nextEventId;
     nextEventId += g.events;
     const prior = allocated;
     let release!: () => void;
     allocated = new Promise((r) => (release = r));
     try {
-      const found: AnalysedBoot[] = await ex.call("prepareNode", { token, node: g.node, parts: g.parts });
+      const spilled = (
+        await Promise.all([...g.held.keys()].filter((y) => y !== x).map((y) => executors[y].call("spillNodes", { token, nodes: g.sources, dir: parsed.dir })))
+      ).flat();
+      const found: AnalysedBoot[] = await ex.call("prepareNode", { token, key, node: g.node, sources: g.sources, spilled, offsets: parsed.offsets });
       await prior;
       const nodeId = g.node === null ? null : nodeIds.get(g.node)!;
       const bootIds: number[] = [];
@@ -217,12 +280,9 @@ export async function storeParsed(
         detect.push(k ? null : info);
       }
       release();
-      const fileIdsOf: Record<number, number> = {};
-      for (const p of g.parts) fileIdsOf[p.ord] = fileIds[p.ord];
-      return { ...(await ex.call("nodeRows", { token, incidentId, bundleId, nodeId, bootIds, detect, firstId, fileIds: fileIdsOf })), boots };
+      return { ...(await ex.call("nodeRows", { key, incidentId, bundleId, nodeId, bootIds, detect, firstId, fileIds: fileIdByOrd })), boots };
     } catch (e) {
       release();
-      void ex.call("forgetNode", token).catch(() => {});
       throw e;
     }
   };

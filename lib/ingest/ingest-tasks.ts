@@ -2,17 +2,21 @@
  * The CPU-heavy steps of the streaming ingest (ingest-bundle.ts), run in worker threads
  * (ingest-pool.ts) or inline. Every argument and result is structured-clone data.
  *
- * - `parseFileTask` (pass 1, one file): `analyseFile`, then the file's events go to spill files
- *   on disk (spill.ts), one per node the records name (`null` bucket: no node yet), and its raw
- *   text to a file of SourceBlock rows. Returns the file's listing, counts and skew input only.
- * - `prepareNode` (pass 2, one node): reads the node's spill files, applies the clock offsets,
+ * - `parseFileTask` (pass 1, one file): `analyseFile`; the file's events stay on this thread,
+ *   grouped by the node the records name (none yet: `null`), as long as the thread holds less
+ *   than `holdBytes` of source text; past that, the largest parts go to spill files on disk
+ *   (spill.ts), so memory stays bounded whatever the bundle's size. The raw text goes to a file
+ *   of SourceBlock rows. Returns the file's listing, counts and skew input only.
+ * - `spillNodes`: hands a node's parts to another thread through the disk.
+ * - `prepareNode` (pass 2, one node): gathers the node's events, applies the clock offsets,
  *   infers error classes and finds the node's boots (`analyseNode`); keeps the events until:
  * - `nodeRows`: with the database ids the caller chose, formats the node's `Event` and
  *   `EventDensity` rows as COPY text and runs the detectors on each new boot.
  *
- * State between `prepareNode` and `nodeRows` lives in this module, keyed by the caller's token,
- * so both calls must reach the same thread.
+ * State lives in this module, keyed by the caller's bundle token: the thread that parsed a file
+ * holds its events, so the caller prepares each node on the thread holding most of it.
  */
+import { randomUUID } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { UnpackedFile } from "../bundle/unpack";
@@ -22,26 +26,29 @@ import { runDetectors } from "../detect/index";
 import type { BootEvent, BootInfo, Finding } from "../detect/types";
 import { skewInputOf, shiftEvent, type SkewInput } from "../timeline/clock-skew";
 import { analyseFile, analyseNode, type AnalysedBoot, type AnalysedEvent, type AnalysedFile, type IngestOptions } from "./analyse-bundle";
-import { decodeEvent, encodeEvent } from "./spill";
+import { copyTail, decodeEvent, encodeEvent } from "./spill";
 import { toBootEvent } from "./store-bundle";
 
 /** Pass 1 input: one unpacked file (its bytes at `file.dataPath`). */
 export interface ParseFileTask {
+  /** the bundle's key in this thread's held events */
+  token: string;
   ord: number;
   file: UnpackedFile;
   layout: FileLayout;
   opts: IngestOptions;
   /** the bundle's collection time fallback, UTC ms */
   collectedMs: number | null;
-  /** folder for the spill files */
+  /** folder for spill files */
   dir: string;
+  /** bytes of source text whose events this thread may hold in memory; past it, parts are spilled */
+  holdBytes: number;
 }
 
-/** Events of one node (or of none) from one file, spilled at `path`. */
-export interface SpillPart {
+/** A file's events for one node (or for none: `node` null), held by the thread that parsed them. */
+export interface FilePart {
   node: string | null;
   events: number;
-  path: string;
 }
 
 export interface ParseFileResult {
@@ -51,27 +58,68 @@ export interface ParseFileResult {
   sha: string | null;
   redacted?: Record<string, number>;
   skew: SkewInput;
-  parts: SpillPart[];
+  parts: FilePart[];
   /** SourceBlock rows without their `fileId` (COPY text: seq, firstLine, lineCount, data) */
   blocksPath: string | null;
 }
 
+/** One file's events for one node: in memory, or spilled to `path` (spill.ts). */
+interface HeldPart {
+  ord: number;
+  count: number;
+  /** source bytes the part stands for (its share of the file's size) */
+  bytes: number;
+  events?: AnalysedEvent[];
+  path?: string;
+}
+
+/** This thread's held parts: bundle token -> node ("" for none) -> parts. */
+const held = new Map<string, Map<string, HeldPart[]>>();
+let heldBytes = 0;
+
+const nodeKey = (node: string | null) => node ?? "";
+
+function spillPart(dir: string, p: HeldPart, node: string): void {
+  if (!p.events) return;
+  p.path = path.join(dir, `${p.ord}-${Buffer.from(node).toString("hex").slice(0, 64)}-${randomUUID().slice(0, 8)}.ev`);
+  writeFileSync(p.path, p.events.map(encodeEvent).join(""));
+  delete p.events;
+  heldBytes -= p.bytes;
+}
+
+/** Spills in-memory parts, largest first, until this thread holds at most `limit` bytes. */
+function spillOver(dir: string, limit: number): void {
+  while (heldBytes > limit) {
+    let best: { p: HeldPart; node: string } | null = null;
+    for (const nodes of held.values()) {
+      for (const [node, parts] of nodes) for (const p of parts) if (p.events && (!best || p.bytes > best.p.bytes)) best = { p, node };
+    }
+    if (!best) return;
+    spillPart(dir, best.p, best.node);
+  }
+}
+
 export function parseFileTask(t: ParseFileTask): ParseFileResult {
   const r = analyseFile(t.file, { ord: t.ord, layout: t.layout, opts: t.opts, collectedMs: t.collectedMs });
-  const byNode = new Map<string | null, string[]>();
+  const byNode = new Map<string | null, AnalysedEvent[]>();
   for (const e of r.events) {
     const node = e.node ?? r.file.node;
-    let lines = byNode.get(node);
-    if (!lines) byNode.set(node, (lines = []));
-    lines.push(encodeEvent(e));
+    let list = byNode.get(node);
+    if (!list) byNode.set(node, (list = []));
+    list.push(e);
   }
-  const parts: SpillPart[] = [];
-  let k = 0;
-  for (const [node, lines] of byNode) {
-    const p = path.join(t.dir, `${t.ord}-${k++}.ev`);
-    writeFileSync(p, lines.join(""));
-    parts.push({ node, events: lines.length, path: p });
+  let nodes = held.get(t.token);
+  if (!nodes) held.set(t.token, (nodes = new Map()));
+  const parts: FilePart[] = [];
+  for (const [node, events] of byNode) {
+    const bytes = Math.round((r.file.byteSize * events.length) / r.events.length);
+    const list = nodes.get(nodeKey(node)) ?? [];
+    nodes.set(nodeKey(node), list);
+    list.push({ ord: t.ord, count: events.length, bytes, events });
+    heldBytes += bytes;
+    parts.push({ node, events: events.length });
   }
+  spillOver(t.dir, t.holdBytes);
   let blocksPath: string | null = null;
   if (r.file.blocks.length) {
     blocksPath = path.join(t.dir, `${t.ord}.blk`);
@@ -88,44 +136,109 @@ export function parseFileTask(t: ParseFileTask): ParseFileResult {
   };
 }
 
-/** Pass 2 input: the spill parts of one node (`node` null: events on no node). */
+/** Drops the held parts of files found to repeat another (their events are not stored). */
+export function dropFiles(t: { token: string; ords: number[] }): void {
+  const drop = new Set(t.ords);
+  for (const parts of held.get(t.token)?.values() ?? []) {
+    for (let i = parts.length - 1; i >= 0; i--) {
+      if (!drop.has(parts[i].ord)) continue;
+      if (parts[i].events) heldBytes -= parts[i].bytes;
+      parts.splice(i, 1);
+    }
+  }
+}
+
+/** Spills this thread's in-memory parts of `nodes` (another thread prepares them); returns every spilled part of them. */
+export function spillNodes(t: { token: string; nodes: Array<string | null>; dir: string }): Array<{ ord: number; path: string }> {
+  const out: Array<{ ord: number; path: string }> = [];
+  const nodes = held.get(t.token);
+  for (const node of t.nodes) {
+    const parts = nodes?.get(nodeKey(node)) ?? [];
+    for (const p of parts) {
+      spillPart(t.dir, p, nodeKey(node));
+      out.push({ ord: p.ord, path: p.path! });
+    }
+    nodes?.delete(nodeKey(node));
+  }
+  return out;
+}
+
+/** Pass 2 input: one node's events (held here under `sources`, or spilled by other threads). */
 export interface PrepareNodeTask {
   token: string;
+  /** key of the prepared node in this thread (for `nodeRows`) */
+  key: string;
+  /** the node (null: the records on no node) */
   node: string | null;
-  parts: Array<{ path: string; ord: number; offsetMs: number }>;
+  /** the node keys this thread holds parts under (the node's own, and "no node" when it is the only node) */
+  sources: Array<string | null>;
+  /** parts spilled by other threads */
+  spilled: Array<{ ord: number; path: string }>;
+  /** clock offset by file ord, ms */
+  offsets: Record<number, number>;
 }
 
 interface NodeState {
   events: AnalysedEvent[];
-  tails: string[];
+  /** the COPY tail of events read back from a spill (the others are built from the event) */
+  tails: Array<string | undefined>;
 }
 
 const prepared = new Map<string, NodeState>();
 
-/** Reads a node's events back, shifts them by their file's clock offset and finds the node's boots. */
-export function prepareNode(t: PrepareNodeTask): AnalysedBoot[] {
+function readSpill(p: { ord: number; path: string }, node: string | null): { events: AnalysedEvent[]; tails: string[] } {
+  const text = readFileSync(p.path, "utf8");
   const events: AnalysedEvent[] = [];
   const tails: string[] = [];
-  for (const p of t.parts) {
-    const text = readFileSync(p.path, "utf8");
-    let start = 0;
-    while (start < text.length) {
-      const nl = text.indexOf("\n", start);
-      const { e, tail } = decodeEvent(text.slice(start, nl), p.ord, t.node);
-      shiftEvent(e, p.offsetMs);
-      events.push(e);
-      tails.push(tail);
-      start = nl + 1;
+  let start = 0;
+  while (start < text.length) {
+    const nl = text.indexOf("\n", start);
+    const { e, tail } = decodeEvent(text.slice(start, nl), p.ord, node);
+    events.push(e);
+    tails.push(tail);
+    start = nl + 1;
+  }
+  return { events, tails };
+}
+
+/**
+ * Gathers a node's events (in file order), shifts them by their file's clock offset and finds
+ * the node's boots; keeps them for `nodeRows`.
+ */
+export function prepareNode(t: PrepareNodeTask): AnalysedBoot[] {
+  const pieces: Array<{ ord: number; events: AnalysedEvent[]; tails?: string[] }> = [];
+  const nodes = held.get(t.token);
+  for (const src of t.sources) {
+    for (const p of nodes?.get(nodeKey(src)) ?? []) {
+      if (p.events) {
+        heldBytes -= p.bytes;
+        pieces.push({ ord: p.ord, events: p.events });
+      } else pieces.push({ ord: p.ord, ...readSpill({ ord: p.ord, path: p.path! }, t.node) });
     }
+    nodes?.delete(nodeKey(src));
+  }
+  for (const p of t.spilled) pieces.push({ ord: p.ord, ...readSpill(p, t.node) });
+  pieces.sort((a, b) => a.ord - b.ord);
+  const events: AnalysedEvent[] = [];
+  const tails: Array<string | undefined> = [];
+  for (const piece of pieces) {
+    const off = t.offsets[piece.ord] ?? 0;
+    piece.events.forEach((e, i) => {
+      e.node = t.node;
+      shiftEvent(e, off);
+      events.push(e);
+      tails.push(piece.tails?.[i]);
+    });
   }
   const boots = t.node === null ? [] : analyseNode(events);
-  prepared.set(t.token, { events, tails });
+  prepared.set(t.key, { events, tails });
   return boots;
 }
 
 /** Ids and context for formatting a prepared node's rows. */
 export interface NodeRowsTask {
-  token: string;
+  /** as given to `prepareNode` */
+  key: string;
   incidentId: string;
   bundleId: string;
   nodeId: number | null;
@@ -157,9 +270,9 @@ const CHUNK_ROWS = 10_000;
 const iso = (ms: number | null) => (ms === null ? "\\N" : new Date(ms).toISOString());
 
 export function nodeRows(t: NodeRowsTask): NodeRowsResult {
-  const st = prepared.get(t.token);
-  if (!st) throw new Error(`nodeRows: node ${t.token} was not prepared on this thread`);
-  prepared.delete(t.token);
+  const st = prepared.get(t.key);
+  if (!st) throw new Error(`nodeRows: node ${t.key} was not prepared on this thread`);
+  prepared.delete(t.key);
   const head = `\t${t.incidentId}\t${t.bundleId}\t`;
   const nodeId = copyText(t.nodeId);
   // encoded here, on the worker thread, and handed over without a copy (see ingest-worker.mjs)
@@ -189,7 +302,7 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
         } else density.set(key, [1, e.severity >= 3 ? 1 : 0]);
       }
     }
-    buf += `${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso(e.ts)}\t${copyText(e.errorClass)}\t${copyText(e.fields ? JSON.stringify(e.fields) : null)}\t${st.tails[i]}\n`;
+    buf += `${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso(e.ts)}\t${copyText(e.errorClass)}\t${copyText(e.fields ? JSON.stringify(e.fields) : null)}\t${st.tails[i] ?? copyTail(e)}\n`;
     if (++n === CHUNK_ROWS) {
       rows.push(utf8.encode(buf));
       buf = "";
@@ -209,11 +322,13 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
   return { rows, density: dens, events: st.events.length, findings };
 }
 
-/** Drops a prepared node (after a failure elsewhere). */
-export function forgetNode(token: string): void {
-  prepared.delete(token);
+/** Drops everything this thread holds for a bundle (after it is stored, or failed). */
+export function forgetBundle(token: string): void {
+  for (const parts of held.get(token)?.values() ?? []) for (const p of parts) if (p.events) heldBytes -= p.bytes;
+  held.delete(token);
+  for (const k of [...prepared.keys()]) if (k.startsWith(`${token}:`)) prepared.delete(k);
 }
 
 /** The tasks by name, for the worker entry and the inline executor. */
-export const TASKS = { parseFileTask, prepareNode, nodeRows, forgetNode } as const;
+export const TASKS = { parseFileTask, dropFiles, spillNodes, prepareNode, nodeRows, forgetBundle } as const;
 export type TaskName = keyof typeof TASKS;

@@ -13,7 +13,7 @@ import { unpackUpload, type UnpackedFile } from "../bundle/unpack";
 import type { DbHandles } from "../db/connection";
 import type { SkewOption } from "../timeline/clock-skew";
 import type { IngestOptions } from "./analyse-bundle";
-import { parseBundle, spillUnpacked, storeParsed } from "./ingest-bundle";
+import { parseBundle, releaseParsed, spillUnpacked, storeParsed, type ParsedBundle } from "./ingest-bundle";
 import { unreadableSummary } from "./file-reason";
 import { storeRedactionCounts } from "./redact-file";
 
@@ -77,6 +77,7 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     mark = now;
   };
   const work = path.join(uploadsDir(bundleId), ".work");
+  let held: ParsedBundle | null = null;
   try {
     await db.sql.query(`UPDATE "Bundle" SET status = 'parsing', phase = 'unpack', progress = 0, "startedAt" = now(), error = NULL WHERE id = $1`, [bundleId]);
     const dir = uploadsDir(bundleId);
@@ -100,7 +101,8 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
       skew: opts.skew ?? null,
     };
     lap("unpackMs");
-    const parsed = await parseBundle(unpacked, ingestOpts, path.join(work, "spill"), progress);
+    const parsed = await parseBundle(unpacked, ingestOpts, path.join(work, "spill"), bundleId, progress);
+    held = parsed;
     lap("parseMs");
     await pendingProgress;
     const readable = parsed.files.filter((f) => f.status === "read" && f.counts.records > 0);
@@ -138,6 +140,7 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     await db.sql.query(`UPDATE "Bundle" SET status = 'failed', phase = 'done', error = $2, "finishedAt" = now() WHERE id = $1`, [bundleId, message]);
     return { status: "failed", error: message, events: 0, findings: 0 };
   } finally {
+    if (held) await releaseParsed(held);
     rmSync(work, { recursive: true, force: true });
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The on-disk form of analysed events between the two halves of the streaming ingest
- * (ingest-bundle.ts): pass 1 writes each file's events, one line each, grouped by node; pass 2
- * reads one node's lines back to find its boots and writes them to PostgreSQL.
+ * (ingest-bundle.ts), for events a thread cannot keep in memory: pass 1 writes a file's events
+ * for one node, one line each; pass 2 reads one node's lines back to find its boots and writes
+ * them to PostgreSQL.
  *
  * One line per event (LF-terminated, UTF-8):
  *
@@ -45,10 +46,15 @@ type Head = [
 export function encodeEvent(e: AnalysedEvent): string {
   const head: Head = [e.ts, e.kind, e.lane, e.severity, e.line, e.journalBootId, e.bootSegment, e.sandboxId, e.errorClass, e.rebootBootId, e.bootDecl ?? null, e.fields];
   if (e.kind !== "log") head.push(e.component, e.pod, e.message, e.precision);
-  const tail =
+  return `${JSON.stringify(head)}\t${copyTail(e)}\n`;
+}
+
+/** The COPY text of an event's `TAIL_COLUMNS` (no line end). */
+export function copyTail(e: AnalysedEvent): string {
+  return (
     `${e.line}\t${e.span}\t${e.precision}\t${e.flags}\t${copyText(e.component)}\t${e.lane}\t${e.severity}\t${e.kind}\t` +
-    `${copyText(e.pod)}\t${copyText(e.sandboxId)}\t${copyText(e.message)}`;
-  return `${JSON.stringify(head)}\t${tail}\n`;
+    `${copyText(e.pod)}\t${copyText(e.sandboxId)}\t${copyText(e.message)}`
+  );
 }
 
 /**

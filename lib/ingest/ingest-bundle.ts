@@ -25,7 +25,7 @@ import type { BootInfo, Finding } from "../detect/types";
 import { clockOffsets, shiftFile } from "../timeline/clock-skew";
 import { duplicateFile, findDuplicates, latestMtime, onlyNode, type AnalysedBoot, type AnalysedFile, type IngestOptions, type Progress } from "./analyse-bundle";
 import { ingestExecutors, type Executor } from "./ingest-pool";
-import { ROW_COLUMNS, type NodeRowsResult, type ParseFileResult } from "./ingest-tasks";
+import { fillFileId, ROW_COLUMNS, type NodeRowsResult, type ParseFileResult } from "./ingest-tasks";
 import { TAIL_COLUMNS } from "./spill";
 import { detectFindings, insertFiles, knownBoots, lockIngest, replaceFindings, reserveIds, upsertNodes, writeBoots, type BootWrite } from "./store-bundle";
 
@@ -220,16 +220,6 @@ export async function storeParsed(
   const nodeIds = await upsertNodes(tx, incidentId, names, parsed.aliases);
   const fileIds = await insertFiles(tx, incidentId, bundleId, parsed.files);
 
-  function* blockRows(): Generator<string> {
-    for (let i = 0; i < parsed.blocks.length; i++) {
-      const p = parsed.blocks[i];
-      if (!p) continue;
-      const prefix = `${fileIds[i]}\t`;
-      yield prefix + readFileSync(p, "utf8").slice(0, -1).split("\n").join(`\n${prefix}`) + "\n";
-    }
-  }
-  await tx.copyFrom("SourceBlock", ["fileId", "seq", "firstLine", "lineCount", "data"], blockRows());
-
   const known = await knownBoots(tx, incidentId);
   const total = parsed.groups.reduce((s, g) => s + g.events, 0);
   let nextEventId = total ? await reserveIds(tx, "Event", total) : 0;
@@ -287,8 +277,8 @@ export async function storeParsed(
     }
   };
 
-  // keep one node more in flight than there are threads: the next is ready when a COPY ends
-  const window = executors.length + 1;
+  // keep two nodes more in flight than there are threads: the next is ready when a COPY ends
+  const window = executors.length + 2;
   const inflight: Array<ReturnType<typeof runGroup>> = [];
   let gi = 0;
   const launch = () => {
@@ -298,6 +288,16 @@ export async function storeParsed(
     gi++;
   };
   while (gi < parsed.groups.length && inflight.length < window) launch();
+
+  // the source blocks go in while the threads prepare the first nodes
+  function* blockRows(): Generator<Buffer> {
+    for (let i = 0; i < parsed.blocks.length; i++) {
+      const p = parsed.blocks[i];
+      if (p) yield fillFileId(readFileSync(p), fileIds[i]);
+    }
+  }
+  await tx.copyFrom("SourceBlock", ["fileId", "seq", "firstLine", "lineCount", "data"], blockRows());
+
   let copied = 0;
   const columns = [...ROW_COLUMNS, ...TAIL_COLUMNS];
   while (inflight.length) {

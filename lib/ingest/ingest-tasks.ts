@@ -29,6 +29,25 @@ import { analyseFile, analyseNode, type AnalysedBoot, type AnalysedEvent, type A
 import { copyTail, decodeEvent, encodeEvent } from "./spill";
 import { toBootEvent } from "./store-bundle";
 
+/** Width of the `fileId` placeholder at the start of each SourceBlock row a thread writes (int4 has at most 10 digits). */
+const FILE_ID_WIDTH = 10;
+const FILE_ID_PLACEHOLDER = "0".repeat(FILE_ID_WIDTH);
+
+/**
+ * Puts `fileId` into the placeholder of every row of a SourceBlock file `parseFileTask` wrote
+ * (COPY text, one row per line), in place; zero-padded digits read as the same integer.
+ */
+export function fillFileId(rows: Buffer, fileId: number): Buffer {
+  const id = String(fileId).padStart(FILE_ID_WIDTH, "0");
+  for (let at = 0; at < rows.length; ) {
+    rows.write(id, at, "latin1");
+    const nl = rows.indexOf(10, at);
+    if (nl === -1) break;
+    at = nl + 1;
+  }
+  return rows;
+}
+
 /** Pass 1 input: one unpacked file (its bytes at `file.dataPath`). */
 export interface ParseFileTask {
   /** the bundle's key in this thread's held events */
@@ -59,7 +78,7 @@ export interface ParseFileResult {
   redacted?: Record<string, number>;
   skew: SkewInput;
   parts: FilePart[];
-  /** SourceBlock rows without their `fileId` (COPY text: seq, firstLine, lineCount, data) */
+  /** SourceBlock rows, COPY text (fileId placeholder, seq, firstLine, lineCount, data): see `fillFileId` */
   blocksPath: string | null;
 }
 
@@ -123,7 +142,9 @@ export function parseFileTask(t: ParseFileTask): ParseFileResult {
   let blocksPath: string | null = null;
   if (r.file.blocks.length) {
     blocksPath = path.join(t.dir, `${t.ord}.blk`);
-    writeFileSync(blocksPath, r.file.blocks.map((b, seq) => `${seq}\t${b.firstLine}\t${b.lineCount}\t\\\\x${b.gz.toString("hex")}\n`).join(""));
+    // one small buffer per row (no file-sized string to build and encode); `fileId` is not known
+    // yet: a zero-filled placeholder the store step overwrites in place (`fillFileId`)
+    writeFileSync(blocksPath, Buffer.concat(r.file.blocks.map((b, seq) => Buffer.from(`${FILE_ID_PLACEHOLDER}\t${seq}\t${b.firstLine}\t${b.lineCount}\t\\\\x${b.gz.toString("hex")}\n`, "latin1"))));
   }
   return {
     file: { ...r.file, blocks: [] },

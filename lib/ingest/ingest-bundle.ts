@@ -1,20 +1,22 @@
 /**
- * The streaming ingest: unpacked files -> events, boots, findings in PostgreSQL, with memory
- * bounded by the largest file and the largest node rather than by the bundle (issue "Ingest and
- * query at scale"; DESIGN.md "Pipeline").
+ * The streaming ingest: unpacked files -> events, boots, findings in PostgreSQL, on worker
+ * threads, with memory bounded by a per-thread budget and the largest node rather than by the
+ * bundle (issue "Ingest and query at scale"; DESIGN.md "Pipeline").
  *
  * 1. `spillUnpacked`: each upload's files go to disk as soon as it is unpacked.
- * 2. `parseBundle` (pass 1): the collector layout (lib/bundle/collectors.ts), then every file
- *    in parallel on the worker threads (ingest-tasks.ts `parseFileTask`: read, redact, parse,
- *    classify, spill events per node); then the bundle-wide steps on small summaries only:
- *    duplicate files, the node of records nothing places, clock offsets (clock-skew.ts).
- * 3. `storeParsed` (pass 2, inside the caller's transaction): nodes, files and source blocks;
- *    then node by node on the worker threads, boots (`prepareNode`) and COPY text rows plus the
- *    detectors' findings on new boots (`nodeRows`), while the connection COPYs the previous
- *    node's rows; boots and findings last. Boots the incident already had get their findings
- *    from every stored event on them.
+ * 2. `parseBundle` (pass 1): the collector layout (lib/bundle/collectors.ts), then every file on
+ *    the worker threads (ingest-tasks.ts `parseFileTask`: read, redact, parse, classify), the
+ *    files of one node on one thread, which keeps their events (past `holdBytes`, on disk);
+ *    then the bundle-wide steps on small summaries only: duplicate files, the node of records
+ *    nothing places, clock offsets (clock-skew.ts).
+ * 3. `storeParsed` (pass 2, inside the caller's transaction): nodes and files; then node by node,
+ *    on the thread holding the node's events, boots (`prepareNode`) and COPY rows plus the
+ *    detectors' findings on new boots (`nodeRows`), while the connection COPYs the source blocks
+ *    and the previous nodes' rows; findings last. Boots the incident already had get their
+ *    findings from every stored event on them.
  *
- * The in-memory `analyseBundle` (analyse-bundle.ts) runs the same per-file and per-node steps.
+ * The in-memory `analyseBundle` (analyse-bundle.ts) runs the same per-file and per-node steps;
+ * tests/ingest-streaming.test.ts checks both store the same.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -205,8 +207,8 @@ export interface StoredBundle {
 
 /**
  * Pass 2 (see the module comment), inside the caller's transaction `tx`. Reports progress as
- * phase `store` (events copied / events) and calls `lap("storeMs")` before the findings of known
- * boots are computed (phase `detect`).
+ * phase `store` (events copied / events), then `detect`. Throws on a database or thread error
+ * (the caller's transaction then rolls everything back).
  */
 export async function storeParsed(
   tx: SqlConn,

@@ -5,7 +5,9 @@
  * `failed` with the reason and none of its rows remain (DESIGN.md "Bundle status").
  *
  * Uploads wait on disk in `<data dir>/uploads/<bundleId>/<nnn>__<original name>` (written
- * by the upload route or the CLI) and are removed once the bundle is stored.
+ * by the upload route or the CLI) and are removed once the bundle is stored. The unpacked
+ * files and spilled events live in `.work/` beside them while the bundle runs (ingest-bundle.ts)
+ * and are removed when it ends either way. Phase timings (ms) go to `Bundle.counts.timings`.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -76,9 +76,9 @@ const key = (r: Row) => `${r.ord}:${r.line}`;
 
 describe("streaming ingest equals the in-memory reference", () => {
   const variants = [
-    { threads: "2", holdMb: "256", what: "events held on the threads that parsed them" },
+    { threads: "2", holdMb: "320", what: "events held on the threads that parsed them" },
     { threads: "2", holdMb: "0", what: "every part spilled to disk and read back" },
-    { threads: "0", holdMb: "256", what: "inline" },
+    { threads: "0", holdMb: "320", what: "inline" },
   ];
   for (const { threads, holdMb, what } of variants) {
     it(`with BOOTLINE_INGEST_THREADS=${threads}, BOOTLINE_INGEST_HOLD_MB=${holdMb} (${what})`, async () => {

@@ -76,13 +76,14 @@ export interface ParsedBundle {
 }
 
 /**
- * Source text (bytes) each thread may hold as parsed events before spilling to disk
- * (`BOOTLINE_INGEST_HOLD_MB`, default 256 MiB): events take a few times their text in memory,
- * so this bounds a thread's heap whatever the bundle's size.
+ * Estimated bytes of parsed events (source text plus per-event overhead, ingest-tasks.ts
+ * `heldSize`) each thread may hold in memory before it spills the largest parts to disk
+ * (`BOOTLINE_INGEST_HOLD_MB`, default 320 MiB): this bounds a thread's memory whatever the
+ * bundle's size.
  */
 export function holdBytes(): number {
   const mb = Number(process.env.BOOTLINE_INGEST_HOLD_MB);
-  return (Number.isFinite(mb) && mb >= 0 && process.env.BOOTLINE_INGEST_HOLD_MB !== "" ? mb : 256) * 1024 * 1024;
+  return (Number.isFinite(mb) && mb >= 0 && process.env.BOOTLINE_INGEST_HOLD_MB !== "" ? mb : 320) * 1024 * 1024;
 }
 
 /**

@@ -318,8 +318,7 @@ export async function storeParsed(
   }
 
   if (nextBootId - 1 > bootBase) await tx.query(`SELECT setval(pg_get_serial_sequence('"Boot"', 'id'), $1)`, [nextBootId - 1]);
-  let stored = 0;
-  for (const f of findings) stored += await replaceFindings(tx, incidentId, f.bootId, f.findings);
+  const stored = await replaceFindings(tx, incidentId, findings);
   progress("detect", 0.5);
   const again = await detectFindings(tx, incidentId, knownTouched, null);
   return { events: copied, findings: stored + again.findings, failures: [...failures, ...again.failures] };

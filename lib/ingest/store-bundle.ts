@@ -213,37 +213,41 @@ export async function detectFindings(
     );
     const result = runDetectors(info, all);
     failures.push(...result.errors.map((e) => `${e.detector} on ${info.node} boot ${info.bootKey}: ${e.message}`));
-    stored += await replaceFindings(tx, incidentId, bootId, result.findings);
+    stored += await replaceFindings(tx, incidentId, [{ bootId, findings: result.findings }]);
   }
   return { findings: stored, failures };
 }
 
-/** Replaces a boot's findings with `findings` (one statement; a busy boot has hundreds of per-pod findings). Returns how many. */
-export async function replaceFindings(tx: SqlConn, incidentId: string, bootId: number, findings: Finding[]): Promise<number> {
-  await tx.query(`DELETE FROM "Finding" WHERE "bootId" = $1`, [bootId]);
-  if (!findings.length) return 0;
+/**
+ * Replaces the findings of each boot listed with its new ones, in two statements whatever the
+ * number of boots and findings (a storm gives hundreds of per-pod findings per boot). Returns
+ * how many were stored.
+ */
+export async function replaceFindings(tx: SqlConn, incidentId: string, boots: Array<{ bootId: number; findings: Finding[] }>): Promise<number> {
+  if (!boots.length) return 0;
+  await tx.query(`DELETE FROM "Finding" WHERE "bootId" = ANY($1::int[])`, [boots.map((b) => b.bootId)]);
+  const rows = boots.flatMap((b) =>
+    b.findings.map((f) => ({
+      bootId: b.bootId,
+      detector: f.detector,
+      severity: f.severity,
+      start: iso(f.start),
+      end: iso(f.end),
+      title: f.title,
+      explanation: f.explanation,
+      metrics: f.metrics,
+      evidence: f.evidence,
+    })),
+  );
+  if (!rows.length) return 0;
   await tx.query(
     `INSERT INTO "Finding" ("incidentId", "nodeId", "bootId", detector, severity, start, "end", title, explanation, metrics, evidence)
-     SELECT $1, (SELECT "nodeId" FROM "Boot" WHERE id = $2), $2, f.detector, f.severity, f.start, f."end", f.title, f.explanation, f.metrics,
+     SELECT $1, b."nodeId", f."bootId", f.detector, f.severity, f.start, f."end", f.title, f.explanation, f.metrics,
             ARRAY(SELECT jsonb_array_elements_text(f.evidence)::bigint)
-     FROM jsonb_to_recordset($3::jsonb) AS f(detector text, severity text, start timestamptz, "end" timestamptz,
-                                             title text, explanation text, metrics jsonb, evidence jsonb)`,
-    [
-      incidentId,
-      bootId,
-      JSON.stringify(
-        findings.map((f) => ({
-          detector: f.detector,
-          severity: f.severity,
-          start: iso(f.start),
-          end: iso(f.end),
-          title: f.title,
-          explanation: f.explanation,
-          metrics: f.metrics,
-          evidence: f.evidence,
-        })),
-      ),
-    ],
+     FROM jsonb_to_recordset($2::jsonb) AS f("bootId" int, detector text, severity text, start timestamptz, "end" timestamptz,
+                                             title text, explanation text, metrics jsonb, evidence jsonb)
+     JOIN "Boot" b ON b.id = f."bootId"`,
+    [incidentId, JSON.stringify(rows)],
   );
-  return findings.length;
+  return rows.length;
 }

@@ -4,9 +4,9 @@
  *
  * - `parseFileTask` (pass 1, one file): `analyseFile`; the file's events stay on this thread,
  *   grouped by the node the records name (none yet: `null`), as long as the thread holds less
- *   than `holdBytes` of them (estimated, `heldSize`); past that, the largest parts go to spill files on disk
- *   (spill.ts), so memory stays bounded whatever the bundle's size. The raw text goes to a file
- *   of SourceBlock rows. Returns the file's listing, counts and skew input only.
+ *   than `holdBytes` of them (estimated, `heldSize`); past that, the largest parts go to spill
+ *   files on disk (spill.ts), so memory stays bounded whatever the bundle's size. The raw text
+ *   goes to a file of SourceBlock rows. Returns the file's listing, counts and skew input only.
  * - `spillNodes`: hands a node's parts to another thread through the disk.
  * - `prepareNode` (pass 2, one node): gathers the node's events, applies the clock offsets,
  *   infers error classes and finds the node's boots (`analyseNode`); keeps the events until:
@@ -85,7 +85,6 @@ export interface ParseFileResult {
 /** One file's events for one node: in memory, or spilled to `path` (spill.ts). */
 interface HeldPart {
   ord: number;
-  count: number;
   /** its estimated size in memory (`heldSize`) */
   bytes: number;
   events?: AnalysedEvent[];
@@ -98,9 +97,9 @@ let heldBytes = 0;
 
 const nodeKey = (node: string | null) => node ?? "";
 
-function spillPart(dir: string, p: HeldPart, node: string): void {
+function spillPart(dir: string, p: HeldPart): void {
   if (!p.events) return;
-  p.path = path.join(dir, `${p.ord}-${Buffer.from(node).toString("hex").slice(0, 64)}-${randomUUID().slice(0, 8)}.ev`);
+  p.path = path.join(dir, `${p.ord}-${randomUUID()}.ev`);
   writeFileSync(p.path, p.events.map(encodeEvent).join(""));
   delete p.events;
   heldBytes -= p.bytes;
@@ -119,15 +118,19 @@ const EVENT_OVERHEAD = 600;
 /** Spills in-memory parts, largest first, until this thread holds at most `limit` bytes. */
 function spillOver(dir: string, limit: number): void {
   while (heldBytes > limit) {
-    let best: { p: HeldPart; node: string } | null = null;
+    let best: HeldPart | null = null;
     for (const nodes of held.values()) {
-      for (const [node, parts] of nodes) for (const p of parts) if (p.events && (!best || p.bytes > best.p.bytes)) best = { p, node };
+      for (const parts of nodes.values()) for (const p of parts) if (p.events && (!best || p.bytes > best.bytes)) best = p;
     }
     if (!best) return;
-    spillPart(dir, best.p, best.node);
+    spillPart(dir, best);
   }
 }
 
+/**
+ * Pass 1 for one file (see the module comment). Bad input never throws (`analyseFile` lists it
+ * with a reason); a failure to write a spill file does.
+ */
 export function parseFileTask(t: ParseFileTask): ParseFileResult {
   const r = analyseFile(t.file, { ord: t.ord, layout: t.layout, opts: t.opts, collectedMs: t.collectedMs });
   const byNode = new Map<string | null, AnalysedEvent[]>();
@@ -144,7 +147,7 @@ export function parseFileTask(t: ParseFileTask): ParseFileResult {
     const bytes = heldSize(r.file.byteSize * (events.length / r.events.length), events.length);
     const list = nodes.get(nodeKey(node)) ?? [];
     nodes.set(nodeKey(node), list);
-    list.push({ ord: t.ord, count: events.length, bytes, events });
+    list.push({ ord: t.ord, bytes, events });
     heldBytes += bytes;
     parts.push({ node, events: events.length });
   }
@@ -186,7 +189,7 @@ export function spillNodes(t: { token: string; nodes: Array<string | null>; dir:
   for (const node of t.nodes) {
     const parts = nodes?.get(nodeKey(node)) ?? [];
     for (const p of parts) {
-      spillPart(t.dir, p, nodeKey(node));
+      spillPart(t.dir, p);
       out.push({ ord: p.ord, path: p.path! });
     }
     nodes?.delete(nodeKey(node));
@@ -300,6 +303,11 @@ const CHUNK_ROWS = 10_000;
 
 const iso = (ms: number | null) => (ms === null ? "\\N" : new Date(ms).toISOString());
 
+/**
+ * Formats a prepared node's `Event` rows (ids from `firstId` in order) and its per-second
+ * `EventDensity` rollup, and runs the detectors on each boot `detect` names. Throws when the node
+ * was not prepared on this thread.
+ */
 export function nodeRows(t: NodeRowsTask): NodeRowsResult {
   const st = prepared.get(t.key);
   if (!st) throw new Error(`nodeRows: node ${t.key} was not prepared on this thread`);

@@ -3,13 +3,14 @@
  * node, rows formatted per node; lib/ingest/ingest-bundle.ts) stores exactly what the in-memory
  * reference (`analyseBundle`) computes: the same boots per node, and every event with the same
  * time, boot, node and error class. Run with worker threads (events held in memory, or all
- * spilled to disk) and inline (BOOTLINE_INGEST_THREADS=0).
+ * spilled to disk), inline (BOOTLINE_INGEST_THREADS=0), and with threads that cannot start.
  * The bundle: three nodes of a Calico storm, uploaded as three archives, plus a copy of one
  * node's kubelet log (a duplicate to drop); the Kubernetes events are stamped 3 s late (a clock
  * offset to estimate and apply).
  */
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDb, type TestDb } from "../lib/db/test-db";
 import { buildTarGz } from "../lib/bundle/tar-build";
 import { unpackUpload, type UnpackedFile } from "../lib/bundle/unpack";
@@ -26,6 +27,7 @@ beforeAll(async () => {
 afterAll(async () => {
   delete process.env.BOOTLINE_INGEST_THREADS;
   delete process.env.BOOTLINE_INGEST_HOLD_MB;
+  delete process.env.BOOTLINE_INGEST_WORKER_ENTRY;
   await db?.drop();
 });
 
@@ -76,14 +78,22 @@ const key = (r: Row) => `${r.ord}:${r.line}`;
 
 describe("streaming ingest equals the in-memory reference", () => {
   const variants = [
+    { threads: "2", holdMb: "320", what: "worker threads that cannot start: inline instead", entry: "broken" },
     { threads: "2", holdMb: "320", what: "events held on the threads that parsed them" },
     { threads: "2", holdMb: "0", what: "every part spilled to disk and read back" },
     { threads: "0", holdMb: "320", what: "inline" },
   ];
-  for (const { threads, holdMb, what } of variants) {
+  for (const { threads, holdMb, what, entry } of variants) {
     it(`with BOOTLINE_INGEST_THREADS=${threads}, BOOTLINE_INGEST_HOLD_MB=${holdMb} (${what})`, async () => {
       process.env.BOOTLINE_INGEST_THREADS = threads;
       process.env.BOOTLINE_INGEST_HOLD_MB = holdMb;
+      const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+      if (entry) {
+        const broken = path.join(process.cwd(), ".tmp", `broken-worker-${process.pid}.mjs`);
+        mkdirSync(path.dirname(broken), { recursive: true });
+        writeFileSync(broken, 'throw new Error("no tasks here");\n');
+        process.env.BOOTLINE_INGEST_WORKER_ENTRY = broken;
+      } else delete process.env.BOOTLINE_INGEST_WORKER_ENTRY;
       const files = uploads();
       const { incidentId, bundleId } = await enqueueBundle(db, { title: `stream ${threads}`, files });
       const r = await processBundle(db, bundleId);
@@ -119,6 +129,8 @@ describe("streaming ingest equals the in-memory reference", () => {
       expect(Number(ids.max) - Number(ids.min) + 1).toBe(Number(ids.n));
       const findings = await db.sql.query<{ detector: string }>(`SELECT detector FROM "Finding" WHERE "incidentId" = $1 AND detector = 'sandbox-failure-window'`, [incidentId]);
       expect(findings).toHaveLength(3);
+      if (entry) expect(warn.mock.calls.map((c) => String(c[0]))).toContainEqual(expect.stringContaining("no tasks here"));
+      warn.mockRestore();
       // the events files' clock offset: estimated from the three nodes' failures (3 s late, read
       // from whole-second stamps), the same as the reference's
       const offsets = await db.sql.query<{ ord: number; off: number }>(`SELECT ord, "clockOffsetMs" AS off FROM "SourceFile" WHERE "bundleId" = $1 AND kind = 'k8s-events' ORDER BY ord`, [bundleId]);

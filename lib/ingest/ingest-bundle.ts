@@ -129,7 +129,7 @@ export async function parseBundle(unpacked: UnpackedFile[], opts: IngestOptions,
   const sizes = unpacked.map((f) => f.size ?? f.data?.length ?? 0);
   const totalBytes = sizes.reduce((s, n) => s + n, 0) || 1;
   let doneBytes = 0;
-  const executors = ingestExecutors();
+  const executors = await ingestExecutors();
   const limit = holdBytes();
   const results = new Array<ParseFileResult>(unpacked.length);
   const holder = new Array<number>(unpacked.length);

@@ -3,8 +3,9 @@
  * preparing nodes while the database copies the previous one (issue "Ingest and query at
  * scale"). `BOOTLINE_INGEST_THREADS` sets how many (default: the machine's available
  * parallelism, at most 4); `0` runs every task inline on the calling thread, which is also
- * the fallback when a worker cannot start (for example when `lib/ingest/ingest-worker.mjs` is
- * not beside the running code). Workers live for the life of the process, unreferenced while idle.
+ * the fallback when no worker starts (for example when `lib/ingest/ingest-worker.mjs` is not
+ * beside the running code, or cannot load the tasks; tests point `BOOTLINE_INGEST_WORKER_ENTRY`
+ * at a broken entry to check that). Workers live for the life of the process, unreferenced while idle.
  */
 import { existsSync } from "node:fs";
 import os from "node:os";
@@ -28,18 +29,26 @@ class ThreadExecutor implements Executor {
   private pending = new Map<number, { resolve: (v: never) => void; reject: (e: Error) => void }>();
   private next = 1;
   dead: Error | null = null;
+  /** settles when the thread has loaded the tasks (or failed to) */
+  readonly ready: Promise<void>;
   constructor(private readonly w: Worker) {
     w.unref();
-    w.on("message", (m: { id: number; result?: never; error?: string }) => {
-      const p = this.pending.get(m.id);
+    let started!: () => void;
+    let failed!: (e: Error) => void;
+    this.ready = new Promise<void>((res, rej) => ((started = res), (failed = rej)));
+    this.ready.catch(() => {});
+    w.on("message", (m: { id?: number; ready?: boolean; result?: never; error?: string }) => {
+      if (m.ready) return started();
+      const p = this.pending.get(m.id!);
       if (!p) return;
-      this.pending.delete(m.id);
+      this.pending.delete(m.id!);
       if (!this.pending.size) w.unref();
       if (m.error !== undefined) p.reject(new Error(m.error));
       else p.resolve(m.result as never);
     });
     const fail = (e: Error) => {
       this.dead = e;
+      failed(e);
       for (const p of this.pending.values()) p.reject(e);
       this.pending.clear();
     };
@@ -66,18 +75,32 @@ export function poolSize(): number {
   return Math.min(4, os.availableParallelism?.() ?? os.cpus().length);
 }
 
-/** The executors to spread tasks over: worker threads, or `[inline]`. */
-export function ingestExecutors(): Executor[] {
+/**
+ * The executors to spread tasks over: worker threads that started (each has loaded the tasks),
+ * or `[inline]` when none can (the reason is logged once).
+ */
+export async function ingestExecutors(): Promise<Executor[]> {
   const n = poolSize();
   if (n === 0) return [inline];
-  const entry = path.join(process.cwd(), "lib", "ingest", "ingest-worker.mjs");
+  const entry = process.env.BOOTLINE_INGEST_WORKER_ENTRY || path.join(process.cwd(), "lib", "ingest", "ingest-worker.mjs");
   if (!existsSync(entry)) return [inline];
   const live = (g.__bootlineIngestPool ?? []).filter((x) => !x.dead);
   try {
     while (live.length < n) live.push(new ThreadExecutor(new Worker(pathToFileURL(entry))));
-  } catch {
-    return live.length ? live : [inline];
+  } catch (e) {
+    warnOnce(e as Error);
   }
-  g.__bootlineIngestPool = live;
-  return live.slice(0, n);
+  const started = await Promise.allSettled(live.map((x) => x.ready));
+  const ok = live.filter((_, i) => started[i].status === "fulfilled");
+  const failure = started.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failure) warnOnce(failure.reason as Error);
+  g.__bootlineIngestPool = ok;
+  return ok.length ? ok.slice(0, n) : [inline];
+}
+
+let warned = false;
+function warnOnce(e: Error): void {
+  if (warned) return;
+  warned = true;
+  console.warn(`bootline: ingest worker threads unavailable, parsing on the main thread instead: ${e.message}`);
 }

@@ -14,7 +14,7 @@ import { gzipSync } from "node:zlib";
 import { fileBytes, fileSize, type UnpackedFile } from "../bundle/unpack";
 import type { FileRecord, LineCounts, ParsedFile } from "../parse/file-types";
 import { emptyCounts, parseFile } from "../parse/parse-file";
-import { redact } from "../redact/redact";
+import { redactFileText } from "./redact-file";
 import { classifyRecord, inheritErrorClasses } from "../timeline/classify";
 import { assignBoots as assignBootKeys, detectBoots, type BootInputEvent } from "../timeline/boots";
 import type { EventKind, Lane } from "../detect/types";
@@ -186,7 +186,7 @@ function majority(values: Iterable<string | undefined | null>): string | null {
 /** One file analysed on its own (`analyseFile`): what the bundle-wide steps need of it. */
 export interface FileAnalysis {
   file: AnalysedFile;
-  /** the file as listed when it turns out to repeat an earlier file (`markDuplicates`) */
+  /** the file as listed when it turns out to repeat an earlier file (`settleDuplicates`) */
   base: AnalysedFile;
   /** sha256 of the content (hex), null when the file was not read that far */
   sha: string | null;
@@ -246,9 +246,7 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
     const lines = countLines(data);
     return done({ ...base, status: "skipped", reason: "binary", counts: { ...emptyCounts(), lines, skipped: lines, skippedByReason: lines ? { binary: lines } : {} } }, sha);
   }
-  const r = redact(new TextDecoder("utf-8", { fatal: false }).decode(data));
-  const text = r.text;
-  const redacted = r.total > 0 ? (r.counts as Record<string, number>) : undefined;
+  const { text, redacted } = redactFileText(new TextDecoder("utf-8", { fatal: false }).decode(data));
   let parsed: ParsedFile;
   try {
     parsed = parseFile(u.path, text, {
@@ -309,9 +307,30 @@ export function findDuplicates(items: ReadonlyArray<{ sha: string | null; path: 
   });
 }
 
-/** A file listed as a repeat of `dupOf` (from the entry `analyseFile` started from). */
-export function duplicateFile(base: AnalysedFile, dupOf: string): AnalysedFile {
-  return { ...base, status: "duplicate", reason: "same content as another file", duplicateOf: dupOf };
+/** What `settleDuplicates` needs of a file's analysis. */
+interface Settled {
+  sha: string | null;
+  base: AnalysedFile;
+  file: AnalysedFile;
+  redacted?: Record<string, number>;
+}
+
+/**
+ * Lists files that repeat an earlier one (`findDuplicates`) as duplicates, calling `drop` on each
+ * so its events are let go, then sets each unpacked file's `redacted` counts from its analysis.
+ */
+export function settleDuplicates<R extends Settled>(results: R[], unpacked: UnpackedFile[], drop: (r: R, ord: number) => void): void {
+  findDuplicates(results.map((r) => ({ sha: r.sha, path: r.file.path, byteSize: r.base.byteSize }))).forEach((dupOf, ord) => {
+    if (dupOf === null) return;
+    const r = results[ord];
+    drop(r, ord);
+    r.file = { ...r.base, status: "duplicate", reason: "same content as another file", duplicateOf: dupOf };
+    delete r.redacted;
+  });
+  results.forEach((r, ord) => {
+    if (r.redacted) unpacked[ord].redacted = r.redacted;
+    else delete unpacked[ord].redacted;
+  });
 }
 
 /**
@@ -342,17 +361,7 @@ export function analyseBundle(unpacked: UnpackedFile[], opts: IngestOptions, pro
     progress("parse", doneBytes / totalBytes);
     return r;
   });
-  findDuplicates(results.map((r) => ({ sha: r.sha, path: r.file.path, byteSize: r.base.byteSize }))).forEach((dupOf, ord) => {
-    if (dupOf === null) return;
-    const r = results[ord];
-    r.file = duplicateFile(r.base, dupOf);
-    r.events = [];
-    delete r.redacted;
-  });
-  results.forEach((r, ord) => {
-    if (r.redacted) unpacked[ord].redacted = r.redacted;
-    else delete unpacked[ord].redacted;
-  });
+  settleDuplicates(results, unpacked, (r) => (r.events = []));
   const files = results.map((r) => r.file);
   const events = results.flatMap((r) => r.events);
 

@@ -25,7 +25,7 @@ import type { UnpackedFile } from "../bundle/unpack";
 import type { SqlConn } from "../db/sql";
 import type { BootInfo, Finding } from "../detect/types";
 import { clockOffsets, shiftFile } from "../timeline/clock-skew";
-import { duplicateFile, findDuplicates, latestMtime, onlyNode, type AnalysedBoot, type AnalysedFile, type IngestOptions, type Progress } from "./analyse-bundle";
+import { latestMtime, onlyNode, settleDuplicates, type AnalysedBoot, type AnalysedFile, type IngestOptions, type Progress } from "./analyse-bundle";
 import { ingestExecutors, type Executor } from "./ingest-pool";
 import { fillFileId, ROW_COLUMNS, type NodeRowsResult, type ParseFileResult } from "./ingest-tasks";
 import { TAIL_COLUMNS } from "./spill";
@@ -146,18 +146,12 @@ export async function parseBundle(unpacked: UnpackedFile[], opts: IngestOptions,
   );
 
   const dropped = new Map<number, number[]>();
-  findDuplicates(results.map((r) => ({ sha: r.sha, path: r.file.path, byteSize: r.base.byteSize }))).forEach((dupOf, ord) => {
-    if (dupOf === null) return;
-    const r = results[ord];
+  settleDuplicates(results, unpacked, (r, ord) => {
     if (r.parts.length) dropped.set(holder[ord], [...(dropped.get(holder[ord]) ?? []), ord]);
     if (r.blocksPath) rmSync(r.blocksPath, { force: true });
-    results[ord] = { ...r, file: duplicateFile(r.base, dupOf), parts: [], blocksPath: null, redacted: undefined, skew: { failures: [], events: [] } };
+    Object.assign(r, { parts: [], blocksPath: null, skew: { failures: [], events: [] } });
   });
   for (const [x, ords] of dropped) await executors[x].call("dropFiles", { token, ords });
-  results.forEach((r, ord) => {
-    if (r.redacted) unpacked[ord].redacted = r.redacted;
-    else delete unpacked[ord].redacted;
-  });
   const files = results.map((r) => r.file);
 
   // node of events whose file and record say nothing: the only node, when there is one

@@ -1,19 +1,17 @@
 /**
- * The ingest's one redaction step (issue 7): called where analyse-bundle.ts decodes a file's
- * text, before parsing, so that stored messages, fields and raw source blocks never hold the
- * secret. The counts ride on the unpacked file (`redacted`) to the store step, which writes
- * them to `SourceFile.redacted` (process-bundle.ts).
+ * The ingest's one redaction step (issue 7): called where analyse-bundle.ts `analyseFile` decodes
+ * a file's text, before parsing, so that stored messages, fields and raw source blocks never hold
+ * the secret. The counts come back with the file's analysis, are set on the unpacked file
+ * (`redacted`) and written to `SourceFile.redacted` by the store step (process-bundle.ts).
  */
 import type { UnpackedFile } from "../bundle/unpack";
 import type { SqlConn } from "../db/sql";
 import { redact } from "../redact/redact";
 
-/** Redacts `text` (the decoded content of `file`), records the counts on `file`, returns the redacted text. */
-export function redactFileText(file: UnpackedFile, text: string): string {
+/** Redacts a file's decoded text; returns the redacted text and the secrets replaced per kind (absent when none). */
+export function redactFileText(text: string): { text: string; redacted?: Record<string, number> } {
   const r = redact(text);
-  if (r.total > 0) file.redacted = r.counts as Record<string, number>;
-  else delete file.redacted;
-  return r.text;
+  return r.total > 0 ? { text: r.text, redacted: r.counts as Record<string, number> } : { text: r.text };
 }
 
 /**

@@ -287,7 +287,7 @@ export interface NodeRowsTask {
 }
 
 export interface NodeRowsResult {
-  /** `Event` rows, COPY text (UTF-8) in `ROW_COLUMNS` + `TAIL_COLUMNS` order, in chunks of at most `CHUNK_ROWS` rows */
+  /** `Event` rows, COPY text (UTF-8) in `ROW_COLUMNS` + `TAIL_COLUMNS` order, in chunks of about `CHUNK_BYTES` */
   rows: Uint8Array[];
   /** `EventDensity` rows, COPY text (bootId, sec, lane, bundleId, n, errors) */
   density: string;
@@ -298,8 +298,41 @@ export interface NodeRowsResult {
 /** `Event` columns of a row as `nodeRows` writes them. */
 export const ROW_COLUMNS = ["id", "incidentId", "bundleId", "fileId", "nodeId", "bootId", "ts", "errorClass", "fields"];
 
-/** Rows per chunk of `NodeRowsResult.rows` (a few MB of text each). */
-const CHUNK_ROWS = 10_000;
+/**
+ * Bytes per chunk of `NodeRowsResult.rows`. Rows are written straight into these (off the V8
+ * heap), so formatting a node leaves no long-lived strings for the young-generation GC to copy:
+ * holding a chunk's rows as one growing string made scavenges the largest cost of pass 2.
+ */
+const CHUNK_BYTES = 4 << 20;
+
+/**
+ * UTF-8 COPY rows in transferable chunks of `CHUNK_BYTES` (a row longer than that gets a chunk
+ * of its own). `add(row)` takes one row's text, LF included.
+ */
+class RowChunks {
+  readonly chunks: Uint8Array[] = [];
+  private buf = Buffer.allocUnsafeSlow(CHUNK_BYTES);
+  private at = 0;
+  add(row: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit
+    if (this.at + row.length * 3 > this.buf.length) {
+      this.flush();
+      if (row.length * 3 > this.buf.length) this.buf = Buffer.allocUnsafeSlow(row.length * 3);
+    }
+    this.at += this.buf.write(row, this.at);
+  }
+  /** The chunks written so far (each a view of an ArrayBuffer of its own). */
+  done(): Uint8Array[] {
+    this.flush();
+    return this.chunks;
+  }
+  private flush(): void {
+    if (!this.at) return;
+    this.chunks.push(this.buf.subarray(0, this.at));
+    this.buf = Buffer.allocUnsafeSlow(CHUNK_BYTES);
+    this.at = 0;
+  }
+}
 
 const iso = (ms: number | null) => (ms === null ? "\\N" : new Date(ms).toISOString());
 
@@ -315,10 +348,7 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
   const head = `\t${t.incidentId}\t${t.bundleId}\t`;
   const nodeId = copyText(t.nodeId);
   // encoded here, on the worker thread, and handed over without a copy (see ingest-worker.mjs)
-  const rows: Uint8Array[] = [];
-  const utf8 = new TextEncoder();
-  let buf = "";
-  let n = 0;
+  const rows = new RowChunks();
   const byBoot = new Map<number, BootEvent[]>();
   const density = new Map<string, [number, number]>();
   for (let i = 0; i < st.events.length; i++) {
@@ -341,14 +371,8 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
         } else density.set(key, [1, e.severity >= 3 ? 1 : 0]);
       }
     }
-    buf += `${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso(e.ts)}\t${copyText(e.errorClass)}\t${copyText(e.fields ? JSON.stringify(e.fields) : null)}\t${st.tails[i] ?? copyTail(e)}\n`;
-    if (++n === CHUNK_ROWS) {
-      rows.push(utf8.encode(buf));
-      buf = "";
-      n = 0;
-    }
+    rows.add(`${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso(e.ts)}\t${copyText(e.errorClass)}\t${copyText(e.fields ? JSON.stringify(e.fields) : null)}\t${st.tails[i] ?? copyTail(e)}\n`);
   }
-  if (buf) rows.push(utf8.encode(buf));
   let dens = "";
   for (const [key, [count, errors]] of density) dens += `${key}\t${t.bundleId}\t${count}\t${errors}\n`;
   const findings: NodeRowsResult["findings"] = [];
@@ -358,7 +382,7 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
     const out = runDetectors(info, byBoot.get(bootId) ?? []);
     findings.push({ bootId, findings: out.findings, errors: out.errors });
   });
-  return { rows, density: dens, events: st.events.length, findings };
+  return { rows: rows.done(), density: dens, events: st.events.length, findings };
 }
 
 /** Drops everything this thread holds for a bundle (after it is stored, or failed). */

@@ -5,8 +5,9 @@
  * time, boot, node and error class. Run with worker threads (events held in memory, or all
  * spilled to disk), inline (BOOTLINE_INGEST_THREADS=0), and with threads that cannot start.
  * The bundle: three nodes of a Calico storm, uploaded as three archives, plus a copy of one
- * node's kubelet log (a duplicate to drop); the Kubernetes events are stamped 3 s late (a clock
- * offset to estimate and apply).
+ * node's kubelet log (a duplicate to drop). With the Kubernetes events stamped 3 s late (a clock
+ * offset to estimate and apply) the by-node ingest gives way to the two passes; on time, it
+ * stores the bundle itself.
  */
 import path from "node:path";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -31,8 +32,8 @@ afterAll(async () => {
   await db?.drop();
 });
 
-function uploads() {
-  const base = generateScenario("calico", { pods: 12, nodenameDelayS: 60, retryIntervalS: 10, seed: 11, eventsSkewS: 3 });
+function uploads(eventsSkewS: number) {
+  const base = generateScenario("calico", { pods: 12, nodenameDelayS: 60, retryIntervalS: 10, seed: 11, eventsSkewS });
   const node0 = base.truth.node;
   const out: Array<{ name: string; data: Buffer }> = [];
   for (const name of ["ip-10-0-0-1.ec2.internal", "ip-10-0-0-2.ec2.internal", "ip-10-0-0-3.ec2.internal"]) {
@@ -77,14 +78,19 @@ async function reference(files: Array<{ name: string; data: Buffer }>, uploadMs:
 const key = (r: Row) => `${r.ord}:${r.line}`;
 
 describe("streaming ingest equals the in-memory reference", () => {
+  // events 3 s late: an offset to apply, so the by-node ingest gives way to the two passes;
+  // on time: stored node by node
   const variants = [
-    { threads: "2", holdMb: "320", what: "worker threads that cannot start: inline instead", entry: "broken" },
-    { threads: "2", holdMb: "320", what: "events held on the threads that parsed them" },
-    { threads: "2", holdMb: "0", what: "every part spilled to disk and read back" },
-    { threads: "0", holdMb: "320", what: "inline" },
+    { skewS: 3, threads: "2", holdMb: "320", what: "worker threads that cannot start: inline instead", entry: "broken" },
+    { skewS: 3, threads: "2", holdMb: "320", what: "events held on the threads that parsed them" },
+    { skewS: 3, threads: "2", holdMb: "0", what: "every part spilled to disk and read back" },
+    { skewS: 3, threads: "0", holdMb: "320", what: "inline" },
+    { skewS: 0, threads: "2", holdMb: "320", what: "events held on the threads that parsed them" },
+    { skewS: 0, threads: "2", holdMb: "0", what: "every part spilled to disk and read back" },
+    { skewS: 0, threads: "0", holdMb: "320", what: "inline" },
   ];
-  for (const { threads, holdMb, what, entry } of variants) {
-    it(`with BOOTLINE_INGEST_THREADS=${threads}, BOOTLINE_INGEST_HOLD_MB=${holdMb} (${what})`, async () => {
+  for (const { skewS, threads, holdMb, what, entry } of variants) {
+    it(`events ${skewS} s late, BOOTLINE_INGEST_THREADS=${threads}, BOOTLINE_INGEST_HOLD_MB=${holdMb} (${what})`, async () => {
       process.env.BOOTLINE_INGEST_THREADS = threads;
       process.env.BOOTLINE_INGEST_HOLD_MB = holdMb;
       const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
@@ -94,11 +100,12 @@ describe("streaming ingest equals the in-memory reference", () => {
         writeFileSync(broken, 'throw new Error("no tasks here");\n');
         process.env.BOOTLINE_INGEST_WORKER_ENTRY = broken;
       } else delete process.env.BOOTLINE_INGEST_WORKER_ENTRY;
-      const files = uploads();
+      const files = uploads(skewS);
       const { incidentId, bundleId } = await enqueueBundle(db, { title: `stream ${threads}`, files });
       const r = await processBundle(db, bundleId);
       expect(r.error).toBeNull();
-      const [bundle] = await db.sql.query<{ createdAt: Date }>(`SELECT "createdAt" FROM "Bundle" WHERE id = $1`, [bundleId]);
+      const [bundle] = await db.sql.query<{ createdAt: Date; counts: { ingestPath: string; twoPassReason?: string } }>(`SELECT "createdAt", counts FROM "Bundle" WHERE id = $1`, [bundleId]);
+      expect([bundle.counts.ingestPath, bundle.counts.twoPassReason]).toEqual(skewS ? ["two-pass", "a clock offset to apply"] : ["by-node", undefined]);
       const ref = await reference(files, new Date(bundle.createdAt).getTime());
 
       const stored = await db.sql.query<Row>(
@@ -119,6 +126,8 @@ describe("streaming ingest equals the in-memory reference", () => {
       );
       expect(boots).toEqual(ref.boots);
       expect([...new Set(boots.map((b) => b.node))]).toEqual(["ip-10-0-0-1.ec2.internal", "ip-10-0-0-2.ec2.internal", "ip-10-0-0-3.ec2.internal"]);
+      const nodes = await db.sql.query<{ name: string }>(`SELECT name FROM "Node" WHERE "incidentId" = $1 ORDER BY name`, [incidentId]);
+      expect(nodes.map((n) => n.name)).toEqual(["ip-10-0-0-1.ec2.internal", "ip-10-0-0-2.ec2.internal", "ip-10-0-0-3.ec2.internal"]);
 
       const dups = await db.sql.query<{ path: string }>(`SELECT path FROM "SourceFile" WHERE "bundleId" = $1 AND status = 'duplicate' ORDER BY ord`, [bundleId]);
       expect(dups.map((d) => d.path)).toEqual(ref.duplicates);
@@ -132,11 +141,11 @@ describe("streaming ingest equals the in-memory reference", () => {
       if (entry) expect(warn.mock.calls.map((c) => String(c[0]))).toContainEqual(expect.stringContaining("no tasks here"));
       warn.mockRestore();
       // the events files' clock offset: estimated from the three nodes' failures (3 s late, read
-      // from whole-second stamps), the same as the reference's
+      // from whole-second stamps: within 0.5 s), the same as the reference's; none when on time
       const offsets = await db.sql.query<{ ord: number; off: number }>(`SELECT ord, "clockOffsetMs" AS off FROM "SourceFile" WHERE "bundleId" = $1 AND kind = 'k8s-events' ORDER BY ord`, [bundleId]);
       expect(offsets).toEqual(ref.offsets);
       expect(offsets).toHaveLength(3);
-      for (const o of offsets) expect(Math.abs(o.off + 3000)).toBeLessThanOrEqual(500);
+      for (const o of offsets) expect(Math.abs(o.off + skewS * 1000)).toBeLessThanOrEqual(skewS ? 500 : 0);
     }, 120_000);
   }
 });

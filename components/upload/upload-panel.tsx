@@ -17,7 +17,7 @@ import { buildUploadForm, uploadWithProgress, type TUploadResult } from "./uploa
 
 const ACCEPTED_HINT = ".tar.gz .tgz .tar .tar.xz .zip .gz, or plain log files";
 const COMMON_ZONES = ["UTC", "America/Los_Angeles", "America/New_York", "Europe/London", "Europe/Berlin", "Asia/Kolkata", "Asia/Shanghai", "Asia/Tokyo", "Australia/Sydney"];
-const PHASES: Record<string, string> = { queued: "waiting to start", unpack: "unpacking", parse: "parsing lines", store: "storing events", detect: "running detectors", done: "done" };
+const PHASES: Record<string, string> = { queued: "waiting to start", unpack: "unpacking", parse: "parsing lines", ingest: "parsing and storing events", store: "storing events", detect: "running detectors", done: "done" };
 
 type TStage =
   | { kind: "idle" }

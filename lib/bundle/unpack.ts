@@ -85,6 +85,8 @@ export interface UnpackedFile {
   member?: string;
   /** secrets replaced in the file's text by the ingest, per kind (lib/redact/redact.ts) */
   redacted?: Record<string, number>;
+  /** sha256 of the content (hex), when the ingest hashed it as it unpacked the file */
+  sha256?: string;
 }
 
 type Kind = "gzip" | "zip" | "tar" | "xz" | "plain";

@@ -204,17 +204,9 @@ export interface FileContext {
   collectedMs: number | null;
 }
 
-/**
- * Reads, redacts, parses and normalises one unpacked file (pure apart from reading
- * `dataPath`): the per-file half of ingest, run in worker threads by the streaming ingest
- * (ingest-tasks.ts) and in a loop by `analyseBundle`. Events get `fileIdx = ord` and the node
- * the path, the record or the file's most common hostname gives; the bundle-wide fallbacks,
- * clock offsets and boots come later. Never throws for bad input (see `analyseBundle`).
- */
-export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
-  const { ord, layout: lay, opts } = ctx;
-  const size = fileSize(u);
-  const base: AnalysedFile = {
+/** A file's listing before it is read: `analyseFile` starts from it, and a duplicate is listed as it. */
+export function fileBase(u: UnpackedFile, ord: number): AnalysedFile {
+  return {
     ord,
     path: u.path,
     status: "read",
@@ -223,7 +215,7 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
     kind: "unknown",
     format: "unknown",
     node: null,
-    byteSize: size,
+    byteSize: fileSize(u),
     counts: emptyCounts(),
     firstTs: null,
     lastTs: null,
@@ -233,6 +225,18 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
     errors: u.error ? [{ line: 0, message: u.error }] : [],
     blocks: [],
   };
+}
+
+/**
+ * Reads, redacts, parses and normalises one unpacked file (pure apart from reading
+ * `dataPath`): the per-file half of ingest, run in worker threads by the streaming ingest
+ * (ingest-tasks.ts) and in a loop by `analyseBundle`. Events get `fileIdx = ord` and the node
+ * the path, the record or the file's most common hostname gives; the bundle-wide fallbacks,
+ * clock offsets and boots come later. Never throws for bad input (see `analyseBundle`).
+ */
+export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
+  const { ord, layout: lay, opts } = ctx;
+  const base = fileBase(u, ord);
   const done = (file: AnalysedFile, sha: string | null = null): FileAnalysis => ({ file, base, sha, events: [] });
   const data = fileBytes(u);
   if (u.status !== "read" || !data) return done({ ...base, status: "skipped", reason: u.reason ?? "unreadable" });
@@ -241,7 +245,7 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
     const lines = countLines(data);
     return done({ ...base, status: "skipped", reason: lay.skipReason, counts: { ...emptyCounts(), lines, skipped: lines, skippedByReason: lines ? { [lay.skipReason]: lines } : {} } });
   }
-  const sha = createHash("sha256").update(data).digest("hex");
+  const sha = u.sha256 ?? createHash("sha256").update(data).digest("hex");
   if (looksBinary(data)) {
     const lines = countLines(data);
     return done({ ...base, status: "skipped", reason: "binary", counts: { ...emptyCounts(), lines, skipped: lines, skippedByReason: lines ? { binary: lines } : {} } }, sha);

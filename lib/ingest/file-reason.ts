@@ -57,3 +57,8 @@ export function unreadableSummary(files: ReadonlyArray<DescribedFile & { path: s
   if (files.length > max) parts.push(`and ${(files.length - max).toLocaleString("en-US")} more files`);
   return parts.join("; ");
 }
+
+/** The error of a bundle with no readable record: what each file was (`unreadableSummary`), or "empty upload". */
+export function nothingReadable(files: ReadonlyArray<DescribedFile & { path: string }>): string {
+  return `nothing in this bundle could be read (${unreadableSummary(files) || "empty upload"})`;
+}

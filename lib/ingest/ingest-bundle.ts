@@ -3,7 +3,8 @@
  * threads, with memory bounded by a per-thread budget and the largest node rather than by the
  * bundle (issue "Ingest and query at scale"; DESIGN.md "Pipeline").
  *
- * 1. `spillUnpacked`: each upload's files go to disk as soon as it is unpacked.
+ * 1. `unpackUploads`: the uploads are unpacked while the threads start, then on the threads; each
+ *    upload's files go to disk as soon as it is unpacked.
  * 2. `parseBundle` (pass 1): the collector layout (lib/bundle/collectors.ts), then every file on
  *    the worker threads (ingest-tasks.ts `parseFileTask`: read, redact, parse, classify), the
  *    files of one node on one thread, which keeps their events (past `holdBytes`, on disk);
@@ -18,33 +19,48 @@
  * The in-memory `analyseBundle` (analyse-bundle.ts) runs the same per-file and per-node steps;
  * tests/ingest-streaming.test.ts checks both store the same.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
-import { describeBundle } from "../bundle/collectors";
+import { describeBundle, type BundleLayout } from "../bundle/collectors";
 import type { UnpackedFile } from "../bundle/unpack";
 import type { SqlConn } from "../db/sql";
 import type { BootInfo, Finding } from "../detect/types";
 import { clockOffsets, shiftFile } from "../timeline/clock-skew";
-import { latestMtime, onlyNode, settleDuplicates, type AnalysedBoot, type AnalysedFile, type IngestOptions, type Progress } from "./analyse-bundle";
+import { fileBase, findDuplicates, latestMtime, onlyNode, settleDuplicates, type AnalysedBoot, type AnalysedFile, type IngestOptions, type Progress } from "./analyse-bundle";
 import { ingestExecutors, type Executor } from "./ingest-pool";
-import { fillFileId, ROW_COLUMNS, type NodeRowsResult, type ParseFileResult } from "./ingest-tasks";
+import { fillFileId, ROW_COLUMNS, unpackTask, type NodeRowsResult, type ParseFileResult } from "./ingest-tasks";
 import { TAIL_COLUMNS } from "./spill";
-import { detectFindings, insertFiles, knownBoots, lockIngest, replaceFindings, reserveIds, upsertNodes, writeBoots, type BootWrite } from "./store-bundle";
+import { nothingReadable } from "./file-reason";
+import { detectFindings, insertFiles, knownBoots, lockIngest, replaceFindings, reserveIds, upsertNodes, writeBoots, type BootWrite, type KnownBoot } from "./store-bundle";
 
 /**
- * Moves the bytes of freshly unpacked files to `dir` (one file each, named by `first + i`),
- * leaving `dataPath` and `size` on each entry instead of `data`.
+ * Unpacks the uploads (`uploads`: files on disk; `names`: their original names, same order),
+ * largest first: on this thread while the ingest threads start (they load the tasks first),
+ * then on the threads, each one upload at a time. Every upload's files go to disk under `dir` as
+ * soon as it is unpacked (ingest-tasks.ts `unpackTask`). Returns the files in upload order, with
+ * `dataPath` instead of bytes. Throws when a thread fails.
  */
-export function spillUnpacked(files: UnpackedFile[], dir: string, first: number): void {
-  mkdirSync(dir, { recursive: true });
-  files.forEach((f, i) => {
-    if (!f.data) return;
-    const p = path.join(dir, String(first + i));
-    writeFileSync(p, f.data);
-    f.dataPath = p;
-    f.size = f.data.length;
-    delete f.data;
-  });
+export async function unpackUploads(uploads: string[], names: string[], dir: string, progress: Progress = () => {}): Promise<UnpackedFile[]> {
+  const pool = ingestExecutors();
+  let started = false;
+  pool.then(() => (started = true)).catch(() => {});
+  const sizes = uploads.map((p) => statSync(p).size);
+  const queue = uploads.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a] || a - b);
+  const out = new Array<UnpackedFile[]>(uploads.length);
+  let done = 0;
+  const unpack = async (ex: Executor | null, i: number) => {
+    const t = { path: uploads[i], name: names[i], dir: path.join(dir, String(i)) };
+    out[i] = ex ? await ex.call("unpackTask", t) : await unpackTask(t);
+    progress("unpack", ++done / uploads.length);
+  };
+  while (!started && queue.length) await unpack(null, queue.shift()!);
+  const executors = await pool;
+  await Promise.all(
+    executors.map(async (ex) => {
+      for (let i = queue.shift(); i !== undefined; i = queue.shift()) await unpack(ex, i);
+    }),
+  );
+  return out.flat();
 }
 
 /** A node's share of the bundle after pass 1 (`node` null: records on no node). */
@@ -122,9 +138,15 @@ function assignFiles(sizes: number[], nodes: Array<string | null | undefined>, e
  * unpacked entries. Never throws for bad input; throws when a worker thread fails. The threads
  * keep the parsed events under `token` until `storeParsed` or `releaseParsed`.
  */
-export async function parseBundle(unpacked: UnpackedFile[], opts: IngestOptions, dir: string, token: string, progress: Progress = () => {}): Promise<ParsedBundle> {
+export async function parseBundle(
+  unpacked: UnpackedFile[],
+  opts: IngestOptions,
+  dir: string,
+  token: string,
+  progress: Progress = () => {},
+  layout: BundleLayout = describeBundle(unpacked),
+): Promise<ParsedBundle> {
   mkdirSync(dir, { recursive: true });
-  const layout = describeBundle(unpacked);
   const collectedMs = opts.collectedMs ?? latestMtime(unpacked);
   const sizes = unpacked.map((f) => f.size ?? f.data?.length ?? 0);
   const totalBytes = sizes.reduce((s, n) => s + n, 0) || 1;
@@ -192,12 +214,185 @@ export async function releaseParsed(parsed: Pick<ParsedBundle, "token" | "execut
   await Promise.all(parsed.executors.map((ex) => ex.call("forgetBundle", parsed.token).catch(() => {})));
 }
 
-/** What `storeParsed` wrote. */
+/** What `storeParsed` / `ingestByNode` wrote. */
 export interface StoredBundle {
   events: number;
   findings: number;
   /** detectors that failed, as "<detector> on <node> boot <key>: <message>" */
   failures: string[];
+}
+
+/** One node's rows and findings from its thread, and the boots to write before them. */
+type NodeOut = NodeRowsResult & { boots: BootWrite[] };
+
+/**
+ * The database half of one bundle's ingest, inside its transaction, for both ways of running it:
+ * `open` (the ingest advisory lock, the nodes, the incident's boots, id blocks), `files` (source
+ * files and blocks, any time after `open`), `node` for each node in name order (boots and rows
+ * formatted on the thread holding the node's events; ids are given out in call order) and `copy`
+ * of its result in the same order, then `finish` (sequences, findings).
+ *
+ * Event, Boot and SourceFile ids are reserved from their sequences under the advisory lock, which
+ * every ingest holds until its transaction ends, so threads format rows and detectors cite events
+ * by id without reading them back (store-bundle.ts).
+ */
+class BundleStore {
+  private nodeIds = new Map<string, number>();
+  private newNodes = new Set<string>();
+  private known = new Map<string, KnownBoot>();
+  private firstEventId = 0;
+  private nextEventId = 0;
+  private bootBase = 0;
+  private nextBootId = 0;
+  /** SourceFile id by file ord */
+  fileIds: number[] = [];
+  private allocated: Promise<void> = Promise.resolve();
+  private readonly knownTouched = new Map<number, { info: BootInfo; events: [] }>();
+  private readonly findings: Array<{ bootId: number; findings: Finding[] }> = [];
+  private readonly infos = new Map<number, BootInfo>();
+  private readonly failures: string[] = [];
+  copied = 0;
+
+  constructor(
+    private readonly tx: SqlConn,
+    private readonly ids: { incidentId: string; bundleId: string },
+    private readonly executors: Executor[],
+    private readonly token: string,
+    private readonly dir: string,
+  ) {}
+
+  /** `nodes`: every node that may get events (in name order; those that get none are removed again in `finish` when new). */
+  async open(fileCount: number, nodes: string[], aliases: Map<string, string[]>): Promise<void> {
+    const { tx, ids } = this;
+    await lockIngest(tx);
+    const before = new Set((await tx.query<{ name: string }>(`SELECT name FROM "Node" WHERE "incidentId" = $1`, [ids.incidentId])).map((r) => r.name));
+    this.newNodes = new Set(nodes.filter((n) => !before.has(n)));
+    this.nodeIds = await upsertNodes(tx, ids.incidentId, nodes, aliases);
+    this.known = await knownBoots(tx, ids.incidentId);
+    // first ids of blocks given out here in order; the sequences are moved past them in `finish`
+    this.firstEventId = this.nextEventId = await reserveIds(tx, "Event", 1);
+    this.bootBase = this.nextBootId = await reserveIds(tx, "Boot", 1);
+    const firstFile = fileCount ? await reserveIds(tx, "SourceFile", fileCount) : 0;
+    this.fileIds = Array.from({ length: fileCount }, (_, i) => firstFile + i);
+  }
+
+  /** Inserts the source files (their reserved ids) and COPYs their blocks (`blocks[ord]`: a SourceBlock rows file, or null). */
+  async files(files: AnalysedFile[], blocks: Array<string | null>): Promise<void> {
+    await insertFiles(this.tx, this.ids.incidentId, this.ids.bundleId, files, this.fileIds);
+    const fileIds = this.fileIds;
+    function* blockRows(): Generator<Buffer> {
+      for (let i = 0; i < blocks.length; i++) {
+        const p = blocks[i];
+        if (p) yield fillFileId(readFileSync(p), fileIds[i]);
+      }
+    }
+    await this.tx.copyFrom("SourceBlock", ["fileId", "seq", "firstLine", "lineCount", "data"], blockRows());
+  }
+
+  /**
+   * One node: its boots on the thread holding most of its events (the other holders hand theirs
+   * over on disk), ids here in call order, then its rows and the findings of its new boots on the
+   * same thread. `offsets`: clock offset by file ord, ms.
+   */
+  async node(g: NodeGroup, gi: number, offsets: Record<number, number>): Promise<NodeOut> {
+    const { executors, token } = this;
+    const x = [...g.held].sort((p, q) => q[1] - p[1] || p[0] - q[0])[0]?.[0] ?? 0;
+    const ex = executors[x];
+    const key = `${token}:${gi}`;
+    const firstId = this.nextEventId;
+    this.nextEventId += g.events;
+    const prior = this.allocated;
+    let release!: () => void;
+    this.allocated = new Promise((r) => (release = r));
+    try {
+      const spilled = (
+        await Promise.all([...g.held.keys()].filter((y) => y !== x).map((y) => executors[y].call("spillNodes", { token, nodes: g.sources, dir: this.dir })))
+      ).flat();
+      const found: AnalysedBoot[] = await ex.call("prepareNode", { token, key, node: g.node, sources: g.sources, spilled, offsets });
+      await prior;
+      const nodeId = g.node === null ? null : this.nodeIds.get(g.node)!;
+      const bootIds: number[] = [];
+      const detect: Array<BootInfo | null> = [];
+      const boots: BootWrite[] = [];
+      for (const b of found) {
+        const k = this.known.get(`${nodeId}\t${b.bootKey}`);
+        const id = k ? k.id : this.nextBootId++;
+        bootIds.push(id);
+        boots.push({ id, nodeId: nodeId!, boot: b, known: !!k });
+        const info: BootInfo = { node: g.node!, bootKey: b.bootKey, start: b.start, end: b.end };
+        this.infos.set(id, info);
+        if (k) {
+          info.start = Math.min(k.start, b.start);
+          info.end = k.end === null ? b.end : b.end === null ? k.end : Math.max(k.end, b.end);
+          this.knownTouched.set(id, { info, events: [] });
+        }
+        detect.push(k ? null : info);
+      }
+      release();
+      const rows = await ex.call("nodeRows", { key, incidentId: this.ids.incidentId, bundleId: this.ids.bundleId, nodeId, bootIds, detect, firstId, fileIds: this.fileIds });
+      return { ...rows, boots };
+    } catch (e) {
+      release();
+      throw e;
+    }
+  }
+
+  /** Writes one node's boots, COPYs its rows and density rollup, keeps its findings (call in `node` order). */
+  async copy(out: NodeOut): Promise<void> {
+    const { tx } = this;
+    await writeBoots(tx, this.ids.incidentId, out.boots); // before the rows: EventDensity references Boot
+    this.copied += await tx.copyFrom("Event", [...ROW_COLUMNS, ...TAIL_COLUMNS], out.rows);
+    if (out.density) await tx.copyFrom("EventDensity", ["bootId", "sec", "lane", "bundleId", "n", "errors"], [out.density]);
+    for (const f of out.findings) {
+      this.findings.push(f);
+      const info = this.infos.get(f.bootId)!;
+      this.failures.push(...f.errors.map((e) => `${e.detector} on ${info.node} boot ${info.bootKey}: ${e.message}`));
+    }
+  }
+
+  /** Moves the sequences past the ids given out, removes new nodes that got no events, stores the findings. */
+  async finish(unused: string[], progress: Progress): Promise<StoredBundle> {
+    const { tx, ids } = this;
+    if (this.nextEventId - 1 > this.firstEventId) await tx.query(`SELECT setval(pg_get_serial_sequence('"Event"', 'id'), $1)`, [this.nextEventId - 1]);
+    if (this.nextBootId - 1 > this.bootBase) await tx.query(`SELECT setval(pg_get_serial_sequence('"Boot"', 'id'), $1)`, [this.nextBootId - 1]);
+    const drop = unused.filter((n) => this.newNodes.has(n)).map((n) => this.nodeIds.get(n)!);
+    if (drop.length) await tx.query(`DELETE FROM "Node" WHERE id = ANY($1::int[])`, [drop]);
+    const stored = await replaceFindings(tx, ids.incidentId, this.findings);
+    progress("detect", 0.5);
+    const again = await detectFindings(tx, ids.incidentId, this.knownTouched, null);
+    return { events: this.copied, findings: stored + again.findings, failures: [...this.failures, ...again.failures] };
+  }
+}
+
+/**
+ * Runs `store.node` for every group with at most `window` in flight and `store.copy` of each in
+ * group order. `groups[k]()` gives group k when it can start (null: nothing to store); `first`
+ * runs once the first groups are launched, before any copy; `after(k)` is called once group k is
+ * copied. Reports `store` progress when `total()` (events) is given.
+ */
+async function storeGroups(
+  store: BundleStore,
+  groups: Array<() => Promise<{ group: NodeGroup; offsets: Record<number, number> } | null>>,
+  window: number,
+  hooks: { first?: () => Promise<void>; after?: (k: number) => void; progress?: Progress; total?: () => number } = {},
+): Promise<void> {
+  const inflight: Array<Promise<NodeOut | null>> = [];
+  let next = 0;
+  const launch = () => {
+    const k = next++;
+    const p = groups[k]().then((g) => (g ? store.node(g.group, k, g.offsets) : null));
+    p.catch(() => {}); // awaited in order below; this only keeps a later failure from going unhandled meanwhile
+    inflight.push(p);
+  };
+  while (next < groups.length && inflight.length < window) launch();
+  if (hooks.first) await hooks.first();
+  for (let k = 0; inflight.length; k++) {
+    const out = await inflight.shift()!;
+    if (next < groups.length) launch();
+    if (out) await store.copy(out);
+    hooks.after?.(k);
+    if (hooks.total) hooks.progress?.("store", store.copied / Math.max(1, hooks.total()));
+  }
 }
 
 /**
@@ -211,109 +406,138 @@ export async function storeParsed(
   parsed: ParsedBundle,
   progress: Progress = () => {},
 ): Promise<StoredBundle> {
-  const { incidentId, bundleId } = ids;
-  await lockIngest(tx);
+  const store = new BundleStore(tx, ids, parsed.executors, parsed.token, parsed.dir);
   const names = parsed.groups.map((g) => g.node).filter((n): n is string => n !== null);
-  const nodeIds = await upsertNodes(tx, incidentId, names, parsed.aliases);
-  const fileIds = await insertFiles(tx, incidentId, bundleId, parsed.files);
-
-  const known = await knownBoots(tx, incidentId);
+  await store.open(parsed.files.length, names, parsed.aliases);
   const total = parsed.groups.reduce((s, g) => s + g.events, 0);
-  let nextEventId = total ? await reserveIds(tx, "Event", total) : 0;
-  let nextBootId = await reserveIds(tx, "Boot", 1);
-  const bootBase = nextBootId;
+  // keep two nodes more in flight than there are threads: the next is ready when a COPY ends;
+  // the source files and blocks go in while the threads prepare the first nodes
+  const groups = parsed.groups.map((group) => () => Promise.resolve({ group, offsets: parsed.offsets }));
+  await storeGroups(store, groups, parsed.executors.length + 2, { first: () => store.files(parsed.files, parsed.blocks), progress, total: () => total });
+  return store.finish([], progress);
+}
 
-  const { executors, token } = parsed;
-  const fileIdByOrd: Record<number, number> = Object.fromEntries(fileIds.map((id, ord) => [ord, id]));
-  const knownTouched = new Map<number, { info: BootInfo; events: [] }>();
-  const findings: Array<{ bootId: number; findings: Finding[] }> = [];
-  const infos = new Map<number, BootInfo>();
-  const failures: string[] = [];
-  let allocated: Promise<void> = Promise.resolve();
+/** Thrown by `ingestByNode` when a bundle-wide step changes what it already stored: run the two passes instead. */
+export class NeedsTwoPasses extends Error {}
 
-  // one node: boots on a thread, ids here (in node order), rows and findings on the same thread
-  const runGroup = async (g: NodeGroup, gi: number): Promise<NodeRowsResult & { boots: BootWrite[] }> => {
-    // prepared on the thread holding most of the node's events; the others hand theirs over on disk
-    const x = [...g.held].sort((p, q) => q[1] - p[1] || p[0] - q[0])[0]?.[0] ?? 0;
-    const ex = executors[x];
-    const key = `${token}:${gi}`;
-    const firstId = nextEventId;
-    nextEventId += g.events;
-    const prior = allocated;
-    let release!: () => void;
-    allocated = new Promise((r) => (release = r));
-    try {
-      const spilled = (
-        await Promise.all([...g.held.keys()].filter((y) => y !== x).map((y) => executors[y].call("spillNodes", { token, nodes: g.sources, dir: parsed.dir })))
-      ).flat();
-      const found: AnalysedBoot[] = await ex.call("prepareNode", { token, key, node: g.node, sources: g.sources, spilled, offsets: parsed.offsets });
-      await prior;
-      const nodeId = g.node === null ? null : nodeIds.get(g.node)!;
-      const bootIds: number[] = [];
-      const detect: Array<BootInfo | null> = [];
-      const boots: BootWrite[] = [];
-      for (const b of found) {
-        const k = known.get(`${nodeId}\t${b.bootKey}`);
-        const id = k ? k.id : nextBootId++;
-        bootIds.push(id);
-        boots.push({ id, nodeId: nodeId!, boot: b, known: !!k });
-        const info: BootInfo = { node: g.node!, bootKey: b.bootKey, start: b.start, end: b.end };
-        infos.set(id, info);
-        if (k) {
-          info.start = Math.min(k.start, b.start);
-          info.end = k.end === null ? b.end : b.end === null ? k.end : Math.max(k.end, b.end);
-          knownTouched.set(id, { info, events: [] });
-        }
-        detect.push(k ? null : info);
-      }
-      release();
-      return { ...(await ex.call("nodeRows", { key, incidentId, bundleId, nodeId, bootIds, detect, firstId, fileIds: fileIdByOrd })), boots };
-    } catch (e) {
-      release();
-      throw e;
-    }
+/**
+ * Whether `ingestByNode` may take the bundle: every file it will parse is placed on a node by
+ * its path (the collector layout) or by the bundle's `node` option, so each node's records are
+ * known once its own files are parsed, and no clock offsets are given by hand.
+ */
+export function canIngestByNode(unpacked: UnpackedFile[], layout: BundleLayout, opts: IngestOptions): boolean {
+  if (opts.skew !== null && opts.skew !== undefined && (typeof opts.skew === "number" || Object.keys(opts.skew).length)) return false;
+  return layout.files.every((l, ord) => unpacked[ord].status !== "read" || !!l.duplicateOf || !!l.skipReason || !!(opts.node || l.node));
+}
+
+/**
+ * The bundle node by node, in one pass, inside the caller's transaction `tx`: each node's files
+ * are parsed on one thread (nodes taken in name order by whichever thread is free) and the node
+ * is stored as soon as it and the nodes before it are, so the database COPYs while the threads
+ * parse; a thread does not start a node more than `executors + 2` ahead of the last one stored,
+ * so memory is bounded by a few nodes, not by the bundle. Files that repeat another are known
+ * from the hashes taken at unpack (`UnpackedFile.sha256`) and not parsed. What the two passes
+ * only know at the end is assumed: no clock offset to apply (lib/timeline/clock-skew.ts
+ * estimates one for Kubernetes events files only). It is checked once every file is parsed; when
+ * an offset is due, it throws `NeedsTwoPasses` (the caller rolls back and runs `parseBundle` +
+ * `storeParsed`, which then store exactly the same). Throws on a database or
+ * thread error, and when nothing in the bundle could be read (`nothingReadable`). Reports progress
+ * as phase `ingest` (bytes parsed / bytes), then `detect`.
+ */
+export async function ingestByNode(
+  tx: SqlConn,
+  ids: { incidentId: string; bundleId: string },
+  unpacked: UnpackedFile[],
+  layout: BundleLayout,
+  opts: IngestOptions,
+  dir: string,
+  token: string,
+  progress: Progress = () => {},
+): Promise<{ files: AnalysedFile[]; collector: string | null; stored: StoredBundle }> {
+  mkdirSync(dir, { recursive: true });
+  const executors = await ingestExecutors();
+  const collectedMs = opts.collectedMs ?? latestMtime(unpacked);
+  const limit = holdBytes();
+  const sizes = unpacked.map((f) => f.size ?? f.data?.length ?? 0);
+  const totalBytes = sizes.reduce((s, n) => s + n, 0) || 1;
+  let doneBytes = 0;
+  const filesOf = new Map<string, number[]>();
+  const loose: number[] = []; // files no node owns: left out by the layout or unreadable (listings only)
+  layout.files.forEach((l, ord) => {
+    const node = opts.node || l.node;
+    if (!node) return loose.push(ord);
+    const list = filesOf.get(node);
+    if (list) list.push(ord);
+    else filesOf.set(node, [ord]);
+  });
+  const names = [...filesOf.keys()].sort((a, b) => a.localeCompare(b));
+  const store = new BundleStore(tx, ids, executors, token, dir);
+  await store.open(unpacked.length, names, layout.aliases);
+
+  // files that repeat an earlier one are known from the hashes taken at unpack: not parsed
+  const shas = unpacked.map((u, ord) => (u.status === "read" && u.sha256 && !layout.files[ord].duplicateOf && !layout.files[ord].skipReason ? u.sha256 : null));
+  const repeats = findDuplicates(unpacked.map((u, ord) => ({ sha: shas[ord], path: u.path, byteSize: u.size ?? u.data?.length ?? 0 })));
+  const results = new Array<ParseFileResult>(unpacked.length);
+  repeats.forEach((dupOf, ord) => {
+    if (dupOf === null) return;
+    const base = fileBase(unpacked[ord], ord);
+    results[ord] = { file: base, base, sha: shas[ord], skew: { failures: [], events: [] }, parts: [], blocksPath: null };
+  });
+  const parse = async (x: number, ord: number) => {
+    if (results[ord]) return; // a repeat
+    results[ord] = await executors[x].call("parseFileTask", { token, ord, file: unpacked[ord], layout: layout.files[ord], opts, collectedMs, dir, holdBytes: limit });
+    doneBytes += sizes[ord];
+    progress("ingest", doneBytes / totalBytes);
   };
+  await Promise.all(loose.map((ord, i) => parse(i % executors.length, ord)));
+  for (const ord of loose) if (results[ord].parts.length) throw new Error(`ingestByNode: ${unpacked[ord].path} has records but no node`);
 
-  // keep two nodes more in flight than there are threads: the next is ready when a COPY ends
+  // threads take nodes in name order; node k waits for node k - window to be stored
   const window = executors.length + 2;
-  const inflight: Array<ReturnType<typeof runGroup>> = [];
-  let gi = 0;
-  const launch = () => {
-    const p = runGroup(parsed.groups[gi], gi);
-    p.catch(() => {}); // awaited in order below; this only keeps a later failure from going unhandled meanwhile
-    inflight.push(p);
-    gi++;
-  };
-  while (gi < parsed.groups.length && inflight.length < window) launch();
-
-  // the source blocks go in while the threads prepare the first nodes
-  function* blockRows(): Generator<Buffer> {
-    for (let i = 0; i < parsed.blocks.length; i++) {
-      const p = parsed.blocks[i];
-      if (p) yield fillFileId(readFileSync(p), fileIds[i]);
+  const parsed = names.map(() => defer<number>());
+  const stored = names.map(() => defer<void>());
+  let nextNode = 0;
+  const parsing = Promise.all(
+    executors.map(async (_, x) => {
+      for (let k = nextNode++; k < names.length; k = nextNode++) {
+        if (k >= window) await stored[k - window].promise;
+        for (const ord of filesOf.get(names[k])!) await parse(x, ord);
+        parsed[k].resolve(x);
+      }
+    }),
+  );
+  parsing.catch((e) => parsed.forEach((p) => p.reject(e)));
+  const unused: string[] = [];
+  const groups = names.map((node, k) => async () => {
+    const x = await parsed[k].promise;
+    const events = filesOf.get(node)!.reduce((s, ord) => s + results[ord].parts.reduce((t, p) => t + p.events, 0), 0);
+    if (!events) {
+      unused.push(node);
+      return null;
     }
-  }
-  await tx.copyFrom("SourceBlock", ["fileId", "seq", "firstLine", "lineCount", "data"], blockRows());
+    return { group: { node, sources: [node], held: new Map([[x, events]]), events }, offsets: {} };
+  });
+  await storeGroups(store, groups, window, { after: (k) => stored[k].resolve() });
+  await parsing;
 
-  let copied = 0;
-  const columns = [...ROW_COLUMNS, ...TAIL_COLUMNS];
-  while (inflight.length) {
-    const out = await inflight.shift()!;
-    if (gi < parsed.groups.length) launch();
-    await writeBoots(tx, incidentId, out.boots); // before the rows: EventDensity references Boot
-    copied += await tx.copyFrom("Event", columns, out.rows);
-    if (out.density) await tx.copyFrom("EventDensity", ["bootId", "sec", "lane", "bundleId", "n", "errors"], [out.density]);
-    for (const f of out.findings) {
-      findings.push(f);
-      const info = infos.get(f.bootId)!;
-      failures.push(...f.errors.map((e) => `${e.detector} on ${info.node} boot ${info.bootKey}: ${e.message}`));
-    }
-    progress("store", total ? copied / total : 1);
-  }
+  // what the two passes would have decided with every file in hand: the same repeats (listed
+  // here), and no clock offset
+  let parsedTwice = false;
+  settleDuplicates(results, unpacked, (r) => (parsedTwice ||= r.parts.length > 0));
+  if (parsedTwice) throw new NeedsTwoPasses("a file repeats another one without the same hash at unpack");
+  const files = results.map((r) => r.file);
+  if (!files.some((f) => f.status === "read" && f.counts.records > 0)) throw new Error(nothingReadable(files));
+  const { offsets } = clockOffsets(files, results.map((r) => r.skew), null);
+  if ([...offsets.values()].some((off) => off !== 0)) throw new NeedsTwoPasses("a clock offset to apply");
 
-  if (nextBootId - 1 > bootBase) await tx.query(`SELECT setval(pg_get_serial_sequence('"Boot"', 'id'), $1)`, [nextBootId - 1]);
-  const stored = await replaceFindings(tx, incidentId, findings);
-  progress("detect", 0.5);
-  const again = await detectFindings(tx, incidentId, knownTouched, null);
-  return { events: copied, findings: stored + again.findings, failures: [...failures, ...again.failures] };
+  await store.files(files, results.map((r) => r.blocksPath));
+  return { files, collector: layout.collectors.length ? layout.collectors.join(",") : null, stored: await store.finish(unused, progress) };
+}
+
+function defer<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  promise.catch(() => {});
+  return { promise, resolve, reject };
 }

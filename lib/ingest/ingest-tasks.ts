@@ -2,6 +2,7 @@
  * The CPU-heavy steps of the streaming ingest (ingest-bundle.ts), run in worker threads
  * (ingest-pool.ts) or inline. Every argument and result is structured-clone data.
  *
+ * - `unpackTask` (one upload): unpacks it and writes its files to disk.
  * - `parseFileTask` (pass 1, one file): `analyseFile`; the file's events stay on this thread,
  *   grouped by the node the records name (none yet: `null`), as long as the thread holds less
  *   than `holdBytes` of them (estimated, `heldSize`); past that, the largest parts go to spill
@@ -16,10 +17,10 @@
  * State lives in this module, keyed by the caller's bundle token: the thread that parsed a file
  * holds its events, so the caller prepares each node on the thread holding most of it.
  */
-import { randomUUID } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
+import { createHash, randomUUID } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { UnpackedFile } from "../bundle/unpack";
+import { unpackUpload, type UnpackedFile } from "../bundle/unpack";
 import type { FileLayout } from "../bundle/collectors";
 import { copyText } from "../db/sql";
 import { runDetectors } from "../detect/index";
@@ -46,6 +47,35 @@ export function fillFileId(rows: Buffer, fileId: number): Buffer {
     at = nl + 1;
   }
   return rows;
+}
+
+/**
+ * Moves the bytes of freshly unpacked files to `dir` (one file each, named by its index),
+ * leaving `dataPath` and `size` on each entry instead of `data`.
+ */
+export function spillUnpacked(files: UnpackedFile[], dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  files.forEach((f, i) => {
+    if (!f.data) return;
+    const p = path.join(dir, String(i));
+    writeFileSync(p, f.data);
+    f.dataPath = p;
+    f.size = f.data.length;
+    delete f.data;
+  });
+}
+
+/**
+ * Unpacks one upload (`path` on disk, `name` its original file name: lib/bundle/unpack.ts
+ * `unpackUpload`), hashes each file (`sha256`: duplicates are then known before anything is
+ * parsed) and writes them to `dir` (`spillUnpacked`); returns their listing. Bad archives come
+ * back as skipped entries with a reason, as `unpackUpload` gives them.
+ */
+export async function unpackTask(t: { path: string; name: string; dir: string }): Promise<UnpackedFile[]> {
+  const files = await unpackUpload(t.name, readFileSync(t.path));
+  for (const f of files) if (f.data) f.sha256 = createHash("sha256").update(f.data).digest("hex");
+  spillUnpacked(files, t.dir);
+  return files;
 }
 
 /** Pass 1 input: one unpacked file (its bytes at `file.dataPath`). */
@@ -393,5 +423,5 @@ export function forgetBundle(token: string): void {
 }
 
 /** The tasks by name, for the worker entry and the inline executor. */
-export const TASKS = { parseFileTask, dropFiles, spillNodes, prepareNode, nodeRows, forgetBundle } as const;
+export const TASKS = { unpackTask, parseFileTask, dropFiles, spillNodes, prepareNode, nodeRows, forgetBundle } as const;
 export type TaskName = keyof typeof TASKS;

@@ -9,14 +9,16 @@
  * files and spilled events live in `.work/` beside them while the bundle runs (ingest-bundle.ts)
  * and are removed when it ends either way. Phase timings (ms) go to `Bundle.counts.timings`.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { unpackUpload, type UnpackedFile } from "../bundle/unpack";
 import type { DbHandles } from "../db/connection";
 import type { SkewOption } from "../timeline/clock-skew";
-import type { IngestOptions } from "./analyse-bundle";
-import { parseBundle, releaseParsed, spillUnpacked, storeParsed, type ParsedBundle } from "./ingest-bundle";
-import { unreadableSummary } from "./file-reason";
+import type { AnalysedFile, IngestOptions } from "./analyse-bundle";
+import { describeBundle } from "../bundle/collectors";
+import type { SqlConn } from "../db/sql";
+import { canIngestByNode, ingestByNode, NeedsTwoPasses, parseBundle, releaseParsed, storeParsed, unpackUploads, type ParsedBundle, type StoredBundle } from "./ingest-bundle";
+import { ingestExecutors } from "./ingest-pool";
+import { nothingReadable } from "./file-reason";
 import { storeRedactionCounts } from "./redact-file";
 
 /** Folder where a bundle's uploads wait for the ingest worker. */
@@ -79,21 +81,19 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     mark = now;
   };
   const work = path.join(uploadsDir(bundleId), ".work");
-  let held: ParsedBundle | null = null;
+  let held: Pick<ParsedBundle, "token" | "executors"> | null = null;
   try {
     await db.sql.query(`UPDATE "Bundle" SET status = 'parsing', phase = 'unpack', progress = 0, "startedAt" = now(), error = NULL WHERE id = $1`, [bundleId]);
     const dir = uploadsDir(bundleId);
     rmSync(work, { recursive: true, force: true });
     const names = readdirSync(dir).filter((n) => n !== ".work").sort();
-    const unpacked: UnpackedFile[] = [];
-    for (let i = 0; i < names.length; i++) {
-      const original = names[i].replace(/^\d{4}__/, "");
-      const files = await unpackUpload(original, readFileSync(path.join(dir, names[i])));
-      // each upload's files wait on disk, so a bundle of many uploads never sits in memory whole
-      spillUnpacked(files, path.join(work, "files"), unpacked.length);
-      unpacked.push(...files);
-      progress("unpack", (i + 1) / names.length);
-    }
+    // each upload's files wait on disk, so a bundle of many uploads never sits in memory whole
+    const unpacked = await unpackUploads(
+      names.map((n) => path.join(dir, n)),
+      names.map((n) => n.replace(/^\d{4}__/, "")),
+      path.join(work, "files"),
+      progress,
+    );
     const ingestOpts: IngestOptions = {
       node: opts.node || null,
       tz: opts.tz || null,
@@ -103,36 +103,64 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
       skew: opts.skew ?? null,
     };
     lap("unpackMs");
-    const parsed = await parseBundle(unpacked, ingestOpts, path.join(work, "spill"), bundleId, progress);
-    held = parsed;
-    lap("parseMs");
-    await pendingProgress;
-    const readable = parsed.files.filter((f) => f.status === "read" && f.counts.records > 0);
-    if (!readable.length) {
-      throw new Error(`nothing in this bundle could be read (${unreadableSummary(parsed.files) || "empty upload"})`);
-    }
-    await setProgress("store", 0, true);
-    const { events, findings, failures } = await db.sql.transaction(async (tx) => {
-      const stored = await storeParsed(tx, { incidentId: bundle.incidentId, bundleId }, parsed, progress);
-      await storeRedactionCounts(tx, bundleId, parsed.files, unpacked);
-      lap("storeMs");
+    const layout = describeBundle(unpacked);
+    const ids = { incidentId: bundle.incidentId, bundleId };
+    const spill = path.join(work, "spill");
+    // the bundle's counts and status, in the transaction that stored it
+    const finish = async (tx: SqlConn, files: AnalysedFile[], collector: string | null, stored: StoredBundle, how: Record<string, string>) => {
+      await storeRedactionCounts(tx, bundleId, files, unpacked);
       const counts = {
-        files: parsed.files.length,
-        filesRead: parsed.files.filter((f) => f.status === "read").length,
-        lines: parsed.files.reduce((s, f) => s + f.counts.lines, 0),
-        records: parsed.files.reduce((s, f) => s + f.counts.records, 0),
-        skipped: parsed.files.reduce((s, f) => s + f.counts.skipped, 0),
+        files: files.length,
+        filesRead: files.filter((f) => f.status === "read").length,
+        lines: files.reduce((s, f) => s + f.counts.lines, 0),
+        records: files.reduce((s, f) => s + f.counts.records, 0),
+        skipped: files.reduce((s, f) => s + f.counts.skipped, 0),
         events: stored.events,
         findings: stored.findings,
         detectorFailures: stored.failures,
         timings,
+        ...how,
       };
       await tx.query(
         `UPDATE "Bundle" SET status = 'ready', phase = 'done', progress = 1, counts = $2, collector = $3, "finishedAt" = now() WHERE id = $1`,
-        [bundleId, JSON.stringify(counts), parsed.collector],
+        [bundleId, JSON.stringify(counts), collector],
       );
       return stored;
-    });
+    };
+
+    let stored: StoredBundle | null = null;
+    let twoPassReason: string | null = null;
+    if (canIngestByNode(unpacked, layout, ingestOpts)) {
+      held = { token: bundleId, executors: await ingestExecutors() };
+      try {
+        stored = await db.sql.transaction(async (tx) => {
+          const r = await ingestByNode(tx, ids, unpacked, layout, ingestOpts, spill, bundleId, progress);
+          lap("ingestMs");
+          return finish(tx, r.files, r.collector, r.stored, { ingestPath: "by-node" });
+        });
+      } catch (e) {
+        if (!(e instanceof NeedsTwoPasses)) throw e;
+        // rolled back: the two passes store the bundle from its files again
+        twoPassReason = e.message;
+        await releaseParsed(held);
+        lap("byNodeMs");
+      }
+    }
+    if (!stored) {
+      const parsed = await parseBundle(unpacked, ingestOpts, spill, bundleId, progress, layout);
+      held = parsed;
+      lap("parseMs");
+      await pendingProgress;
+      if (!parsed.files.some((f) => f.status === "read" && f.counts.records > 0)) throw new Error(nothingReadable(parsed.files));
+      await setProgress("store", 0, true);
+      const how: Record<string, string> = twoPassReason ? { ingestPath: "two-pass", twoPassReason } : { ingestPath: "two-pass" };
+      stored = await db.sql.transaction(async (tx) => {
+        const r = await storeParsed(tx, ids, parsed, progress);
+        lap("storeMs");
+        return finish(tx, parsed.files, parsed.collector, r, how);
+      });
+    }
+    const { events, findings, failures } = stored;
     if (failures.length) console.warn(`bundle ${bundleId}: detectors failed: ${failures.join("; ")}`);
     rmSync(dir, { recursive: true, force: true });
     return { status: "ready", error: null, events, findings };

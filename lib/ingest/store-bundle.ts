@@ -22,7 +22,7 @@ export async function lockIngest(tx: SqlConn): Promise<void> {
 }
 
 /** Reserves `n` consecutive ids of `table`'s id sequence; returns the first. Call after `lockIngest`. */
-export async function reserveIds(tx: SqlConn, table: "Event" | "Boot", n: number): Promise<number> {
+export async function reserveIds(tx: SqlConn, table: "Event" | "Boot" | "SourceFile", n: number): Promise<number> {
   const [r] = await tx.query<{ first: string }>(`SELECT nextval(pg_get_serial_sequence('"${table}"', 'id'))::text AS first`);
   const first = Number(r.first);
   if (n > 1) await tx.query(`SELECT setval(pg_get_serial_sequence('"${table}"', 'id'), $1)`, [first + n - 1]);
@@ -85,15 +85,15 @@ export async function writeBoots(tx: SqlConn, incidentId: string, boots: BootWri
   }
 }
 
-/** Inserts the bundle's files in upload order; returns their ids (same order). */
-export async function insertFiles(tx: SqlConn, incidentId: string, bundleId: string, files: AnalysedFile[]): Promise<number[]> {
-  const fileIds: number[] = [];
-  for (const f of files) {
-    const [row] = await tx.query<{ id: number }>(
-      `INSERT INTO "SourceFile" ("bundleId", "incidentId", ord, path, status, reason, "duplicateOf", kind, format, "nodeName",
+/** Inserts the bundle's files in upload order with the ids reserved for them (`ids[i]` for `files[i]`). */
+export async function insertFiles(tx: SqlConn, incidentId: string, bundleId: string, files: AnalysedFile[], ids: number[]): Promise<void> {
+  for (let i = 0; i < files.length; i++) {
+    const f = files[i];
+    await tx.query(
+      `INSERT INTO "SourceFile" (id, "bundleId", "incidentId", ord, path, status, reason, "duplicateOf", kind, format, "nodeName",
          "byteSize", lines, parsed, blank, skipped, records, "noTimestamp", continuation, banner, "outOfOrder",
          "skippedByReason", "firstTs", "lastTs", "timeZone", "zoneSource", "yearSource", "clockOffsetMs")
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27) RETURNING id`,
+       VALUES ($28,$1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27)`,
       [
         bundleId,
         incidentId,
@@ -122,12 +122,10 @@ export async function insertFiles(tx: SqlConn, incidentId: string, bundleId: str
         f.zoneSource,
         f.yearSource,
         f.clockOffsetMs ?? 0,
+        ids[i],
       ],
     );
-    fileIds.push(row.id);
   }
-
-  return fileIds;
 }
 
 /** What detectors see of an analysed event (`fields` are not passed: detectors read `k8s` only). */

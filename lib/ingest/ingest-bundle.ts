@@ -24,7 +24,7 @@ import path from "node:path";
 import { describeBundle, type BundleLayout } from "../bundle/collectors";
 import type { UnpackedFile } from "../bundle/unpack";
 import type { SqlConn } from "../db/sql";
-import type { BootInfo, Finding } from "../detect/types";
+import type { BootInfo } from "../detect/types";
 import { clockOffsets, shiftFile } from "../timeline/clock-skew";
 import { fileBase, findDuplicates, latestMtime, onlyNode, settleDuplicates, type AnalysedBoot, type AnalysedFile, type IngestOptions, type Progress } from "./analyse-bundle";
 import { ingestExecutors, type Executor } from "./ingest-pool";
@@ -53,7 +53,12 @@ export async function unpackUploads(uploads: string[], names: string[], dir: str
     out[i] = ex ? await ex.call("unpackTask", t) : await unpackTask(t);
     progress("unpack", ++done / uploads.length);
   };
-  while (!started && queue.length) await unpack(null, queue.shift()!);
+  while (queue.length) {
+    // let the threads' "ready" messages in: unpacking itself may never leave the microtask queue
+    await new Promise((r) => setImmediate(r));
+    if (started) break;
+    await unpack(null, queue.shift()!);
+  }
   const executors = await pool;
   await Promise.all(
     executors.map(async (ex) => {
@@ -248,10 +253,11 @@ class BundleStore {
   fileIds: number[] = [];
   private allocated: Promise<void> = Promise.resolve();
   private readonly knownTouched = new Map<number, { info: BootInfo; events: [] }>();
-  private readonly findings: Array<{ bootId: number; findings: Finding[] }> = [];
   private readonly infos = new Map<number, BootInfo>();
   private readonly failures: string[] = [];
   copied = 0;
+  /** findings stored */
+  private stored = 0;
 
   constructor(
     private readonly tx: SqlConn,
@@ -276,17 +282,17 @@ class BundleStore {
     this.fileIds = Array.from({ length: fileCount }, (_, i) => firstFile + i);
   }
 
-  /** Inserts the source files (their reserved ids) and COPYs their blocks (`blocks[ord]`: a SourceBlock rows file, or null). */
-  async files(files: AnalysedFile[], blocks: Array<string | null>): Promise<void> {
-    await insertFiles(this.tx, this.ids.incidentId, this.ids.bundleId, files, this.fileIds);
+  /**
+   * Inserts source files with their reserved ids and COPYs their blocks (`blocksPath`: a
+   * SourceBlock rows file, or null); any subset, any time after `open`.
+   */
+  async files(list: Array<{ file: AnalysedFile; blocksPath: string | null }>): Promise<void> {
     const fileIds = this.fileIds;
+    await insertFiles(this.tx, this.ids.incidentId, this.ids.bundleId, list.map((x) => x.file), list.map((x) => fileIds[x.file.ord]));
     function* blockRows(): Generator<Buffer> {
-      for (let i = 0; i < blocks.length; i++) {
-        const p = blocks[i];
-        if (p) yield fillFileId(readFileSync(p), fileIds[i]);
-      }
+      for (const { file, blocksPath } of list) if (blocksPath) yield fillFileId(readFileSync(blocksPath), fileIds[file.ord]);
     }
-    await this.tx.copyFrom("SourceBlock", ["fileId", "seq", "firstLine", "lineCount", "data"], blockRows());
+    if (list.some((x) => x.blocksPath)) await this.tx.copyFrom("SourceBlock", ["fileId", "seq", "firstLine", "lineCount", "data"], blockRows());
   }
 
   /**
@@ -337,44 +343,43 @@ class BundleStore {
     }
   }
 
-  /** Writes one node's boots, COPYs its rows and density rollup, keeps its findings (call in `node` order). */
+  /** Writes one node's boots, COPYs its rows and density rollup, stores its findings (call in `node` order). */
   async copy(out: NodeOut): Promise<void> {
     const { tx } = this;
     await writeBoots(tx, this.ids.incidentId, out.boots); // before the rows: EventDensity references Boot
     this.copied += await tx.copyFrom("Event", [...ROW_COLUMNS, ...TAIL_COLUMNS], out.rows);
     if (out.density) await tx.copyFrom("EventDensity", ["bootId", "sec", "lane", "bundleId", "n", "errors"], [out.density]);
+    this.stored += await replaceFindings(tx, this.ids.incidentId, out.findings);
     for (const f of out.findings) {
-      this.findings.push(f);
       const info = this.infos.get(f.bootId)!;
       this.failures.push(...f.errors.map((e) => `${e.detector} on ${info.node} boot ${info.bootKey}: ${e.message}`));
     }
   }
 
-  /** Moves the sequences past the ids given out, removes new nodes that got no events, stores the findings. */
+  /** Moves the sequences past the ids given out, removes new nodes that got no events, finds again on the boots the incident had. */
   async finish(unused: string[], progress: Progress): Promise<StoredBundle> {
     const { tx, ids } = this;
     if (this.nextEventId - 1 > this.firstEventId) await tx.query(`SELECT setval(pg_get_serial_sequence('"Event"', 'id'), $1)`, [this.nextEventId - 1]);
     if (this.nextBootId - 1 > this.bootBase) await tx.query(`SELECT setval(pg_get_serial_sequence('"Boot"', 'id'), $1)`, [this.nextBootId - 1]);
     const drop = unused.filter((n) => this.newNodes.has(n)).map((n) => this.nodeIds.get(n)!);
     if (drop.length) await tx.query(`DELETE FROM "Node" WHERE id = ANY($1::int[])`, [drop]);
-    const stored = await replaceFindings(tx, ids.incidentId, this.findings);
     progress("detect", 0.5);
     const again = await detectFindings(tx, ids.incidentId, this.knownTouched, null);
-    return { events: this.copied, findings: stored + again.findings, failures: [...this.failures, ...again.failures] };
+    return { events: this.copied, findings: this.stored + again.findings, failures: [...this.failures, ...again.failures] };
   }
 }
 
 /**
  * Runs `store.node` for every group with at most `window` in flight and `store.copy` of each in
  * group order. `groups[k]()` gives group k when it can start (null: nothing to store); `first`
- * runs once the first groups are launched, before any copy; `after(k)` is called once group k is
+ * runs once the first groups are launched, before any copy; `after(k)` runs once group k is
  * copied. Reports `store` progress when `total()` (events) is given.
  */
 async function storeGroups(
   store: BundleStore,
   groups: Array<() => Promise<{ group: NodeGroup; offsets: Record<number, number> } | null>>,
   window: number,
-  hooks: { first?: () => Promise<void>; after?: (k: number) => void; progress?: Progress; total?: () => number } = {},
+  hooks: { first?: () => Promise<void>; after?: (k: number) => Promise<void>; progress?: Progress; total?: () => number } = {},
 ): Promise<void> {
   const inflight: Array<Promise<NodeOut | null>> = [];
   let next = 0;
@@ -390,7 +395,7 @@ async function storeGroups(
     const out = await inflight.shift()!;
     if (next < groups.length) launch();
     if (out) await store.copy(out);
-    hooks.after?.(k);
+    await hooks.after?.(k);
     if (hooks.total) hooks.progress?.("store", store.copied / Math.max(1, hooks.total()));
   }
 }
@@ -413,7 +418,7 @@ export async function storeParsed(
   // keep two nodes more in flight than there are threads: the next is ready when a COPY ends;
   // the source files and blocks go in while the threads prepare the first nodes
   const groups = parsed.groups.map((group) => () => Promise.resolve({ group, offsets: parsed.offsets }));
-  await storeGroups(store, groups, parsed.executors.length + 2, { first: () => store.files(parsed.files, parsed.blocks), progress, total: () => total });
+  await storeGroups(store, groups, parsed.executors.length + 2, { first: () => store.files(parsed.files.map((file, ord) => ({ file, blocksPath: parsed.blocks[ord] }))), progress, total: () => total });
   return store.finish([], progress);
 }
 
@@ -481,7 +486,8 @@ export async function ingestByNode(
   repeats.forEach((dupOf, ord) => {
     if (dupOf === null) return;
     const base = fileBase(unpacked[ord], ord);
-    results[ord] = { file: base, base, sha: shas[ord], skew: { failures: [], events: [] }, parts: [], blocksPath: null };
+    const file: AnalysedFile = { ...base, status: "duplicate", reason: "same content as another file", duplicateOf: dupOf }; // as settleDuplicates lists it
+    results[ord] = { file, base, sha: shas[ord], skew: { failures: [], events: [] }, parts: [], blocksPath: null };
   });
   const parse = async (x: number, ord: number) => {
     if (results[ord]) return; // a repeat
@@ -517,7 +523,14 @@ export async function ingestByNode(
     }
     return { group: { node, sources: [node], held: new Map([[x, events]]), events }, offsets: {} };
   });
-  await storeGroups(store, groups, window, { after: (k) => stored[k].resolve() });
+  // a node's files go in once its rows are in: their listings are final by then
+  const fileRows = (ords: number[]) => ords.map((ord) => ({ file: results[ord].file, blocksPath: results[ord].blocksPath }));
+  await storeGroups(store, groups, window, {
+    after: async (k) => {
+      stored[k].resolve();
+      await store.files(fileRows(filesOf.get(names[k])!));
+    },
+  });
   await parsing;
 
   // what the two passes would have decided with every file in hand: the same repeats (listed
@@ -530,7 +543,7 @@ export async function ingestByNode(
   const { offsets } = clockOffsets(files, results.map((r) => r.skew), null);
   if ([...offsets.values()].some((off) => off !== 0)) throw new NeedsTwoPasses("a clock offset to apply");
 
-  await store.files(files, results.map((r) => r.blocksPath));
+  await store.files(fileRows(loose));
   return { files, collector: layout.collectors.length ? layout.collectors.join(",") : null, stored: await store.finish(unused, progress) };
 }
 

@@ -103,7 +103,7 @@ interface ChildResult {
   seconds: number;
   peakRssKiB: number;
   rssSource: string;
-  counts: { lines?: number; timings?: Record<string, number> };
+  counts: { lines?: number; timings?: Record<string, number>; ingestPath?: string; twoPassReason?: string };
 }
 
 /** Runs scripts/bench-ingest-child.ts on the uploads in `dir`; its stderr goes to ours. */
@@ -180,6 +180,8 @@ async function main() {
       peakRssSource: r.rssSource,
       ratioToCopy: 0,
       timings: r.counts.timings ?? {},
+      /** "by-node" (parse and COPY node by node) or "two-pass" (lib/ingest/ingest-bundle.ts) */
+      path: r.counts.ingestPath ?? null,
     };
     log(`ingest: ${ingest.linesPerSec.toLocaleString()} lines/s, peak RSS ${ingest.peakRssMb} MB, phases ${JSON.stringify(ingest.timings)}`);
 
@@ -287,7 +289,7 @@ async function main() {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return;
   }
-  const phaseRank = (k: string) => ((r) => (r < 0 ? 99 : r))(["unpackMs", "parseMs", "storeMs", "detectMs"].indexOf(k));
+  const phaseRank = (k: string) => ((r) => (r < 0 ? 99 : r))(["unpackMs", "ingestMs", "byNodeMs", "parseMs", "storeMs", "detectMs"].indexOf(k));
   const i = result.ingest as Record<string, number> & { timings: Record<string, number> };
   const c = result.copy as Record<string, number>;
   const rows: Array<[string, string]> = [
@@ -296,6 +298,7 @@ async function main() {
       `${i.linesPerSec.toLocaleString()} lines/s, ${i.mbPerSec} MB/s (${i.lines.toLocaleString()} lines, ${(i.bytes / 1e6).toFixed(0)} MB, ${i.nodes} nodes, ${i.events.toLocaleString()} events, ${i.seconds} s)`,
     ],
     // jsonb does not keep key order: pipeline order first, anything else after
+    ["ingest path", String(i.path)],
     ["ingest phases", Object.entries(i.timings).sort(([a], [b]) => phaseRank(a) - phaseRank(b)).map(([k, v]) => `${k.replace(/Ms$/, "")} ${(v / 1000).toFixed(2)} s`).join(", ") || "(none recorded)"],
     ["peak RSS during ingest", `${i.peakRssMb} MB (ingest child process, ${i.peakRssSource})`],
     ["plain COPY of the same rows", `${c.rowsPerSec.toLocaleString()} rows/s, ${c.linesPerSec.toLocaleString()} lines/s (${c.rows.toLocaleString()} rows, ${c.seconds} s)`],

@@ -1,23 +1,29 @@
 /**
  * The streaming ingest: unpacked files -> events, boots, findings in PostgreSQL, on worker
- * threads, with memory bounded by a per-thread budget and the largest node rather than by the
+ * threads, with memory bounded by a few nodes (or a per-thread budget) rather than by the
  * bundle (issue "Ingest and query at scale"; DESIGN.md "Pipeline").
  *
  * 1. `unpackUploads`: the uploads are unpacked while the threads start, then on the threads; each
- *    upload's files go to disk as soon as it is unpacked.
- * 2. `parseBundle` (pass 1): the collector layout (lib/bundle/collectors.ts), then every file on
+ *    upload's files go to disk, hashed, as soon as it is unpacked. Then one of two ways:
+ * 2a. `ingestByNode` (when every parsed file has a node from its path, `canIngestByNode`): one
+ *    pass inside the caller's transaction. Each node's files are parsed on one thread and the node
+ *    is stored as soon as it and the nodes before it are: boots, rows, detectors on that thread,
+ *    COPY here, while the threads parse the next nodes. Duplicates are known from the hashes.
+ *    A clock offset found at the end (clock-skew.ts) throws `NeedsTwoPasses`: the caller rolls
+ *    back and takes the two passes.
+ * 2b. `parseBundle` (pass 1): the collector layout (lib/bundle/collectors.ts), then every file on
  *    the worker threads (ingest-tasks.ts `parseFileTask`: read, redact, parse, classify), the
  *    files of one node on one thread, which keeps their events (past `holdBytes`, on disk);
  *    then the bundle-wide steps on small summaries only: duplicate files, the node of records
- *    nothing places, clock offsets (clock-skew.ts).
- * 3. `storeParsed` (pass 2, inside the caller's transaction): nodes and files; then node by node,
- *    on the thread holding the node's events, boots (`prepareNode`) and COPY rows plus the
- *    detectors' findings on new boots (`nodeRows`), while the connection COPYs the source blocks
- *    and the previous nodes' rows; findings last. Boots the incident already had get their
- *    findings from every stored event on them.
+ *    nothing places, clock offsets. `storeParsed` (pass 2, inside the caller's transaction):
+ *    files and blocks, and node by node, on the thread holding the node's events, boots
+ *    (`prepareNode`) and COPY rows plus the detectors' findings on new boots (`nodeRows`), while
+ *    the connection COPYs the previous nodes' rows.
+ * Both store through `BundleStore`; boots the incident already had get their findings from every
+ * stored event on them at the end.
  *
  * The in-memory `analyseBundle` (analyse-bundle.ts) runs the same per-file and per-node steps;
- * tests/ingest-streaming.test.ts checks both store the same.
+ * tests/ingest-streaming.test.ts checks that both ways store what it computes.
  */
 import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
@@ -139,7 +145,8 @@ function assignFiles(sizes: number[], nodes: Array<string | null | undefined>, e
 
 /**
  * Pass 1 (see the module comment). `unpacked` entries carry their bytes at `dataPath` (or in
- * `data`, which is then sent to the thread); spill files go to `dir`. Sets `redacted` on the
+ * `data`, which is then sent to the thread); spill files go to `dir`; `layout` is
+ * `describeBundle(unpacked)` when the caller has it already. Sets `redacted` on the
  * unpacked entries. Never throws for bad input; throws when a worker thread fails. The threads
  * keep the parsed events under `token` until `storeParsed` or `releaseParsed`.
  */
@@ -503,11 +510,12 @@ export async function ingestByNode(
   const parsed = names.map(() => defer<number>());
   const stored = names.map(() => defer<void>());
   let nextNode = 0;
+  let aborted = false;
   const parsing = Promise.all(
     executors.map(async (_, x) => {
-      for (let k = nextNode++; k < names.length; k = nextNode++) {
+      for (let k = nextNode++; k < names.length && !aborted; k = nextNode++) {
         if (k >= window) await stored[k - window].promise;
-        for (const ord of filesOf.get(names[k])!) await parse(x, ord);
+        for (const ord of filesOf.get(names[k])!) if (!aborted) await parse(x, ord);
         parsed[k].resolve(x);
       }
     }),
@@ -525,13 +533,21 @@ export async function ingestByNode(
   });
   // a node's files go in once its rows are in: their listings are final by then
   const fileRows = (ords: number[]) => ords.map((ord) => ({ file: results[ord].file, blocksPath: results[ord].blocksPath }));
-  await storeGroups(store, groups, window, {
-    after: async (k) => {
-      stored[k].resolve();
-      await store.files(fileRows(filesOf.get(names[k])!));
-    },
-  });
-  await parsing;
+  try {
+    await storeGroups(store, groups, window, {
+      after: async (k) => {
+        stored[k].resolve();
+        await store.files(fileRows(filesOf.get(names[k])!));
+      },
+    });
+    await parsing;
+  } catch (e) {
+    // stop the threads taking further nodes, and let those waiting for a slot go
+    aborted = true;
+    stored.forEach((d) => d.reject(e));
+    await parsing.catch(() => {});
+    throw e;
+  }
 
   // what the two passes would have decided with every file in hand: the same repeats (listed
   // here), and no clock offset

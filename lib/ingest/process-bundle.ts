@@ -66,7 +66,9 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     const now = Date.now();
     if (!force && now - lastWrite < 300) return;
     lastWrite = now;
-    await db.sql.query(`UPDATE "Bundle" SET phase = $2, progress = $3 WHERE id = $1`, [bundleId, phase, progress]);
+    // from another connection than the ingest's transaction: one still queued when that commits
+    // must not write its phase over the finished bundle's
+    await db.sql.query(`UPDATE "Bundle" SET phase = $2, progress = $3 WHERE id = $1 AND status = 'parsing'`, [bundleId, phase, progress]);
   };
   let pendingProgress: Promise<void> = Promise.resolve();
   const progress = (phase: string, f: number) => {

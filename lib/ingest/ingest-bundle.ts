@@ -450,8 +450,9 @@ export function canIngestByNode(unpacked: UnpackedFile[], layout: BundleLayout, 
  * so memory is bounded by a few nodes, not by the bundle. Files that repeat another are known
  * from the hashes taken at unpack (`UnpackedFile.sha256`) and not parsed. What the two passes
  * only know at the end is assumed: no clock offset to apply (lib/timeline/clock-skew.ts
- * estimates one for Kubernetes events files only). It is checked once every file is parsed; when
- * an offset is due, it throws `NeedsTwoPasses` (the caller rolls back and runs `parseBundle` +
+ * estimates one for Kubernetes events files only). It is checked as each node is parsed (from
+ * the files parsed so far, so a skewed bundle gives way early) and once every file is; when an
+ * offset is due, it throws `NeedsTwoPasses` (the caller rolls back and runs `parseBundle` +
  * `storeParsed`, which then store exactly the same). Throws on a database or
  * thread error, and when nothing in the bundle could be read (`nothingReadable`). Reports progress
  * as phase `ingest` (bytes parsed / bytes), then `detect`.
@@ -522,8 +523,16 @@ export async function ingestByNode(
   );
   parsing.catch((e) => parsed.forEach((p) => p.reject(e)));
   const unused: string[] = [];
+  // an offset already estimated from the files parsed so far is very likely due at the end too:
+  // give way to the two passes now rather than after storing everything
+  const offsetDue = () => {
+    const seen = results.map((r, ord) => r?.file ?? { path: unpacked[ord].path, kind: "unknown" });
+    const { offsets } = clockOffsets(seen, results.map((r) => r?.skew ?? null), null);
+    return [...offsets.values()].some((off) => off !== 0);
+  };
   const groups = names.map((node, k) => async () => {
     const x = await parsed[k].promise;
+    if (offsetDue()) throw new NeedsTwoPasses("a clock offset to apply");
     const events = filesOf.get(node)!.reduce((s, ord) => s + results[ord].parts.reduce((t, p) => t + p.events, 0), 0);
     if (!events) {
       unused.push(node);
@@ -556,8 +565,7 @@ export async function ingestByNode(
   if (parsedTwice) throw new NeedsTwoPasses("a file repeats another one without the same hash at unpack");
   const files = results.map((r) => r.file);
   if (!files.some((f) => f.status === "read" && f.counts.records > 0)) throw new Error(nothingReadable(files));
-  const { offsets } = clockOffsets(files, results.map((r) => r.skew), null);
-  if ([...offsets.values()].some((off) => off !== 0)) throw new NeedsTwoPasses("a clock offset to apply");
+  if (offsetDue()) throw new NeedsTwoPasses("a clock offset to apply");
 
   await store.files(fileRows(loose));
   return { files, collector: layout.collectors.length ? layout.collectors.join(",") : null, stored: await store.finish(unused, progress) };

@@ -66,6 +66,14 @@ class ThreadExecutor implements Executor {
   }
 }
 
+/**
+ * Young generation of each thread, MB (V8's default is about 48 on these machines). A node's
+ * rows, detector input and per-line garbage then mostly die before a scavenge: the 1M-line bench
+ * bundle ran 0.15 to 0.35 s faster (3 pairs of runs, 10.5 to 11.4 s) for 150 to 200 MB more
+ * peak RSS.
+ */
+const YOUNG_GENERATION_MB = 192;
+
 const g = globalThis as unknown as { __bootlineIngestPool?: ThreadExecutor[] };
 
 /** Number of threads the pool uses (`BOOTLINE_INGEST_THREADS`, see the module comment). */
@@ -86,7 +94,7 @@ export async function ingestExecutors(): Promise<Executor[]> {
   if (!existsSync(entry)) return [inline];
   const live = (g.__bootlineIngestPool ?? []).filter((x) => !x.dead);
   try {
-    while (live.length < n) live.push(new ThreadExecutor(new Worker(pathToFileURL(entry))));
+    while (live.length < n) live.push(new ThreadExecutor(new Worker(pathToFileURL(entry), { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } })));
   } catch (e) {
     warnOnce(e as Error);
   }

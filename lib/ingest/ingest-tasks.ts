@@ -351,9 +351,9 @@ class RowChunks {
     }
     this.at += this.buf.write(row, this.at);
   }
-  /** The chunks written so far (each a view of an ArrayBuffer of its own). */
+  /** The chunks (each a view of an ArrayBuffer of its own); call once, after the last `add`. */
   done(): Uint8Array[] {
-    this.flush();
+    if (this.at) this.chunks.push(this.buf.subarray(0, this.at));
     return this.chunks;
   }
   private flush(): void {

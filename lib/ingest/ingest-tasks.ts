@@ -22,7 +22,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { unpackUpload, type UnpackedFile } from "../bundle/unpack";
 import type { FileLayout } from "../bundle/collectors";
-import { copyText } from "../db/sql";
+import { copyJson, copyText } from "../db/sql";
 import { runDetectors } from "../detect/index";
 import type { BootEvent, BootInfo, Finding } from "../detect/types";
 import { skewInputOf, shiftEvent, type SkewInput } from "../timeline/clock-skew";
@@ -401,7 +401,7 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
         } else density.set(key, [1, e.severity >= 3 ? 1 : 0]);
       }
     }
-    rows.add(`${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso(e.ts)}\t${copyText(e.errorClass)}\t${copyText(e.fields ? JSON.stringify(e.fields) : null)}\t${st.tails[i] ?? copyTail(e)}\n`);
+    rows.add(`${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso(e.ts)}\t${copyText(e.errorClass)}\t${copyJson(e.fields)}\t${st.tails[i] ?? copyTail(e)}\n`);
   }
   let dens = "";
   for (const [key, [count, errors]] of density) dens += `${key}\t${t.bundleId}\t${count}\t${errors}\n`;

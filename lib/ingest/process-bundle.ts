@@ -132,7 +132,10 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
 
     let stored: StoredBundle | null = null;
     let twoPassReason: string | null = null;
-    if (canIngestByNode(unpacked, layout, ingestOpts)) {
+    // by node, the whole ingest is one transaction; PGlite has one connection, so every other
+    // query of the app (pages, progress) would wait for it: the embedded database keeps the two
+    // passes, whose transaction covers the store step only
+    if (db.sql.backend === "postgres" && canIngestByNode(unpacked, layout, ingestOpts)) {
       held = { token: bundleId, executors: await ingestExecutors() };
       try {
         stored = await db.sql.transaction(async (tx) => {

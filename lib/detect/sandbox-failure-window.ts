@@ -33,6 +33,7 @@
  */
 import type { BootEvent, BootInfo, Detector, Finding, FindingSeverity } from "./types";
 import { splitStructured } from "../timeline/go-text";
+import { attemptsOf } from "./attempts-cache";
 
 /** Thresholds, with units in their names. */
 export interface SandboxFailureWindowParams extends Record<string, number> {
@@ -431,7 +432,8 @@ function severityOf(attempts: number, open: boolean, durationMs: number | null, 
 export function run(boot: BootInfo, events: BootEvent[], params: SandboxFailureWindowParams = defaults): Finding[] {
   const p = { ...defaults, ...params };
   const t0 = boot.start;
-  const attempts = collectAttempts(events, p).filter((a) => a.time >= t0);
+  // shared with the other detectors of this run (they read the same attempts)
+  const attempts = attemptsOf(events, p).filter((a) => a.time >= t0);
   const windows = computeWindows(attempts, events, p.quietS);
   const lastTs = events.reduce<number | null>((m, e) => (e.ts !== null && (m === null || e.ts > m) ? e.ts : m), null);
   const dataEnd = boot.end ?? lastTs;

@@ -7,7 +7,8 @@
  * The bundle: three nodes of a Calico storm, uploaded as three archives, plus a copy of one
  * node's kubelet log (a duplicate to drop). With the Kubernetes events stamped 3 s late (a clock
  * offset to estimate and apply) the by-node ingest gives way to the two passes; on time, it
- * stores the bundle itself.
+ * stores the bundle itself, also with the events files uploaded beside the node archives (no
+ * path places them: their records join the nodes they name) and a kernel log of no known node.
  */
 import path from "node:path";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -32,7 +33,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-function uploads(eventsSkewS: number) {
+function uploads(eventsSkewS: number, looseEvents = false) {
   const base = generateScenario("calico", { pods: 12, nodenameDelayS: 60, retryIntervalS: 10, seed: 11, eventsSkewS });
   const node0 = base.truth.node;
   const out: Array<{ name: string; data: Buffer }> = [];
@@ -40,6 +41,11 @@ function uploads(eventsSkewS: number) {
     const files = base.files.map((f) => ({ path: `./${f.path}`, content: f.content.split(node0).join(name), mtimeMs: base.truth.collectedMs }));
     const kubelet = files.find((f) => f.path.includes("kubelet"))!;
     if (name.endsWith("-1.ec2.internal")) files.push({ ...kubelet, path: "./kubelet/kubelet-copy.log" });
+    // a cluster's events beside the node archives: files no path places on a node
+    const events = files.findIndex((f) => f.path.endsWith("events.json"));
+    if (looseEvents) out.push({ name: `events-${out.length}.json`, data: Buffer.from(files.splice(events, 1)[0].content) });
+    // and a kernel log no path or line places: its records stay on no node
+    if (looseEvents && out.length === 1) out.push({ name: "dmesg-unknown-host.txt", data: Buffer.from("[Sat Mar 14 02:10:05 2026] nvme nvme0: 2/0/0 default/read/poll queues\n[Sat Mar 14 02:10:06 2026] EXT4-fs (nvme0n1p1): mounted filesystem\n") });
     out.push({ name: `eks_${name}_2026-03-14_0300-UTC.tar.gz`, data: buildTarGz(files) });
   }
   return out;
@@ -88,8 +94,10 @@ describe("streaming ingest equals the in-memory reference", () => {
     { skewS: 0, threads: "2", holdMb: "320", what: "events held on the threads that parsed them" },
     { skewS: 0, threads: "2", holdMb: "0", what: "every part spilled to disk and read back" },
     { skewS: 0, threads: "0", holdMb: "320", what: "inline" },
+    { skewS: 0, threads: "2", holdMb: "320", what: "the events files beside the node archives", loose: true },
+    { skewS: 0, threads: "2", holdMb: "0", what: "the events files beside the node archives, all spilled", loose: true },
   ];
-  for (const { skewS, threads, holdMb, what, entry } of variants) {
+  for (const { skewS, threads, holdMb, what, entry, loose } of variants) {
     it(`events ${skewS} s late, BOOTLINE_INGEST_THREADS=${threads}, BOOTLINE_INGEST_HOLD_MB=${holdMb} (${what})`, async () => {
       process.env.BOOTLINE_INGEST_THREADS = threads;
       process.env.BOOTLINE_INGEST_HOLD_MB = holdMb;
@@ -100,7 +108,7 @@ describe("streaming ingest equals the in-memory reference", () => {
         writeFileSync(broken, 'throw new Error("no tasks here");\n');
         process.env.BOOTLINE_INGEST_WORKER_ENTRY = broken;
       } else delete process.env.BOOTLINE_INGEST_WORKER_ENTRY;
-      const files = uploads(skewS);
+      const files = uploads(skewS, loose);
       const { incidentId, bundleId } = await enqueueBundle(db, { title: `stream ${threads}`, files });
       const r = await processBundle(db, bundleId);
       expect(r.error).toBeNull();
@@ -116,6 +124,7 @@ describe("streaming ingest equals the in-memory reference", () => {
       );
       expect(stored.length).toBe(ref.rows.length);
       expect(stored.length).toBeGreaterThan(2000);
+      if (loose) expect(stored.filter((r) => r.node === null).map((r) => r.line)).toEqual([1, 2]);
       const want = new Map(ref.rows.map((x) => [key(x), x]));
       for (const s of stored) expect(s).toEqual(want.get(key(s)));
 

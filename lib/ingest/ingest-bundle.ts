@@ -433,13 +433,14 @@ export async function storeParsed(
 export class NeedsTwoPasses extends Error {}
 
 /**
- * Whether `ingestByNode` may take the bundle: every file it will parse is placed on a node by
- * its path (the collector layout) or by the bundle's `node` option, so each node's records are
- * known once its own files are parsed, and no clock offsets are given by hand.
+ * Whether `ingestByNode` may take the bundle: at least one file is placed on a node by its path
+ * (the collector layout) or by the bundle's `node` option, and no clock offsets are given by hand.
+ * Files no path places (a cluster's events file, say) are parsed first; their records join the
+ * nodes they name.
  */
 export function canIngestByNode(unpacked: UnpackedFile[], layout: BundleLayout, opts: IngestOptions): boolean {
   if (opts.skew !== null && opts.skew !== undefined && (typeof opts.skew === "number" || Object.keys(opts.skew).length)) return false;
-  return layout.files.every((l, ord) => unpacked[ord].status !== "read" || !!l.duplicateOf || !!l.skipReason || !!(opts.node || l.node));
+  return layout.files.some((l, ord) => unpacked[ord].status === "read" && !!(opts.node || l.node));
 }
 
 /**
@@ -483,9 +484,6 @@ export async function ingestByNode(
     if (list) list.push(ord);
     else filesOf.set(node, [ord]);
   });
-  const names = [...filesOf.keys()].sort((a, b) => a.localeCompare(b));
-  const store = new BundleStore(tx, ids, executors, token, dir);
-  await store.open(unpacked.length, names, layout.aliases);
 
   // files that repeat an earlier one are known from the hashes taken at unpack: not parsed
   const shas = unpacked.map((u, ord) => (u.status === "read" && u.sha256 && !layout.files[ord].duplicateOf && !layout.files[ord].skipReason ? u.sha256 : null));
@@ -503,8 +501,29 @@ export async function ingestByNode(
     doneBytes += sizes[ord];
     progress("ingest", doneBytes / totalBytes);
   };
-  await Promise.all(loose.map((ord, i) => parse(i % executors.length, ord)));
-  for (const ord of loose) if (results[ord].parts.length) throw new Error(`ingestByNode: ${unpacked[ord].path} has records but no node`);
+  // files no path places go first: their records join the nodes they name (held where parsed,
+  // handed over on disk when the node is prepared elsewhere), or none
+  const looseHolder = new Map<number, number>();
+  await Promise.all(
+    loose.map((ord, i) => {
+      looseHolder.set(ord, i % executors.length);
+      return parse(i % executors.length, ord);
+    }),
+  );
+  const looseEvents = new Map<string | null, Map<number, number>>(); // node -> executor -> events
+  for (const ord of loose) {
+    for (const p of results[ord].parts) {
+      let byEx = looseEvents.get(p.node);
+      if (!byEx) looseEvents.set(p.node, (byEx = new Map()));
+      const x = looseHolder.get(ord)!;
+      byEx.set(x, (byEx.get(x) ?? 0) + p.events);
+    }
+  }
+  const names = [...new Set([...filesOf.keys(), ...[...looseEvents.keys()].filter((n): n is string => n !== null)])].sort((a, b) => a.localeCompare(b));
+  // records on no node go to the bundle's only node: the two passes settle that with every node known
+  if (looseEvents.has(null) && names.length === 1) throw new NeedsTwoPasses("records of no node in a bundle of one node");
+  const store = new BundleStore(tx, ids, executors, token, dir);
+  await store.open(unpacked.length, names, layout.aliases);
 
   // threads take nodes in name order; node k waits for node k - window to be stored
   const window = executors.length + 2;
@@ -516,7 +535,7 @@ export async function ingestByNode(
     executors.map(async (_, x) => {
       for (let k = nextNode++; k < names.length && !aborted; k = nextNode++) {
         if (k >= window) await stored[k - window].promise;
-        for (const ord of filesOf.get(names[k])!) if (!aborted) await parse(x, ord);
+        for (const ord of filesOf.get(names[k]) ?? []) if (!aborted) await parse(x, ord);
         parsed[k].resolve(x);
       }
     }),
@@ -530,23 +549,38 @@ export async function ingestByNode(
     const { offsets } = clockOffsets(seen, results.map((r) => r?.skew ?? null), null);
     return [...offsets.values()].some((off) => off !== 0);
   };
-  const groups = names.map((node, k) => async () => {
+  const groups: Array<() => Promise<{ group: NodeGroup; offsets: Record<number, number> } | null>> = names.map((node, k) => async () => {
     const x = await parsed[k].promise;
     if (offsetDue()) throw new NeedsTwoPasses("a clock offset to apply");
-    const events = filesOf.get(node)!.reduce((s, ord) => s + results[ord].parts.reduce((t, p) => t + p.events, 0), 0);
+    const held = new Map(looseEvents.get(node) ?? []);
+    const own = (filesOf.get(node) ?? []).reduce((s, ord) => s + results[ord].parts.reduce((t, p) => t + p.events, 0), 0);
+    if (own) held.set(x, (held.get(x) ?? 0) + own);
+    const events = [...held.values()].reduce((s, n) => s + n, 0);
     if (!events) {
       unused.push(node);
       return null;
     }
-    return { group: { node, sources: [node], held: new Map([[x, events]]), events }, offsets: {} };
+    return { group: { node, sources: [node], held, events }, offsets: {} };
   });
+  // then the records on no node (no boots), last as in the two passes
+  const nowhere = looseEvents.get(null);
+  if (nowhere) {
+    groups.push(async () => {
+      await Promise.all(parsed.map((d) => d.promise));
+      if (offsetDue()) throw new NeedsTwoPasses("a clock offset to apply");
+      const withEvents = names.filter((n) => looseEvents.has(n) || (filesOf.get(n) ?? []).some((ord) => results[ord].parts.length));
+      if (withEvents.length === 1) throw new NeedsTwoPasses("records of no node in a bundle of one node");
+      return { group: { node: null, sources: [null], held: new Map(nowhere), events: [...nowhere.values()].reduce((s, n) => s + n, 0) }, offsets: {} };
+    });
+  }
   // a node's files go in once its rows are in: their listings are final by then
   const fileRows = (ords: number[]) => ords.map((ord) => ({ file: results[ord].file, blocksPath: results[ord].blocksPath }));
   try {
     await storeGroups(store, groups, window, {
       after: async (k) => {
+        if (k >= names.length) return; // the records on no node
         stored[k].resolve();
-        await store.files(fileRows(filesOf.get(names[k])!));
+        await store.files(fileRows(filesOf.get(names[k]) ?? []));
       },
     });
     await parsing;

@@ -730,6 +730,11 @@ function collectedFromContent(g: CollectorGroup): { ms: number; source: string }
   return best !== null ? { ms: best, source: "event-times" } : null;
 }
 
+/** The collectors a layout found, comma-separated (`Bundle.collector`), or null for plain logs. */
+export function collectorNames(layout: BundleLayout): string | null {
+  return layout.collectors.length ? layout.collectors.join(",") : null;
+}
+
 /**
  * The layout of an unpacked upload: each group's collector (the first of `COLLECTORS` that detects
  * it), its files' layouts and its collection time (archive name or collection files, else the

@@ -18,7 +18,7 @@ import { redactFileText } from "./redact-file";
 import { classifyRecord, inheritErrorClasses } from "../timeline/classify";
 import { assignBoots as assignBootKeys, detectBoots, type BootInputEvent } from "../timeline/boots";
 import type { EventKind, Lane } from "../detect/types";
-import { describeBundle, type FileLayout } from "../bundle/collectors";
+import { collectorNames, describeBundle, type FileLayout } from "../bundle/collectors";
 import { applyClockSkew, type SkewOption } from "../timeline/clock-skew";
 
 export interface IngestOptions {
@@ -387,7 +387,7 @@ export function analyseBundle(unpacked: UnpackedFile[], opts: IngestOptions, pro
   const nodes = new Map<string, AnalysedBoot[]>();
   for (const [node, list] of [...byNode].sort((a, b) => a[0].localeCompare(b[0]))) nodes.set(node, analyseNode(list));
   progress("parse", 1);
-  return { files, events, nodes, collector: layout.collectors.length ? layout.collectors.join(",") : null, aliases: layout.aliases };
+  return { files, events, nodes, collector: collectorNames(layout), aliases: layout.aliases };
 }
 
 /** Latest member modification time after 2000-01-01 (UTC ms), or null: the collection time fallback. */

@@ -27,8 +27,8 @@
  */
 import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
-import { describeBundle, type BundleLayout } from "../bundle/collectors";
-import type { UnpackedFile } from "../bundle/unpack";
+import { collectorNames, describeBundle, type BundleLayout } from "../bundle/collectors";
+import { fileSize, type UnpackedFile } from "../bundle/unpack";
 import type { SqlConn } from "../db/sql";
 import type { BootInfo } from "../detect/types";
 import { clockOffsets, shiftFile } from "../timeline/clock-skew";
@@ -160,7 +160,7 @@ export async function parseBundle(
 ): Promise<ParsedBundle> {
   mkdirSync(dir, { recursive: true });
   const collectedMs = opts.collectedMs ?? latestMtime(unpacked);
-  const sizes = unpacked.map((f) => f.size ?? f.data?.length ?? 0);
+  const sizes = unpacked.map(fileSize);
   const totalBytes = sizes.reduce((s, n) => s + n, 0) || 1;
   let doneBytes = 0;
   const executors = await ingestExecutors();
@@ -216,7 +216,7 @@ export async function parseBundle(
     offsets: Object.fromEntries(offsets),
     groups,
     blocks: results.map((r) => r.blocksPath),
-    collector: layout.collectors.length ? layout.collectors.join(",") : null,
+    collector: collectorNames(layout),
     aliases: layout.aliases,
   };
 }
@@ -377,14 +377,15 @@ class BundleStore {
 }
 
 /**
- * Runs `store.node` for every group with at most `window` in flight and `store.copy` of each in
- * group order. `groups[k]()` gives group k when it can start (null: nothing to store); `first`
+ * Runs `store.node` for every group (`offsets`: clock offset by file ord, ms) with at most
+ * `window` in flight and `store.copy` of each in group order. `groups[k]()` gives group k when it can start (null: nothing to store); `first`
  * runs once the first groups are launched, before any copy; `after(k)` runs once group k is
  * copied. Reports `store` progress when `total()` (events) is given.
  */
 async function storeGroups(
   store: BundleStore,
-  groups: Array<() => Promise<{ group: NodeGroup; offsets: Record<number, number> } | null>>,
+  groups: Array<() => Promise<NodeGroup | null>>,
+  offsets: Record<number, number>,
   window: number,
   hooks: { first?: () => Promise<void>; after?: (k: number) => Promise<void>; progress?: Progress; total?: () => number } = {},
 ): Promise<void> {
@@ -392,7 +393,7 @@ async function storeGroups(
   let next = 0;
   const launch = () => {
     const k = next++;
-    const p = groups[k]().then((g) => (g ? store.node(g.group, k, g.offsets) : null));
+    const p = groups[k]().then((g) => (g ? store.node(g, k, offsets) : null));
     p.catch(() => {}); // awaited in order below; this only keeps a later failure from going unhandled meanwhile
     inflight.push(p);
   };
@@ -424,8 +425,8 @@ export async function storeParsed(
   const total = parsed.groups.reduce((s, g) => s + g.events, 0);
   // keep two nodes more in flight than there are threads: the next is ready when a COPY ends;
   // the source files and blocks go in while the threads prepare the first nodes
-  const groups = parsed.groups.map((group) => () => Promise.resolve({ group, offsets: parsed.offsets }));
-  await storeGroups(store, groups, parsed.executors.length + 2, { first: () => store.files(parsed.files.map((file, ord) => ({ file, blocksPath: parsed.blocks[ord] }))), progress, total: () => total });
+  const groups = parsed.groups.map((group) => () => Promise.resolve(group));
+  await storeGroups(store, groups, parsed.offsets, parsed.executors.length + 2, { first: () => store.files(parsed.files.map((file, ord) => ({ file, blocksPath: parsed.blocks[ord] }))), progress, total: () => total });
   return store.finish([], progress);
 }
 
@@ -454,9 +455,10 @@ export function canIngestByNode(unpacked: UnpackedFile[], layout: BundleLayout, 
  * estimates one for Kubernetes events files only). It is checked as each node is parsed (from
  * the files parsed so far, so a skewed bundle gives way early) and once every file is; when an
  * offset is due, it throws `NeedsTwoPasses` (the caller rolls back and runs `parseBundle` +
- * `storeParsed`, which then store exactly the same). Throws on a database or
- * thread error, and when nothing in the bundle could be read (`nothingReadable`). Reports progress
- * as phase `ingest` (bytes parsed / bytes), then `detect`.
+ * `storeParsed`, which then store exactly the same). Files no path places are parsed first; their
+ * records join the nodes they name, records of no node are stored last. Throws on a database or
+ * thread error, and when nothing in the bundle could be read (`nothingReadable`). Reports
+ * progress as phase `ingest` (bytes parsed / bytes), then `detect`.
  */
 export async function ingestByNode(
   tx: SqlConn,
@@ -472,7 +474,7 @@ export async function ingestByNode(
   const executors = await ingestExecutors();
   const collectedMs = opts.collectedMs ?? latestMtime(unpacked);
   const limit = holdBytes();
-  const sizes = unpacked.map((f) => f.size ?? f.data?.length ?? 0);
+  const sizes = unpacked.map(fileSize);
   const totalBytes = sizes.reduce((s, n) => s + n, 0) || 1;
   let doneBytes = 0;
   const filesOf = new Map<string, number[]>();
@@ -487,7 +489,7 @@ export async function ingestByNode(
 
   // files that repeat an earlier one are known from the hashes taken at unpack: not parsed
   const shas = unpacked.map((u, ord) => (u.status === "read" && u.sha256 && !layout.files[ord].duplicateOf && !layout.files[ord].skipReason ? u.sha256 : null));
-  const repeats = findDuplicates(unpacked.map((u, ord) => ({ sha: shas[ord], path: u.path, byteSize: u.size ?? u.data?.length ?? 0 })));
+  const repeats = findDuplicates(unpacked.map((u, ord) => ({ sha: shas[ord], path: u.path, byteSize: sizes[ord] })));
   const results = new Array<ParseFileResult>(unpacked.length);
   repeats.forEach((dupOf, ord) => {
     if (dupOf === null) return;
@@ -549,7 +551,7 @@ export async function ingestByNode(
     const { offsets } = clockOffsets(seen, results.map((r) => r?.skew ?? null), null);
     return [...offsets.values()].some((off) => off !== 0);
   };
-  const groups: Array<() => Promise<{ group: NodeGroup; offsets: Record<number, number> } | null>> = names.map((node, k) => async () => {
+  const groups: Array<() => Promise<NodeGroup | null>> = names.map((node, k) => async () => {
     const x = await parsed[k].promise;
     if (offsetDue()) throw new NeedsTwoPasses("a clock offset to apply");
     const held = new Map(looseEvents.get(node) ?? []);
@@ -560,7 +562,7 @@ export async function ingestByNode(
       unused.push(node);
       return null;
     }
-    return { group: { node, sources: [node], held, events }, offsets: {} };
+    return { node, sources: [node], held, events };
   });
   // then the records on no node (no boots), last as in the two passes
   const nowhere = looseEvents.get(null);
@@ -570,13 +572,13 @@ export async function ingestByNode(
       if (offsetDue()) throw new NeedsTwoPasses("a clock offset to apply");
       const withEvents = names.filter((n) => looseEvents.has(n) || (filesOf.get(n) ?? []).some((ord) => results[ord].parts.length));
       if (withEvents.length === 1) throw new NeedsTwoPasses("records of no node in a bundle of one node");
-      return { group: { node: null, sources: [null], held: new Map(nowhere), events: [...nowhere.values()].reduce((s, n) => s + n, 0) }, offsets: {} };
+      return { node: null, sources: [null], held: new Map(nowhere), events: [...nowhere.values()].reduce((s, n) => s + n, 0) };
     });
   }
   // a node's files go in once its rows are in: their listings are final by then
   const fileRows = (ords: number[]) => ords.map((ord) => ({ file: results[ord].file, blocksPath: results[ord].blocksPath }));
   try {
-    await storeGroups(store, groups, window, {
+    await storeGroups(store, groups, {}, window, {
       after: async (k) => {
         if (k >= names.length) return; // the records on no node
         stored[k].resolve();
@@ -602,7 +604,7 @@ export async function ingestByNode(
   if (offsetDue()) throw new NeedsTwoPasses("a clock offset to apply");
 
   await store.files(fileRows(loose));
-  return { files, collector: layout.collectors.length ? layout.collectors.join(",") : null, stored: await store.finish(unused, progress) };
+  return { files, collector: collectorNames(layout), stored: await store.finish(unused, progress) };
 }
 
 function defer<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {

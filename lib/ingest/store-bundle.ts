@@ -3,9 +3,9 @@
  * data is either all there or not at all; DESIGN.md "Pipeline"): nodes, files, source blocks,
  * boots and findings, and the id blocks that let rows be formatted away from the database.
  *
- * Ids of `Event` and `Boot` rows are reserved in blocks from their sequences under one advisory
- * lock held until the transaction ends (every ingest takes it first), so worker threads format
- * rows and detectors cite evidence by id without reading the rows back. Only the events of other
+ * Ids of `Event`, `Boot` and `SourceFile` rows are reserved in blocks from their sequences under
+ * one advisory lock held until the transaction ends (every ingest takes it first), so worker
+ * threads format rows and detectors cite evidence by id without reading the rows back. Only the events of other
  * bundles on boots that already existed are read from the store.
  */
 import type { BootEvent, BootInfo, EventKind, Finding, Lane } from "../detect/types";

@@ -79,7 +79,11 @@ function median(xs: number[]): number {
  * (see the module comment). Null when no pair is found.
  */
 export function estimateSkew(failures: readonly NodeFailure[], events: readonly FailureEvent[], params: Partial<SkewParams> = {}): SkewEstimate | null {
-  const p = { ...SKEW_DEFAULTS, ...params };
+  return estimateFromSpans(failureSpans(failures), events, params);
+}
+
+/** Earliest and latest node-log failure per pod, UTC ms. */
+function failureSpans(failures: readonly NodeFailure[]): Map<string, { min: number; max: number }> {
   const byPod = new Map<string, { min: number; max: number }>();
   for (const f of failures) {
     const r = byPod.get(f.pod);
@@ -89,6 +93,12 @@ export function estimateSkew(failures: readonly NodeFailure[], events: readonly 
       r.max = Math.max(r.max, f.ts);
     }
   }
+  return byPod;
+}
+
+/** `estimateSkew` on the failures' per-pod spans (built once for every events file of a bundle). */
+function estimateFromSpans(byPod: ReadonlyMap<string, { min: number; max: number }>, events: readonly FailureEvent[], params: Partial<SkewParams>): SkewEstimate | null {
+  const p = { ...SKEW_DEFAULTS, ...params };
   const evByPod = new Map<string, { first: number; last: number; sec: boolean }>();
   for (const e of events) {
     const r = evByPod.get(e.pod);
@@ -188,7 +198,7 @@ export function clockOffsets(
 ): { offsets: Map<number, number>; estimates: Map<string, SkewEstimate | null> } {
   const estimates = new Map<string, SkewEstimate | null>();
   const offsets = new Map<number, number>();
-  const failures = inputs.flatMap((x, i) => (x && files[i].kind !== "k8s-events" ? x.failures : []));
+  const spans = failureSpans(inputs.flatMap((x, i) => (x && files[i].kind !== "k8s-events" ? x.failures : [])));
   files.forEach((f, i) => {
     const u = userOffset(skew, f);
     if (u !== undefined) {
@@ -196,7 +206,7 @@ export function clockOffsets(
       return;
     }
     if (f.kind !== "k8s-events") return;
-    const est = estimateSkew(failures, inputs[i]?.events ?? [], params);
+    const est = estimateFromSpans(spans, inputs[i]?.events ?? [], params);
     estimates.set(f.path, est);
     if (est?.usable) offsets.set(i, -est.skewMs);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { caseLineToInput } from "./case-lines";
-import { classifyRecord, cniOpOf, inheritErrorClasses, laneOf } from "./classify";
+import { classifyRecord, cniOpOf, hasHex64, inheritErrorClasses, laneOf } from "./classify";
 import type { K8sEventInfo } from "../parse/types";
 import { caseText } from "../testing/cases";
 
@@ -231,5 +231,33 @@ describe("classifyRecord on pod and sandbox identification", () => {
       sandboxId: id,
       pod: "kube-system/coredns-5d78c9869d-abcde",
     });
+  });
+});
+
+describe("hasHex64", () => {
+  it("finds a run of 64 lowercase hex digits wherever it lies, as the regex does", () => {
+    const id = "8421096d58ae07487b3a71169bf3e37b268aa67ebae2301b748f006b03688dfa";
+    expect(hasHex64(`failed to setup network for sandbox "${id}": plugin type="calico" failed (add)`)).toBe(true);
+    expect(hasHex64(id)).toBe(true);
+    expect(hasHex64(id.slice(1))).toBe(false);
+    expect(hasHex64(`${id.slice(0, 40)}X${id.slice(40)}`)).toBe(false);
+    expect(hasHex64(id.toUpperCase())).toBe(false);
+    // runs of every length near 64 at every offset, hex-rich neighbours (words of a-f, digits)
+    const re = /[0-9a-f]{64}/;
+    const seen = { true: 0, false: 0 };
+    let seed = 7;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    for (let i = 0; i < 3000; i++) {
+      const parts: string[] = [];
+      for (let k = rnd(5); k >= 0; k--) {
+        const len = rnd(4) === 0 ? 60 + rnd(8) : rnd(70);
+        parts.push(Array.from({ length: len }, () => "0123456789abcdef"[rnd(16)]).join(""), ["", " ", "g", "-", "\\\"", "Z"][rnd(6)]);
+      }
+      const s = parts.join("");
+      expect(hasHex64(s), s).toBe(re.test(s));
+      seen[`${re.test(s)}`]++;
+    }
+    expect(seen.true).toBeGreaterThan(300);
+    expect(seen.false).toBeGreaterThan(300);
   });
 });

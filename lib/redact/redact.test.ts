@@ -107,14 +107,14 @@ describe("redact", () => {
     for (const k of REDACTION_KINDS) expect(redactionMarker(k)).toBe(`[REDACTED:${k}]`);
   });
 
-  it("is fast: a 20 MB log with a few secrets in well under a second", () => {
+  it("finds a secret after 20 MB of lines that trigger rules without holding a secret", () => {
+    // `token=n/a` and a URL without a password trigger two rules on every line; the Bearer rule's
+    // trigger comes only at the end (the speed is the bench's to measure, not this test's)
     const line = 'Mar 14 02:10:07 node-a kubelet[1234]: I0314 02:10:07.123456 1234 kubelet.go:2321] "SyncLoop (PLEG): event for pod" pod="kube-system/calico-node-x2" token=n/a url=https://10.96.0.1:443/api\n';
     const text = line.repeat(Math.ceil(20e6 / line.length)) + `Authorization: Bearer ${JWT}\n`;
-    const t0 = performance.now();
     const r = redact(text);
-    const ms = performance.now() - t0;
     expect(r.counts).toEqual({ bearer: 1 });
-    // generous bound for a loaded shared machine; the bench measures the real number
-    expect(ms).toBeLessThan(3000);
+    expect(r.text.endsWith("Authorization: Bearer [REDACTED:bearer]\n")).toBe(true);
+    expect(r.text.length).toBe(text.length - JWT.length + "[REDACTED:bearer]".length);
   });
 });

@@ -47,8 +47,8 @@ const MARKER_PREFIX = "[REDACTED:";
 
 interface Rule {
   /**
-   * substrings of which at least one must occur for the rule to be able to match; chosen to
-   * start with a character that is rare in logs, so that `includes` skips through the text
+   * substrings of which at least one must occur for the rule to be able to match (looked for in
+   * one pass for all rules: `rulesTriggered`)
    */
   triggers: string[];
   /**
@@ -172,17 +172,41 @@ function markerLines(match: string, marker: string): string {
   return parts.map((p) => (p.endsWith("\r") ? `${marker}\r` : marker)).join("\n");
 }
 
+const escapeRe = (t: string) => t.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+const triggerCache = new Map<number, RegExp | null>();
+
+/** One regular expression for the triggers of the rules whose bit is not set in `found` (cached); null when none is left. */
+function triggersLeft(found: number): RegExp | null {
+  let re = triggerCache.get(found);
+  if (re !== undefined) return re;
+  const alts = RULES.flatMap((r, i) => (found & (1 << i) ? [] : r.triggers.map(escapeRe)));
+  re = alts.length ? new RegExp(alts.join("|"), "g") : null;
+  triggerCache.set(found, re);
+  return re;
+}
+
+/**
+ * Bit i set when a trigger of rule i occurs in `text`. One regex pass over the text, restarted
+ * without a rule's triggers once one of them is found (13 `includes` scans of a log with no trigger
+ * cost twice as much: a fifth of the ingest's parse step went to them).
+ */
+function rulesTriggered(text: string): number {
+  let found = 0;
+  for (let at = 0; ; ) {
+    const re = triggersLeft(found);
+    if (!re) return found;
+    re.lastIndex = at;
+    const m = re.exec(text);
+    if (!m) return found;
+    found |= 1 << RULES.findIndex((r) => r.triggers.includes(m[0]));
+    // from the same position: another rule's trigger may start there too
+    at = m.index;
+  }
+}
+
 /** Replaces every secret in `text`; returns the redacted text and the counts per kind. */
 export function redact(text: string): RedactResult {
-  let mask = 0;
-  for (let i = 0; i < RULES.length; i++) {
-    for (const t of RULES[i].triggers) {
-      if (text.includes(t)) {
-        mask |= 1 << i;
-        break;
-      }
-    }
-  }
+  const mask = rulesTriggered(text);
   const counts: RedactionCounts = {};
   if (mask === 0) return { text, counts, total: 0 };
   const { re, rules } = combined(mask);

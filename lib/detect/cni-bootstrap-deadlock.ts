@@ -25,7 +25,7 @@
  * Pure: no I/O, no clock reads.
  */
 import type { BootEvent, BootInfo, Detector, Finding } from "./types";
-import type { Attempt } from "./sandbox-failure-window";
+import { attemptEvidence, type Attempt } from "./sandbox-failure-window";
 import { attemptsOf } from "./attempts-cache";
 import { fmtT, isoOf, plural, sec } from "./numbers";
 
@@ -158,7 +158,7 @@ export function run(boot: BootInfo, events: BootEvent[], params: CniBootstrapDea
         since: isoOf(first),
         lastFailureAfterBootS: lastS,
       },
-      evidence: [...new Set(list.flatMap((a) => [...a.lines, ...a.eventLines].map((l) => l.id)))].sort((a, b) => a - b),
+      evidence: attemptEvidence(list),
     });
   }
   return out;

@@ -26,7 +26,7 @@
  * Pure: no I/O, no clock reads.
  */
 import type { BootEvent, BootInfo, Detector, Finding, FindingSeverity } from "./types";
-import { computeWindows, type Attempt } from "./sandbox-failure-window";
+import { attemptEvidence, computeWindows, type Attempt } from "./sandbox-failure-window";
 import { attemptsOf } from "./attempts-cache";
 import { fmtT, isoOf, median, plural, round3, sec } from "./numbers";
 
@@ -119,8 +119,6 @@ interface PodRhythm {
   recovered: boolean;
 }
 
-const lineIds = (attempts: Attempt[]) => [...new Set(attempts.flatMap((a) => [...a.lines, ...a.eventLines].map((l) => l.id)))].sort((a, b) => a - b);
-
 /** Run the detector on one boot. */
 export function run(boot: BootInfo, events: BootEvent[], params: RetryStormParams = defaults): Finding[] {
   const p = { ...defaults, ...params };
@@ -199,7 +197,7 @@ export function run(boot: BootInfo, events: BootEvent[], params: RetryStormParam
         irregularPods: irregular.length,
         steadyMedianIntervalS: steadyMedianS,
       },
-      evidence: lineIds(w.attempts),
+      evidence: attemptEvidence(w.attempts),
     });
   }
 
@@ -241,7 +239,7 @@ export function run(boot: BootInfo, events: BootEvent[], params: RetryStormParam
         firstAfterBootS: sec(first - t0),
         lastAfterBootS: sec(last - t0),
       },
-      evidence: lineIds(r.attempts),
+      evidence: attemptEvidence(r.attempts),
     });
   }
   podFindings.sort((a, b) => a.start - b.start || String(a.metrics.pod).localeCompare(String(b.metrics.pod)));

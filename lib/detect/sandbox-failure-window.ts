@@ -92,6 +92,20 @@ export interface Attempt {
   errorClass: string | null;
 }
 
+/** Ids of every line of the attempts (their node-log lines and merged Kubernetes events), ascending, each once: a finding's evidence. */
+export function attemptEvidence(attempts: readonly Attempt[]): number[] {
+  const ids: number[] = [];
+  for (const a of attempts) {
+    for (const l of a.lines) ids.push(l.id);
+    for (const l of a.eventLines) ids.push(l.id);
+  }
+  ids.sort((x, y) => x - y);
+  let n = 0;
+  for (let i = 0; i < ids.length; i++) if (i === 0 || ids[i] !== ids[n - 1]) ids[n++] = ids[i];
+  ids.length = n;
+  return ids;
+}
+
 const isK8sEvent = (e: BootEvent): boolean => e.lane === "events" || e.k8s != null;
 
 /** The error text two lines must share to be one failure ("same error text"). */
@@ -447,7 +461,7 @@ export function run(boot: BootInfo, events: BootEvent[], params: SandboxFailureW
     const closedBy = w.closedByEvent ? milestoneLabel(w.closedByEvent) : null;
     const durationMs = w.end === null ? null : w.end - w.start;
     const fromEvents = w.attempts.filter((a) => a.fromEvent).length;
-    const evidence = [...new Set(w.attempts.flatMap((a) => [...a.lines, ...a.eventLines].map((l) => l.id)))].sort((a, b) => a - b);
+    const evidence = attemptEvidence(w.attempts);
     const lastAttempt = w.attempts[n - 1];
 
     const podsText = `${pods.size} pod${pods.size === 1 ? "" : "s"}`;

@@ -404,8 +404,9 @@ function normalise(r: FileRecord, fileIdx: number, pathNode: string | null): Ana
     (r.zoneAssumed ? FLAG_ZONE_ASSUMED : 0) |
     (r.outOfOrder ? FLAG_OUT_OF_ORDER : 0);
   // fields are kept for events that carry a signal; a plain log line's fields can be
-  // parsed again from its raw line (SourceBlock) when someone opens it
-  let fields: Record<string, unknown> | null = c.kind !== "log" && r.fields && Object.keys(r.fields).length ? { ...r.fields } : null;
+  // parsed again from its raw line (SourceBlock) when someone opens it. The parser's object is
+  // kept as it is (nothing changes it after parsing; a copy per event was pure garbage)
+  let fields: Record<string, unknown> | null = c.kind !== "log" && r.fields && Object.keys(r.fields).length ? r.fields : null;
   if (r.k8sEvent) fields = { ...(fields ?? {}), k8s: r.k8sEvent };
   const ev: AnalysedEvent = {
     fileIdx,

@@ -22,13 +22,12 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { unpackUpload, type UnpackedFile } from "../bundle/unpack";
 import type { FileLayout } from "../bundle/collectors";
-import { CopyRowWriter } from "../db/copy-rows";
-import { copyText } from "../db/sql";
+import { copyJson, copyText } from "../db/sql";
 import { runDetectors } from "../detect/index";
 import type { BootEvent, BootInfo, Finding } from "../detect/types";
 import { skewInputOf, shiftEvent, type SkewInput } from "../timeline/clock-skew";
 import { analyseFile, analyseNode, type AnalysedBoot, type AnalysedEvent, type AnalysedFile, type IngestOptions } from "./analyse-bundle";
-import { decodeEvent, encodeEvent, writeTail } from "./spill";
+import { copyTail, decodeEvent, encodeEvent } from "./spill";
 import { toBootEvent } from "./store-bundle";
 
 /** Width of the `fileId` placeholder at the start of each SourceBlock row a thread writes (int4 has at most 10 digits). */
@@ -318,7 +317,7 @@ export interface NodeRowsTask {
 }
 
 export interface NodeRowsResult {
-  /** `Event` rows, COPY text (UTF-8) in `ROW_COLUMNS` + `TAIL_COLUMNS` order, in chunks of about 4 MiB (`CopyRowWriter`) */
+  /** `Event` rows, COPY text (UTF-8) in `ROW_COLUMNS` + `TAIL_COLUMNS` order, in chunks of about `CHUNK_BYTES` */
   rows: Uint8Array[];
   /** `EventDensity` rows, COPY text (bootId, sec, lane, bundleId, n, errors) */
   density: string;
@@ -328,6 +327,42 @@ export interface NodeRowsResult {
 
 /** `Event` columns of a row as `nodeRows` writes them. */
 export const ROW_COLUMNS = ["id", "incidentId", "bundleId", "fileId", "nodeId", "bootId", "ts", "errorClass", "fields"];
+
+/**
+ * Bytes per chunk of `NodeRowsResult.rows`. Rows are written straight into these (off the V8
+ * heap), so formatting a node leaves no long-lived strings for the young-generation GC to copy:
+ * holding a chunk's rows as one growing string made scavenges the largest cost of pass 2.
+ */
+const CHUNK_BYTES = 4 << 20;
+
+/**
+ * UTF-8 COPY rows in transferable chunks of `CHUNK_BYTES` (a row longer than that gets a chunk
+ * of its own). `add(row)` takes one row's text, LF included.
+ */
+class RowChunks {
+  readonly chunks: Uint8Array[] = [];
+  private buf = Buffer.allocUnsafeSlow(CHUNK_BYTES);
+  private at = 0;
+  add(row: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit
+    if (this.at + row.length * 3 > this.buf.length) {
+      this.flush();
+      if (row.length * 3 > this.buf.length) this.buf = Buffer.allocUnsafeSlow(row.length * 3);
+    }
+    this.at += this.buf.write(row, this.at);
+  }
+  /** The chunks (each a view of an ArrayBuffer of its own); call once, after the last `add`. */
+  done(): Uint8Array[] {
+    if (this.at) this.chunks.push(this.buf.subarray(0, this.at));
+    return this.chunks;
+  }
+  private flush(): void {
+    if (!this.at) return;
+    this.chunks.push(this.buf.subarray(0, this.at));
+    this.buf = Buffer.allocUnsafeSlow(CHUNK_BYTES);
+    this.at = 0;
+  }
+}
 
 /**
  * `Event.ts` as COPY text: ISO 8601 UTC with milliseconds (`Date.toISOString`), `\N` for none.
@@ -362,8 +397,8 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
   prepared.delete(t.key);
   const head = `\t${t.incidentId}\t${t.bundleId}\t`;
   const nodeId = copyText(t.nodeId);
-  // written as bytes here, on the worker thread, and handed over without a copy (see ingest-worker.mjs)
-  const rows = new CopyRowWriter();
+  // encoded here, on the worker thread, and handed over without a copy (see ingest-worker.mjs)
+  const rows = new RowChunks();
   const iso = new IsoTimes();
   const byBoot = new Map<number, BootEvent[]>();
   const density = new Map<string, [number, number]>();
@@ -387,11 +422,7 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
         } else density.set(key, [1, e.severity >= 3 ? 1 : 0]);
       }
     }
-    rows.raw(`${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso.of(e.ts)}\t`).text(e.errorClass).byte(9).json(e.fields).byte(9);
-    const tail = st.tails[i];
-    if (tail === undefined) writeTail(rows, e);
-    else rows.copyForm(tail);
-    rows.byte(10);
+    rows.add(`${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso.of(e.ts)}\t${copyText(e.errorClass)}\t${copyJson(e.fields)}\t${st.tails[i] ?? copyTail(e)}\n`);
   }
   let dens = "";
   for (const [key, [count, errors]] of density) dens += `${key}\t${t.bundleId}\t${count}\t${errors}\n`;

@@ -15,7 +15,6 @@
  *
  * JSON escapes every tab inside strings, so the first tab of the line ends the head.
  */
-import type { CopyRowWriter } from "../db/copy-rows";
 import { copyText } from "../db/sql";
 import type { EventKind, Lane } from "../detect/types";
 import type { AnalysedEvent } from "./analyse-bundle";
@@ -56,12 +55,6 @@ export function copyTail(e: AnalysedEvent): string {
     `${e.line}\t${e.span}\t${e.precision}\t${e.flags}\t${copyText(e.component)}\t${e.lane}\t${e.severity}\t${e.kind}\t` +
     `${copyText(e.pod)}\t${copyText(e.sandboxId)}\t${copyText(e.message)}`
   );
-}
-
-/** Writes an event's `TAIL_COLUMNS` as `copyTail` gives them (no line end). */
-export function writeTail(w: CopyRowWriter, e: AnalysedEvent): void {
-  w.raw(`${e.line}\t${e.span}\t${e.precision}\t${e.flags}\t`).text(e.component).raw(`\t${e.lane}\t${e.severity}\t${e.kind}\t`);
-  w.text(e.pod).byte(9).text(e.sandboxId).byte(9).text(e.message);
 }
 
 /**

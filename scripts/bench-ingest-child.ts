@@ -6,9 +6,8 @@
  * `node --import tsx scripts/bench-ingest-child.ts <dir>`, with DATABASE_URL and
  * BOOTLINE_DATA_DIR in the environment (the database already migrated). `<dir>` holds the
  * uploads (.tar.gz, one per node); they are given to `enqueueBundle` in name order as one
- * bundle, each file read from disk only when enqueueBundle touches its bytes (one file held
- * at a time; enqueueBundle hashes them, then saves them to the data dir itself), and the
- * bundle is run with `processBundle`.
+ * bundle of files on disk, as the upload route gives them (enqueueBundle hashes them and moves
+ * them into the data dir; `<dir>` is left empty), and the bundle is run with `processBundle`.
  *
  * Prints one JSON line to stdout:
  * `{ status, error, bundleId, incidentId, events, findings, seconds, peakRssKiB, rssSource,
@@ -37,19 +36,12 @@ function peakRss(): { kib: number; source: "VmHWM" | "maxRSS" } {
   return { kib: process.resourceUsage().maxRSS, source: "maxRSS" };
 }
 
-/** Upload files whose bytes are read on access, keeping only the last one read. */
-function lazyUploads(dir: string): UploadedFile[] {
-  let cached: { i: number; data: Buffer } | null = null;
+/** The uploads in `dir` as files on disk, in name order (enqueueBundle moves them, as it does the upload route's). */
+function uploadsIn(dir: string): UploadedFile[] {
   return readdirSync(dir)
     .filter((n) => !n.startsWith("."))
     .sort()
-    .map((name, i) => ({
-      name,
-      get data(): Buffer {
-        if (cached?.i !== i) cached = { i, data: readFileSync(path.join(dir, name)) };
-        return cached.data;
-      },
-    }));
+    .map((name) => ({ name, path: path.join(dir, name) }));
 }
 
 async function main() {
@@ -57,7 +49,7 @@ async function main() {
   if (!dir) throw new Error("usage: bench-ingest-child.ts <uploads dir>");
   if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set");
   const db = await getDb();
-  const files = lazyUploads(dir);
+  const files = uploadsIn(dir);
   const t0 = performance.now();
   const { bundleId, incidentId } = await enqueueBundle(db, { title: "bench", files });
   await db.sql.query(`UPDATE "Bundle" SET status = 'parsing' WHERE id = $1`, [bundleId]);

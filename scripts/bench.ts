@@ -9,8 +9,8 @@
  *   (scripts/bench-ingest-child.ts), timed there from enqueue to processBundle done; its
  *   peak RSS (`peakRssMb`, 10^6 bytes) is the child's resident-set high-water mark (VmHWM,
  *   all threads), so it is the ingest's alone: the bench's own memory is not in it. The
- *   child reads the uploads from disk one at a time (the upload route, by contrast, holds a
- *   request's files in memory before enqueueing);
+ *   child enqueues the uploads as files on disk, as the upload route does (it streams each
+ *   file to disk as it arrives);
  * - the physical baseline: plain COPY of the same already-parsed rows into the same table
  *   (exported from the ingested bundle to a temporary file, then streamed from it into
  *   `COPY "Event" FROM STDIN` in a transaction that is rolled back; only that COPY is timed),

@@ -19,7 +19,10 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { buildTar } from "../lib/bundle/tar-build";
 import { closeDb, openDb } from "../lib/db/connection";
-import { enqueueBundle, type UploadedFile } from "../lib/ingest/enqueue-bundle";
+import { enqueueBundle } from "../lib/ingest/enqueue-bundle";
+
+/** A file the CLI read into memory. */
+type InputFile = { name: string; data: Buffer };
 import { processBundle } from "../lib/ingest/process-bundle";
 import { getIncidentReport, type IncidentReport } from "../lib/incidents/get-incident-report";
 
@@ -58,7 +61,7 @@ function walk(dir: string, base = dir): Array<{ rel: string; abs: string }> {
   return out;
 }
 
-function readInputs(paths: string[]): UploadedFile[] {
+function readInputs(paths: string[]): InputFile[] {
   return paths.map((p) => {
     let st;
     try {
@@ -75,7 +78,7 @@ function readInputs(paths: string[]): UploadedFile[] {
   });
 }
 
-async function viaRunningApp(files: UploadedFile[], fields: Record<string, string>): Promise<IncidentReport | null> {
+async function viaRunningApp(files: InputFile[], fields: Record<string, string>): Promise<IncidentReport | null> {
   const base = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
   try {
     const h = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(1500) });

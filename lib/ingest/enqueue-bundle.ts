@@ -4,12 +4,28 @@
  * outside the request (worker.ts), so an upload returns at once.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { closeSync, openSync, readSync, rmSync } from "node:fs";
 import type { DbHandles } from "../db/connection";
 import { saveUpload, type BundleOptions } from "./process-bundle";
 
-export interface UploadedFile {
-  name: string;
-  data: Buffer;
+/**
+ * One uploaded file: its bytes, or `path`, a file on disk (in `incomingDir`, where the upload
+ * route streams large uploads instead of holding them in memory) that `enqueueBundle` moves into
+ * the bundle's uploads folder, or removes when the upload is not kept (a repeat).
+ */
+export type UploadedFile = { name: string; data: Buffer } | { name: string; path: string };
+
+/** Feeds a file's bytes to `hash` in 4 MiB reads; returns its size in bytes. */
+function hashFile(file: string, hash: ReturnType<typeof createHash>): number {
+  const fd = openSync(file, "r");
+  try {
+    const buf = Buffer.allocUnsafe(4 << 20);
+    let size = 0;
+    for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0; size += n) hash.update(buf.subarray(0, n));
+    return size;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export interface EnqueueInput {
@@ -55,8 +71,11 @@ export async function enqueueBundle(db: DbHandles, input: EnqueueInput): Promise
   const hash = createHash("sha256");
   let size = 0;
   for (const f of input.files) {
-    hash.update(f.data);
-    size += f.data.length;
+    if ("path" in f) size += hashFile(f.path, hash);
+    else {
+      hash.update(f.data);
+      size += f.data.length;
+    }
   }
   const sha256 = hash.digest("hex");
   const bundleId = randomBytes(9).toString("base64url");
@@ -81,7 +100,7 @@ export async function enqueueBundle(db: DbHandles, input: EnqueueInput): Promise
       );
       return dup.id;
     }
-    input.files.forEach((f, i) => saveUpload(bundleId, i, f.name, f.data));
+    input.files.forEach((f, i) => saveUpload(bundleId, i, f.name, "path" in f ? f.path : f.data));
     await tx.query(
       `INSERT INTO "Bundle" (id, "incidentId", "fileName", sha256, "byteSize", status, phase, options)
        VALUES ($1, $2, $3, $4, $5, 'queued', 'queued', $6::jsonb)`,
@@ -89,5 +108,7 @@ export async function enqueueBundle(db: DbHandles, input: EnqueueInput): Promise
     );
     return null;
   });
+  // a repeat keeps no files: those waiting on disk go
+  if (duplicateOf) for (const f of input.files) if ("path" in f) rmSync(f.path, { force: true });
   return { incidentId, bundleId, created, duplicateOf };
 }

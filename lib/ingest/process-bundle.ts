@@ -9,7 +9,7 @@
  * files and spilled events live in `.work/` beside them while the bundle runs (ingest-bundle.ts)
  * and are removed when it ends either way. Phase timings (ms) go to `Bundle.counts.timings`.
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { DbHandles } from "../db/connection";
 import type { SkewOption } from "../timeline/clock-skew";
@@ -21,18 +21,39 @@ import { ingestExecutors } from "./ingest-pool";
 import { nothingReadable } from "./file-reason";
 import { storeRedactionCounts } from "./redact-file";
 
+const dataRoot = () => path.resolve(process.env.BOOTLINE_DATA_DIR ?? path.join(process.cwd(), ".data"));
+
 /** Folder where a bundle's uploads wait for the ingest worker. */
 export function uploadsDir(bundleId: string): string {
-  const root = path.resolve(process.env.BOOTLINE_DATA_DIR ?? path.join(process.cwd(), ".data"));
-  return path.join(root, "uploads", bundleId);
+  return path.join(dataRoot(), "uploads", bundleId);
 }
 
-/** Stores an upload's bytes for the worker; `ord` keeps upload order. */
-export function saveUpload(bundleId: string, ord: number, name: string, data: Buffer): void {
+/**
+ * Folder where the upload route streams a request's files while it arrives (created here): on the
+ * same file system as `uploadsDir`, so `saveUpload` moves them with a rename.
+ */
+export function incomingDir(): string {
+  const dir = path.join(dataRoot(), "incoming");
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * Stores an upload for the worker; `ord` keeps upload order. `from` is its bytes, or the path of
+ * a file already on disk (in `incomingDir`), which is moved (copied when a rename cannot).
+ */
+export function saveUpload(bundleId: string, ord: number, name: string, from: Buffer | string): void {
   const dir = uploadsDir(bundleId);
   mkdirSync(dir, { recursive: true });
   const safe = name.replace(/[\\/]/g, "_").replace(/^\.+/, "_") || "upload";
-  writeFileSync(path.join(dir, `${String(ord).padStart(4, "0")}__${safe}`), data);
+  const to = path.join(dir, `${String(ord).padStart(4, "0")}__${safe}`);
+  if (typeof from !== "string") return writeFileSync(to, from);
+  try {
+    renameSync(from, to);
+  } catch {
+    copyFileSync(from, to);
+    rmSync(from, { force: true });
+  }
 }
 
 /** Options stored on Bundle.options by the upload route / CLI. */

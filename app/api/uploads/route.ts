@@ -1,3 +1,6 @@
+import { randomBytes } from "node:crypto";
+import { createWriteStream, rmSync, type WriteStream } from "node:fs";
+import path from "node:path";
 import { Readable } from "node:stream";
 import busboy from "busboy";
 import { z } from "zod";
@@ -5,7 +8,8 @@ import { requireAuth } from "@/lib/auth/auth";
 import { fmtSize, LIMIT_ENV, LIMITS } from "@/lib/bundle/limits";
 import { getDb } from "@/lib/db/connection";
 import { ApiError, route } from "@/lib/http/errors";
-import { enqueueBundle, type UploadedFile } from "@/lib/ingest/enqueue-bundle";
+import { enqueueBundle } from "@/lib/ingest/enqueue-bundle";
+import { incomingDir } from "@/lib/ingest/process-bundle";
 import { startIngestWorker } from "@/lib/ingest/worker";
 
 export const dynamic = "force-dynamic";
@@ -64,49 +68,75 @@ export const POST = route(async (req: Request) => {
   const type = req.headers.get("content-type") ?? "";
   if (!type.startsWith("multipart/form-data") || !req.body) throw new ApiError("bad_request", "send the files as multipart/form-data");
   const fields: Record<string, string> = {};
-  const files: UploadedFile[] = [];
+  // each file streams to disk as it arrives (a 2 GiB upload never sits in memory); whatever is
+  // not handed to enqueueBundle (a refused upload, a repeat) is removed below
+  const files: Array<{ name: string; path: string }> = [];
+  const writes: Array<Promise<void>> = [];
+  const dir = incomingDir();
   let total = 0;
-  await new Promise<void>((resolve, reject) => {
-    const bb = busboy({ headers: { "content-type": type }, limits: { fileSize: MAX_UPLOAD, files: MAX_UPLOAD_FILES } });
-    bb.on("filesLimit", () => reject(new ApiError("payload_too_large", `more than ${MAX_UPLOAD_FILES} files in one upload: pack them in an archive`)));
-    bb.on("field", (name, value) => {
-      if (value !== "") fields[name] = value;
-    });
-    bb.on("file", (_name, stream, info) => {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => {
-        total += c.length;
-        if (total > MAX_UPLOAD) {
-          reject(tooLarge("the upload"));
-          stream.resume();
-          return;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const pipes: Array<{ from: Readable; to: WriteStream }> = [];
+      // a refused upload stops writing at once; the rest of the body is read and dropped
+      let failed = false;
+      const fail = (e: Error) => {
+        failed = true;
+        reject(e);
+        for (const { from, to } of pipes) {
+          from.unpipe(to);
+          to.destroy();
+          from.resume();
         }
-        chunks.push(c);
+      };
+      const bb = busboy({ headers: { "content-type": type }, limits: { fileSize: MAX_UPLOAD, files: MAX_UPLOAD_FILES } });
+      bb.on("filesLimit", () => fail(new ApiError("payload_too_large", `more than ${MAX_UPLOAD_FILES} files in one upload: pack them in an archive`)));
+      bb.on("field", (name, value) => {
+        if (value !== "") fields[name] = value;
       });
-      stream.on("limit", () => reject(tooLarge(info.filename || "a file")));
-      stream.on("end", () => files.push({ name: info.filename || "upload", data: Buffer.concat(chunks) }));
+      bb.on("file", (_name, stream, info) => {
+        if (failed) return void stream.resume();
+        const file = { name: info.filename || "upload", path: path.join(dir, randomBytes(12).toString("hex")) };
+        files.push(file);
+        const to = createWriteStream(file.path);
+        pipes.push({ from: stream, to });
+        // settles once the file is closed, written out or not (its errors go to `fail`)
+        writes.push(new Promise<void>((done) => to.on("close", () => done())));
+        to.on("error", (e) => fail(new Error(`could not store ${file.name}: ${e.message}`)));
+        stream.on("data", (c: Buffer) => {
+          total += c.length;
+          if (total > MAX_UPLOAD) fail(tooLarge("the upload"));
+        });
+        stream.on("limit", () => fail(tooLarge(info.filename || "a file")));
+        stream.pipe(to);
+      });
+      bb.on("error", (e) => fail(new ApiError("bad_request", `broken upload: ${(e as Error).message}`)));
+      bb.on("close", () => void Promise.all(writes).then(() => resolve()));
+      const body = Readable.fromWeb(req.body as import("node:stream/web").ReadableStream);
+      body.on("error", (e) => fail(new ApiError("bad_request", `the upload was interrupted: ${e.message}`)));
+      body.pipe(bb);
     });
-    bb.on("error", (e) => reject(new ApiError("bad_request", `broken upload: ${(e as Error).message}`)));
-    bb.on("close", () => resolve());
-    Readable.fromWeb(req.body as import("node:stream/web").ReadableStream).pipe(bb);
-  });
-  if (!files.length) throw new ApiError("bad_request", "no files in the upload");
-  const f = ZUploadFields.parse(fields);
-  const db = await getDb();
-  const r = await enqueueBundle(db, {
-    incident: f.incidentId,
-    title: f.title,
-    files,
-    options: {
-      node: f.node ?? null,
-      tz: f.tz ?? null,
-      year: f.year ?? null,
-      collected: f.collected ? new Date(f.collected).toISOString() : null,
-      skew: f.skew ?? null,
-    },
-  });
-  // the same upload already in this incident: recorded, not queued again (200, `duplicateOf`)
-  if (r.duplicateOf) return Response.json({ incidentId: r.incidentId, bundleId: r.bundleId, duplicateOf: r.duplicateOf }, { status: 200 });
-  await (await startIngestWorker()).enqueue(r.bundleId);
-  return Response.json({ incidentId: r.incidentId, bundleId: r.bundleId }, { status: 202 });
+    if (!files.length) throw new ApiError("bad_request", "no files in the upload");
+    const f = ZUploadFields.parse(fields);
+    const db = await getDb();
+    const r = await enqueueBundle(db, {
+      incident: f.incidentId,
+      title: f.title,
+      files,
+      options: {
+        node: f.node ?? null,
+        tz: f.tz ?? null,
+        year: f.year ?? null,
+        collected: f.collected ? new Date(f.collected).toISOString() : null,
+        skew: f.skew ?? null,
+      },
+    });
+    // the same upload already in this incident: recorded, not queued again (200, `duplicateOf`)
+    if (r.duplicateOf) return Response.json({ incidentId: r.incidentId, bundleId: r.bundleId, duplicateOf: r.duplicateOf }, { status: 200 });
+    await (await startIngestWorker()).enqueue(r.bundleId);
+    return Response.json({ incidentId: r.incidentId, bundleId: r.bundleId }, { status: 202 });
+  } finally {
+    // files enqueueBundle kept were moved away; the rest go (once closed)
+    await Promise.all(writes);
+    for (const file of files) rmSync(file.path, { force: true });
+  }
 });

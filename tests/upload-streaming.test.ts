@@ -1,0 +1,103 @@
+/**
+ * Uploads on disk, not in memory: the upload route streams each file into `<data dir>/incoming/`
+ * and `enqueueBundle` moves it into the bundle's uploads folder (or removes it when the upload
+ * repeats one already in the incident). Checked: the stored upload and its sha256 are the same as
+ * for the bytes given in memory, repeats and refused uploads leave nothing behind, and an upload
+ * over BOOTLINE_MAX_UPLOAD_BYTES (set low here, before the route is loaded) is refused with 413
+ * from the bytes that arrive when the request announces no length.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDb, type TestDb } from "../lib/db/test-db";
+import { caseBytes } from "../lib/testing/cases";
+
+const LIMIT = 64 * 1024;
+let db: TestDb;
+let dataDir: string;
+beforeAll(async () => {
+  db = await createTestDb();
+  dataDir = mkdtempSync(path.join(process.cwd(), ".tmp-upload-"));
+  process.env.BOOTLINE_DATA_DIR = dataDir;
+  process.env.BOOTLINE_MAX_UPLOAD_BYTES = String(LIMIT);
+});
+afterAll(async () => {
+  await db?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+  delete process.env.BOOTLINE_MAX_UPLOAD_BYTES;
+});
+
+const incoming = () => (existsSync(path.join(dataDir, "incoming")) ? readdirSync(path.join(dataDir, "incoming")) : []);
+
+/** A multipart body streamed in 1 KiB pieces with no content-length (as a browser's chunked upload). */
+function multipart(files: Array<{ name: string; data: Buffer }>): Request {
+  const boundary = "----bootline-stream";
+  const parts: Buffer[] = [];
+  for (const f of files) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`), f.data, Buffer.from("\r\n"));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  const all = Buffer.concat(parts);
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      for (let i = 0; i < all.length; i += 1024) c.enqueue(all.subarray(i, i + 1024));
+      c.close();
+    },
+  });
+  return new Request("http://127.0.0.1/api/uploads", { method: "POST", body, headers: { "content-type": `multipart/form-data; boundary=${boundary}` }, duplex: "half" } as RequestInit);
+}
+
+describe("uploads streamed to disk", () => {
+  it("enqueueBundle moves a file from disk into the bundle's uploads, with the sha256 of its bytes; a repeat leaves nothing", async () => {
+    const { enqueueBundle } = await import("../lib/ingest/enqueue-bundle");
+    const { incomingDir, uploadsDir } = await import("../lib/ingest/process-bundle");
+    const data = caseBytes("056-kind-journald-containerd-kubelet-cilium-cni-retry.log");
+    const tmp = path.join(incomingDir(), "a");
+    writeFileSync(tmp, data);
+    const r = await enqueueBundle(db, { title: "on disk", files: [{ name: "kind.log", path: tmp }] });
+    expect(existsSync(tmp)).toBe(false);
+    const stored = readdirSync(uploadsDir(r.bundleId));
+    expect(stored).toEqual(["0000__kind.log"]);
+    expect(readFileSync(path.join(uploadsDir(r.bundleId), stored[0])).equals(data)).toBe(true);
+    const [row] = await db.sql.query<{ sha256: string; byteSize: number }>(`SELECT sha256, "byteSize"::int AS "byteSize" FROM "Bundle" WHERE id = $1`, [r.bundleId]);
+    expect(row).toEqual({ sha256: createHash("sha256").update(data).digest("hex"), byteSize: data.length });
+
+    // the same bytes again into that incident: recorded as a repeat, the file on disk removed
+    const again = path.join(incomingDir(), "b");
+    writeFileSync(again, data);
+    const dup = await enqueueBundle(db, { incident: r.incidentId, files: [{ name: "kind.log", path: again }] });
+    expect(dup.duplicateOf).toBe(r.bundleId);
+    expect(existsSync(again)).toBe(false);
+    expect(existsSync(uploadsDir(dup.bundleId))).toBe(false);
+  });
+
+  it("the route refuses an upload whose bytes pass the limit (no length announced) with 413 and keeps none of it", async () => {
+    const { POST } = await import("../app/api/uploads/route");
+    const res = await POST(multipart([{ name: "small.log", data: Buffer.alloc(1000, 0x61) }, { name: "big.log", data: Buffer.alloc(LIMIT * 2, 0x62) }]));
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toEqual({
+      code: "payload_too_large",
+      // busboy's per-file limit (the same number) trips first and names the file
+      message: "big.log is larger than the upload limit of 64 KiB (BOOTLINE_MAX_UPLOAD_BYTES)",
+    });
+    expect(incoming()).toEqual([]);
+    // every file under the limit, together over it
+    const many = await POST(multipart([1, 2, 3].map((i) => ({ name: `part-${i}.log`, data: Buffer.alloc(30 * 1024, 0x60 + i) }))));
+    expect(many.status).toBe(413);
+    expect(((await many.json()) as { error: { message: string } }).error.message).toBe("the upload is larger than the upload limit of 64 KiB (BOOTLINE_MAX_UPLOAD_BYTES)");
+    expect(incoming()).toEqual([]);
+  });
+
+  it("the route refuses a broken multipart body with 400 and keeps none of it", async () => {
+    const { POST } = await import("../app/api/uploads/route");
+    const good = multipart([{ name: "x.log", data: Buffer.alloc(5000, 0x63) }]);
+    // the same body cut before its closing boundary
+    const bytes = Buffer.from(await good.arrayBuffer());
+    const cut = new Request("http://127.0.0.1/api/uploads", { method: "POST", body: bytes.subarray(0, 3000), headers: { "content-type": good.headers.get("content-type")! } });
+    const res = await POST(cut);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toEqual({ code: "bad_request", message: "broken upload: Unexpected end of form" });
+    expect(incoming()).toEqual([]);
+  });
+});

@@ -7,7 +7,7 @@
  * from the bytes that arrive when the request announces no length.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../lib/db/test-db";
@@ -87,6 +87,19 @@ describe("uploads streamed to disk", () => {
     expect(many.status).toBe(413);
     expect(((await many.json()) as { error: { message: string } }).error.message).toBe("the upload is larger than the upload limit of 64 KiB (BOOTLINE_MAX_UPLOAD_BYTES)");
     expect(incoming()).toEqual([]);
+  });
+
+  it("sweepIncoming removes what unfinished uploads left, older than a day, and nothing newer", async () => {
+    const { incomingDir, sweepIncoming } = await import("../lib/ingest/process-bundle");
+    const old = path.join(incomingDir(), "old");
+    const fresh = path.join(incomingDir(), "fresh");
+    writeFileSync(old, "x");
+    writeFileSync(fresh, "y");
+    const twoDaysAgo = (Date.now() - 48 * 3600_000) / 1000;
+    utimesSync(old, twoDaysAgo, twoDaysAgo);
+    expect(sweepIncoming()).toBe(1);
+    expect(incoming()).toEqual(["fresh"]);
+    rmSync(fresh);
   });
 
   it("the route refuses a broken multipart body with 400 and keeps none of it", async () => {

@@ -9,7 +9,7 @@
  * files and spilled events live in `.work/` beside them while the bundle runs (ingest-bundle.ts)
  * and are removed when it ends either way. Phase timings (ms) go to `Bundle.counts.timings`.
  */
-import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { DbHandles } from "../db/connection";
 import type { SkewOption } from "../timeline/clock-skew";
@@ -36,6 +36,28 @@ export function incomingDir(): string {
   const dir = path.join(dataRoot(), "incoming");
   mkdirSync(dir, { recursive: true });
   return dir;
+}
+
+/**
+ * Removes what uploads that never finished left in `incomingDir` (a process that died while a
+ * request streamed in): files older than `maxAgeMs` (default one day, far longer than any
+ * upload takes). Returns how many went. Called when the ingest worker starts.
+ */
+export function sweepIncoming(maxAgeMs = 24 * 3600_000, now = Date.now()): number {
+  const dir = incomingDir();
+  let n = 0;
+  for (const name of readdirSync(dir)) {
+    const p = path.join(dir, name);
+    try {
+      if (now - statSync(p).mtimeMs > maxAgeMs) {
+        rmSync(p, { force: true, recursive: true });
+        n++;
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return n;
 }
 
 /**

@@ -13,7 +13,7 @@
  * interrupted ingest leaves nothing half-stored, and progress lives in the `Bundle` row.
  */
 import { getDb } from "../db/connection";
-import { processBundle } from "./process-bundle";
+import { processBundle, sweepIncoming } from "./process-bundle";
 
 export const QUEUE = "ingest";
 const POLL_MS = 1000;
@@ -83,8 +83,18 @@ async function startPolling(): Promise<Worker> {
   };
 }
 
-/** Starts this process's ingest worker once (pg-boss on PostgreSQL, polling on PGlite). */
+/**
+ * Starts this process's ingest worker once (pg-boss on PostgreSQL, polling on PGlite), first
+ * removing files that unfinished uploads left behind (`sweepIncoming`).
+ */
 export function startIngestWorker(): Promise<Worker> {
+  if (!g.__bootlineWorker) {
+    try {
+      sweepIncoming();
+    } catch (e) {
+      console.error(`ingest worker: could not sweep unfinished uploads: ${(e as Error).message}`);
+    }
+  }
   g.__bootlineWorker ??= (process.env.DATABASE_URL ? startPgBoss(process.env.DATABASE_URL) : startPolling()).catch((e) => {
     g.__bootlineWorker = undefined;
     throw e;

@@ -107,6 +107,8 @@ export const POST = route(async (req: Request) => {
           if (total > MAX_UPLOAD) fail(tooLarge("the upload"));
         });
         stream.on("limit", () => fail(tooLarge(info.filename || "a file")));
+        // a body cut inside this file errors it too (unhandled, that would end the process)
+        stream.on("error", (e) => fail(new ApiError("bad_request", `broken upload: ${e.message}`)));
         stream.pipe(to);
       });
       bb.on("error", (e) => fail(new ApiError("bad_request", `broken upload: ${(e as Error).message}`)));

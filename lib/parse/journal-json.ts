@@ -1,6 +1,7 @@
 /**
- * `journalctl -o json` (one object per line) and `-o json-seq` (RS-prefixed): FORMATS.md Part 2,
- * 5b rule JJ; upstream systemd `src/shared/logs-show.c` (`output_json`).
+ * `journalctl -o json` (one object per line), `-o json-seq` (RS-prefixed) and `-o json-sse`
+ * (`data: ` before each object, a blank line after): FORMATS.md Part 2, 5b rule JJ; upstream
+ * systemd `src/shared/logs-show.c` (`output_json`). `-o json-pretty`: journal-json-pretty.ts.
  *
  *     {"__CURSOR":"s=…","__REALTIME_TIMESTAMP":"1747628407512401","__MONOTONIC_TIMESTAMP":"11803512","_BOOT_ID":"6c0f2ea1…","PRIORITY":"6","SYSLOG_IDENTIFIER":"kubelet","_PID":"2817","_HOSTNAME":"ip-10-20-30-40.ec2.internal","MESSAGE":"I0519 …"}
  *
@@ -17,6 +18,7 @@ import type { FormatSpec, LineResult } from "./types";
 export function parseJournalJsonLine(line: string): LineResult {
   let s = line;
   if (s.charCodeAt(0) === 0x1e) s = s.slice(1); // json-seq record separator
+  else if (s.startsWith("data: ")) s = s.slice(6); // json-sse event
   if (s.charCodeAt(0) !== 123 || !s.includes('"__REALTIME_TIMESTAMP"')) return null;
   let obj: unknown;
   try {
@@ -29,9 +31,9 @@ export function parseJournalJsonLine(line: string): LineResult {
   return rec ? { type: "record", record: rec } : null;
 }
 
-const SNIFF = /^\u001e?\{.*"__REALTIME_TIMESTAMP"\s*:\s*"\d+"/;
+const SNIFF = /^(?:\u001e|data: )?\{.*"__REALTIME_TIMESTAMP"\s*:\s*"\d+"/;
 
-/** Format spec: `journalctl -o json` / `json-seq` dumps. */
+/** Format spec: `journalctl -o json` / `json-seq` / `json-sse` dumps. */
 export const journalJsonSpec: FormatSpec = {
   name: "journal-json",
   kind: "journal",
@@ -62,6 +64,11 @@ export const journalJsonSpec: FormatSpec = {
         severity: 3,
         message: "Container runtime network not ready",
       },
+    },
+    {
+      // -o json-sse
+      line: 'data: {"__CURSOR":"s=0a1b;i=3","__REALTIME_TIMESTAMP":"1747628407512401","_BOOT_ID":"6c0f2ea14b7d4e1a9c3358b0f2d7e611","PRIORITY":"6","SYSLOG_IDENTIFIER":"systemd","_HOSTNAME":"node-b","MESSAGE":"Started kubelet.service - kubelet: The Kubernetes Node Agent."}',
+      expect: { time: null, epochMs: 1747628407512, epochPrecision: "us", ident: "systemd", component: "systemd", message: "Started kubelet.service - kubelet: The Kubernetes Node Agent.", bootId: "6c0f2ea14b7d4e1a9c3358b0f2d7e611" },
     },
     {
       // plain message, bytes array, no klog: the instant is the time

@@ -26,6 +26,7 @@ import { dockerJsonSpec } from "./docker-json";
 import { goPanicSpec } from "./go-panic";
 import { journalExportSpec } from "./journal-export";
 import { journalJsonSpec } from "./journal-json";
+import { journalJsonPrettySpec } from "./journal-json-pretty";
 import { journalListBootsSpec } from "./journal-list-boots";
 import { journalShortFullSpec } from "./journal-short-full";
 import { journalShortMonotonicSpec } from "./journal-short-monotonic";
@@ -49,6 +50,7 @@ export const FORMAT_REGISTRY: readonly FormatSpec[] = [
   journalShortUnixSpec, // JU
   journalShortMonotonicSpec, // JM
   journalJsonSpec, // JJ
+  journalJsonPrettySpec, // JP
   journalExportSpec, // JX
   journalListBootsSpec, // LB1, LB2
   dmesgSpec, // DR, DC

@@ -19,6 +19,7 @@ import type { SqlConn } from "../db/sql";
 import { canIngestByNode, ingestByNode, NeedsTwoPasses, parseBundle, releaseParsed, storeParsed, unpackUploads, type ParsedBundle, type StoredBundle } from "./ingest-bundle";
 import { ingestExecutors } from "./ingest-pool";
 import { nothingReadable } from "./file-reason";
+import { endLiveStatus, setLiveStatus } from "./live-status";
 import { storeRedactionCounts } from "./redact-file";
 
 const dataRoot = () => path.resolve(process.env.BOOTLINE_DATA_DIR ?? path.join(process.cwd(), ".data"));
@@ -104,6 +105,9 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
   // the same upload already in the incident (enqueue-bundle.ts): recorded, nothing to ingest again
   if (bundle.duplicateOf) return { status: "ready", error: null, events: 0, findings: 0 };
   const opts = (bundle.options ?? {}) as BundleOptions;
+  // what GET /api/bundles/:id shows while this runs (live-status.ts), set at once; the row follows
+  const live = (phase: string, progress: number) => setLiveStatus({ id: bundleId, incidentId: bundle.incidentId, fileName: bundle.fileName, status: "parsing", phase, progress });
+  live("unpack", 0);
   let lastWrite = 0;
   const setProgress = async (phase: string, progress: number, force = false) => {
     const now = Date.now();
@@ -115,7 +119,9 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
   };
   let pendingProgress: Promise<void> = Promise.resolve();
   const progress = (phase: string, f: number) => {
-    pendingProgress = pendingProgress.then(() => setProgress(phase, Math.max(0, Math.min(1, f)))).catch(() => {});
+    const p = Math.max(0, Math.min(1, f));
+    live(phase, p);
+    pendingProgress = pendingProgress.then(() => setProgress(phase, p)).catch(() => {});
   };
 
   const timings: Record<string, number> = {};
@@ -200,6 +206,7 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
       lap("parseMs");
       await pendingProgress;
       if (!parsed.files.some((f) => f.status === "read" && f.counts.records > 0)) throw new Error(nothingReadable(parsed.files));
+      live("store", 0);
       await setProgress("store", 0, true);
       const how: Record<string, string> = twoPassReason ? { ingestPath: "two-pass", twoPassReason } : { ingestPath: "two-pass" };
       stored = await db.sql.transaction(async (tx) => {
@@ -218,6 +225,8 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     await db.sql.query(`UPDATE "Bundle" SET status = 'failed', phase = 'done', error = $2, "finishedAt" = now() WHERE id = $1`, [bundleId, message]);
     return { status: "failed", error: message, events: 0, findings: 0 };
   } finally {
+    // the row holds the outcome by now (committed, or the failure written)
+    endLiveStatus(bundleId);
     if (held) await releaseParsed(held);
     rmSync(work, { recursive: true, force: true });
   }

@@ -1,5 +1,6 @@
 import { getDb } from "@/lib/db/connection";
 import { ApiError, route } from "@/lib/http/errors";
+import { liveStatus } from "@/lib/ingest/live-status";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -7,6 +8,10 @@ export const runtime = "nodejs";
 /** Bundle status for the progress bar: `{ id, incidentId, status, phase, progress (0..1), error, counts }`. */
 export const GET = route(async (_req: Request, ctx: { params: Promise<{ bundleId: string }> }) => {
   const { bundleId } = await ctx.params;
+  // ingesting in this process: its live status (a read of the row could wait for the ingest's
+  // transaction on PGlite; lib/ingest/live-status.ts)
+  const l = liveStatus(bundleId);
+  if (l) return Response.json({ ...l, error: null, counts: null });
   const db = await getDb();
   const b = await db.prisma.bundle.findUnique({ where: { id: bundleId } });
   if (!b) throw new ApiError("not_found", `no bundle ${bundleId}`);

@@ -6,7 +6,8 @@
  *   detect) of a generated bundle of about N lines (default 1,000,000), in lines/s and MB/s
  *   (MB = 10^6 bytes of uncompressed log text), with the phase timings the ingest records in
  *   `Bundle.counts.timings` (ms). The ingest runs in a child process of its own
- *   (scripts/bench-ingest-child.ts), timed there from enqueue to processBundle done; its
+ *   (scripts/bench-ingest-child.ts), timed there from enqueue to processBundle done (its
+ *   threads started beforehand, as the app's ingest worker starts them at its own start); its
  *   peak RSS (`peakRssMb`, 10^6 bytes) is the child's resident-set high-water mark (VmHWM,
  *   all threads), so it is the ingest's alone: the bench's own memory is not in it. The
  *   child enqueues the uploads as files on disk, as the upload route does (it streams each

@@ -74,7 +74,7 @@ class ThreadExecutor implements Executor {
  */
 const YOUNG_GENERATION_MB = 192;
 
-const g = globalThis as unknown as { __bootlineIngestPool?: ThreadExecutor[] };
+const g = globalThis as unknown as { __bootlineIngestPool?: ThreadExecutor[]; __bootlineIngestStarting?: Promise<Executor[]> };
 
 /** Number of threads the pool uses (`BOOTLINE_INGEST_THREADS`, see the module comment). */
 export function poolSize(): number {
@@ -85,9 +85,17 @@ export function poolSize(): number {
 
 /**
  * The executors to spread tasks over: worker threads that started (each has loaded the tasks),
- * or `[inline]` when none can (the reason is logged once).
+ * or `[inline]` when none can (the reason is logged once). Calls made while threads are starting
+ * share that start (the ingest worker warms the pool when it starts, and a bundle may ask at once).
  */
-export async function ingestExecutors(): Promise<Executor[]> {
+export function ingestExecutors(): Promise<Executor[]> {
+  g.__bootlineIngestStarting ??= startExecutors().finally(() => {
+    g.__bootlineIngestStarting = undefined;
+  });
+  return g.__bootlineIngestStarting;
+}
+
+async function startExecutors(): Promise<Executor[]> {
   const n = poolSize();
   if (n === 0) return [inline];
   const entry = process.env.BOOTLINE_INGEST_WORKER_ENTRY || path.join(process.cwd(), "lib", "ingest", "ingest-worker.mjs");

@@ -13,6 +13,7 @@
  * interrupted ingest leaves nothing half-stored, and progress lives in the `Bundle` row.
  */
 import { getDb } from "../db/connection";
+import { ingestExecutors } from "./ingest-pool";
 import { processBundle, sweepIncoming } from "./process-bundle";
 
 export const QUEUE = "ingest";
@@ -85,7 +86,8 @@ async function startPolling(): Promise<Worker> {
 
 /**
  * Starts this process's ingest worker once (pg-boss on PostgreSQL, polling on PGlite), first
- * removing files that unfinished uploads left behind (`sweepIncoming`).
+ * removing files that unfinished uploads left behind (`sweepIncoming`) and starting the parsing
+ * threads in the background.
  */
 export function startIngestWorker(): Promise<Worker> {
   if (!g.__bootlineWorker) {
@@ -94,6 +96,8 @@ export function startIngestWorker(): Promise<Worker> {
     } catch (e) {
       console.error(`ingest worker: could not sweep unfinished uploads: ${(e as Error).message}`);
     }
+    // start the parsing threads now, so the first upload does not wait for them (ingest-pool.ts)
+    void ingestExecutors().catch(() => {});
   }
   g.__bootlineWorker ??= (process.env.DATABASE_URL ? startPgBoss(process.env.DATABASE_URL) : startPolling()).catch((e) => {
     g.__bootlineWorker = undefined;

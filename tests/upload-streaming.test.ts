@@ -102,6 +102,34 @@ describe("uploads streamed to disk", () => {
     rmSync(fresh);
   });
 
+  it("after a refusal, a later file cut by the end of the body is dropped without an unhandled error", async () => {
+    const { POST } = await import("../app/api/uploads/route");
+    const boundary = "----bootline-cut";
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.log"\r\n\r\n`),
+      Buffer.alloc(LIMIT + 36 * 1024, 0x61),
+      Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="b.log"\r\n\r\nbbbb`),
+    ]);
+    const res = await POST(new Request("http://127.0.0.1/api/uploads", { method: "POST", body, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } }));
+    expect(res.status).toBe(413);
+    expect(incoming()).toEqual([]);
+  });
+
+  it("the route answers 400 to a multipart type without a boundary", async () => {
+    const { POST } = await import("../app/api/uploads/route");
+    const res = await POST(new Request("http://127.0.0.1/api/uploads", { method: "POST", body: "x", headers: { "content-type": "multipart/form-data" } }));
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^broken upload: /);
+  });
+
+  it("stores an upload under a name with no control characters, at most 200 characters long, its end kept", async () => {
+    const { enqueueBundle } = await import("../lib/ingest/enqueue-bundle");
+    const { uploadsDir } = await import("../lib/ingest/process-bundle");
+    const name = `${"n".repeat(300)}\u0001node-a.tar.gz`;
+    const r = await enqueueBundle(db, { title: "long name", files: [{ name, data: Buffer.from("Mar 14 02:10:05 node-a kubelet[1]: x\n") }] });
+    expect(readdirSync(uploadsDir(r.bundleId))).toEqual([`0000__${"n".repeat(186)}_node-a.tar.gz`]);
+  });
+
   it("the route refuses a broken multipart body with 400 and keeps none of it", async () => {
     const { POST } = await import("../app/api/uploads/route");
     const good = multipart([{ name: "x.log", data: Buffer.alloc(5000, 0x63) }]);

@@ -37,7 +37,7 @@ describe("PGlite COPY", () => {
     expect(await db.copyFrom("copy_slices", ["n", "t"], chunks())).toBe(12_000);
     const [r] = await db.query<{ n: number; s: number }>(`SELECT count(*)::int AS n, sum(n)::int AS s FROM copy_slices`);
     expect(r).toEqual({ n: 12_000, s: (11_999 * 12_000) / 2 });
-    // the first slice is sent after chunk 4 (past 4 MiB); the loop ran before the rest was read
+    // the first slice (chunks 0 to 3) goes when chunk 4 would pass 4 MiB; the loop ran before the rest was read
     const tick = order.indexOf("event loop");
     expect(tick).toBeGreaterThan(0);
     expect(tick).toBeLessThan(order.indexOf("chunk 11"));

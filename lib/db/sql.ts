@@ -153,9 +153,9 @@ class PgliteConn implements SqlConn {
       await new Promise((r) => setImmediate(r));
     };
     for await (const chunk of chunks) {
+      if (parts.length && size + chunk.length > PGLITE_COPY_SLICE) await flush();
       parts.push(chunk);
       size += chunk.length;
-      if (size > PGLITE_COPY_SLICE) await flush();
     }
     await flush();
     return rows;

@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, openSync, readSync, rmSync } from "node:fs";
 import type { DbHandles } from "../db/connection";
-import { saveUpload, type BundleOptions } from "./process-bundle";
+import { saveUpload, uploadsDir, type BundleOptions } from "./process-bundle";
 
 /**
  * One uploaded file: its bytes, or `path`, a file on disk (in `incomingDir`, where the upload
@@ -15,11 +15,10 @@ import { saveUpload, type BundleOptions } from "./process-bundle";
  */
 export type UploadedFile = { name: string; data: Buffer } | { name: string; path: string };
 
-/** Feeds a file's bytes to `hash` in 4 MiB reads; returns its size in bytes. */
-function hashFile(file: string, hash: ReturnType<typeof createHash>): number {
+/** Feeds a file's bytes to `hash` in reads of `buf`'s size; returns its size in bytes. */
+function hashFile(file: string, hash: ReturnType<typeof createHash>, buf: Buffer): number {
   const fd = openSync(file, "r");
   try {
-    const buf = Buffer.allocUnsafe(4 << 20);
     let size = 0;
     for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0; size += n) hash.update(buf.subarray(0, n));
     return size;
@@ -70,8 +69,9 @@ export async function enqueueBundle(db: DbHandles, input: EnqueueInput): Promise
   }
   const hash = createHash("sha256");
   let size = 0;
+  const buf = input.files.some((f) => "path" in f) ? Buffer.allocUnsafe(4 << 20) : null;
   for (const f of input.files) {
-    if ("path" in f) size += hashFile(f.path, hash);
+    if ("path" in f) size += hashFile(f.path, hash, buf!);
     else {
       hash.update(f.data);
       size += f.data.length;
@@ -100,7 +100,13 @@ export async function enqueueBundle(db: DbHandles, input: EnqueueInput): Promise
       );
       return dup.id;
     }
-    input.files.forEach((f, i) => saveUpload(bundleId, i, f.name, "path" in f ? f.path : f.data));
+    try {
+      input.files.forEach((f, i) => saveUpload(bundleId, i, f.name, "path" in f ? f.path : f.data));
+    } catch (e) {
+      // no Bundle row will point at them: the files moved so far go
+      rmSync(uploadsDir(bundleId), { recursive: true, force: true });
+      throw e;
+    }
     await tx.query(
       `INSERT INTO "Bundle" (id, "incidentId", "fileName", sha256, "byteSize", status, phase, options)
        VALUES ($1, $2, $3, $4, $5, 'queued', 'queued', $6::jsonb)`,

@@ -68,7 +68,9 @@ export function sweepIncoming(maxAgeMs = 24 * 3600_000, now = Date.now()): numbe
 export function saveUpload(bundleId: string, ord: number, name: string, from: Buffer | string): void {
   const dir = uploadsDir(bundleId);
   mkdirSync(dir, { recursive: true });
-  const safe = name.replace(/[\\/]/g, "_").replace(/^\.+/, "_") || "upload";
+  // no separators, control characters or leading dots, and short enough for any file system
+  // (the end is kept: it holds the extension the unpacker reads)
+  const safe = name.replace(/[\\/\x00-\x1f\x7f]/g, "_").replace(/^\.+/, "_").slice(-200) || "upload";
   const to = path.join(dir, `${String(ord).padStart(4, "0")}__${safe}`);
   if (typeof from !== "string") return writeFileSync(to, from);
   try {

@@ -86,16 +86,21 @@ async function startPolling(): Promise<Worker> {
 
 /**
  * Starts this process's ingest worker once (pg-boss on PostgreSQL, polling on PGlite), first
- * removing files that unfinished uploads left behind (`sweepIncoming`) and starting the parsing
- * threads in the background.
+ * removing files that unfinished uploads left behind (`sweepIncoming`, then hourly) and starting
+ * the parsing threads in the background.
  */
 export function startIngestWorker(): Promise<Worker> {
   if (!g.__bootlineWorker) {
-    try {
-      sweepIncoming();
-    } catch (e) {
-      console.error(`ingest worker: could not sweep unfinished uploads: ${(e as Error).message}`);
-    }
+    const sweep = () => {
+      try {
+        sweepIncoming();
+      } catch (e) {
+        console.error(`ingest worker: could not sweep unfinished uploads: ${(e as Error).message}`);
+      }
+    };
+    // at start, then hourly: what a crash left is young at the restart and goes a day later
+    sweep();
+    setInterval(sweep, 3600_000).unref();
     // start the parsing threads now, so the first upload does not wait for them (ingest-pool.ts)
     void ingestExecutors().catch(() => {});
   }

@@ -46,3 +46,24 @@ describe("journal-json-pretty through parseFile", () => {
     expect(systemd.endLine).toBe(lines);
   });
 });
+
+describe("journal-json-pretty entries cut short", () => {
+  const head = `{\n\t"__CURSOR" : "s=0a1b;i=1",\n\t"__REALTIME_TIMESTAMP" : "1747629012000000",\n\t"_BOOT_ID" : "${BOOT_B}",\n\t"SYSLOG_IDENTIFIER" : "systemd",\n`;
+  const read = (text: string) => parseFile("journal.json", text, { collectedMs: Date.UTC(2025, 4, 19, 6) }).records;
+
+  it("inside a string: the fields before it, and the string as far as it goes", () => {
+    const [r] = read(`${head}\t"MESSAGE" : "Started kubelet.service - kube`);
+    expect([r.component, r.journalBootId, r.ts, r.message]).toEqual(["systemd", BOOT_B, 1747629012000, "Started kubelet.service - kube"]);
+    // cut inside an escape: closed before it
+    const [e] = read(`${head}\t"MESSAGE" : "say \\"hi\\u00`);
+    expect(e.message).toBe('say "hi');
+  });
+
+  it("inside a MESSAGE of bytes, or in a later entry's place: the other fields are kept", () => {
+    const [r] = read(`${head}\t"MESSAGE" : [\n\t\t76,\n\t\t105`);
+    expect([r.component, r.journalBootId, r.ts]).toEqual(["systemd", BOOT_B, 1747629012000]);
+    // a broken field line in the middle of a closed entry costs that field only
+    const [m] = read(`${head}\t"_PID" : 81x1,\n\t"MESSAGE" : "Reached target multi-user.target."\n}`);
+    expect([m.component, m.pid, m.message]).toEqual(["systemd", undefined, "Reached target multi-user.target."]);
+  });
+});

@@ -14,7 +14,8 @@
  * The same entries as `-o json` (journal-fields.ts builds the record: `_BOOT_ID` as its boot id,
  * the klog or logrus time inside MESSAGE, else the entry's instant). The `{` line is the record;
  * the lines up to its `}` are continuations, decoded together when the `}` arrives (or at the end
- * of the file, for an entry cut short: what parses of it is kept, else an empty `unknown` record).
+ * of the file). An entry that does not parse whole (cut short, a line cut at the line limit) is
+ * read field by field (`fieldsOf`); with nothing usable left it is an empty `unknown` record.
  */
 import { journalEntryRecord } from "./journal-fields";
 import type { FormatSpec, LineParser, LineResult, ParsedRecord } from "./types";
@@ -24,44 +25,87 @@ const CLOSE = /^\}\s*$/;
 /** A field line of an entry: indented `"KEY" : value` (also the first one, which sniffing reads). */
 const FIELD = /^\s+"[A-Za-z0-9_]+"\s*:\s*/;
 
+const FIELD_LINE = /^\s+("(?:[^"\\]|\\.)*")\s*:\s*(.*?),?\s*$/;
+
+/**
+ * The fields of an entry that does not parse as a whole, line by line: each `"KEY" : value` line
+ * alone (an array value with the lines up to its `]`). A field that does not parse is left out,
+ * except a string cut short (a line past the line limit, or the file's end), which is kept as far
+ * as it goes: the rest of the entry is not lost with one broken field.
+ */
+function fieldsOf(lines: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < lines.length; i++) {
+    const m = FIELD_LINE.exec(lines[i]);
+    if (!m) continue;
+    let value = m[2];
+    if (value === "[") {
+      const parts = ["["];
+      while (++i < lines.length && !/^\s*\],?\s*$/.test(lines[i])) parts.push(lines[i]);
+      value = `${parts.join("")}]`;
+    }
+    let key: string;
+    try {
+      key = JSON.parse(m[1]) as string;
+    } catch {
+      continue;
+    }
+    try {
+      out[key] = JSON.parse(value);
+    } catch {
+      // a string cut short: closed after its last whole character (an escape is at most 6 long)
+      if (value.startsWith('"')) {
+        for (let drop = 0; drop < 6 && drop < value.length; drop++) {
+          try {
+            out[key] = JSON.parse(`${value.slice(0, value.length - drop)}"`);
+            break;
+          } catch {
+            // one character fewer
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
 class JsonPrettyParser implements LineParser {
   private record: ParsedRecord | null = null;
   private text: string[] = [];
 
-  /** Decodes the open entry into its record (in place). `cut`: the file ended inside it. */
-  private complete(cut: boolean): void {
+  /** Decodes the open entry into its record (in place). */
+  private complete(): void {
     const r = this.record;
     if (!r) return;
     this.record = null;
-    let body = this.text.join("\n");
+    const lines = this.text;
     this.text = [];
-    // a cut entry: close it after its last whole field
-    if (cut) body = `${body.replace(/,\s*$/, "")}\n}`;
-    let obj: unknown = null;
+    let fields: Record<string, unknown> | null = null;
     try {
-      obj = JSON.parse(body);
+      const obj: unknown = JSON.parse(lines.join("\n"));
+      if (obj && typeof obj === "object" && !Array.isArray(obj)) fields = obj as Record<string, unknown>;
     } catch {
-      // left as the empty record below
+      // cut short (by the collector, or a line cut at the line limit): field by field
+      fields = fieldsOf(lines);
     }
-    const fields = obj && typeof obj === "object" && !Array.isArray(obj) ? (obj as Record<string, unknown>) : null;
     const built = (fields && journalEntryRecord(fields)) ?? { time: null, component: "unknown", severity: 1 as const, message: "" };
     Object.assign(r, built);
   }
 
   finish(): void {
-    this.complete(true);
+    this.complete();
   }
 
   parseLine(line: string): LineResult {
     if (OPEN.test(line)) {
-      this.complete(true);
+      this.complete();
       this.text = ["{"];
       this.record = { time: null, component: "unknown", severity: 1, message: "" };
       return { type: "record", record: this.record };
     }
     if (!this.record) return null;
     this.text.push(line);
-    if (CLOSE.test(line)) this.complete(false);
+    if (CLOSE.test(line)) this.complete();
     return { type: "continuation", text: "" };
   }
 }

@@ -198,7 +198,8 @@ function rulesTriggered(text: string): number {
     re.lastIndex = at;
     const m = re.exec(text);
     if (!m) return found;
-    found |= 1 << RULES.findIndex((r) => r.triggers.includes(m[0]));
+    // a rule not found yet (were a trigger ever shared, the one found would match again forever)
+    found |= 1 << RULES.findIndex((r, i) => !(found & (1 << i)) && r.triggers.includes(m[0]));
     // from the same position: another rule's trigger may start there too
     at = m.index;
   }

@@ -80,6 +80,7 @@ export const POST = route(async (req: Request) => {
       // a refused upload stops writing at once; the rest of the body is read and dropped
       let failed = false;
       const fail = (e: Error) => {
+        if (failed) return;
         failed = true;
         reject(e);
         for (const { from, to } of pipes) {
@@ -88,13 +89,23 @@ export const POST = route(async (req: Request) => {
           from.resume();
         }
       };
-      const bb = busboy({ headers: { "content-type": type }, limits: { fileSize: MAX_UPLOAD, files: MAX_UPLOAD_FILES } });
+      let bb: ReturnType<typeof busboy>;
+      try {
+        // fileSize + 1: busboy reports a file that reaches the limit, and one of exactly the limit is allowed
+        bb = busboy({ headers: { "content-type": type }, limits: { fileSize: MAX_UPLOAD + 1, files: MAX_UPLOAD_FILES, fields: 32, fieldSize: 64 * 1024 } });
+      } catch (e) {
+        return reject(new ApiError("bad_request", `broken upload: ${(e as Error).message}`));
+      }
       bb.on("filesLimit", () => fail(new ApiError("payload_too_large", `more than ${MAX_UPLOAD_FILES} files in one upload: pack them in an archive`)));
       bb.on("field", (name, value) => {
         if (value !== "") fields[name] = value;
       });
       bb.on("file", (_name, stream, info) => {
-        if (failed) return void stream.resume();
+        if (failed) {
+          // refused already: read and drop it (a body cut inside it errors it: nothing to report)
+          stream.on("error", () => {});
+          return void stream.resume();
+        }
         const file = { name: info.filename || "upload", path: path.join(dir, randomBytes(12).toString("hex")) };
         files.push(file);
         const to = createWriteStream(file.path);

@@ -1,6 +1,7 @@
 /**
- * The ingest queue on PostgreSQL (pg-boss): several uploads queue and all land, and a
- * bundle left `parsing` by a process that died is taken up again when a worker starts.
+ * The ingest queue on PostgreSQL (pg-boss): several uploads queue and all land, a bundle left
+ * `parsing` by a process that died is taken up again when a worker starts, and two jobs for one
+ * bundle at once run it once.
  */
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,6 +35,18 @@ async function waitFor(ids: string[], timeoutMs = 60_000): Promise<string[]> {
 }
 
 describe("ingest queue (pg-boss)", () => {
+  it("runs a bundle once when two jobs for it run at once (the second finds its lock taken)", async () => {
+    const { enqueueBundle } = await import("../lib/ingest/enqueue-bundle");
+    const { runOne } = await import("../lib/ingest/worker");
+    const r = await enqueueBundle(app, { title: "twice", files: [{ name: "kind.log", data: CASE }] });
+    const ran = await Promise.all([runOne(r.bundleId), runOne(r.bundleId)]);
+    expect(ran.sort()).toEqual([false, true]);
+    const [b] = await db.sql.query<{ status: string; error: string | null }>(`SELECT status, error FROM "Bundle" WHERE id = $1`, [r.bundleId]);
+    expect(b).toEqual({ status: "ready", error: null });
+    const [n] = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Event" WHERE "bundleId" = $1`, [r.bundleId]);
+    expect(n.n).toBe(4);
+  });
+
   it("picks up a bundle left 'parsing' by a dead process, then queues five uploads and lands them all", async () => {
     const { enqueueBundle } = await import("../lib/ingest/enqueue-bundle");
     // a bundle a crashed process had claimed: its files wait on disk, nothing was committed

@@ -29,6 +29,18 @@ describe("copyText and copyJson", () => {
     await db?.drop();
   });
 
+  it("a COPY whose input fails is aborted: the error comes back and the transaction rolls back", async () => {
+    await db.sql.exec(`CREATE TABLE copy_abort (t text)`);
+    function* rows(): Generator<string> {
+      yield "kept only if the COPY ends\n";
+      throw new Error("rows file gone");
+    }
+    // without the abort the connection stays in COPY mode and the ROLLBACK waits forever
+    await expect(db.sql.transaction((tx) => tx.copyFrom("copy_abort", ["t"], rows()))).rejects.toThrow("rows file gone");
+    expect(await db.sql.query(`SELECT count(*)::int AS n FROM copy_abort`)).toEqual([{ n: 0 }]);
+    expect(await db.sql.copyFrom("copy_abort", ["t"], ["then a COPY works\n"])).toBe(1);
+  });
+
   it("PostgreSQL reads every value back as it was", async () => {
     const texts = ["plain words", klog, "a\tb\\c\nd\re", "trailing backslash \\", "", "\\N as text"];
     const json = [{ err: 'say "hi"\n\tnow' }, { k8s: { reason: "Rebooted", count: 2 } }, { path: "C:\\dir\\file" }];

@@ -73,8 +73,16 @@ class PgConn implements SqlConn {
         stream.on("finish", resolve);
         stream.on("error", reject);
       });
-      for await (const chunk of chunks) {
-        if (!stream.write(chunk)) await new Promise((r) => stream.once("drain", r));
+      try {
+        for await (const chunk of chunks) {
+          if (!stream.write(chunk)) await new Promise((r) => stream.once("drain", r));
+        }
+      } catch (e) {
+        // the input failed (a rows file gone, a thread's error): abort the COPY (CopyFail), or the
+        // connection would stay in COPY mode and the caller's ROLLBACK would wait forever
+        stream.destroy(e as Error);
+        await done.catch(() => {});
+        throw e;
       }
       stream.end();
       await done;

@@ -26,20 +26,37 @@ interface Worker {
 
 const g = globalThis as unknown as { __bootlineWorker?: Promise<Worker> };
 
-/** Claims a queued bundle and processes it; returns false when none was queued. */
-async function runOne(bundleId?: string): Promise<boolean> {
+/**
+ * Claims a bundle and processes it; returns false when there was none to claim. With `bundleId`
+ * (a pg-boss job, PostgreSQL) the bundle is claimed while it is `queued`, or `parsing` (a process
+ * that died left it so), under a per-bundle advisory lock held for the whole run: a second job
+ * for the same bundle (sent again at a worker's start, or retried while the first run goes on in
+ * another process) finds the lock taken and leaves the bundle alone. Two runs at once removed
+ * each other's working files, and the one left without its files failed inside a COPY. A dead
+ * process's connection drops its lock, so a retry can claim the bundle. Without `bundleId`
+ * (PGlite's poller, one process, one bundle at a time) the oldest queued bundle is taken.
+ */
+export async function runOne(bundleId?: string): Promise<boolean> {
   const db = await getDb();
-  const rows = await db.sql.query<{ id: string }>(
-    bundleId
-      ? `UPDATE "Bundle" SET status = 'parsing', phase = 'unpack', progress = 0 WHERE id = $1 AND status IN ('queued', 'parsing') RETURNING id`
-      : `UPDATE "Bundle" SET status = 'parsing', phase = 'unpack', progress = 0
-         WHERE id = (SELECT id FROM "Bundle" WHERE status = 'queued' ORDER BY "createdAt", id LIMIT 1 FOR UPDATE SKIP LOCKED)
-         RETURNING id`,
-    bundleId ? [bundleId] : [],
-  );
-  if (!rows[0]) return false;
-  await processBundle(db, rows[0].id);
-  return true;
+  const claim = async () => {
+    const rows = await db.sql.query<{ id: string }>(
+      bundleId
+        ? `UPDATE "Bundle" SET status = 'parsing', phase = 'unpack', progress = 0 WHERE id = $1 AND status IN ('queued', 'parsing') RETURNING id`
+        : `UPDATE "Bundle" SET status = 'parsing', phase = 'unpack', progress = 0
+           WHERE id = (SELECT id FROM "Bundle" WHERE status = 'queued' ORDER BY "createdAt", id LIMIT 1 FOR UPDATE SKIP LOCKED)
+           RETURNING id`,
+      bundleId ? [bundleId] : [],
+    );
+    if (!rows[0]) return false;
+    await processBundle(db, rows[0].id);
+    return true;
+  };
+  if (!bundleId || db.sql.backend !== "postgres") return claim();
+  // the lock's transaction holds nothing else (the run writes through other connections)
+  return db.sql.transaction(async (tx) => {
+    const [lock] = await tx.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(72707372, hashtext($1)) AS ok`, [bundleId]);
+    return lock.ok ? claim() : false;
+  });
 }
 
 async function startPgBoss(url: string): Promise<Worker> {

@@ -3,8 +3,9 @@
  *
  * - PostgreSQL (`DATABASE_URL` set): pg-boss (v10, a job queue kept in PostgreSQL, schema
  *   `pgboss`). Uploads are jobs of queue `ingest`; any app process on the database works
- *   them one at a time each; a job whose process died expires (`expireInMinutes`) and is
- *   retried (`retryLimit`), so queued and interrupted uploads survive a restart.
+ *   them one at a time each, and one bundle in one process at a time (`runOne`); a job whose
+ *   process died expires (`expireInMinutes`) and is retried (`retryLimit`), so queued and
+ *   interrupted uploads survive a restart.
  * - Embedded PGlite: one process owns the database, so the same process polls the
  *   `Bundle` table for `queued` rows (claimed with `FOR UPDATE SKIP LOCKED`) every
  *   `POLL_MS`; bundles left `parsing` by a process that died are queued again at start.
@@ -24,7 +25,7 @@ interface Worker {
   enqueue(bundleId: string): Promise<void>;
 }
 
-const g = globalThis as unknown as { __bootlineWorker?: Promise<Worker> };
+const g = globalThis as unknown as { __bootlineWorker?: Promise<Worker>; __bootlineSweeping?: boolean };
 
 /**
  * Claims a bundle and processes it; returns false when there was none to claim. With `bundleId`
@@ -107,7 +108,8 @@ async function startPolling(): Promise<Worker> {
  * the parsing threads in the background.
  */
 export function startIngestWorker(): Promise<Worker> {
-  if (!g.__bootlineWorker) {
+  if (!g.__bootlineSweeping) {
+    g.__bootlineSweeping = true;
     const sweep = () => {
       try {
         sweepIncoming();

@@ -31,10 +31,11 @@ async function bundledTasks() {
   } catch {
     // no bundle yet, or an input is gone: build
   }
-  const { build } = await import("esbuild");
+  const esbuild = await import("esbuild");
   mkdirSync(dir, { recursive: true });
   const tmp = `${out}.${process.pid}-${threadId}`;
-  const r = await build({
+  // esbuild's service process would otherwise live as long as this thread
+  const r = await esbuild.build({
     absWorkingDir: root,
     entryPoints: [path.join(here, "ingest-tasks.ts")],
     bundle: true,
@@ -45,7 +46,7 @@ async function bundledTasks() {
     outfile: tmp,
     metafile: true,
     logLevel: "silent",
-  });
+  }).finally(() => esbuild.stop());
   const inputs = Object.keys(r.metafile.inputs).map((p) => {
     const st = statSync(path.join(root, p));
     return [p, st.size, st.mtimeMs];

@@ -42,7 +42,7 @@ export function incomingDir(): string {
 /**
  * Removes what uploads that never finished left in `incomingDir` (a process that died while a
  * request streamed in): files older than `maxAgeMs` (default one day, far longer than any
- * upload takes). Returns how many went. Called when the ingest worker starts.
+ * upload takes). Returns how many went. The ingest worker calls it when it starts, then hourly.
  */
 export function sweepIncoming(maxAgeMs = 24 * 3600_000, now = Date.now()): number {
   const dir = incomingDir();

@@ -8,7 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { gunzipSync, gzipSync } from "node:zlib";
+import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildHostileZip } from "../lib/bundle/hostile-zip";
 import { buildTarGz } from "../lib/bundle/tar-build";
@@ -17,6 +17,7 @@ import { deleteIncident } from "../lib/incidents/delete-incident";
 import { getIncidentReport } from "../lib/incidents/get-incident-report";
 import { enqueueBundle, type UploadedFile } from "../lib/ingest/enqueue-bundle";
 import { processBundle, uploadsDir } from "../lib/ingest/process-bundle";
+import { decodeSourceBlock } from "../lib/timeline/source-block-codec";
 
 let db: TestDb;
 beforeAll(async () => {
@@ -170,7 +171,7 @@ describe("redaction on ingest", () => {
     expect(report.files[0]).toMatchObject({ lines: 9, records: 6 });
     const events = await db.sql.query<{ message: string; fields: string | null }>(`SELECT message, fields FROM "Event" WHERE "bundleId" = $1`, [bundleId]);
     const blocks = await db.sql.query<{ data: Buffer }>(`SELECT b.data FROM "SourceBlock" b JOIN "SourceFile" f ON f.id = b."fileId" WHERE f."bundleId" = $1`, [bundleId]);
-    const stored = [...events.map((e) => `${e.message}\n${e.fields ?? ""}`), ...blocks.map((b) => gunzipSync(b.data).toString())].join("\n");
+    const stored = [...events.map((e) => `${e.message}\n${e.fields ?? ""}`), ...blocks.map((b) => decodeSourceBlock(b.data))].join("\n");
     for (const s of secrets) expect(stored).not.toContain(s);
     expect(stored).toContain("Authorization: Bearer [REDACTED:bearer]");
     expect(stored).toContain("jwt=[REDACTED:jwt]");

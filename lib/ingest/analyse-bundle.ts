@@ -10,7 +10,6 @@
  * has exactly one node, that node; else none (kept, not on any node timeline).
  */
 import { createHash } from "node:crypto";
-import { gzipSync } from "node:zlib";
 import { fileBytes, fileSize, type UnpackedFile } from "../bundle/unpack";
 import type { FileRecord, LineCounts, ParsedFile } from "../parse/file-types";
 import { emptyCounts, parseFile } from "../parse/parse-file";
@@ -20,6 +19,7 @@ import { assignBoots as assignBootKeys, detectBoots, type BootInputEvent } from 
 import type { EventKind, Lane } from "../detect/types";
 import { collectorNames, describeBundle, type FileLayout } from "../bundle/collectors";
 import { applyClockSkew, type SkewOption } from "../timeline/clock-skew";
+import { encodeSourceBlock } from "../timeline/source-block-codec";
 
 export interface IngestOptions {
   /** `--node`: every file belongs to this node */
@@ -90,14 +90,15 @@ export interface AnalysedFile {
   /** clock offset applied to the file's times, ms (SourceFile.clockOffsetMs) */
   clockOffsetMs?: number;
   errors: Array<{ line: number; message: string }>;
-  /** the file's text in gzip blocks of whole lines (SourceBlock rows) */
+  /** the file's text in compressed blocks of whole lines (SourceBlock rows) */
   blocks: SourceBlockData[];
 }
 
 export interface SourceBlockData {
   firstLine: number;
   lineCount: number;
-  gz: Buffer;
+  /** the block's lines joined with "\n", compressed (lib/timeline/source-block-codec.ts) */
+  data: Buffer;
 }
 
 /** Lines per stored source block: small enough to read one event's context cheaply. */
@@ -105,7 +106,7 @@ export const BLOCK_LINES = 256;
 
 /**
  * Splits a file's text into blocks of `BLOCK_LINES` physical lines (LF-separated, a CR
- * before the LF kept as is) and gzips each (level 1: fast, ~5x smaller for logs).
+ * before the LF kept as is) and compresses each (`encodeSourceBlock`).
  */
 export function toSourceBlocks(text: string): SourceBlockData[] {
   const out: SourceBlockData[] = [];
@@ -125,7 +126,7 @@ export function toSourceBlocks(text: string): SourceBlockData[] {
       n++;
     }
     const chunk = text.slice(start, end);
-    out.push({ firstLine: line, lineCount: n, gz: gzipSync(chunk.endsWith("\n") ? chunk.slice(0, -1) : chunk, { level: 1 }) });
+    out.push({ firstLine: line, lineCount: n, data: encodeSourceBlock(chunk.endsWith("\n") ? chunk.slice(0, -1) : chunk) });
     line += n;
     start = end;
   }

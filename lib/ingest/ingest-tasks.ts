@@ -187,7 +187,7 @@ export function parseFileTask(t: ParseFileTask): ParseFileResult {
     blocksPath = path.join(t.dir, `${t.ord}.blk`);
     // one small buffer per row (no file-sized string to build and encode); `fileId` is not known
     // yet: a zero-filled placeholder the store step overwrites in place (`fillFileId`)
-    writeFileSync(blocksPath, Buffer.concat(r.file.blocks.map((b, seq) => Buffer.from(`${FILE_ID_PLACEHOLDER}\t${seq}\t${b.firstLine}\t${b.lineCount}\t\\\\x${b.gz.toString("hex")}\n`, "latin1"))));
+    writeFileSync(blocksPath, Buffer.concat(r.file.blocks.map((b, seq) => Buffer.from(`${FILE_ID_PLACEHOLDER}\t${seq}\t${b.firstLine}\t${b.lineCount}\t\\\\x${b.data.toString("hex")}\n`, "latin1"))));
   }
   return {
     file: { ...r.file, blocks: [] },

@@ -1,10 +1,11 @@
 /**
- * Reads physical lines of a stored source file back from its gzip blocks (SourceBlock):
+ * Reads physical lines of a stored source file back from its blocks (SourceBlock):
  * an event's raw text (`line .. line + span - 1`) and the lines around it. Works on both
- * backends (one query, then gunzip of the one to three blocks involved).
+ * backends (one query, then decompression of the one to three blocks involved:
+ * source-block-codec.ts).
  */
-import { gunzipSync } from "node:zlib";
 import type { SqlConn } from "../db/sql";
+import { decodeSourceBlock } from "./source-block-codec";
 
 export interface SourceLine {
   /** 1-based physical line */
@@ -21,7 +22,7 @@ export async function readSourceLines(sql: SqlConn, fileId: number, from: number
   );
   const out: SourceLine[] = [];
   for (const r of rows) {
-    const lines = gunzipSync(Buffer.from(r.data)).toString("utf8").split("\n");
+    const lines = decodeSourceBlock(r.data).split("\n");
     for (let i = 0; i < lines.length; i++) {
       const n = r.firstLine + i;
       if (n >= from && n <= to) out.push({ n, text: lines[i] });

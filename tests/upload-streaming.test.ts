@@ -2,28 +2,36 @@
  * Uploads on disk, not in memory: the upload route streams each file into `<data dir>/incoming/`
  * and `enqueueBundle` moves it into the bundle's uploads folder (or removes it when the upload
  * repeats one already in the incident). Checked: the stored upload and its sha256 are the same as
- * for the bytes given in memory, repeats and refused uploads leave nothing behind, and an upload
+ * for the bytes given in memory (also the sha256 the route takes as the bytes pass), repeats and refused uploads leave nothing behind, and an upload
  * over BOOTLINE_MAX_UPLOAD_BYTES (set low here, before the route is loaded) is refused with 413
  * from the bytes that arrive when the request announces no length.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "../lib/db/test-db";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { getDb, type DbHandles } from "../lib/db/connection";
+import { useTestDatabaseUrl } from "../lib/db/test-db";
 import { caseBytes } from "../lib/testing/cases";
 
+// the route hands an accepted bundle to the ingest worker: here it is only recorded
+const enqueued: string[] = [];
+vi.mock("../lib/ingest/worker", () => ({ startIngestWorker: async () => ({ enqueue: async (id: string) => void enqueued.push(id) }) }));
+
 const LIMIT = 64 * 1024;
-let db: TestDb;
+// the route opens the process-wide handles (getDb): the tests use the same
+let t: Awaited<ReturnType<typeof useTestDatabaseUrl>>;
+let db: DbHandles;
 let dataDir: string;
 beforeAll(async () => {
-  db = await createTestDb();
+  t = await useTestDatabaseUrl();
+  db = await getDb();
   dataDir = mkdtempSync(path.join(process.cwd(), ".tmp-upload-"));
   process.env.BOOTLINE_DATA_DIR = dataDir;
   process.env.BOOTLINE_MAX_UPLOAD_BYTES = String(LIMIT);
 });
 afterAll(async () => {
-  await db?.drop();
+  await t?.drop();
   rmSync(dataDir, { recursive: true, force: true });
   delete process.env.BOOTLINE_MAX_UPLOAD_BYTES;
 });
@@ -112,6 +120,22 @@ describe("uploads streamed to disk", () => {
     ]);
     const res = await POST(new Request("http://127.0.0.1/api/uploads", { method: "POST", body, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } }));
     expect(res.status).toBe(413);
+    expect(incoming()).toEqual([]);
+  });
+
+  it("the route stores a two-file upload with the sha256 and size of both files' bytes in order, and queues it", async () => {
+    const { POST } = await import("../app/api/uploads/route");
+    const { uploadsDir } = await import("../lib/ingest/process-bundle");
+    const a = Buffer.from("Mar 14 02:10:05 node-a kubelet[1]: first file\n".repeat(300));
+    const b = Buffer.from("Mar 14 02:10:06 node-b kubelet[1]: second file\n".repeat(200));
+    const res = await POST(multipart([{ name: "a.log", data: a }, { name: "b.log", data: b }]));
+    expect(res.status).toBe(202);
+    const { bundleId } = (await res.json()) as { bundleId: string };
+    expect(enqueued).toEqual([bundleId]);
+    const [row] = await db.sql.query<{ sha256: string; byteSize: number }>(`SELECT sha256, "byteSize"::int AS "byteSize" FROM "Bundle" WHERE id = $1`, [bundleId]);
+    // what enqueueBundle computes from the same files in memory
+    expect(row).toEqual({ sha256: createHash("sha256").update(a).update(b).digest("hex"), byteSize: a.length + b.length });
+    expect(readdirSync(uploadsDir(bundleId)).map((n) => readFileSync(path.join(uploadsDir(bundleId), n)).length)).toEqual([a.length, b.length]);
     expect(incoming()).toEqual([]);
   });
 

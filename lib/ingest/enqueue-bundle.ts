@@ -27,6 +27,21 @@ function hashFile(file: string, hash: ReturnType<typeof createHash>, buf: Buffer
   }
 }
 
+/** sha256 (hex) and size in bytes of the files' bytes one after another (files on disk read in 4 MiB pieces). */
+function digestFiles(files: UploadedFile[]): { sha256: string; bytes: number } {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  const buf = files.some((f) => "path" in f) ? Buffer.allocUnsafe(4 << 20) : null;
+  for (const f of files) {
+    if ("path" in f) bytes += hashFile(f.path, hash, buf!);
+    else {
+      hash.update(f.data);
+      bytes += f.data.length;
+    }
+  }
+  return { sha256: hash.digest("hex"), bytes };
+}
+
 export interface EnqueueInput {
   /** an existing incident id to add to; when it names no incident it is used as the title of a new one */
   incident?: string | null;
@@ -34,6 +49,12 @@ export interface EnqueueInput {
   title?: string | null;
   files: UploadedFile[];
   options?: BundleOptions;
+  /**
+   * sha256 (hex) and size in bytes of the files' bytes one after another, in order, when the
+   * caller took them as the bytes arrived (the upload route does, so a large upload is not read
+   * again here on the request's thread); computed from the files otherwise
+   */
+  digest?: { sha256: string; bytes: number };
 }
 
 /** 16 URL-safe characters from 96 random bits: unguessable incident ids. */
@@ -67,17 +88,7 @@ export async function enqueueBundle(db: DbHandles, input: EnqueueInput): Promise
     incidentId = inc.id;
     created = true;
   }
-  const hash = createHash("sha256");
-  let size = 0;
-  const buf = input.files.some((f) => "path" in f) ? Buffer.allocUnsafe(4 << 20) : null;
-  for (const f of input.files) {
-    if ("path" in f) size += hashFile(f.path, hash, buf!);
-    else {
-      hash.update(f.data);
-      size += f.data.length;
-    }
-  }
-  const sha256 = hash.digest("hex");
+  const { sha256, bytes: size } = input.digest ?? digestFiles(input.files);
   const bundleId = randomBytes(9).toString("base64url");
   const fileName = input.files.length === 1 ? input.files[0].name : `${input.files[0].name} and ${input.files.length - 1} more`;
   const options = JSON.stringify({ ...(input.options ?? {}), uploads: input.files.map((f) => f.name) });

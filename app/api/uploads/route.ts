@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createWriteStream, rmSync, type WriteStream } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -74,6 +74,9 @@ export const POST = route(async (req: Request) => {
   const writes: Array<Promise<void>> = [];
   const dir = incomingDir();
   let total = 0;
+  // the bundle's sha256 (all files' bytes in order: they arrive one after another), taken as
+  // they pass, so enqueueBundle need not read a large upload back on this thread
+  const hash = createHash("sha256");
   try {
     await new Promise<void>((resolve, reject) => {
       const pipes: Array<{ from: Readable; to: WriteStream }> = [];
@@ -115,6 +118,7 @@ export const POST = route(async (req: Request) => {
         to.on("error", (e) => fail(new Error(`could not store ${file.name}: ${e.message}`)));
         stream.on("data", (c: Buffer) => {
           total += c.length;
+          hash.update(c);
           if (total > MAX_UPLOAD) fail(tooLarge("the upload"));
         });
         stream.on("limit", () => fail(tooLarge(info.filename || "a file")));
@@ -135,6 +139,7 @@ export const POST = route(async (req: Request) => {
       incident: f.incidentId,
       title: f.title,
       files,
+      digest: { sha256: hash.digest("hex"), bytes: total },
       options: {
         node: f.node ?? null,
         tz: f.tz ?? null,

@@ -3,8 +3,9 @@
  * that its peak RSS is the ingest's alone (the bench process holds the parse-only inputs
  * and the query client). Not meant to be run by hand.
  *
- * `node --import tsx scripts/bench-ingest-child.ts <dir>`, with DATABASE_URL and
- * BOOTLINE_DATA_DIR in the environment (the database already migrated). `<dir>` holds the
+ * `node --import tsx scripts/bench-ingest-child.ts <dir>`, with BOOTLINE_DATA_DIR and
+ * DATABASE_URL in the environment (that database already migrated), or DATABASE_URL unset for
+ * the embedded PGlite in BOOTLINE_DATA_DIR (migrated here, before the clock starts). `<dir>` holds the
  * uploads (.tar.gz, one per node); they are given to `enqueueBundle` in name order as one
  * bundle of files on disk, as the upload route gives them (enqueueBundle hashes them and moves
  * them into the data dir; `<dir>` is left empty), and the bundle is run with `processBundle`.
@@ -49,7 +50,6 @@ function uploadsIn(dir: string): UploadedFile[] {
 async function main() {
   const dir = process.argv[2];
   if (!dir) throw new Error("usage: bench-ingest-child.ts <uploads dir>");
-  if (!process.env.DATABASE_URL) throw new Error("DATABASE_URL is not set");
   const db = await getDb();
   const files = uploadsIn(dir);
   // the app's ingest worker starts the parsing threads when it starts (lib/ingest/worker.ts), so

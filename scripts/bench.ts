@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --json] [--lines N] [--query-events N] [--skip-queries]`
+ * `npm run bench [-- --json] [--lines N] [--query-events N] [--skip-queries] [--skip-pglite]
+ *   [--pglite-lines N] [--pglite-query-events N] [--backend postgres|pglite]`
  *
  * Measures, on this machine, in one run (issue "Ingest and query at scale"):
  * - end-to-end ingest (enqueueBundle, then processBundle: unpack, parse, normalise, COPY,
@@ -24,6 +25,12 @@
  *   as it is, and `query.storedEvents` is the real count): lane-density histogram for a
  *   boot window, an events page for a range, a search, and a search count; median and p95
  *   of 20 runs, ms.
+ * All of that on PostgreSQL, then again on the embedded PGlite (the backend of `npm start` without
+ * DATABASE_URL), where it makes sense: a bundle of at most `--pglite-lines` (default 1,000,000)
+ * and queries on a store of at most `--pglite-query-events` (default 1,000,000), in a process of
+ * its own (this script with `--backend pglite`; PGlite runs on its caller's thread and allows one
+ * process per data folder); its figures are under `pglite` in the JSON. The two-pass ingest runs
+ * there (lib/ingest/ingest-bundle.ts), and its plain COPY is one `COPY FROM '/dev/blob'`.
  * Prints a table, or one JSON object with `--json`. Input bundles come from the scenario
  * generator (lib/sample): the Calico nodename race on many nodes (a cluster-wide reboot).
  * One node's files are generated once and replicated under other node names, one .tar.gz
@@ -31,7 +38,7 @@
  * folder, so the input is never all in memory.
  *
  * Needs PostgreSQL at BOOTLINE_TEST_PG (default postgresql://postgres@127.0.0.1:5432/test);
- * creates and drops its own database.
+ * creates and drops its own database (and its own PGlite folder under .tmp/).
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -51,8 +58,15 @@ const { values } = parseArgs({
     lines: { type: "string", default: "1000000" },
     "query-events": { type: "string", default: "10000000" },
     "skip-queries": { type: "boolean", default: false },
+    backend: { type: "string", default: "postgres" },
+    "skip-pglite": { type: "boolean", default: false },
+    "pglite-lines": { type: "string", default: "1000000" },
+    "pglite-query-events": { type: "string", default: "1000000" },
   },
 });
+const backend = values.backend as "postgres" | "pglite";
+if (backend !== "postgres" && backend !== "pglite") throw new Error("--backend takes postgres or pglite");
+if (!(Number(values["pglite-lines"]) > 0) || !(Number(values["pglite-query-events"]) >= 0)) throw new Error("--pglite-lines and --pglite-query-events take numbers");
 const targetLines = Number(values.lines);
 const queryEvents = Number(values["query-events"]);
 if (!(targetLines > 0) || !(queryEvents >= 0)) throw new Error("--lines and --query-events take numbers");
@@ -60,7 +74,7 @@ const TEST_PG = process.env.BOOTLINE_TEST_PG ?? "postgresql://postgres@127.0.0.1
 const root = path.resolve(import.meta.dirname, "..");
 /** plain COPY runs; the median is the baseline */
 const COPY_RUNS = 3;
-const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
+const log = (s: string) => process.stderr.write(`bench${backend === "pglite" ? " (PGlite)" : ""}: ${s}\n`);
 
 // ---------------------------------------------------------------- input
 const countLines = (s: string) => s.split("\n").length - (s.endsWith("\n") ? 1 : 0);
@@ -134,24 +148,118 @@ function runIngestChild(dir: string, env: NodeJS.ProcessEnv): Promise<ChildResul
   });
 }
 
-async function main() {
-  const dbName = `bootline_bench_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: TEST_PG });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
-  const u = new URL(TEST_PG);
-  u.pathname = `/${dbName}`;
-  process.env.DATABASE_URL = u.toString();
-  // the ingest keeps uploads there until they are stored; a folder of our own is removed at the end
+/** `Event` columns of the plain COPY baseline (every column the ingest writes but the id). */
+const COPY_COLS = `"incidentId","bundleId","fileId","nodeId","bootId",line,span,ts,precision,flags,component,lane,severity,kind,pod,"sandboxId","errorClass",message,fields`;
+
+/**
+ * Plain COPY of a bundle's `Event` rows on PostgreSQL: exported to a file in `work` with COPY TO,
+ * then `COPY_RUNS` times streamed into `COPY "Event" FROM STDIN` in a transaction rolled back.
+ * Seconds per run (only the COPY FROM is timed).
+ */
+async function pgCopyRuns(bundleId: string, work: string): Promise<number[]> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  const { to, from } = await import("pg-copy-streams");
+  const rowsFile = path.join(work, "events.copy");
+  const runs: number[] = [];
+  try {
+    await pipeline(client.query(to(`COPY (SELECT ${COPY_COLS} FROM "Event" WHERE "bundleId" = '${bundleId}') TO STDOUT`)), createWriteStream(rowsFile));
+    for (let i = 0; i < COPY_RUNS; i++) {
+      await client.query("BEGIN");
+      try {
+        const tc = performance.now();
+        await pipeline(createReadStream(rowsFile, { highWaterMark: 1 << 20 }), client.query(from(`COPY "Event" (${COPY_COLS}) FROM STDIN`)));
+        runs.push((performance.now() - tc) / 1000);
+      } finally {
+        await client.query("ROLLBACK");
+      }
+    }
+  } finally {
+    rmSync(rowsFile, { force: true });
+    await client.end();
+  }
+  return runs;
+}
+
+/**
+ * The same on the embedded PGlite (in BOOTLINE_DATA_DIR; nothing else may have it open): the rows
+ * exported with COPY TO '/dev/blob', then `COPY_RUNS` times one `COPY "Event" FROM '/dev/blob'`
+ * of all of them (PGlite's COPY input is a Blob) in a transaction rolled back. Seconds per run.
+ */
+async function pgliteCopyRuns(bundleId: string): Promise<number[]> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { pgliteDir } = await import("../lib/db/connection");
+  const lite = await PGlite.create(pgliteDir());
+  const runs: number[] = [];
+  try {
+    const { blob } = await lite.query(`COPY (SELECT ${COPY_COLS} FROM "Event" WHERE "bundleId" = '${bundleId}') TO '/dev/blob'`);
+    if (!blob) throw new Error("PGlite returned no rows blob");
+    for (let i = 0; i < COPY_RUNS; i++) {
+      await lite.exec("BEGIN");
+      try {
+        const tc = performance.now();
+        await lite.query(`COPY "Event" (${COPY_COLS}) FROM '/dev/blob'`, [], { blob });
+        runs.push((performance.now() - tc) / 1000);
+      } finally {
+        await lite.exec("ROLLBACK");
+      }
+    }
+  } finally {
+    await lite.close();
+  }
+  return runs;
+}
+
+/** `npm run bench` on the embedded PGlite: this script again, `--backend pglite --json`, in a process of its own. */
+function runPgliteBench(lines: number, queryEvents: number): Promise<Record<string, unknown>> {
+  const env = { ...process.env };
+  delete env.DATABASE_URL;
+  delete env.BOOTLINE_DATA_DIR;
+  const args = ["--import", "tsx", path.join(root, "scripts/bench.ts"), "--backend", "pglite", "--json", "--skip-pglite", "--lines", String(lines), "--query-events", String(queryEvents)];
+  if (values["skip-queries"]) args.push("--skip-queries");
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (s: string) => (out += s));
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      const last = out.trim().split("\n").pop() ?? "";
+      if (code !== 0 || !last.startsWith("{")) reject(new Error(`PGlite bench ended with ${signal ?? `code ${code}`}`));
+      else resolve(JSON.parse(last) as Record<string, unknown>);
+    });
+  });
+}
+
+/** One backend's run: ingest, parse-only, plain COPY, queries (see the module comment). */
+async function benchBackend(): Promise<Record<string, unknown>> {
+  const result: Record<string, unknown> = { machine: { cpus: cpus().length, node: process.version }, backend };
+  let dropDatabase: (() => Promise<void>) | null = null;
+  if (backend === "postgres") {
+    const dbName = `bootline_bench_${randomBytes(4).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: TEST_PG });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${dbName}`);
+    await admin.end();
+    dropDatabase = async () => {
+      const a = new pg.Client({ connectionString: TEST_PG });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+      await a.end();
+    };
+    const u = new URL(TEST_PG);
+    u.pathname = `/${dbName}`;
+    process.env.DATABASE_URL = u.toString();
+  } else delete process.env.DATABASE_URL;
+  // the ingest keeps uploads there until they are stored (and PGlite its data); a folder of our own is removed at the end
   const ownDataDir = process.env.BOOTLINE_DATA_DIR ? null : path.join(root, `.tmp/bench-${process.pid}`);
   process.env.BOOTLINE_DATA_DIR = path.resolve(process.env.BOOTLINE_DATA_DIR ?? ownDataDir ?? "");
   const work = mkdtempSync(path.join(tmpdir(), "bootline-bench-"));
-  const result: Record<string, unknown> = { machine: { cpus: cpus().length, node: process.version } };
+  const { getDb, closeDb } = await import("../lib/db/connection");
   try {
-    const { getDb, closeDb } = await import("../lib/db/connection");
-    // applies the migrations here, so the child's timed ingest does not include them
-    const db = await getDb();
+    // PostgreSQL: the migrations are applied here, so the child's timed ingest does not include
+    // them; PGlite allows one process per data folder, so the child applies them (before its clock)
+    if (backend === "postgres") await getDb();
 
     log(`generating a bundle of about ${targetLines.toLocaleString()} lines into ${work}`);
     const uploads = path.join(work, "uploads");
@@ -204,30 +312,10 @@ async function main() {
     }
     result.parse = Object.fromEntries(Object.entries(perFormat).map(([k, v]) => [k, { lines: v.lines, linesPerSec: Math.round(v.lines / v.seconds) }]));
 
-    // plain COPY of the same rows into the same table, from a file
-    const cols = `"incidentId","bundleId","fileId","nodeId","bootId",line,span,ts,precision,flags,component,lane,severity,kind,pod,"sandboxId","errorClass",message,fields`;
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    const { to, from } = await import("pg-copy-streams");
-    const rowsFile = path.join(work, "events.copy");
-    await pipeline(client.query(to(`COPY (SELECT ${cols} FROM "Event" WHERE "bundleId" = '${bundleId}') TO STDOUT`)), createWriteStream(rowsFile));
-    // three runs, the median kept: on these shared machines one COPY of the same rows took 4.0
-    // to 7.1 s within a day, so a single run made the ratio swing with it
-    const runs: number[] = [];
-    try {
-      for (let i = 0; i < COPY_RUNS; i++) {
-        await client.query("BEGIN");
-        try {
-          const tc = performance.now();
-          await pipeline(createReadStream(rowsFile, { highWaterMark: 1 << 20 }), client.query(from(`COPY "Event" (${cols}) FROM STDIN`)));
-          runs.push((performance.now() - tc) / 1000);
-        } finally {
-          await client.query("ROLLBACK");
-        }
-      }
-    } finally {
-      rmSync(rowsFile, { force: true });
-    }
+    // plain COPY of the same rows into the same table; three runs, the median kept: on these
+    // shared machines one COPY of the same rows took 4.0 to 7.1 s within a day, so a single run
+    // made the ratio swing with it. PGlite's runs come before getDb opens it here
+    const runs = backend === "postgres" ? await pgCopyRuns(bundleId, work) : await pgliteCopyRuns(bundleId);
     const copyS = [...runs].sort((a, b) => a - b)[Math.floor(runs.length / 2)];
     const copy = { rows: r.events, seconds: +copyS.toFixed(2), runsSeconds: runs.map((x) => +x.toFixed(2)), rowsPerSec: Math.round(r.events / copyS), linesPerSec: Math.round(input.lines / copyS) };
     ingest.ratioToCopy = +(copyS / ingestS).toFixed(3);
@@ -235,33 +323,32 @@ async function main() {
     result.copy = copy;
     log(`plain COPY: ${copy.rowsPerSec.toLocaleString()} rows/s; ingest/COPY = ${ingest.ratioToCopy}`);
 
+    const db = await getDb();
     if (!values["skip-queries"]) {
       // grow the store to `queryEvents` rows by replicating the bundle's events server-side;
       // a store already that large (a big ingest) is used as it is
-      const countAll = async () => Number((await client.query(`SELECT count(*) FROM "Event"`)).rows[0].count);
+      const countAll = async () => Number((await db.sql.query<{ n: string }>(`SELECT count(*) AS n FROM "Event"`))[0].n);
       let stored = await countAll();
       if (stored < queryEvents) log(`growing the store to ${queryEvents.toLocaleString()} events (now ${stored.toLocaleString()})`);
       else log(`the store already holds ${stored.toLocaleString()} events (asked for ${queryEvents.toLocaleString()}): querying it as it is`);
       while (stored < queryEvents) {
-        const ins = await client.query(
-          `INSERT INTO "Event" (${cols}) SELECT ${cols} FROM "Event" WHERE "bundleId" = $1 ORDER BY id LIMIT $2`,
+        const [ins] = await db.sql.query<{ n: string }>(
+          `WITH ins AS (INSERT INTO "Event" (${COPY_COLS}) SELECT ${COPY_COLS} FROM "Event" WHERE "bundleId" = $1 ORDER BY id LIMIT $2 RETURNING 1) SELECT count(*) AS n FROM ins`,
           [bundleId, Math.min(queryEvents - stored, r.events)],
         );
-        if (!ins.rowCount) throw new Error("the ingested bundle has no events to replicate");
-        stored += ins.rowCount;
+        if (!Number(ins.n)) throw new Error("the ingested bundle has no events to replicate");
+        stored += Number(ins.n);
       }
-      await client.query(`ANALYZE "Event"`);
       stored = await countAll();
+      await db.sql.exec(`ANALYZE "Event"`);
       const { getLaneDensity } = await import("../lib/timeline/get-lane-density");
       const { getEventsPage } = await import("../lib/timeline/get-events-page");
       const { LANES } = await import("../lib/timeline/lanes");
       const { countEvents } = await import("../lib/timeline/count-events");
-      const boots = (
-        await client.query(
-          `SELECT b.id, b.start, b."end", (SELECT count(*) FROM "Event" e WHERE e."bootId" = b.id) AS n FROM "Boot" b WHERE b."incidentId" = $1 ORDER BY n DESC LIMIT 10`,
-          [incidentId],
-        )
-      ).rows;
+      const boots = await db.sql.query<{ id: number; start: Date | string; end: Date | string | null; n: string }>(
+        `SELECT b.id, b.start, b."end", (SELECT count(*) FROM "Event" e WHERE e."bootId" = b.id) AS n FROM "Boot" b WHERE b."incidentId" = $1 ORDER BY n DESC LIMIT 10`,
+        [incidentId],
+      );
       if (!boots.length) throw new Error("the ingested bundle has no boots to query");
       const hist: number[] = [];
       const page: number[] = [];
@@ -286,24 +373,20 @@ async function main() {
         searchCount: stats(count),
       };
     }
-    await client.end();
     await closeDb(db);
   } finally {
     rmSync(work, { recursive: true, force: true });
     if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
-    const a = new pg.Client({ connectionString: TEST_PG });
-    await a.connect();
-    await a.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-    await a.end();
+    await dropDatabase?.();
   }
+  return result;
+}
 
-  if (values.json) {
-    process.stdout.write(`${JSON.stringify(result)}\n`);
-    return;
-  }
+/** Table rows for one backend's result; `label` prefixes each (empty for the main backend). */
+function tableRows(result: Record<string, unknown>, label: string): Array<[string, string]> {
   const phaseRank = (k: string) => ((r) => (r < 0 ? 99 : r))(["unpackMs", "ingestMs", "byNodeMs", "parseMs", "storeMs", "detectMs"].indexOf(k));
   const i = result.ingest as Record<string, number> & { timings: Record<string, number> };
-  const c = result.copy as Record<string, number>;
+  const c = result.copy as Record<string, number> & { runsSeconds: number[] };
   const rows: Array<[string, string]> = [
     [
       "ingest end to end",
@@ -313,15 +396,32 @@ async function main() {
     ["ingest path", String(i.path)],
     ["ingest phases", Object.entries(i.timings).sort(([a], [b]) => phaseRank(a) - phaseRank(b)).map(([k, v]) => `${k.replace(/Ms$/, "")} ${(v / 1000).toFixed(2)} s`).join(", ") || "(none recorded)"],
     ["peak RSS during ingest", `${i.peakRssMb} MB (ingest child process, ${i.peakRssSource})`],
-    ["plain COPY of the same rows", `${c.rowsPerSec.toLocaleString()} rows/s, ${c.linesPerSec.toLocaleString()} lines/s (${c.rows.toLocaleString()} rows, ${c.seconds} s: median of ${(c.runsSeconds as unknown as number[]).join(", ")} s)`],
+    ["plain COPY of the same rows", `${c.rowsPerSec.toLocaleString()} rows/s, ${c.linesPerSec.toLocaleString()} lines/s (${c.rows.toLocaleString()} rows, ${c.seconds} s: median of ${c.runsSeconds.join(", ")} s)`],
     ["ingest / COPY", `${i.ratioToCopy} (ingest throughput as a fraction of plain COPY's)`],
   ];
-  for (const [k, v] of Object.entries(result.parse as Record<string, { linesPerSec: number }>)) rows.push([`parse only: ${k}`, `${v.linesPerSec.toLocaleString()} lines/s`]);
+  if (!label) for (const [k, v] of Object.entries(result.parse as Record<string, { linesPerSec: number }>)) rows.push([`parse only: ${k}`, `${v.linesPerSec.toLocaleString()} lines/s`]);
   const q = result.query as (Record<string, { medianMs: number; p95Ms: number }> & { storedEvents: number; eventsPerBoot: number }) | undefined;
   if (q) {
     rows.push(["query store", `${q.storedEvents.toLocaleString()} events (${q.eventsPerBoot.toLocaleString()} in the largest boot)`]);
     for (const k of ["histogram", "events", "search", "searchCount"]) rows.push([`query ${k}`, `median ${q[k].medianMs} ms, p95 ${q[k].p95Ms} ms`]);
   }
+  return rows.map(([k, v]) => [label ? `${label}: ${k}` : k, v]);
+}
+
+async function main() {
+  const result = await benchBackend();
+  if (backend === "postgres" && !values["skip-pglite"]) {
+    const lines = Math.min(targetLines, Number(values["pglite-lines"]));
+    const events = Math.min(queryEvents, Number(values["pglite-query-events"]));
+    log(`the embedded PGlite: ${lines.toLocaleString()} lines, queries on ${events.toLocaleString()} events (child process)`);
+    result.pglite = await runPgliteBench(lines, events);
+  }
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return;
+  }
+  const rows = tableRows(result, "");
+  if (result.pglite) rows.push(...tableRows(result.pglite as Record<string, unknown>, "PGlite"));
   const w = Math.max(...rows.map((r) => r[0].length));
   for (const [k, v] of rows) process.stdout.write(`${k.padEnd(w)}  ${v}\n`);
 }

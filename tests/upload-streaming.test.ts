@@ -126,8 +126,11 @@ describe("uploads streamed to disk", () => {
   it("the route stores a two-file upload with the sha256 and size of both files' bytes in order, and queues it", async () => {
     const { POST } = await import("../app/api/uploads/route");
     const { uploadsDir } = await import("../lib/ingest/process-bundle");
-    const a = Buffer.from("Mar 14 02:10:05 node-a kubelet[1]: first file\n".repeat(300));
-    const b = Buffer.from("Mar 14 02:10:06 node-b kubelet[1]: second file\n".repeat(200));
+    // both past the disk writer's 16 KiB buffer, so the first file's tail is pushed after the
+    // second file has begun (a hash fed in arrival order came out wrong)
+    const a = Buffer.from("Mar 14 02:10:05 node-a kubelet[1]: first file\n".repeat(640));
+    const b = Buffer.from("Mar 14 02:10:06 node-b kubelet[1]: second file\n".repeat(600));
+    expect(a.length + b.length).toBeLessThan(LIMIT);
     const res = await POST(multipart([{ name: "a.log", data: a }, { name: "b.log", data: b }]));
     expect(res.status).toBe(202);
     const { bundleId } = (await res.json()) as { bundleId: string };
@@ -137,6 +140,21 @@ describe("uploads streamed to disk", () => {
     expect(row).toEqual({ sha256: createHash("sha256").update(a).update(b).digest("hex"), byteSize: a.length + b.length });
     expect(readdirSync(uploadsDir(bundleId)).map((n) => readFileSync(path.join(uploadsDir(bundleId), n)).length)).toEqual([a.length, b.length]);
     expect(incoming()).toEqual([]);
+  });
+
+  it("StreamDigest hashes files in their order whatever order their chunks come in", async () => {
+    const { StreamDigest } = await import("../lib/ingest/enqueue-bundle");
+    const d = new StreamDigest();
+    const [a, b, c] = [d.file(), d.file(), d.file()];
+    b.data(Buffer.from("b1"));
+    a.data(Buffer.from("a1"));
+    c.end(); // an empty file
+    b.data(Buffer.from("b2"));
+    a.data(Buffer.from("a2"));
+    expect(() => d.digest()).toThrow("upload digest: file 1 of 3 did not end");
+    a.end();
+    b.end();
+    expect(d.digest()).toEqual({ sha256: createHash("sha256").update("a1a2b1b2").digest("hex"), bytes: 8 });
   });
 
   it("the route answers 400 to a multipart type without a boundary", async () => {

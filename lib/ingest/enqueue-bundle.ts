@@ -28,7 +28,7 @@ function hashFile(file: string, hash: ReturnType<typeof createHash>, buf: Buffer
 }
 
 /** sha256 (hex) and size in bytes of the files' bytes one after another (files on disk read in 4 MiB pieces). */
-function digestFiles(files: UploadedFile[]): { sha256: string; bytes: number } {
+export function digestFiles(files: UploadedFile[]): { sha256: string; bytes: number } {
   const hash = createHash("sha256");
   let bytes = 0;
   const buf = files.some((f) => "path" in f) ? Buffer.allocUnsafe(4 << 20) : null;
@@ -40,6 +40,54 @@ function digestFiles(files: UploadedFile[]): { sha256: string; bytes: number } {
     }
   }
   return { sha256: hash.digest("hex"), bytes };
+}
+
+/**
+ * The `digest` of files that arrive as streams (the upload route's multipart files): their
+ * bytes hashed one file after another, in the order the files were opened with `file()`, even
+ * when a later file's first chunks come before an earlier file's last ones (busboy pushes the
+ * tail of a file whose disk write is paused, then starts the next file in the same pass). A
+ * later file's chunks wait in memory until the files before it end: at most what busboy pushes
+ * before the paused file is read again, a body chunk or two.
+ */
+export class StreamDigest {
+  private readonly hash = createHash("sha256");
+  private readonly files: Array<{ chunks: Buffer[]; ended: boolean }> = [];
+  private current = 0;
+  private bytes = 0;
+
+  /** Opens the next file; feed it its chunks in its own order (`data`), then `end`. */
+  file(): { data(chunk: Buffer): void; end(): void } {
+    const f = { chunks: [] as Buffer[], ended: false };
+    this.files.push(f);
+    return {
+      data: (chunk) => {
+        f.chunks.push(chunk);
+        this.bytes += chunk.length;
+        this.flush();
+      },
+      end: () => {
+        f.ended = true;
+        this.flush();
+      },
+    };
+  }
+
+  /** sha256 (hex) and bytes of every file, in order. Throws when a file has not ended. */
+  digest(): { sha256: string; bytes: number } {
+    const open = this.files.findIndex((f) => !f.ended);
+    if (open >= 0) throw new Error(`upload digest: file ${open + 1} of ${this.files.length} did not end`);
+    return { sha256: this.hash.digest("hex"), bytes: this.bytes };
+  }
+
+  private flush(): void {
+    for (; this.current < this.files.length; this.current++) {
+      const f = this.files[this.current];
+      for (const c of f.chunks) this.hash.update(c);
+      f.chunks = [];
+      if (!f.ended) return;
+    }
+  }
 }
 
 export interface EnqueueInput {

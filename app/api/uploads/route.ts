@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createWriteStream, rmSync, type WriteStream } from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -8,7 +8,7 @@ import { requireAuth } from "@/lib/auth/auth";
 import { fmtSize, LIMIT_ENV, LIMITS } from "@/lib/bundle/limits";
 import { getDb } from "@/lib/db/connection";
 import { ApiError, route } from "@/lib/http/errors";
-import { enqueueBundle } from "@/lib/ingest/enqueue-bundle";
+import { enqueueBundle, StreamDigest } from "@/lib/ingest/enqueue-bundle";
 import { incomingDir } from "@/lib/ingest/process-bundle";
 import { startIngestWorker } from "@/lib/ingest/worker";
 
@@ -74,9 +74,9 @@ export const POST = route(async (req: Request) => {
   const writes: Array<Promise<void>> = [];
   const dir = incomingDir();
   let total = 0;
-  // the bundle's sha256 (all files' bytes in order: they arrive one after another), taken as
-  // they pass, so enqueueBundle need not read a large upload back on this thread
-  const hash = createHash("sha256");
+  // the bundle's sha256 (every file's bytes, in file order), taken as they pass, so
+  // enqueueBundle need not read a large upload back on this thread
+  const digest = new StreamDigest();
   try {
     await new Promise<void>((resolve, reject) => {
       const pipes: Array<{ from: Readable; to: WriteStream }> = [];
@@ -116,9 +116,12 @@ export const POST = route(async (req: Request) => {
         // settles once the file is closed, written out or not (its errors go to `fail`)
         writes.push(new Promise<void>((done) => to.on("close", () => done())));
         to.on("error", (e) => fail(new Error(`could not store ${file.name}: ${e.message}`)));
+        const hashed = digest.file();
+        stream.on("end", hashed.end);
         stream.on("data", (c: Buffer) => {
+          // a refused upload is drained, not hashed (nothing would wait for its digest)
+          if (!failed) hashed.data(c);
           total += c.length;
-          hash.update(c);
           if (total > MAX_UPLOAD) fail(tooLarge("the upload"));
         });
         stream.on("limit", () => fail(tooLarge(info.filename || "a file")));
@@ -139,7 +142,7 @@ export const POST = route(async (req: Request) => {
       incident: f.incidentId,
       title: f.title,
       files,
-      digest: { sha256: hash.digest("hex"), bytes: total },
+      digest: digest.digest(),
       options: {
         node: f.node ?? null,
         tz: f.tz ?? null,

@@ -7,8 +7,9 @@
  * DATABASE_URL in the environment (that database already migrated), or DATABASE_URL unset for
  * the embedded PGlite in BOOTLINE_DATA_DIR (migrated here, before the clock starts). `<dir>` holds the
  * uploads (.tar.gz, one per node); they are given to `enqueueBundle` in name order as one
- * bundle of files on disk, as the upload route gives them (enqueueBundle hashes them and moves
- * them into the data dir; `<dir>` is left empty), and the bundle is run with `processBundle`.
+ * bundle of files on disk with their digest, as the upload route gives them (it hashes them as
+ * they arrive; enqueueBundle moves them into the data dir, so `<dir>` is left empty), and the
+ * bundle is run with `processBundle`.
  *
  * Prints one JSON line to stdout:
  * `{ status, error, bundleId, incidentId, events, findings, seconds, peakRssKiB, rssSource,
@@ -24,7 +25,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { closeDb, getDb } from "../lib/db/connection";
-import { enqueueBundle, type UploadedFile } from "../lib/ingest/enqueue-bundle";
+import { digestFiles, enqueueBundle, type UploadedFile } from "../lib/ingest/enqueue-bundle";
 import { ingestExecutors } from "../lib/ingest/ingest-pool";
 import { processBundle } from "../lib/ingest/process-bundle";
 
@@ -50,13 +51,17 @@ function uploadsIn(dir: string): UploadedFile[] {
 async function main() {
   const dir = process.argv[2];
   if (!dir) throw new Error("usage: bench-ingest-child.ts <uploads dir>");
+  // without DATABASE_URL the ingest goes to PGlite in BOOTLINE_DATA_DIR: never the app's default store
+  if (!process.env.DATABASE_URL && !process.env.BOOTLINE_DATA_DIR) throw new Error("set DATABASE_URL, or BOOTLINE_DATA_DIR for a PGlite folder of the bench's own");
   const db = await getDb();
   const files = uploadsIn(dir);
   // the app's ingest worker starts the parsing threads when it starts (lib/ingest/worker.ts), so
-  // a bundle finds them ready: so does this one
+  // a bundle finds them ready: so does this one. The upload route hashes the files as they
+  // arrive (StreamDigest): here, before the clock
   await ingestExecutors();
+  const digest = digestFiles(files);
   const t0 = performance.now();
-  const { bundleId, incidentId } = await enqueueBundle(db, { title: "bench", files });
+  const { bundleId, incidentId } = await enqueueBundle(db, { title: "bench", files, digest });
   await db.sql.query(`UPDATE "Bundle" SET status = 'parsing' WHERE id = $1`, [bundleId]);
   const r = await processBundle(db, bundleId);
   const seconds = (performance.now() - t0) / 1000;

@@ -38,7 +38,8 @@
  * folder, so the input is never all in memory.
  *
  * Needs PostgreSQL at BOOTLINE_TEST_PG (default postgresql://postgres@127.0.0.1:5432/test);
- * creates and drops its own database (and its own PGlite folder under .tmp/).
+ * creates and drops its own database, and for PGlite a folder of its own under .tmp/
+ * (`--backend pglite` is how the run calls itself; it refuses any other folder).
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -124,26 +125,22 @@ interface ChildResult {
   counts: { lines?: number; timings?: Record<string, number>; ingestPath?: string; twoPassReason?: string };
 }
 
-/** Runs scripts/bench-ingest-child.ts on the uploads in `dir`; its stderr goes to ours. */
-function runIngestChild(dir: string, env: NodeJS.ProcessEnv): Promise<ChildResult> {
+/**
+ * Runs `node --import tsx <script> <args>` from the project root with `env`, its stderr going to
+ * ours, and resolves with the JSON object on its last stdout line (anything it logged comes
+ * before). Rejects when it fails or prints no such line.
+ */
+function runJsonChild<T>(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/bench-ingest-child.ts"), dir], {
-      cwd: root,
-      env,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, script), ...args], { cwd: root, env, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (s: string) => (out += s));
     child.on("error", reject);
     child.on("close", (code, signal) => {
-      // the result is the child's last stdout line; anything the ingest logged comes before it
       const last = out.trim().split("\n").pop() ?? "";
-      if (code !== 0 || !last.startsWith("{")) {
-        reject(new Error(`ingest child ended with ${signal ?? `code ${code}`}${last ? `: ${last}` : ""}`));
-        return;
-      }
-      resolve(JSON.parse(last) as ChildResult);
+      if (code !== 0 || !last.startsWith("{")) reject(new Error(`${script} ended with ${signal ?? `code ${code}`}${last ? `: ${last}` : ""}`));
+      else resolve(JSON.parse(last) as T);
     });
   });
 }
@@ -210,25 +207,27 @@ async function pgliteCopyRuns(bundleId: string): Promise<number[]> {
   return runs;
 }
 
-/** `npm run bench` on the embedded PGlite: this script again, `--backend pglite --json`, in a process of its own. */
-function runPgliteBench(lines: number, queryEvents: number): Promise<Record<string, unknown>> {
-  const env = { ...process.env };
+/**
+ * `npm run bench` on the embedded PGlite: this script again, `--backend pglite --json`, in a
+ * process of its own, with a PGlite folder of its own (`BOOTLINE_DATA_DIR`, removed afterwards,
+ * also when the run fails). A failure comes back as `{ error }`, so the PostgreSQL figures are
+ * printed all the same.
+ */
+async function runPgliteBench(lines: number, queryEvents: number): Promise<Record<string, unknown>> {
+  mkdirSync(path.join(root, ".tmp"), { recursive: true });
+  const dataDir = mkdtempSync(path.join(root, ".tmp", "bench-pglite-"));
+  const env: NodeJS.ProcessEnv = { ...process.env, BOOTLINE_DATA_DIR: dataDir };
   delete env.DATABASE_URL;
-  delete env.BOOTLINE_DATA_DIR;
-  const args = ["--import", "tsx", path.join(root, "scripts/bench.ts"), "--backend", "pglite", "--json", "--skip-pglite", "--lines", String(lines), "--query-events", String(queryEvents)];
+  const args = ["--backend", "pglite", "--json", "--skip-pglite", "--lines", String(lines), "--query-events", String(queryEvents)];
   if (values["skip-queries"]) args.push("--skip-queries");
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (s: string) => (out += s));
-    child.on("error", reject);
-    child.on("close", (code, signal) => {
-      const last = out.trim().split("\n").pop() ?? "";
-      if (code !== 0 || !last.startsWith("{")) reject(new Error(`PGlite bench ended with ${signal ?? `code ${code}`}`));
-      else resolve(JSON.parse(last) as Record<string, unknown>);
-    });
-  });
+  try {
+    return await runJsonChild<Record<string, unknown>>("scripts/bench.ts", args, env);
+  } catch (e) {
+    log(`the PGlite run failed: ${(e as Error).message}`);
+    return { error: (e as Error).message };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 /** One backend's run: ingest, parse-only, plain COPY, queries (see the module comment). */
@@ -251,7 +250,12 @@ async function benchBackend(): Promise<Record<string, unknown>> {
     u.pathname = `/${dbName}`;
     process.env.DATABASE_URL = u.toString();
   } else delete process.env.DATABASE_URL;
-  // the ingest keeps uploads there until they are stored (and PGlite its data); a folder of our own is removed at the end
+  // the ingest keeps uploads there until they are stored (and PGlite its data); a folder of our
+  // own is removed at the end. On PGlite the folder is the database: never an existing one (the
+  // app's store, perhaps open in the app), only the fresh one the PostgreSQL run hands over
+  if (backend === "pglite" && !process.env.BOOTLINE_DATA_DIR?.includes(`${path.sep}bench-pglite-`)) {
+    throw new Error("--backend pglite runs inside `npm run bench` (it gives the run a PGlite folder of its own)");
+  }
   const ownDataDir = process.env.BOOTLINE_DATA_DIR ? null : path.join(root, `.tmp/bench-${process.pid}`);
   process.env.BOOTLINE_DATA_DIR = path.resolve(process.env.BOOTLINE_DATA_DIR ?? ownDataDir ?? "");
   const work = mkdtempSync(path.join(tmpdir(), "bootline-bench-"));
@@ -273,7 +277,7 @@ async function benchBackend(): Promise<Record<string, unknown>> {
 
     // end-to-end ingest, in a child process
     log("ingesting (child process)");
-    const r = await runIngestChild(uploads, { ...process.env });
+    const r = await runJsonChild<ChildResult>("scripts/bench-ingest-child.ts", [uploads], { ...process.env });
     rmSync(uploads, { recursive: true, force: true });
     if (r.status !== "ready") throw new Error(`ingest failed: ${r.error}`);
     const { bundleId, incidentId } = r;
@@ -300,7 +304,8 @@ async function benchBackend(): Promise<Record<string, unknown>> {
     // parse-only per format (lines/s over every file of that format); after the ingest, so
     // that the garbage it leaves in this process is not collected while the child is timed
     const perFormat: Record<string, { lines: number; seconds: number }> = {};
-    for (const f of input.sampleFiles) {
+    // (not on PGlite: parsing does not depend on the backend)
+    for (const f of backend === "postgres" ? input.sampleFiles : []) {
       const reps = Math.max(1, Math.ceil(200_000 / countLines(f.content)));
       const text = f.content.repeat(reps);
       const t = performance.now();
@@ -327,12 +332,12 @@ async function benchBackend(): Promise<Record<string, unknown>> {
     if (!values["skip-queries"]) {
       // grow the store to `queryEvents` rows by replicating the bundle's events server-side;
       // a store already that large (a big ingest) is used as it is
-      const countAll = async () => Number((await db.sql.query<{ n: string }>(`SELECT count(*) AS n FROM "Event"`))[0].n);
+      const countAll = async () => Number((await db.sql.query<{ n: string | number }>(`SELECT count(*) AS n FROM "Event"`))[0].n);
       let stored = await countAll();
       if (stored < queryEvents) log(`growing the store to ${queryEvents.toLocaleString()} events (now ${stored.toLocaleString()})`);
       else log(`the store already holds ${stored.toLocaleString()} events (asked for ${queryEvents.toLocaleString()}): querying it as it is`);
       while (stored < queryEvents) {
-        const [ins] = await db.sql.query<{ n: string }>(
+        const [ins] = await db.sql.query<{ n: string | number }>(
           `WITH ins AS (INSERT INTO "Event" (${COPY_COLS}) SELECT ${COPY_COLS} FROM "Event" WHERE "bundleId" = $1 ORDER BY id LIMIT $2 RETURNING 1) SELECT count(*) AS n FROM ins`,
           [bundleId, Math.min(queryEvents - stored, r.events)],
         );
@@ -340,12 +345,15 @@ async function benchBackend(): Promise<Record<string, unknown>> {
         stored += Number(ins.n);
       }
       stored = await countAll();
-      await db.sql.exec(`ANALYZE "Event"`);
+      // the rolled-back COPY runs left their rows dead in the table and its indexes: cleared
+      // here, so that autovacuum does not run during the timings (and PGlite, which has none,
+      // does not scan past them)
+      await db.sql.exec(`VACUUM ANALYZE "Event"`);
       const { getLaneDensity } = await import("../lib/timeline/get-lane-density");
       const { getEventsPage } = await import("../lib/timeline/get-events-page");
       const { LANES } = await import("../lib/timeline/lanes");
       const { countEvents } = await import("../lib/timeline/count-events");
-      const boots = await db.sql.query<{ id: number; start: Date | string; end: Date | string | null; n: string }>(
+      const boots = await db.sql.query<{ id: number; start: Date | string; end: Date | string | null; n: string | number }>(
         `SELECT b.id, b.start, b."end", (SELECT count(*) FROM "Event" e WHERE e."bootId" = b.id) AS n FROM "Boot" b WHERE b."incidentId" = $1 ORDER BY n DESC LIMIT 10`,
         [incidentId],
       );
@@ -421,7 +429,9 @@ async function main() {
     return;
   }
   const rows = tableRows(result, "");
-  if (result.pglite) rows.push(...tableRows(result.pglite as Record<string, unknown>, "PGlite"));
+  const lite = result.pglite as Record<string, unknown> | undefined;
+  if (lite?.error) rows.push(["PGlite", `the run failed: ${String(lite.error)}`]);
+  else if (lite) rows.push(...tableRows(lite, "PGlite"));
   const w = Math.max(...rows.map((r) => r[0].length));
   for (const [k, v] of rows) process.stdout.write(`${k.padEnd(w)}  ${v}\n`);
 }

@@ -1,6 +1,7 @@
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { generateScenario } from "../sample/index";
+import { toSourceBlocks } from "../ingest/analyse-bundle";
 import { decodeSourceBlock, encodeSourceBlock } from "./source-block-codec";
 
 // the Calico scenario's kubelet log in blocks of 256 lines, as toSourceBlocks cuts it
@@ -22,6 +23,17 @@ describe("source block codec", () => {
     }
     expect(blocks.length).toBeGreaterThan(3);
     expect(stored).toBeLessThan(gzip);
+  });
+
+  it("reads back every block toSourceBlocks writes for a file", () => {
+    const text = lines.slice(0, 700).join("\n") + "\n";
+    const stored = toSourceBlocks(text);
+    expect(stored.map((b) => [b.firstLine, b.lineCount])).toEqual([
+      [1, 256],
+      [257, 256],
+      [513, 188],
+    ]);
+    expect(stored.map((b) => decodeSourceBlock(b.data)).join("\n") + "\n").toBe(text);
   });
 
   it("reads blocks stored as gzip before", () => {

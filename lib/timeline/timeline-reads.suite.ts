@@ -3,7 +3,6 @@
  * milestones, boot view, event detail, incident), run on PostgreSQL and on PGlite by
  * timeline-reads.pg.test.ts and timeline-reads.pglite.test.ts: one query text, two backends.
  */
-import { gzipSync } from "node:zlib";
 import { expect, it } from "vitest";
 import { getDb } from "@/lib/db/connection";
 import { copyText } from "@/lib/db/sql";
@@ -17,6 +16,7 @@ import { getEventsPage } from "./get-events-page";
 import { getFindingEvidence } from "./get-finding-evidence";
 import { getLaneDensity } from "./get-lane-density";
 import { LANES } from "./lanes";
+import { encodeSourceBlock } from "./source-block-codec";
 
 const T0 = Date.parse("2026-03-14T02:10:00.250Z");
 
@@ -72,7 +72,7 @@ export async function seed() {
     ["bootId", "sec", "lane", "bundleId", "n", "errors"],
     [...density].map(([k, [n, e]]) => `${k}\t${incidentId}b\t${n}\t${e}\n`),
   );
-  // the source text, as the ingest stores it: gzip blocks of whole lines (here: line n = "raw line n")
+  // the source text, as the ingest stores it: compressed blocks of whole lines (here: line n = "raw line n")
   const text = Array.from({ length: line }, (_, i) => `raw line ${i + 1}`);
   for (let seq = 0; seq * 50 < text.length; seq++) {
     const part = text.slice(seq * 50, seq * 50 + 50);
@@ -81,7 +81,7 @@ export async function seed() {
       seq,
       seq * 50 + 1,
       part.length,
-      gzipSync(part.join("\n")).toString("base64"),
+      encodeSourceBlock(part.join("\n")).toString("base64"),
     ]);
   }
   // evidence: the first three failures (lines 6, 7, 8), cited out of order

@@ -136,14 +136,19 @@ function spillPart(dir: string, p: HeldPart): void {
 }
 
 /**
- * Estimated memory of held events, bytes: their share of the source text (messages are slices of
- * it, which keep it alive) plus `EVENT_OVERHEAD` per event (the object and its small strings;
- * measured: a 1M-line bundle of 508,732 events held on two threads peaked near 2.2 GB RSS).
+ * Estimated memory of held events, bytes: their share of the source text (slices of it keep it
+ * alive) plus `EVENT_OVERHEAD` per event: the object, its fields object and the strings the
+ * parsers build (messages and field values unquoted from Go's quoting are new strings, not
+ * slices). Measured with a V8 heap snapshot after parsing one bench node (26,775 events, nearly
+ * all carrying fields): 50 MB held, 13 MB of it the file texts, so about 1.4 KB per event. The
+ * 600 bytes assumed before let the two-pass ingest hold more than twice its budget: a 3M-line
+ * bundle on PGlite peaked at 4.7 GB RSS, and at 2.7 GB with 1,400 (1M lines: 2.4 and 2.6 GB;
+ * 48 to 50 s and 15 s either way).
  */
 function heldSize(sourceBytes: number, events: number): number {
   return Math.round(sourceBytes + events * EVENT_OVERHEAD);
 }
-const EVENT_OVERHEAD = 600;
+const EVENT_OVERHEAD = 1400;
 
 /** Spills in-memory parts, largest first, until this thread holds at most `limit` bytes. */
 function spillOver(dir: string, limit: number): void {

@@ -298,16 +298,38 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
 }
 
 /**
- * Files whose content repeats an earlier file's (same sha256, not empty), in upload order: the
- * first copy is the one kept. Returns, per item, the path of the file it repeats or null.
+ * Kubernetes events files by name (the names lib/bundle/collectors.ts reads event times from).
+ * Their records name their own node, so a copy in every node's archive repeats the same events.
  */
-export function findDuplicates(items: ReadonlyArray<{ sha: string | null; path: string; byteSize: number }>): Array<string | null> {
+const K8S_EVENTS_FILE = /(?:^|\/)(?:events[^/]*\.(?:json|ya?ml)|events)$/;
+
+/**
+ * Per file, where its content can repeat another file's (`findDuplicates`): the node the layout
+ * (or the `node` option) puts it on, so that two nodes' logs that happen to hold the same bytes
+ * (a Calico `cni.log` names no host) are both read, as FORMATS.md "Duplicates" keys repeated
+ * records on their host; null (the whole bundle) for files on no node and for Kubernetes events
+ * files. Known before parsing, so both ingest ways decide alike.
+ */
+export function duplicateScopes(unpacked: readonly UnpackedFile[], layout: { files: ReadonlyArray<{ node: string | null }> }, opts: IngestOptions): Array<string | null> {
+  return layout.files.map((l, ord) => {
+    const node = opts.node || l.node || null;
+    return node && !K8S_EVENTS_FILE.test(unpacked[ord].path) ? node : null;
+  });
+}
+
+/**
+ * Files whose content repeats an earlier file's in the same scope (same sha256, not empty; scope
+ * from `duplicateScopes`), in upload order: the first copy is the one kept. Returns, per item,
+ * the path of the file it repeats or null.
+ */
+export function findDuplicates(items: ReadonlyArray<{ sha: string | null; path: string; byteSize: number; scope: string | null }>): Array<string | null> {
   const seen = new Map<string, string>();
   return items.map((r) => {
     if (r.sha === null) return null;
-    const dupOf = seen.get(r.sha);
+    const key = `${r.scope ?? ""}\0${r.sha}`;
+    const dupOf = seen.get(key);
     if (dupOf !== undefined && r.byteSize > 0) return dupOf;
-    seen.set(r.sha, r.path);
+    seen.set(key, r.path);
     return null;
   });
 }
@@ -321,11 +343,12 @@ interface Settled {
 }
 
 /**
- * Lists files that repeat an earlier one (`findDuplicates`) as duplicates, calling `drop` on each
- * so its events are let go, then sets each unpacked file's `redacted` counts from its analysis.
+ * Lists files that repeat an earlier one (`findDuplicates`, within `scopes`: `duplicateScopes`)
+ * as duplicates, calling `drop` on each so its events are let go, then sets each unpacked file's
+ * `redacted` counts from its analysis.
  */
-export function settleDuplicates<R extends Settled>(results: R[], unpacked: UnpackedFile[], drop: (r: R, ord: number) => void): void {
-  findDuplicates(results.map((r) => ({ sha: r.sha, path: r.file.path, byteSize: r.base.byteSize }))).forEach((dupOf, ord) => {
+export function settleDuplicates<R extends Settled>(results: R[], unpacked: UnpackedFile[], scopes: Array<string | null>, drop: (r: R, ord: number) => void): void {
+  findDuplicates(results.map((r, ord) => ({ sha: r.sha, path: r.file.path, byteSize: r.base.byteSize, scope: scopes[ord] }))).forEach((dupOf, ord) => {
     if (dupOf === null) return;
     const r = results[ord];
     drop(r, ord);
@@ -366,7 +389,7 @@ export function analyseBundle(unpacked: UnpackedFile[], opts: IngestOptions, pro
     progress("parse", doneBytes / totalBytes);
     return r;
   });
-  settleDuplicates(results, unpacked, (r) => (r.events = []));
+  settleDuplicates(results, unpacked, duplicateScopes(unpacked, layout, opts), (r) => (r.events = []));
   const files = results.map((r) => r.file);
   const events = results.flatMap((r) => r.events);
 

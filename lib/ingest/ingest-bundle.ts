@@ -32,7 +32,7 @@ import { fileSize, type UnpackedFile } from "../bundle/unpack";
 import type { SqlConn } from "../db/sql";
 import type { BootInfo } from "../detect/types";
 import { clockOffsets, shiftFile } from "../timeline/clock-skew";
-import { fileBase, findDuplicates, latestMtime, onlyNode, settleDuplicates, type AnalysedBoot, type AnalysedFile, type IngestOptions, type Progress } from "./analyse-bundle";
+import { duplicateScopes, fileBase, findDuplicates, latestMtime, onlyNode, settleDuplicates, type AnalysedBoot, type AnalysedFile, type IngestOptions, type Progress } from "./analyse-bundle";
 import { ingestExecutors, type Executor } from "./ingest-pool";
 import { fillFileId, ROW_COLUMNS, unpackTask, type NodeRowsResult, type ParseFileResult } from "./ingest-tasks";
 import { TAIL_COLUMNS } from "./spill";
@@ -180,7 +180,7 @@ export async function parseBundle(
   );
 
   const dropped = new Map<number, number[]>();
-  settleDuplicates(results, unpacked, (r, ord) => {
+  settleDuplicates(results, unpacked, duplicateScopes(unpacked, layout, opts), (r, ord) => {
     if (r.parts.length) dropped.set(holder[ord], [...(dropped.get(holder[ord]) ?? []), ord]);
     if (r.blocksPath) rmSync(r.blocksPath, { force: true });
     Object.assign(r, { parts: [], blocksPath: null, skew: { failures: [], events: [] } });
@@ -489,7 +489,8 @@ export async function ingestByNode(
 
   // files that repeat an earlier one are known from the hashes taken at unpack: not parsed
   const shas = unpacked.map((u, ord) => (u.status === "read" && u.sha256 && !layout.files[ord].duplicateOf && !layout.files[ord].skipReason ? u.sha256 : null));
-  const repeats = findDuplicates(unpacked.map((u, ord) => ({ sha: shas[ord], path: u.path, byteSize: sizes[ord] })));
+  const scopes = duplicateScopes(unpacked, layout, opts);
+  const repeats = findDuplicates(unpacked.map((u, ord) => ({ sha: shas[ord], path: u.path, byteSize: sizes[ord], scope: scopes[ord] })));
   const results = new Array<ParseFileResult>(unpacked.length);
   repeats.forEach((dupOf, ord) => {
     if (dupOf === null) return;
@@ -597,7 +598,7 @@ export async function ingestByNode(
   // what the two passes would have decided with every file in hand: the same repeats (listed
   // here), and no clock offset
   let parsedTwice = false;
-  settleDuplicates(results, unpacked, (r) => (parsedTwice ||= r.parts.length > 0));
+  settleDuplicates(results, unpacked, scopes, (r) => (parsedTwice ||= r.parts.length > 0));
   if (parsedTwice) throw new NeedsTwoPasses("a file repeats another one without the same hash at unpack");
   const files = results.map((r) => r.file);
   if (!files.some((f) => f.status === "read" && f.counts.records > 0)) throw new Error(nothingReadable(files));

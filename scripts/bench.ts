@@ -91,10 +91,9 @@ function writeBundle(dir: string, lines: number) {
   let archiveBytes = 0;
   for (let i = 0; i < nodes; i++) {
     const name = `ip-10-20-${Math.floor(i / 250)}-${(i % 250) + 1}.ec2.internal`;
-    // files that never name their node (Calico's cni.log) would be byte-identical on every node,
-    // and the ingest reads a file that repeats another once: other process ids per node, as real
-    // nodes have, keep every node's lines in the count (the few lines of dmesg and the calico-node
-    // container logs, 11 per node, still repeat: `linesCounted` shows what was read)
+    // files that never name their node (Calico's cni.log) would be byte-identical on every node:
+    // other process ids per node, as real nodes have (repeats are found per node since, but a
+    // bundle of copies is not what reviewers upload; `linesCounted` shows the lines of files read)
     const files = pieces.map((p) => ({
       path: p.path,
       content: p.parts.length > 1 ? p.parts.join(name) : p.parts[0].replace(/\]\[(\d+)\] /g, (_, pid: string) => `][${(Number(pid) + i * 7919) % 4194304}] `),

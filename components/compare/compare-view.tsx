@@ -10,6 +10,7 @@ import Link from "next/link";
 import { useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
 import { useLaneDensityQuery } from "@/components/data/use-lane-density-query";
 import { densify, LANE_COLORS, LaneSparkline } from "@/components/timeline/lane-sparkline";
+import { plural } from "@/lib/detect/numbers";
 import { fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/format";
 import type { TCompareBoot, TCompareView } from "@/lib/timeline/get-compare-view";
 import { LANE_LABELS, LANES, type TLane } from "@/lib/timeline/lanes";
@@ -56,7 +57,7 @@ export function CompareView({ view }: { view: TCompareView }) {
             {tPlus(from)} → {tPlus(to)}
           </b>
           <span className="muted">
-            {view.boots.length} boots on one T+ axis · {fmtDuration(to - from)}
+            {plural(view.boots.length, "boot")} on one T+ axis · {fmtDuration(to - from)}
           </span>
         </div>
         <span className="spacer" />
@@ -181,8 +182,8 @@ function CompareBootBlock(p: { incidentId: string; boot: TCompareBoot; from: num
           <span className="bad small" data-testid="compare-window-summary">
             failure window {tPlus(first.start)} → {first.end === null ? "open" : tPlus(first.end)}
             {first.end !== null ? ` (${fmtDuration(first.end - first.start)})` : ""}
-            {first.attempts !== undefined ? `, ${first.attempts} attempts` : ""}
-            {first.pods !== undefined ? `, ${first.pods} pods` : ""}
+            {first.attempts !== undefined ? `, ${plural(first.attempts, "attempt")}` : ""}
+            {first.pods !== undefined ? `, ${plural(first.pods, "pod")}` : ""}
             {first.errorClass ? `, ${first.errorClass}` : ""}
           </span>
         ) : (

@@ -181,7 +181,7 @@ export function run(boot: BootInfo, events: BootEvent[], params: RetryStormParam
       severity,
       start: w.start,
       end: w.end,
-      title: `Retry storm: ${ratePerMin} sandbox failures/min at peak (${fmtT(peakS)}), ${w.attempts.length} attempts, ${plural(pods.size, "pod")}`,
+      title: `Retry storm: ${ratePerMin} sandbox failures/min at peak (${fmtT(peakS)}), ${plural(w.attempts.length, "attempt")}, ${plural(pods.size, "pod")}`,
       explanation: parts.join(" "),
       metrics: {
         scope: "node",

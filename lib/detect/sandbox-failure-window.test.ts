@@ -273,6 +273,12 @@ describe("detector registry and runner", () => {
     expect(split.findings.map((f) => f.metrics.closedAfterBootS)).toEqual([10, 40]);
   });
 
+  it("counts one attempt of one pod in the singular", () => {
+    const f = run(boot, sorted([fail(10, "ds/a", 1), ok(30, "ds/a", 2)]), defaults)[0];
+    expect(f.title).toBe("Sandbox failure window T+10.000 s → T+10.000 s: 1 attempt, 1 pod");
+    expect(f.explanation).toContain("1 failed sandbox attempt from 1 pod between");
+  });
+
   it("explains in one paragraph with the numbers", () => {
     const f = run(boot, sorted([fail(10, "ds/a", 1), fail(25, "ds/b", 2), ok(30, "ds/a", 3)]), defaults)[0];
     expect(f.title).toBe("Sandbox failure window T+10.000 s → T+25.000 s: 2 attempts, 2 pods");

@@ -34,6 +34,7 @@
 import type { BootEvent, BootInfo, Detector, Finding, FindingSeverity } from "./types";
 import { splitStructured } from "../timeline/go-text";
 import { attemptsOf } from "./attempts-cache";
+import { plural } from "./numbers";
 
 /** Thresholds, with units in their names. */
 export interface SandboxFailureWindowParams extends Record<string, number> {
@@ -464,12 +465,12 @@ export function run(boot: BootInfo, events: BootEvent[], params: SandboxFailureW
     const evidence = attemptEvidence(w.attempts);
     const lastAttempt = w.attempts[n - 1];
 
-    const podsText = `${pods.size} pod${pods.size === 1 ? "" : "s"}`;
-    const attemptsText = `${n} failed sandbox attempt${n === 1 ? "" : "s"}`;
+    const podsText = plural(pods.size, "pod");
+    const attemptsText = plural(n, "failed sandbox attempt");
     const titleText =
       w.end === null
-        ? `Sandbox failure window from ${fmtT(opened)}, still open: ${n} attempts, ${podsText}`
-        : `Sandbox failure window ${fmtT(opened)} → ${fmtT(closed!)}: ${n} attempts, ${podsText}`;
+        ? `Sandbox failure window from ${fmtT(opened)}, still open: ${plural(n, "attempt")}, ${podsText}`
+        : `Sandbox failure window ${fmtT(opened)} → ${fmtT(closed!)}: ${plural(n, "attempt")}, ${podsText}`;
     const parts: string[] = [];
     parts.push(
       w.end === null

@@ -11,6 +11,7 @@
  */
 import type { TAnnotation } from "@/lib/annotations/annotation";
 import type { TFindingView, TNodeSummary } from "@/lib/incidents/get-incident";
+import { plural } from "@/lib/detect/numbers";
 import { fmtDuration, fmtMetric, fmtOffset, fmtUtc } from "@/lib/timeline/format";
 import { bootPath, findingView, type TViewState } from "@/lib/timeline/view-state";
 import { escapeMarkdown, markdownCode, markdownLink, markdownTableCell } from "./escape";
@@ -54,7 +55,6 @@ const DETECTED_BY: Record<string, string> = {
   "first-event": "first event (approximate)",
 };
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** Metric values from logs (error classes, pods) as code; numbers and detector words as text. */
 function metricMd(key: string, v: unknown): string {

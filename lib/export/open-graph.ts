@@ -5,6 +5,7 @@
  * (`…/boots/:bootId/timeline.png`, lib/export/timeline-picture.ts). Pure.
  */
 import type { TBootView } from "@/lib/timeline/get-boot-view";
+import { plural } from "@/lib/detect/numbers";
 import { fmtDuration, fmtOffset } from "@/lib/timeline/format";
 import { FAILURE_WINDOW_DETECTOR, LANES } from "@/lib/timeline/lanes";
 import { bootPath, serializeViewState, viewStateField, type TViewState } from "@/lib/timeline/view-state";
@@ -31,8 +32,8 @@ export function timelineOpenGraph(view: TBootView, state: TViewState, origin: st
   if (w) {
     const m = w.metrics;
     const nums = [
-      typeof m.attempts === "number" ? `${m.attempts} attempts` : null,
-      typeof m.pods === "number" ? `${m.pods} pods` : null,
+      typeof m.attempts === "number" ? plural(m.attempts, "attempt") : null,
+      typeof m.pods === "number" ? plural(m.pods, "pod") : null,
       typeof m.errorClass === "string" ? `cause ${m.errorClass}` : null,
       typeof m.closedBy === "string" ? `closed by ${m.closedBy}` : null,
     ].filter(Boolean);

@@ -10,6 +10,7 @@
  * All text is XML-escaped (log-derived names and notes are data, never markup).
  */
 import type { TLaneDensity } from "@/lib/timeline/get-lane-density";
+import { plural } from "@/lib/detect/numbers";
 import { fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/format";
 import { LANE_LABELS, type TLane } from "@/lib/timeline/lanes";
 import { timeScale, timeTicks } from "@/lib/timeline/time-scale";
@@ -103,8 +104,8 @@ export function clip(s: string, n: number): string {
 /** The failure window's numbers in one line: `T+11.833s → T+15.102s (3.27 s), 20 attempts, 20 pods, calico-nodename-missing`. */
 export function windowSummary(w: TPictureWindow, t0: number): string {
   const parts = [`${fmtOffset(w.startMs, t0)} → ${w.endMs === null ? "open (end of data)" : `${fmtOffset(w.endMs, t0)} (${fmtDuration(w.endMs - w.startMs)})`}`];
-  if (w.attempts !== undefined) parts.push(`${w.attempts} attempts`);
-  if (w.pods !== undefined) parts.push(`${w.pods} pods`);
+  if (w.attempts !== undefined) parts.push(plural(w.attempts, "attempt"));
+  if (w.pods !== undefined) parts.push(plural(w.pods, "pod"));
   if (w.errorClass) parts.push(w.errorClass);
   return parts.join(", ");
 }

@@ -699,6 +699,8 @@ function latestMtime(files: readonly UnpackedFile[], idx: number[]): number | nu
 }
 
 const LIST_BOOTS_LAST = /^\s*-?\d+ [0-9a-f]{32} \w{3} \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \S+(?:\u2014| +)\w{3} (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)(?: (\S+))?\s*$/;
+/** Kubernetes events files by name (`kubectl get events -o json > events.json`, must-gather's `events.yaml`, ...). */
+export const K8S_EVENTS_FILE = /(?:^|\/)(?:events[^/]*\.(?:json|ya?ml)|events)$/;
 const EVENT_TIME = /"?(?:lastTimestamp|eventTime|lastObservedTime)"?\s*:\s*["']?(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z)/g;
 
 /**
@@ -719,7 +721,7 @@ function collectedFromContent(g: CollectorGroup): { ms: number; source: string }
   });
   if (best !== null) return { ms: best, source: "list-boots" };
   g.idx.forEach((_, k) => {
-    if (!/(?:^|\/)(?:events[^/]*\.(?:json|ya?ml)|events)$/.test(g.rel[k]) || g.size(k) > 64 << 20) return;
+    if (!K8S_EVENTS_FILE.test(g.rel[k]) || g.size(k) > 64 << 20) return;
     const t = g.text(k);
     EVENT_TIME.lastIndex = 0;
     for (let m = EVENT_TIME.exec(t); m; m = EVENT_TIME.exec(t)) {

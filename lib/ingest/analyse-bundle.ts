@@ -17,7 +17,7 @@ import { redactFileText } from "./redact-file";
 import { classifyRecord, inheritErrorClasses } from "../timeline/classify";
 import { assignBoots as assignBootKeys, detectBoots, type BootInputEvent } from "../timeline/boots";
 import type { EventKind, Lane } from "../detect/types";
-import { collectorNames, describeBundle, type FileLayout } from "../bundle/collectors";
+import { collectorNames, describeBundle, K8S_EVENTS_FILE, type FileLayout } from "../bundle/collectors";
 import { applyClockSkew, type SkewOption } from "../timeline/clock-skew";
 import { encodeSourceBlock } from "../timeline/source-block-codec";
 
@@ -298,17 +298,12 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
 }
 
 /**
- * Kubernetes events files by name (the names lib/bundle/collectors.ts reads event times from).
- * Their records name their own node, so a copy in every node's archive repeats the same events.
- */
-const K8S_EVENTS_FILE = /(?:^|\/)(?:events[^/]*\.(?:json|ya?ml)|events)$/;
-
-/**
  * Per file, where its content can repeat another file's (`findDuplicates`): the node the layout
  * (or the `node` option) puts it on, so that two nodes' logs that happen to hold the same bytes
  * (a Calico `cni.log` names no host) are both read, as FORMATS.md "Duplicates" keys repeated
  * records on their host; null (the whole bundle) for files on no node and for Kubernetes events
- * files. Known before parsing, so both ingest ways decide alike.
+ * files (`K8S_EVENTS_FILE`: their records name their own node, so a copy in every node's archive
+ * repeats the same events). Known before parsing, so both ingest ways decide alike.
  */
 export function duplicateScopes(unpacked: readonly UnpackedFile[], layout: { files: ReadonlyArray<{ node: string | null }> }, opts: IngestOptions): Array<string | null> {
   return layout.files.map((l, ord) => {

@@ -1,8 +1,11 @@
 import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { buildTar, buildTarGz } from "./tar-build";
-import { safeMemberPath, sniffContainer, unpackUpload } from "./unpack";
+import { fileBytes, safeMemberPath, sniffContainer, unpackUpload } from "./unpack";
 
 const LOG = "Mar 14 02:10:07 node-a kubelet[1234]: I0314 02:10:07.123456    1234 kubelet.go:2321] \"Starting kubelet main sync loop\"\n";
 
@@ -59,6 +62,37 @@ describe("unpackUpload", () => {
     expect(out[0]).toMatchObject({ path: "a.log", status: "read" });
     expect(out[0].data!.toString()).toBe("first file\n");
     expect(out.some((f) => f.error && /broke|broken/.test(f.error))).toBe(true);
+  });
+
+  it("reads every member of a gzip of several members (its trailer states the last one's size only)", async () => {
+    const first = "Mar 14 02:10:05 ip-10-0-0-1 kubelet[2099]: I0314 02:10:05.991540    2099 server.go:486] \"Kubelet version\"\n".repeat(4000);
+    const second = "Mar 14 02:10:06 ip-10-0-0-1 containerd[800]: time=\"2026-03-14T02:10:06Z\" level=info msg=\"starting containerd\"\n".repeat(10);
+    const out = await unpackUpload("node.log.gz", Buffer.concat([gzipSync(first), gzipSync(second)]));
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({ path: "node.log", status: "read" });
+    expect(out[0].data!.toString("utf8")).toBe(first + second);
+  });
+
+  it("gives each tar member its own bytes, and a reused read its file's", async () => {
+    const files = [
+      { path: "./kubelet/kubelet.log", content: "I0314 02:10:05.991540    2099 server.go:486] \"Kubelet version\" kubeletVersion=\"v1.31.4\"\n".repeat(3000) },
+      { path: "./containerd/containerd.log", content: "time=\"2026-03-14T02:10:06Z\" level=info msg=\"starting containerd\"\n" },
+    ];
+    const out = await unpackUpload("node.tar.gz", buildTarGz(files.map((f) => ({ ...f, mtimeMs: 0 }))));
+    expect(out.map((f) => [f.path, f.data!.toString("utf8")])).toEqual(files.map((f) => [f.path.slice(2), f.content]));
+    const dir = mkdtempSync(path.join(tmpdir(), "bootline-unpack-"));
+    try {
+      const onDisk = out.map((f, i) => {
+        writeFileSync(path.join(dir, String(i)), f.data!);
+        return { path: f.path, status: "read" as const, dataPath: path.join(dir, String(i)), size: f.data!.length };
+      });
+      // the larger file first: the second read goes into the same buffer, and gets only its own bytes
+      expect(fileBytes(onDisk[0], true)!.toString("utf8")).toBe(files[0].content);
+      expect(fileBytes(onDisk[1], true)!.toString("utf8")).toBe(files[1].content);
+      expect(fileBytes(onDisk[0])!.toString("utf8")).toBe(files[0].content);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("sniffs containers by magic bytes, not by name", async () => {

@@ -239,7 +239,7 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
   const { ord, layout: lay, opts } = ctx;
   const base = fileBase(u, ord);
   const done = (file: AnalysedFile, sha: string | null = null): FileAnalysis => ({ file, base, sha, events: [] });
-  const data = fileBytes(u);
+  const data = fileBytes(u, true); // decoded, hashed or counted here, never kept
   if (u.status !== "read" || !data) return done({ ...base, status: "skipped", reason: u.reason ?? "unreadable" });
   if (lay.duplicateOf) return done({ ...base, status: "duplicate", reason: "the collector copied this file twice", duplicateOf: lay.duplicateOf });
   if (lay.skipReason) {

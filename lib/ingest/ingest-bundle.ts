@@ -235,7 +235,8 @@ export interface StoredBundle {
 }
 
 /** One node's rows and findings from its thread, and the boots to write before them. */
-type NodeOut = NodeRowsResult & { boots: BootWrite[] };
+/** A node's rows, boots and findings, and the thread that formatted the rows (it takes their chunks back once copied). */
+type NodeOut = NodeRowsResult & { boots: BootWrite[]; from: Executor };
 
 /**
  * The database half of one bundle's ingest, inside its transaction, for both ways of running it:
@@ -343,7 +344,7 @@ class BundleStore {
       }
       release();
       const rows = await ex.call("nodeRows", { key, incidentId: this.ids.incidentId, bundleId: this.ids.bundleId, nodeId, bootIds, detect, firstId, fileIds: this.fileIds });
-      return { ...rows, boots };
+      return { ...rows, boots, from: ex };
     } catch (e) {
       release();
       throw e;
@@ -355,6 +356,9 @@ class BundleStore {
     const { tx } = this;
     await writeBoots(tx, this.ids.incidentId, out.boots); // before the rows: EventDensity references Boot
     this.copied += await tx.copyFrom("Event", [...ROW_COLUMNS, ...TAIL_COLUMNS], out.rows);
+    // copied (the COPY is complete): the thread writes its next rows into them; not waited for
+    const chunks = [...new Set(out.rows.map((r) => r.buffer))].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
+    out.from.call("recycleRows", { chunks: out.rows }, chunks).catch(() => {});
     if (out.density) await tx.copyFrom("EventDensity", ["bootId", "sec", "lane", "bundleId", "n", "errors"], [out.density]);
     this.stored += await replaceFindings(tx, this.ids.incidentId, out.findings);
     for (const f of out.findings) {

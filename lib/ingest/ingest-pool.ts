@@ -18,7 +18,8 @@ type Task<N extends TaskName> = (typeof TASKS)[N];
 
 /** One thread (or the calling thread) that runs tasks one at a time, in call order. */
 export interface Executor {
-  call<N extends TaskName>(method: N, arg: Parameters<Task<N>>[0]): Promise<ReturnType<Task<N>>>;
+  /** `transfer`: ArrayBuffers of `arg` moved to the thread, not copied (the caller loses them) */
+  call<N extends TaskName>(method: N, arg: Parameters<Task<N>>[0], transfer?: ArrayBuffer[]): Promise<ReturnType<Task<N>>>;
 }
 
 const inline: Executor = {
@@ -55,13 +56,13 @@ class ThreadExecutor implements Executor {
     w.on("error", fail);
     w.on("exit", (code) => fail(new Error(`ingest worker exited (code ${code})`)));
   }
-  call<N extends TaskName>(method: N, arg: Parameters<Task<N>>[0]): Promise<ReturnType<Task<N>>> {
+  call<N extends TaskName>(method: N, arg: Parameters<Task<N>>[0], transfer: ArrayBuffer[] = []): Promise<ReturnType<Task<N>>> {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.next++;
     this.w.ref();
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: never) => void, reject });
-      this.w.postMessage({ id, method, arg });
+      this.w.postMessage({ id, method, arg }, transfer);
     });
   }
 }

@@ -5,7 +5,7 @@
  * in a new page to the same view.
  */
 import { expect, test } from "@playwright/test";
-import { calicoBundle } from "./fixtures";
+import { calicoBundle, seedIncident } from "./fixtures";
 import { assertLocalBaseURL, incidentPage, screenshot, timelinePage, uniqueTitle, uploadPage } from "./pages";
 
 interface ReportFinding {
@@ -116,4 +116,33 @@ test("the upload panel explains what is missing", async ({ page }) => {
   await upload.open();
   await page.getByRole("button", { name: "Upload and parse" }).click();
   await expect(upload.error()).toContainText("choose at least one file");
+});
+
+test("a link to an event far into the boot opens with the events table scrolled to it", async ({ page, request }, info) => {
+  test.setTimeout(180_000);
+  const incidentId = await seedIncident(request, await calicoBundle(), uniqueTitle(info, "deep-event"));
+  const report = (await (await request.get(`/api/incidents/${incidentId}/report`)).json()) as { findings: ReportFinding[] };
+  const win = report.findings.find((f) => f.detector === "sandbox-failure-window")!;
+  await page.goto(`/i/${incidentId}`);
+  // the table's own first request names the boot's events endpoint
+  const first = page.waitForRequest((r) => /\/boots\/\d+\/events\?/.test(r.url()));
+  await incidentPage(page).openBoot(win.node, win.bootId);
+  const api = new URL((await first).url());
+  // an event three pages in (past the rows the table loads first)
+  let cursor: string | null = null;
+  let rows: Array<{ id: string }> = [];
+  for (let i = 0; i < 3; i++) {
+    if (cursor) api.searchParams.set("cursor", cursor);
+    const page3 = (await (await request.get(api.pathname + api.search)).json()) as { events: Array<{ id: string }>; nextCursor: string | null };
+    rows = page3.events;
+    cursor = page3.nextCursor;
+    expect(cursor, "the boot has more than three pages of events").toBeTruthy();
+  }
+  const deep = rows[rows.length - 1].id;
+  await page.goto(`${new URL(page.url()).pathname}?ev=${deep}`);
+  const selected = page.locator('[data-testid="event-row"][aria-selected="true"]');
+  await expect(selected).toHaveCount(1, { timeout: 20_000 });
+  await expect(selected).toHaveAttribute("data-event-id", deep);
+  await expect(selected).toBeInViewport();
+  await screenshot(page, info, "deep-event");
 });

@@ -1,8 +1,10 @@
 /**
- * One bundle: status, size, counts, and the per-file table (path, kind, format, node,
- * lines, parsed, skipped by reason, status and reason) so reviewers see exactly what was
- * and was not understood.
+ * One bundle: status, size, counts, its warnings (files not read or read in part, lines
+ * skipped, events on no node: lib/incidents/bundle-warnings.ts), and the per-file table (path,
+ * kind, format, node, lines, parsed, skipped by reason, status and reason) so reviewers see
+ * exactly what was and was not understood.
  */
+import { bundleWarnings } from "@/lib/incidents/bundle-warnings";
 import type { TBundleView } from "@/lib/incidents/get-incident";
 import { fmtBytes, fmtCount, fmtUtc } from "@/lib/timeline/format";
 import { BundleProgress } from "./bundle-progress";
@@ -13,11 +15,13 @@ export function BundleFiles({ b }: { b: TBundleView }) {
     (t, f) => ({ lines: t.lines + f.lines, parsed: t.parsed + f.parsed, skipped: t.skipped + f.skipped }),
     { lines: 0, parsed: 0, skipped: 0 },
   );
+  const warnings = bundleWarnings(b);
   return (
-    <section className="panel bundle" data-testid="bundle" data-status={b.status}>
+    <section className="panel bundle" id={`bundle-${b.id}`} data-testid="bundle" data-status={b.status}>
       <header className="bundle-head">
         <h3 className="mono">{b.fileName}</h3>
         <span className={`status status-${b.status}`}>{b.status}</span>
+        {warnings.length > 0 && <span className="status status-warn">{warnings.length === 1 ? "1 warning" : `${warnings.length} warnings`}</span>}
         <span className="muted">
           {fmtBytes(b.byteSize)} · uploaded {fmtUtc(b.createdAt, { ms: false })} UTC
           {b.collector ? ` · collector ${b.collector}` : ""}
@@ -34,6 +38,15 @@ export function BundleFiles({ b }: { b: TBundleView }) {
       </header>
       {!done && <BundleProgress bundleId={b.id} initial={{ status: b.status, phase: b.phase, progress: b.progress }} />}
       {b.error && <p className="bad error-box">{b.error}</p>}
+      {warnings.length > 0 && (
+        <ul className="warn-box" data-testid="bundle-warnings">
+          {warnings.map((w) => (
+            <li key={w.kind} data-kind={w.kind}>
+              {w.text}
+            </li>
+          ))}
+        </ul>
+      )}
       {b.duplicateOf && (
         <p className="muted" data-testid="bundle-duplicate">
           Same upload as bundle <span className="mono">{b.duplicateOf}</span> (same sha256): not ingested again.

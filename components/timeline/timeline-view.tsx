@@ -5,11 +5,12 @@
  * filters and the selected event. All view state is in the URL (useViewState), so the
  * address is a permalink; data comes through one query hook per resource.
  */
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { CopyLinkButton } from "@/components/copy-link-button";
 import { useAnnotationsQuery } from "@/components/data/use-annotations-query";
 import { useEventFacetsQuery } from "@/components/data/use-event-facets-query";
 import { useEventsCountQuery } from "@/components/data/use-events-count-query";
+import { useEventQuery } from "@/components/data/use-event-query";
 import { useEventsPageQuery } from "@/components/data/use-events-page-query";
 import { useFindingEvidenceQuery } from "@/components/data/use-finding-evidence-query";
 import { useLaneDensityQuery } from "@/components/data/use-lane-density-query";
@@ -29,6 +30,8 @@ import { useUrlText } from "./use-url-text";
 import { useViewState } from "./use-view-state";
 
 const BUCKETS = 300;
+/** Pages (of EVENTS_PAGE_SIZE rows) loaded at most to bring one selected event into the table. */
+const SEEK_PAGES = 40;
 
 export function TimelineView({ view }: { view: TBootView }) {
   const { state, setRange, setLanes, setSev, setQ, setPod, setKind, setEv, selectFinding } = useViewState();
@@ -53,6 +56,22 @@ export function TimelineView({ view }: { view: TBootView }) {
   const scannedToMs = events.hasNextPage && lastPage?.scannedToMs != null ? lastPage.scannedToMs : null;
   const facets = useEventFacetsQuery({ ...base, from, to, lanes: state.lanes });
   const rows = useMemo(() => events.data?.pages.flatMap((p) => p.events) ?? [], [events.data]);
+
+  // a selected event (permalink, milestone, evidence link) further into the range than the pages
+  // loaded: load pages until it is in (the table then scrolls to it) or the pages pass its time,
+  // at most SEEK_PAGES for one selection (the detail's query is the one EventDetail shows)
+  const selectedEvent = useEventQuery(view.incident.id, state.ev);
+  const seek = useRef({ ev: null as string | null, pages: 0 });
+  useEffect(() => {
+    const target = selectedEvent.data;
+    if (!state.ev || !target || target.id !== state.ev || target.ts === null) return;
+    if (seek.current.ev !== state.ev) seek.current = { ev: state.ev, pages: 0 };
+    const last = rows[rows.length - 1];
+    if (!last || last.ts > target.ts || rows.some((r) => r.id === state.ev)) return;
+    if (!events.hasNextPage || events.isFetchingNextPage || seek.current.pages >= SEEK_PAGES) return;
+    seek.current.pages++;
+    void events.fetchNextPage();
+  }, [state.ev, selectedEvent.data, rows, events]);
 
   // the selected finding (from the URL): its evidence rows are highlighted
   const selectedFinding = view.findings.find((f) => f.id === state.finding) ?? null;

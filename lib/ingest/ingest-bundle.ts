@@ -229,14 +229,19 @@ export async function releaseParsed(parsed: Pick<ParsedBundle, "token" | "execut
 /** What `storeParsed` / `ingestByNode` wrote. */
 export interface StoredBundle {
   events: number;
+  /** of those, events on no node: stored and listed with their file, but on no node's timeline */
+  eventsOnNoNode: number;
   findings: number;
   /** detectors that failed, as "<detector> on <node> boot <key>: <message>" */
   failures: string[];
 }
 
-/** One node's rows and findings from its thread, and the boots to write before them. */
-/** A node's rows, boots and findings, and the thread that formatted the rows (it takes their chunks back once copied). */
-type NodeOut = NodeRowsResult & { boots: BootWrite[]; from: Executor };
+/**
+ * One node's rows and findings from its thread, the boots to write before them, the node (null:
+ * the records on no node) and the thread that formatted the rows (it takes their chunks back once
+ * copied).
+ */
+type NodeOut = NodeRowsResult & { boots: BootWrite[]; node: string | null; from: Executor };
 
 /**
  * The database half of one bundle's ingest, inside its transaction, for both ways of running it:
@@ -264,6 +269,8 @@ class BundleStore {
   private readonly infos = new Map<number, BootInfo>();
   private readonly failures: string[] = [];
   copied = 0;
+  /** events stored on no node (no file path, option or record named one) */
+  private onNoNode = 0;
   /** findings stored */
   private stored = 0;
 
@@ -344,7 +351,7 @@ class BundleStore {
       }
       release();
       const rows = await ex.call("nodeRows", { key, incidentId: this.ids.incidentId, bundleId: this.ids.bundleId, nodeId, bootIds, detect, firstId, fileIds: this.fileIds });
-      return { ...rows, boots, from: ex };
+      return { ...rows, boots, node: g.node, from: ex };
     } catch (e) {
       release();
       throw e;
@@ -355,7 +362,9 @@ class BundleStore {
   async copy(out: NodeOut): Promise<void> {
     const { tx } = this;
     await writeBoots(tx, this.ids.incidentId, out.boots); // before the rows: EventDensity references Boot
-    this.copied += await tx.copyFrom("Event", [...ROW_COLUMNS, ...TAIL_COLUMNS], out.rows);
+    const copied = await tx.copyFrom("Event", [...ROW_COLUMNS, ...TAIL_COLUMNS], out.rows);
+    this.copied += copied;
+    if (out.node === null) this.onNoNode += copied;
     // copied (the COPY is complete): the thread writes its next rows into them; not waited for
     const chunks = [...new Set(out.rows.map((r) => r.buffer))].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
     out.from.call("recycleRows", { chunks: out.rows }, chunks).catch(() => {});
@@ -376,7 +385,7 @@ class BundleStore {
     if (drop.length) await tx.query(`DELETE FROM "Node" WHERE id = ANY($1::int[])`, [drop]);
     progress("detect", 0.5);
     const again = await detectFindings(tx, ids.incidentId, this.knownTouched, null);
-    return { events: this.copied, findings: this.stored + again.findings, failures: [...this.failures, ...again.failures] };
+    return { events: this.copied, eventsOnNoNode: this.onNoNode, findings: this.stored + again.findings, failures: [...this.failures, ...again.failures] };
   }
 }
 

@@ -28,7 +28,7 @@ function kubeletLog(n: number): string {
 /** One node's file through parse, prepare and rows, inline; returns the rows' chunks and their text. */
 function rowsOf(token: string, node: string, text: string): { chunks: Uint8Array[]; text: string; events: number } {
   const file: UnpackedFile = { path: "kubelet/kubelet.log", status: "read", data: Buffer.from(text), mtimeMs: Date.UTC(2026, 2, 14, 3) };
-  parseFileTask({ token, ord: 0, file, layout: { node }, opts: {}, collectedMs: Date.UTC(2026, 2, 14, 3), dir, holdBytes: 1 << 30 });
+  parseFileTask({ token, ord: 0, file, layout: { node }, opts: { uploadMs: Date.UTC(2026, 2, 14, 3) }, collectedMs: Date.UTC(2026, 2, 14, 3), dir, holdBytes: 1 << 30 });
   const boots = prepareNode({ token, key: `${token}:0`, node, sources: [node], spilled: [], offsets: {} });
   const r = nodeRows({ key: `${token}:0`, incidentId: "inc1", bundleId: "bun1", nodeId: 7, bootIds: boots.map((_, i) => 100 + i), detect: boots.map(() => null), firstId: 1, fileIds: { 0: 11 } });
   return { chunks: r.rows, text: Buffer.concat(r.rows).toString("utf8"), events: r.events };

@@ -169,6 +169,7 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
         records: files.reduce((s, f) => s + f.counts.records, 0),
         skipped: files.reduce((s, f) => s + f.counts.skipped, 0),
         events: stored.events,
+        eventsOnNoNode: stored.eventsOnNoNode,
         findings: stored.findings,
         detectorFailures: stored.failures,
         timings,

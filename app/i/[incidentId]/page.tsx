@@ -8,6 +8,7 @@ import { DeleteIncidentButton } from "@/components/incidents/delete-incident-but
 import { CompareForm } from "@/components/incidents/compare-form";
 import { NodesBoots } from "@/components/incidents/nodes-boots";
 import { ApiError } from "@/lib/http/errors";
+import { bundleWarnings } from "@/lib/incidents/bundle-warnings";
 import { getIncident } from "@/lib/incidents/get-incident";
 import { fmtUtc } from "@/lib/timeline/format";
 import { bootPath, findingView } from "@/lib/timeline/view-state";
@@ -61,6 +62,7 @@ export default async function IncidentPage({ params }: { params: Params }) {
           <DeleteIncidentButton incidentId={inc.id} title={inc.title} />
         </div>
         {inc.notes && <p>{inc.notes}</p>}
+        <BundleWarningsNotice bundles={inc.bundles} />
       </header>
 
       <section className="panel" aria-labelledby="nodes-h">
@@ -104,5 +106,25 @@ export default async function IncidentPage({ params }: { params: Params }) {
         ))}
       </section>
     </>
+  );
+}
+
+/** Near the top of the page: which bundles were stored with warnings (the details are in each bundle, below). */
+function BundleWarningsNotice({ bundles }: { bundles: Awaited<ReturnType<typeof load>>["bundles"] }) {
+  const warned = bundles.map((b) => ({ b, n: bundleWarnings(b).length })).filter((x) => x.n > 0);
+  if (!warned.length) return null;
+  return (
+    <p className="warn-box" data-testid="incident-warnings">
+      Stored with warnings (files not read or read in part, lines skipped, events on no node):{" "}
+      {warned.map(({ b, n }, i) => (
+        <span key={b.id}>
+          {i > 0 && ", "}
+          <a href={`#bundle-${b.id}`} className="mono">
+            {b.fileName}
+          </a>{" "}
+          ({n === 1 ? "1 warning" : `${n} warnings`})
+        </span>
+      ))}
+    </p>
   );
 }

@@ -15,6 +15,7 @@ import { useEventsPageQuery } from "@/components/data/use-events-page-query";
 import { useFindingEvidenceQuery } from "@/components/data/use-finding-evidence-query";
 import { useLaneDensityQuery } from "@/components/data/use-lane-density-query";
 import { FindingItem } from "@/components/findings/finding-item";
+import { FindingList } from "@/components/findings/finding-list";
 import type { TBootView } from "@/lib/timeline/get-boot-view";
 import { fmtCount, fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/format";
 import { FAILURE_WINDOW_DETECTOR, LANE_LABELS, LANES, SEVERITY_NAMES, type TLane } from "@/lib/timeline/lanes";
@@ -229,10 +230,11 @@ export function TimelineView({ view }: { view: TBootView }) {
       {view.findings.length > 0 && (
         <section className="panel" aria-label="findings of this boot">
           <h2>Findings</h2>
-          <ul className="findings">
-            {view.findings.map((f) => (
+          <FindingList
+            findings={view.findings}
+            open={(f) => f.id === state.finding}
+            item={(f) => (
               <FindingItem
-                key={f.id}
                 f={f}
                 selected={f.id === state.finding}
                 actions={
@@ -247,8 +249,8 @@ export function TimelineView({ view }: { view: TBootView }) {
                   )
                 }
               />
-            ))}
-          </ul>
+            )}
+          />
         </section>
       )}
 

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { FindingItem } from "@/components/findings/finding-item";
+import { FindingList } from "@/components/findings/finding-list";
 import { BundleFiles } from "@/components/incidents/bundle-files";
 import { DeleteIncidentButton } from "@/components/incidents/delete-incident-button";
 import { CompareForm } from "@/components/incidents/compare-form";
@@ -78,23 +79,21 @@ export default async function IncidentPage({ params }: { params: Params }) {
         {inc.findings.length === 0 ? (
           <p className="muted">No findings{inc.bundles.some((b) => b.status !== "ready" && b.status !== "failed") ? " yet: still parsing" : ""}.</p>
         ) : (
-          <ul className="findings">
-            {inc.findings.map((f) => (
+          <FindingList
+            findings={inc.findings}
+            showNode
+            item={(f) => (
               <FindingItem
-                key={f.id}
                 f={f}
                 showNode
                 actions={
-                  <Link
-                    className="btn small"
-                    href={bootPath(inc.id, f.nodeName, f.bootKey, findingView(f))}
-                  >
+                  <Link className="btn small" href={bootPath(inc.id, f.nodeName, f.bootKey, findingView(f))}>
                     open in timeline →
                   </Link>
                 }
               />
-            ))}
-          </ul>
+            )}
+          />
         )}
       </section>
 

@@ -89,7 +89,7 @@ test("log text with markup and a bearer token is shown safely: markup as text, t
   expect((await request.get(`/api/incidents/${incidentId}`)).status()).toBe(404);
 });
 
-test("a truncated archive is stored with a warning the incident page shows, naming the file cut short", async ({ page }, info) => {
+test("a truncated archive is stored with warnings the incident page shows, naming the file cut short", async ({ page }, info) => {
   test.setTimeout(120_000);
   // the Calico nodename race as an EKS archive, cut at 60% of its bytes (an upload that broke off)
   const whole = await readFile(await calicoBundle());
@@ -103,11 +103,14 @@ test("a truncated archive is stored with a warning the incident page shows, nami
 
   // near the top of the incident page: which bundle has warnings, linking to it
   const notice = page.getByTestId("incident-warnings");
-  await expect(notice).toContainText("eks_cut.tar.gz (1 warning)");
+  await expect(notice).toContainText("eks_cut.tar.gz (2 warnings)");
   await notice.getByRole("link", { name: "eks_cut.tar.gz" }).click();
-  // the bundle says which file was read only in part, and why
+  // the bundle says which file was read only in part, and why, and counts the line it cut
   const warnings = page.getByTestId("bundle-warnings");
-  await expect(warnings.locator('[data-kind="read-in-part"]')).toContainText(/1 file read with problems: \S+ \(cut short: the archive ends inside this file after [\d,]+ of its [\d,]+ bytes/);
-  await expect(page.getByTestId("bundle").getByText("1 warning")).toBeVisible();
+  await expect(warnings.locator('[data-kind="read-in-part"]')).toContainText(
+    /^1 file read with problems: var_log\/calico\/cni\/cni\.log \(cut short: the archive ends inside this file after [\d,]+ of its [\d,]+ bytes/,
+  );
+  await expect(warnings.locator('[data-kind="lines-skipped"]')).toContainText(/^1 line of files read could not be parsed/);
+  await expect(page.getByTestId("bundle").getByText("2 warnings")).toBeVisible();
   await screenshot(page, info, "truncated-archive-warning");
 });

@@ -44,6 +44,12 @@ export function reviewReadsSuite() {
     await expect(createAnnotation({ incidentId: "nope", bootId, ts: T0, text: "x" })).rejects.toMatchObject({ code: "not_found" });
     await expect(createAnnotation({ incidentId, bootId, eventId: "999999999999", text: "x" })).rejects.toMatchObject({ code: "not_found" });
     await expect(createAnnotation({ incidentId, bootId, text: "x" })).rejects.toMatchObject({ code: "bad_request" });
+    // a time outside the boot (its timeline could not show the note): a day after, and before T+0
+    const late = createAnnotation({ incidentId, bootId, ts: T0 + 86_400_000, text: "x" });
+    await expect(late).rejects.toMatchObject({ code: "unprocessable" });
+    // the seeded boot's first event is 5 ms before its T+0, its last at T+60 s
+    await expect(late).rejects.toThrow("the time T+86400.000s is outside this boot (T-0.005s to T+60.000s): pin the note inside it");
+    await expect(createAnnotation({ incidentId, bootId, ts: T0 - 60_000, text: "x" })).rejects.toMatchObject({ code: "unprocessable" });
     await expect(createAnnotation({ incidentId, bootId, ts: T0, text: " \n " })).rejects.toBeInstanceOf(ZodError);
     await expect(listAnnotations({ incidentId: "nope", bootId })).rejects.toMatchObject({ code: "not_found" });
 

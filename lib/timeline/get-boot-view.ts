@@ -41,6 +41,28 @@ interface ExtentRow {
   last: number | null;
 }
 
+/**
+ * The time span of a boot's events (UTC ms of the first and last timed event), or null when it has
+ * none. `sql`: a connection (`getDb().sql`).
+ */
+export async function bootExtent(sql: Awaited<ReturnType<typeof getDb>>["sql"], bootId: number): Promise<{ firstMs: number; lastMs: number } | null> {
+  const [e] = await sql.query<ExtentRow>(
+    `SELECT (extract(epoch FROM min(ts)) * 1000)::float8 AS first, (extract(epoch FROM max(ts)) * 1000)::float8 AS last
+     FROM "Event" WHERE "bootId" = $1 AND ts IS NOT NULL`,
+    [bootId],
+  );
+  return e && e.first != null && e.last != null ? { firstMs: Number(e.first), lastMs: Number(e.last) } : null;
+}
+
+/**
+ * The whole boot as a range, UTC ms: [min(T+0, first event), max(end, last event) + 1 ms), the
+ * timeline's widest view (`TBootView.range`) and where notes may be pinned.
+ */
+export function bootRange(startMs: number, endMs: number | null, extent: { firstMs: number; lastMs: number } | null): { fromMs: number; toMs: number } {
+  const fromMs = Math.min(startMs, extent?.firstMs ?? startMs);
+  return { fromMs, toMs: Math.max(endMs ?? startMs, extent?.lastMs ?? startMs, fromMs) + 1 };
+}
+
 /** Loads the boot page data; `ApiError("not_found")` when incident, node or boot do not exist. */
 export async function getBootView(opts: { incidentId: string; node: string; bootKey: string }): Promise<TBootView> {
   const { prisma, sql } = await getDb();
@@ -58,12 +80,8 @@ export async function getBootView(opts: { incidentId: string; node: string; boot
   const startMs = boot.start.getTime();
   const endMs = boot.end ? boot.end.getTime() : null;
 
-  const [extentRows, findings, milestones, files] = await Promise.all([
-    sql.query<ExtentRow>(
-      `SELECT (extract(epoch FROM min(ts)) * 1000)::float8 AS first, (extract(epoch FROM max(ts)) * 1000)::float8 AS last
-       FROM "Event" WHERE "bootId" = $1 AND ts IS NOT NULL`,
-      [boot.id],
-    ),
+  const [extent, findings, milestones, files] = await Promise.all([
+    bootExtent(sql, boot.id),
     prisma.finding.findMany({ where: { incidentId: opts.incidentId, bootId: boot.id }, orderBy: [{ start: "asc" }, { id: "asc" }] }),
     getMilestones({ incidentId: opts.incidentId, bootId: boot.id, bootStartMs: startMs }),
     prisma.sourceFile.findMany({
@@ -73,10 +91,7 @@ export async function getBootView(opts: { incidentId: string; node: string; boot
       take: 50,
     }),
   ]);
-  const e = extentRows[0];
-  const extent = e && e.first != null && e.last != null ? { firstMs: Number(e.first), lastMs: Number(e.last) } : null;
-  const fromMs = Math.min(startMs, extent?.firstMs ?? startMs);
-  const toMs = Math.max(endMs ?? startMs, extent?.lastMs ?? startMs, fromMs) + 1;
+  const { fromMs, toMs } = bootRange(startMs, endMs, extent);
 
   return {
     incident: node.incident,

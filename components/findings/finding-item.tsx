@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from "react";
 import type { TFindingView } from "@/lib/incidents/get-incident";
-import { fmtDuration, fmtMetric as metricText, fmtOffset, fmtUtc } from "@/lib/timeline/format";
+import { fmtDuration, fmtMetric as metricText, fmtOffset, fmtUtc, metricLabel } from "@/lib/timeline/format";
 
 const KNOWN = ["attempts", "pods", "errorClass", "closedBy"] as const;
 const KNOWN_LABEL: Record<(typeof KNOWN)[number], string> = { attempts: "attempts", pods: "pods", errorClass: "error class", closedBy: "closed by" };
@@ -56,7 +56,7 @@ export function FindingItem(p: { f: TFindingView; actions?: ReactNode; showNode?
         ))}
         {extra.map(([k, v]) => (
           <div key={k}>
-            <dt>{k}</dt>
+            <dt title={k}>{metricLabel(k)}</dt>
             <dd className="mono">{metricText(v)}</dd>
           </div>
         ))}

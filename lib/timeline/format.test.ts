@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fmtCompact, fmtMetric } from "./format";
+import { fmtCompact, fmtMetric, metricLabel } from "./format";
 
 describe("fmtCompact", () => {
   it("fits counts of a large boot in a lane label", () => {
@@ -14,5 +14,24 @@ describe("fmtMetric", () => {
     expect(fmtMetric(null)).toBe("—");
     expect(fmtMetric({ "calico-nodename-missing": 20 })).toBe("calico-nodename-missing 20");
     expect(fmtMetric(["a", 1.5])).toBe("a, 1.5");
+  });
+});
+
+describe("metricLabel", () => {
+  it("turns the detectors' metric keys into words with their units", () => {
+    const keys = ["steadyMedianIntervalS", "peakAfterBootS", "writesPerS", "ratePerMin", "writesByWriter", "untimedWrites", "intervalsS", "sinceS", "blockedPods", "rhythm", "errorClasses"];
+    expect(keys.map(metricLabel)).toEqual([
+      "steady median interval (s)",
+      "peak (T+ s)",
+      "writes / s",
+      "rate / min",
+      "writes by writer",
+      "untimed writes",
+      "intervals (s)",
+      "since (s)",
+      "blocked pods",
+      "rhythm",
+      "error classes",
+    ]);
   });
 });

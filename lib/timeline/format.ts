@@ -61,6 +61,21 @@ export function fmtBytes(n: number): string {
   return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
 }
 
+/**
+ * A detector's metric key (camelCase, units as suffixes: lib/detect/*.ts `metrics`) as a label for
+ * people: words in lower case, `...AfterBootS` as `(T+ s)`, `...PerS` / `...PerMin` as `/ s` and
+ * `/ min`, a trailing `S` (seconds) as `(s)`. `steadyMedianIntervalS` -> `steady median interval (s)`.
+ */
+export function metricLabel(key: string): string {
+  let unit = "";
+  let k = key;
+  if (/AfterBootS$/.test(k)) [k, unit] = [k.slice(0, -"AfterBootS".length), " (T+ s)"];
+  else if (/PerS$/.test(k)) [k, unit] = [k.slice(0, -"PerS".length), " / s"];
+  else if (/PerMin$/.test(k)) [k, unit] = [k.slice(0, -"PerMin".length), " / min"];
+  else if (/[a-z]S$/.test(k)) [k, unit] = [k.slice(0, -1), " (s)"];
+  return k.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase() + unit;
+}
+
 /** A finding metric as short text: integers as is, fractions to 3 places, lists and objects flattened. */
 export function fmtMetric(v: unknown): string {
   if (v === null || v === undefined) return "—";

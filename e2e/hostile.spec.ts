@@ -110,7 +110,7 @@ test("a truncated archive is stored with warnings the incident page shows, namin
   await expect(warnings.locator('[data-kind="read-in-part"]')).toContainText(
     /^1 file read with problems: var_log\/calico\/cni\/cni\.log \(cut short: the archive ends inside this file after [\d,]+ of its [\d,]+ bytes/,
   );
-  await expect(warnings.locator('[data-kind="lines-skipped"]')).toContainText(/^1 line of files read could not be parsed/);
+  await expect(warnings.locator('[data-kind="lines-skipped"]')).toContainText(/^1 line of logs could not be parsed/);
   await expect(page.getByTestId("bundle").getByText("2 warnings")).toBeVisible();
   await screenshot(page, info, "truncated-archive-warning");
 });

@@ -17,6 +17,7 @@ import { buildZip } from "../lib/bundle/zip-build";
 import { createTestDb, type TestDb } from "../lib/db/test-db";
 import { enqueueBundle, type UploadedFile } from "../lib/ingest/enqueue-bundle";
 import { processBundle, type BundleOptions } from "../lib/ingest/process-bundle";
+import { bundleWarnings } from "../lib/incidents/bundle-warnings";
 import { getIncidentReport, type IncidentReport } from "../lib/incidents/get-incident-report";
 
 const PREV = "6c0f2ea14b7d4e1a9c3358b0f2d7e611";
@@ -119,6 +120,8 @@ describe("collector layouts through the pipeline", () => {
       skippedByReason: { "journalctl-warning": 1, "collector-stack-dump": 5 },
     });
     expect(f["containerd/containerd.811.stacks.log"]).toMatchObject({ status: "skipped", reason: "collector-stack-dump" });
+    // what the collector holds on purpose (its dump, journalctl's warning, instance-id.txt) is no warning
+    expect(bundleWarnings({ status: "ready", counts: {}, files: r.files.map((x) => ({ ...x, reason: x.reason ?? null })) })).toEqual([]);
     expect(f["system/last_reboot.txt"]).toMatchObject({ kind: "wtmp", format: "last-reboot", records: 2 });
     expect(f["kernel/dmesg.current"]).toMatchObject({ kind: "kernel", format: "dmesg", records: 2, noTimestamp: 2 });
     expect(f["var_log/aws-routed-eni/ipamd.log"]).toMatchObject({ kind: "aws-vpc-cni", format: "zap-json", records: 2, node: host });

@@ -56,7 +56,13 @@ describe("events on no node", () => {
       expect(Number(row.n)).toBe(3);
       expect(row.path).toBe("kubelet.log");
       expect(row.counts.eventsOnNoNode).toBe(3);
-      const warnings = bundleWarnings({ status: "ready", counts: row.counts, files: [] });
+      const files = await db.sql.query<{ path: string; status: string; reason: string | null; format: string; skippedByReason: Record<string, number> }>(
+        `SELECT path, status, reason, format, "skippedByReason" FROM "SourceFile" WHERE "bundleId" = $1`,
+        [e.bundleId],
+      );
+      expect(files.length).toBeGreaterThan(4);
+      // the scenario's logs are all read: the events on no node are the only warning
+      const warnings = bundleWarnings({ status: "ready", counts: row.counts, files });
       expect(warnings.map((w) => w.kind)).toEqual(["no-node"]);
       expect(warnings[0].text).toMatch(/^3 events name no node/);
     });

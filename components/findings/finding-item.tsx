@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from "react";
 import type { TFindingView } from "@/lib/incidents/get-incident";
-import { fmtDuration, fmtMetric as metricText, fmtOffset, fmtUtc, metricLabel } from "@/lib/timeline/format";
+import { fmtBootKey, fmtDuration, fmtMetric as metricText, fmtOffset, fmtUtc, metricLabel } from "@/lib/timeline/format";
 
 const KNOWN = ["attempts", "pods", "errorClass", "closedBy"] as const;
 const KNOWN_LABEL: Record<(typeof KNOWN)[number], string> = { attempts: "attempts", pods: "pods", errorClass: "error class", closedBy: "closed by" };
@@ -27,7 +27,7 @@ export function FindingItem(p: { f: TFindingView; actions?: ReactNode; showNode?
         <span className="finding-title">{f.title}</span>
         {p.showNode && (
           <span className="muted">
-            {f.nodeName} · boot {f.bootKey.length > 14 ? `${f.bootKey.slice(0, 12)}…` : f.bootKey}
+            {f.nodeName} · boot {fmtBootKey(f.bootKey)}
           </span>
         )}
         <span className="spacer" />

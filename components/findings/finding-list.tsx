@@ -7,14 +7,17 @@
 import { Fragment, type ReactNode } from "react";
 import type { TFindingView } from "@/lib/incidents/get-incident";
 import { groupFindings } from "@/lib/timeline/finding-groups";
+import { fmtBootKey } from "@/lib/timeline/format";
 
-/** Findings of one group shown before the fold. */
-const KEEP = 3;
-
+/**
+ * `findings` (in the order to show them) as one list: `item` renders a finding, `open` says which
+ * folded finding opens its group (the selected one), `showNode` names node and boot in a fold's
+ * summary (the incident page; a timeline page shows one boot).
+ */
 export function FindingList(p: { findings: TFindingView[]; item: (f: TFindingView) => ReactNode; open?: (f: TFindingView) => boolean; showNode?: boolean }) {
   return (
     <ul className="findings">
-      {groupFindings(p.findings, KEEP).map((g) => (
+      {groupFindings(p.findings).map((g) => (
         <Fragment key={g.key}>
           {g.shown.map((f) => (
             <Fragment key={f.id}>{p.item(f)}</Fragment>
@@ -24,7 +27,7 @@ export function FindingList(p: { findings: TFindingView[]; item: (f: TFindingVie
               <details open={g.folded.some((f) => p.open?.(f) ?? false)} data-testid="finding-fold">
                 <summary>
                   {g.folded.length} more <span className="mono">{g.detector}</span> finding{g.folded.length === 1 ? "" : "s"}
-                  {p.showNode ? ` on ${g.nodeName} · boot ${g.bootKey.length > 14 ? `${g.bootKey.slice(0, 12)}…` : g.bootKey}` : ""}
+                  {p.showNode ? ` on ${g.nodeName} · boot ${fmtBootKey(g.bootKey)}` : ""}
                 </summary>
                 <ul className="findings">
                   {g.folded.map((f) => (

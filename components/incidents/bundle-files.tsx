@@ -4,6 +4,7 @@
  * kind, format, node, lines, parsed, skipped by reason, status and reason) so reviewers see
  * exactly what was and was not understood.
  */
+import { plural } from "@/lib/detect/numbers";
 import { bundleWarnings } from "@/lib/incidents/bundle-warnings";
 import type { TBundleView } from "@/lib/incidents/get-incident";
 import { fmtBytes, fmtCount, fmtUtc } from "@/lib/timeline/format";
@@ -21,7 +22,7 @@ export function BundleFiles({ b }: { b: TBundleView }) {
       <header className="bundle-head">
         <h3 className="mono">{b.fileName}</h3>
         <span className={`status status-${b.status}`}>{b.status}</span>
-        {warnings.length > 0 && <span className="status status-warn">{warnings.length === 1 ? "1 warning" : `${warnings.length} warnings`}</span>}
+        {warnings.length > 0 && <span className="status status-warn">{plural(warnings.length, "warning")}</span>}
         <span className="muted">
           {fmtBytes(b.byteSize)} · uploaded {fmtUtc(b.createdAt, { ms: false })} UTC
           {b.collector ? ` · collector ${b.collector}` : ""}

@@ -65,14 +65,15 @@ export function TimelineView({ view }: { view: TBootView }) {
   const seek = useRef({ ev: null as string | null, pages: 0 });
   useEffect(() => {
     const target = selectedEvent.data;
-    if (!state.ev || !target || target.id !== state.ev || target.ts === null) return;
+    // not for an event outside the range, nor over the rows of the previous filters
+    if (!state.ev || !target || target.id !== state.ev || target.ts === null || target.ts < from || target.ts >= to || events.isPlaceholderData) return;
     if (seek.current.ev !== state.ev) seek.current = { ev: state.ev, pages: 0 };
     const last = rows[rows.length - 1];
     if (!last || last.ts > target.ts || rows.some((r) => r.id === state.ev)) return;
     if (!events.hasNextPage || events.isFetchingNextPage || seek.current.pages >= SEEK_PAGES) return;
     seek.current.pages++;
     void events.fetchNextPage();
-  }, [state.ev, selectedEvent.data, rows, events]);
+  }, [state.ev, selectedEvent.data, rows, events, from, to]);
 
   // the selected finding (from the URL): its evidence rows are highlighted
   const selectedFinding = view.findings.find((f) => f.id === state.finding) ?? null;

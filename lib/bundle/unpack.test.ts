@@ -73,6 +73,17 @@ describe("unpackUpload", () => {
     expect(out[0].data!.toString("utf8")).toBe(first + second);
   });
 
+  it("does not keep a large buffer for a small file whose gzip trailer claims a large size", async () => {
+    // zlib ignores NUL padding after the member; the padding's last four bytes pose as ISIZE (200 MB)
+    const body = "I0314 02:10:05.991540    2099 server.go:486] \"Kubelet version\"\n";
+    const padded = Buffer.concat([gzipSync(body), Buffer.alloc(200_000), Buffer.from([0x00, 0x2d, 0x31, 0x0c])]);
+    expect(padded.readUInt32LE(padded.length - 4)).toBe(204_549_376);
+    const out = await unpackUpload("kubelet.log.gz", padded);
+    expect(out).toMatchObject([{ path: "kubelet.log", status: "read" }]);
+    expect(out[0].data!.toString("utf8")).toBe(body);
+    expect(out[0].data!.buffer.byteLength).toBeLessThan(1 << 20);
+  });
+
   it("gives each tar member its own bytes, and a reused read its file's", async () => {
     const files = [
       { path: "./kubelet/kubelet.log", content: "I0314 02:10:05.991540    2099 server.go:486] \"Kubelet version\" kubeletVersion=\"v1.31.4\"\n".repeat(3000) },

@@ -124,6 +124,11 @@ export function fileBytes(f: UnpackedFile, reuse = false): Buffer | null {
 const REUSE_MAX = 64 << 20;
 let readBuffer = Buffer.alloc(0);
 
+/** Lets go of the buffer `fileBytes(f, true)` keeps (call when this thread has no bundle in hand). */
+export function releaseReadBuffer(): void {
+  readBuffer = Buffer.alloc(0);
+}
+
 /** Byte size of an unpacked file's content (0 when it has none). */
 export function fileSize(f: UnpackedFile): number {
   if (f.status !== "read") return 0;
@@ -183,9 +188,28 @@ function gunzipChunkSize(data: Buffer, max: number): number {
   return Math.max(zlib.constants.Z_DEFAULT_CHUNK, Math.min(stated + 64, data.length * 1032 + 64, max + 1, 1 << 30));
 }
 
+/**
+ * `gunzipSync` with the chunk size of `gunzipChunkSize`. A trailer can lie (zlib ignores NUL
+ * padding after a member, and the padding can end in any four bytes): when the output is much
+ * smaller than the buffer it was written into, it is copied out, so a tiny file does not keep a
+ * large allocation alive; when that buffer cannot be had at all, it inflates in zlib's chunks.
+ * Throws what `gunzipSync` throws (a broken stream, `ERR_BUFFER_TOO_LARGE` past `max`).
+ */
+function gunzipSized(data: Buffer, max: number): Buffer {
+  const chunkSize = gunzipChunkSize(data, max);
+  let out: Buffer;
+  try {
+    out = zlib.gunzipSync(data, { maxOutputLength: max, chunkSize });
+  } catch (e) {
+    if (!(e instanceof RangeError) || (e as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE" || chunkSize <= zlib.constants.Z_DEFAULT_CHUNK) throw e;
+    out = zlib.gunzipSync(data, { maxOutputLength: max });
+  }
+  return out.buffer.byteLength > 2 * out.length + (1 << 16) ? Buffer.from(out) : out;
+}
+
 function gunzipLenient(data: Buffer, max: number): { data: Buffer; error?: string } {
   try {
-    return { data: zlib.gunzipSync(data, { maxOutputLength: max, chunkSize: gunzipChunkSize(data, max) }) };
+    return { data: gunzipSized(data, max) };
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === "ERR_BUFFER_TOO_LARGE") return { data: Buffer.alloc(0), error: TOO_LARGE };

@@ -23,8 +23,8 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-/** `n thing` / `n things`. */
-export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+/** `n thing` / `n things`; `format` writes the number (`String`; `fmtCount` for thousands separators). */
+export const plural = (n: number, one: string, many = `${one}s`, format: (n: number) => string = String): string => `${format(n)} ${n === 1 ? one : many}`;
 
 /** Latest event time among `events` (UTC ms), null when none has a time. */
 export function lastTs(events: ReadonlyArray<{ ts: number | null }>): number | null {

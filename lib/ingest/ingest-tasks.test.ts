@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { UnpackedFile } from "../bundle/unpack";
-import { nodeRows, parseFileTask, prepareNode, recycleRows } from "./ingest-tasks";
+import { forgetBundle, nodeRows, parseFileTask, prepareNode, recycleRows } from "./ingest-tasks";
 
 const dir = mkdtempSync(path.join(tmpdir(), "bootline-tasks-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,5 +51,13 @@ describe("nodeRows chunks", () => {
     // written into the chunks handed back (over the first node's rows), not fresh memory
     expect(again.chunks.every((c) => spare.includes(c.buffer))).toBe(true);
     expect(again.text).toBe(fresh.text);
+
+    // with no bundle left in hand, the thread lets its spare chunks go
+    const kept = again.chunks.map((c) => c.buffer);
+    recycleRows({ chunks: again.chunks });
+    for (const t of ["t1", "t2", "t3"]) forgetBundle(t);
+    const after = rowsOf("t4", "ip-10-0-0-3", kubeletLog(100));
+    expect(after.chunks.some((c) => kept.includes(c.buffer))).toBe(false);
+    forgetBundle("t4");
   });
 });

@@ -20,7 +20,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { unpackUpload, type UnpackedFile } from "../bundle/unpack";
+import { releaseReadBuffer, unpackUpload, type UnpackedFile } from "../bundle/unpack";
 import type { FileLayout } from "../bundle/collectors";
 import { copyJson, copyText } from "../db/sql";
 import { runDetectors } from "../detect/index";
@@ -466,11 +466,19 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
   return { rows: rows.done(), density: dens, events: st.events.length, findings };
 }
 
-/** Drops everything this thread holds for a bundle (after it is stored, or failed). */
+/**
+ * Drops everything this thread holds for a bundle (after it is stored, or failed); with no other
+ * bundle in hand, also the buffers kept for the next one (spare row chunks, the read buffer), so
+ * an idle app does not hold them.
+ */
 export function forgetBundle(token: string): void {
   for (const parts of held.get(token)?.values() ?? []) for (const p of parts) if (p.events) heldBytes -= p.bytes;
   held.delete(token);
   for (const k of [...prepared.keys()]) if (k.startsWith(`${token}:`)) prepared.delete(k);
+  if (held.size === 0 && prepared.size === 0) {
+    spareChunks.length = 0;
+    releaseReadBuffer();
+  }
 }
 
 /** The tasks by name, for the worker entry and the inline executor. */

@@ -15,6 +15,7 @@ export interface GroupableFinding {
   bootKey: string;
 }
 
+/** One detector's findings on one node boot: the first shown, the rest folded. */
 export interface FindingGroup<F extends GroupableFinding> {
   /** `detector`, node and boot key, tab-separated */
   key: string;

@@ -23,6 +23,11 @@ export function fmtOffset(ms: number, t0: number, decimals = 3): string {
   return `T${sign}${Math.abs(s).toFixed(decimals)}s`;
 }
 
+/** A boot key for labels: journal boot ids (32 hex) cut to their first 12 characters and `…`; shorter keys as they are. */
+export function fmtBootKey(key: string): string {
+  return key.length > 14 ? `${key.slice(0, 12)}…` : key;
+}
+
 /** A duration in ms as a short text: `850 ms`, `19.3 s`, `4 m 05 s`, `2 h 03 m`. */
 export function fmtDuration(ms: number): string {
   if (!Number.isFinite(ms)) return "—";

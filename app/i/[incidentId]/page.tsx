@@ -9,6 +9,7 @@ import { DeleteIncidentButton } from "@/components/incidents/delete-incident-but
 import { CompareForm } from "@/components/incidents/compare-form";
 import { NodesBoots } from "@/components/incidents/nodes-boots";
 import { ApiError } from "@/lib/http/errors";
+import { plural } from "@/lib/detect/numbers";
 import { bundleWarnings } from "@/lib/incidents/bundle-warnings";
 import { getIncident } from "@/lib/incidents/get-incident";
 import { fmtUtc } from "@/lib/timeline/format";
@@ -114,14 +115,14 @@ function BundleWarningsNotice({ bundles }: { bundles: Awaited<ReturnType<typeof 
   if (!warned.length) return null;
   return (
     <p className="warn-box" data-testid="incident-warnings">
-      Stored with warnings (files not read or read in part, lines skipped, events on no node):{" "}
+      Stored with warnings (log files lost or read in part, log lines not parsed, events on no node):{" "}
       {warned.map(({ b, n }, i) => (
         <span key={b.id}>
           {i > 0 && ", "}
           <a href={`#bundle-${b.id}`} className="mono">
             {b.fileName}
           </a>{" "}
-          ({n === 1 ? "1 warning" : `${n} warnings`})
+          ({plural(n, "warning")})
         </span>
       ))}
     </p>

@@ -145,8 +145,8 @@ test("a link to an event far into the boot opens with the events table scrolled 
   const selected = page.locator('[data-testid="event-row"][aria-selected="true"]');
   await expect(selected).toHaveCount(1, { timeout: 20_000 });
   await expect(selected).toHaveAttribute("data-event-id", deep);
-  // inside the table's own scroll area, in view once the table is
-  await page.getByTestId("events-table").scrollIntoViewIfNeeded();
+  // in the window (the page scrolled down to the table), inside the table's own scroll area
+  await expect(selected).toBeInViewport();
   const [box, area] = await Promise.all([selected.boundingBox(), page.locator(".ev-scroll").boundingBox()]);
   expect(box!.y).toBeGreaterThanOrEqual(area!.y);
   expect(box!.y + box!.height).toBeLessThanOrEqual(area!.y + area!.height);

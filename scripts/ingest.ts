@@ -11,14 +11,16 @@
  * one JSON object (lib/incidents/get-incident-report.ts) on stdout; notes go to stderr.
  * Exits 1 with a message on stderr (and nothing on stdout) when nothing could be read.
  *
- * With the embedded database (`DATABASE_URL` unset) and the app running on $PORT (3000),
- * the bundle is sent to the app (PGlite allows one process per data folder).
+ * With the embedded database (`DATABASE_URL` unset) and the app running (on $PORT, else the port
+ * the app wrote into the database folder's owner file, else 3000), the bundle is sent to the app
+ * (PGlite allows one process per data folder); when another process holds the folder and is not
+ * reachable, opening it fails with a message naming that process (lib/db/connection.ts).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { buildTar } from "../lib/bundle/tar-build";
-import { closeDb, openDb } from "../lib/db/connection";
+import { closeDb, openDb, pgliteOwner } from "../lib/db/connection";
 import { enqueueBundle } from "../lib/ingest/enqueue-bundle";
 
 /** A file the CLI read into memory. */
@@ -79,7 +81,8 @@ function readInputs(paths: string[]): InputFile[] {
 }
 
 async function viaRunningApp(files: InputFile[], fields: Record<string, string>): Promise<IncidentReport | null> {
-  const base = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+  // the app's port: PORT, else the one the app holding the embedded database wrote down
+  const base = `http://127.0.0.1:${process.env.PORT ?? pgliteOwner()?.port ?? 3000}`;
   try {
     const h = await fetch(`${base}/api/health`, { signal: AbortSignal.timeout(1500) });
     const j = (await h.json()) as { app?: string; backend?: string };

@@ -54,8 +54,12 @@ async function main() {
     await closeDb(db);
   }
   console.log(`bootline: serving on http://localhost:${port}`);
-  const child = spawn("npx", ["next", "start", "-p", port], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
-  for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => child.kill(sig));
+  // Next.js's own entry, not through npx (which does not pass signals on: stopping this process
+  // left the server running, holding the port and the embedded database); PORT in its environment
+  // goes into the embedded database's owner file, where the CLI finds the app
+  const next = path.join(root, "node_modules", "next", "dist", "bin", "next");
+  const child = spawn(process.execPath, [next, "start", "-p", port], { cwd: root, stdio: "inherit", env: { ...process.env, PORT: port, NEXT_TELEMETRY_DISABLED: "1" } });
+  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(sig, () => child.kill(sig));
   child.on("exit", (code) => process.exit(code ?? 0));
 }
 

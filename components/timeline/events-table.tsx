@@ -50,7 +50,9 @@ export function EventsTable(p: {
     if (lastIndex >= p.rows.length - 1 && p.hasNextPage && !p.isFetchingNextPage) p.fetchNextPage();
   }, [lastIndex, p.rows.length, p.hasNextPage, p.isFetchingNextPage, p]);
 
-  // bring a selected event (from a permalink) into view once it is loaded
+  // bring a selected event (from a permalink, a milestone, the chart) into view once it is loaded:
+  // its row in the table, and the table in the window (it sits below the chart and the findings;
+  // a click in the table sets `scrolledTo` first, so the page does not move then)
   const scrolledTo = useRef<string | null>(null);
   useEffect(() => {
     if (!p.selectedId || scrolledTo.current === p.selectedId) return;
@@ -58,6 +60,7 @@ export function EventsTable(p: {
     if (i >= 0) {
       scrolledTo.current = p.selectedId;
       virtualizer.scrollToIndex(i, { align: "center" });
+      scrollRef.current?.scrollIntoView({ block: "nearest" });
     }
   }, [p.selectedId, p.rows, virtualizer]);
 

@@ -5,7 +5,7 @@
  * handles because PGlite allows one process per data folder (DESIGN.md "Storage backends").
  * Migrations are applied once per process before the first handle is returned.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { PrismaClient } from "./generated/client";
 import { applyMigrations } from "./migrate";
@@ -45,6 +45,7 @@ export async function openDb(url: string | null | undefined): Promise<DbHandles>
   }
   const dir = pgliteDir();
   mkdirSync(dir, { recursive: true });
+  claimPgliteDir(dir);
   const { PGlite } = await import("@electric-sql/pglite");
   const lite = await PGlite.create(dir);
   const sql = pgliteSql(lite);
@@ -57,6 +58,77 @@ export async function openDb(url: string | null | undefined): Promise<DbHandles>
 export async function closeDb(h: DbHandles): Promise<void> {
   await h.prisma.$disconnect();
   await h.sql.close();
+  if (h.backend === "pglite") releasePgliteDir(h.location);
+}
+
+/** Who holds an embedded database folder: `<folder>/bootline.owner` (JSON). */
+export interface PgliteOwner {
+  pid: number;
+  /** the process's start time where /proc tells it (proc(5) `stat` field 22, clock ticks since boot), so a pid reused after a restart is not taken for the holder */
+  started?: string | null;
+  /** the app's port when the holder is the app (its `PORT`), else null */
+  port: string | null;
+  /** UTC ms */
+  since: number;
+}
+
+const ownerFile = (dir: string) => path.join(dir, "bootline.owner");
+
+/** The live process holding the embedded database folder `dir` (another than this one), or null. */
+export function pgliteOwner(dir = pgliteDir()): PgliteOwner | null {
+  let o: PgliteOwner;
+  try {
+    o = JSON.parse(readFileSync(ownerFile(dir), "utf8")) as PgliteOwner;
+  } catch {
+    return null;
+  }
+  if (!Number.isInteger(o.pid) || o.pid === process.pid) return null;
+  try {
+    process.kill(o.pid, 0);
+  } catch (e) {
+    // EPERM: alive, another user's; ESRCH: gone (a crash left the file)
+    if ((e as NodeJS.ErrnoException).code !== "EPERM") return null;
+  }
+  // alive, but perhaps another process with the holder's pid (a container restarted)
+  const started = processStart(o.pid);
+  return o.started && started && started !== o.started ? null : o;
+}
+
+/** A process's start time from /proc/<pid>/stat (field 22), or null where /proc does not tell. */
+function processStart(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // fields after the command (in parentheses, which may hold blanks): state is field 3
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Claims the embedded database folder for this process, or throws when another live process holds
+ * it: PGlite allows one process per folder, and two writing it at once lose one side's writes (an
+ * upload to the app vanished when the CLI wrote the folder while the app held it).
+ */
+function claimPgliteDir(dir: string): void {
+  const o = pgliteOwner(dir);
+  if (o) {
+    const app = o.port ? `the app on port ${o.port}` : "another bootline process";
+    throw new Error(
+      `the embedded database in ${dir} is open in ${app} (pid ${o.pid}, since ${new Date(o.since).toISOString()}); ` +
+        `it allows one process at a time: ${o.port ? `send to the app (the CLI does so when PORT=${o.port})` : "stop that process"}, or set DATABASE_URL`,
+    );
+  }
+  writeFileSync(ownerFile(dir), JSON.stringify({ pid: process.pid, started: processStart(process.pid), port: process.env.PORT ?? null, since: Date.now() } satisfies PgliteOwner));
+}
+
+function releasePgliteDir(dir: string): void {
+  try {
+    const o = JSON.parse(readFileSync(ownerFile(dir), "utf8")) as PgliteOwner;
+    if (o.pid === process.pid) rmSync(ownerFile(dir), { force: true });
+  } catch {
+    // not ours, or gone
+  }
 }
 
 const g = globalThis as unknown as { __bootlineDb?: Promise<DbHandles> };

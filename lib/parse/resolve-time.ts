@@ -193,10 +193,10 @@ export function resolveTimes(
   }
   if (opts.uploadMs !== undefined && opts.uploadMs !== null) {
     walkBackward(recs, order, yearless, zone, opts.uploadMs, UPPER_BOUND_SLACK_MS);
-    errors.push({ line: 0, message: "year not stated: guessed from the upload date (give --year or --collected)" });
+    errors.push({ line: 0, message: "year not stated: guessed from the upload date (give the year or the collection time: 'Year of year-less stamps' or 'Collected at' when uploading, --year or --collected on the CLI)" });
     return { yearSource: "guess", errors };
   }
-  errors.push({ line: recs[order[yearless[0]]].line, message: "year unknown: stamps without a year keep no time (give --year or --collected)" });
+  errors.push({ line: recs[order[yearless[0]]].line, message: "year unknown: stamps without a year keep no time (give the year or the collection time: 'Year of year-less stamps' or 'Collected at' when uploading, --year or --collected on the CLI)" });
   return { yearSource: "none", errors };
 }
 

@@ -1,10 +1,11 @@
 /**
- * Loads an incident, its notes and the messages of the events they are pinned to, and
- * renders the postmortem Markdown (lib/export/markdown.ts) with permalinks on `origin`.
+ * Loads an incident, its notes and the messages of the events they are pinned to, and the
+ * warnings of its bundles, and renders the postmortem Markdown (lib/export/markdown.ts) with permalinks on `origin`.
  * `ApiError("not_found")` when there is no such incident.
  */
 import { listAnnotations } from "@/lib/annotations/list-annotations";
 import { getDb } from "@/lib/db/connection";
+import { bundleWarnings } from "@/lib/incidents/bundle-warnings";
 import { getIncident } from "@/lib/incidents/get-incident";
 import { renderIncidentMarkdown, type TMarkdownNote } from "./markdown";
 
@@ -36,6 +37,7 @@ export async function getIncidentMarkdown(opts: { incidentId: string; origin: st
     nodes: inc.nodes,
     findings: inc.findings,
     notes: withBoot,
+    warnings: inc.bundles.map((b) => ({ bundle: b.fileName, warnings: bundleWarnings(b).map((w) => w.text) })).filter((w) => w.warnings.length),
   });
   return { title: inc.title, markdown };
 }

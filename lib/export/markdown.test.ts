@@ -132,5 +132,18 @@ describe("renderIncidentMarkdown", () => {
     expect(empty).toContain("No findings.");
     expect(empty).toContain("No notes.");
     expect(empty).not.toMatch(/\n{3}/);
+    expect(empty).not.toContain("## Data warnings");
+  });
+
+  it("lists the bundles' warnings before the findings", () => {
+    const md = renderIncidentMarkdown(
+      model({ warnings: [{ bundle: "eks_cut.tar.gz", warnings: ["1 file read with problems: var_log/calico/cni/cni.log (cut short: the archive ends inside this file after 3,735 of its 30,714 bytes)", "1 line of logs could not be parsed (kept in the source view; counted by reason in the table below)"] }] }),
+    );
+    const at = md.indexOf("## Data warnings");
+    expect(at).toBeGreaterThan(md.indexOf("## Nodes and boots"));
+    expect(at).toBeLessThan(md.indexOf("## Findings"));
+    expect(md).toContain(
+      "- `eks_cut.tar.gz`: 1 file read with problems: var\\_log/calico/cni/cni\\.log \\(cut short: the archive ends inside this file after 3,735 of its 30,714 bytes\\)",
+    );
   });
 });

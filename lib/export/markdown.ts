@@ -33,6 +33,8 @@ export interface TMarkdownIncident {
   /** most severe first (the incident page's order) */
   findings: TFindingView[];
   notes: TMarkdownNote[];
+  /** per bundle with warnings (lib/incidents/bundle-warnings.ts): its file name and their texts; none: no section */
+  warnings?: Array<{ bundle: string; warnings: string[] }>;
 }
 
 /** Metrics quoted on the "Numbers" line first, with their labels. */
@@ -100,6 +102,12 @@ export function renderIncidentMarkdown(m: TMarkdownIncident): string {
         );
       }
     }
+    out.push("");
+  }
+
+  if (m.warnings?.length) {
+    out.push("## Data warnings", "", "Log data the bundles lost or could not place; the timelines above lack it.", "");
+    for (const w of m.warnings) for (const text of w.warnings) out.push(`- ${markdownCode(w.bundle)}: ${escapeMarkdown(text)}`);
     out.push("");
   }
 

@@ -8,6 +8,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
+import { constants as osConstants } from "node:os";
 import path from "node:path";
 import { closeDb, openDb } from "../lib/db/connection";
 import { loadSampleIncident } from "../lib/sample/load-sample";
@@ -60,7 +61,8 @@ async function main() {
   const next = path.join(root, "node_modules", "next", "dist", "bin", "next");
   const child = spawn(process.execPath, [next, "start", "-p", port], { cwd: root, stdio: "inherit", env: { ...process.env, PORT: port, NEXT_TELEMETRY_DISABLED: "1" } });
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(sig, () => child.kill(sig));
-  child.on("exit", (code) => process.exit(code ?? 0));
+  // a server killed by a signal it does not handle (SIGKILL, out of memory) is no clean exit: 128 + signal, as shells report it
+  child.on("exit", (code, signal) => process.exit(code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0)));
 }
 
 main().catch((e) => {

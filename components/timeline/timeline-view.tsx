@@ -19,7 +19,7 @@ import { FindingList } from "@/components/findings/finding-list";
 import type { TBootView } from "@/lib/timeline/get-boot-view";
 import { fmtCount, fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/format";
 import { FAILURE_WINDOW_DETECTOR, LANE_LABELS, LANES, SEVERITY_NAMES, type TLane } from "@/lib/timeline/lanes";
-import { bootPath, findingPod, viewStateField } from "@/lib/timeline/view-state";
+import { bootPath, viewStateField } from "@/lib/timeline/view-state";
 import type { TAnnotation } from "@/lib/annotations/annotation";
 import { AnnotationsPanel } from "./annotations-panel";
 import { EventDetail } from "./event-detail";
@@ -117,10 +117,10 @@ export function TimelineView({ view }: { view: TBootView }) {
   // search and pod boxes: local text, written to the URL after a pause
   const [qText, setQText] = useUrlText(state.q, setQ);
   const [podText, setPodText] = useUrlText(state.pod, setPod);
-  const findingRange = (f: { startMs: number; endMs: number | null; metrics: Record<string, unknown> }) => {
+  const findingRange = (f: { startMs: number; endMs: number | null }) => {
     const end = f.endMs ?? dataEndMs;
     const pad = Math.max(1000, (end - f.startMs) * 0.15);
-    return { from: Math.max(bounds.fromMs, f.startMs - pad), to: Math.min(bounds.toMs, end + pad), pod: findingPod(f) };
+    return { from: Math.max(bounds.fromMs, f.startMs - pad), to: Math.min(bounds.toMs, end + pad) };
   };
   const singleLane = state.lanes.length === 1 ? state.lanes[0] : "";
   const filtered = state.sev > 0 || !!state.q || !!state.pod || !!state.kind;

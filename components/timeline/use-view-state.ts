@@ -50,8 +50,7 @@ export interface TViewStateApi {
   setKind(kind: string): void;
   setEv(ev: string | null): void;
   /** selects a finding (its evidence is highlighted) and shows its window (a history entry) */
-  /** selects a finding (null: none) and shows `range` (and filters to `pod`, a finding about one pod) */
-  selectFinding(finding: number | null, range?: { from: number; to: number; pod?: string | null }): void;
+  selectFinding(finding: number | null, range?: { from: number; to: number }): void;
 }
 
 export function useViewState(): TViewStateApi {
@@ -81,8 +80,8 @@ export function useViewState(): TViewStateApi {
   const setKind = useCallback((kind: string) => void set({ kind: kind || null }), [set]);
   const setEv = useCallback((ev: string | null) => void set({ ev }), [set]);
   const selectFinding = useCallback(
-    (finding: number | null, range?: { from: number; to: number; pod?: string | null }) =>
-      void set(range ? { finding, from: Math.floor(range.from), to: Math.ceil(range.to), ...(range.pod ? { pod: range.pod } : {}) } : { finding }, { history: "push" }),
+    (finding: number | null, range?: { from: number; to: number }) =>
+      void set(range ? { finding, from: Math.floor(range.from), to: Math.ceil(range.to) } : { finding }, { history: "push" }),
     [set],
   );
   return { state, setRange, setLanes, setSev, setQ, setPod, setKind, setEv, selectFinding };

@@ -5,7 +5,8 @@
  * handles because PGlite allows one process per data folder (DESIGN.md "Storage backends").
  * Migrations are applied once per process before the first handle is returned.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { uptime } from "node:os";
 import path from "node:path";
 import type { PrismaClient } from "./generated/client";
 import { applyMigrations } from "./migrate";
@@ -55,6 +56,7 @@ export async function openDb(url: string | null | undefined): Promise<DbHandles>
   return { sql, prisma, backend: "pglite", location: dir };
 }
 
+/** Closes both handles; for the embedded database, also gives up its folder (`bootline.owner`). */
 export async function closeDb(h: DbHandles): Promise<void> {
   await h.prisma.$disconnect();
   await h.sql.close();
@@ -63,10 +65,11 @@ export async function closeDb(h: DbHandles): Promise<void> {
 
 /** Who holds an embedded database folder: `<folder>/bootline.owner` (JSON). */
 export interface PgliteOwner {
+  /** the holder's process id */
   pid: number;
   /** the process's start time where /proc tells it (proc(5) `stat` field 22, clock ticks since boot), so a pid reused after a restart is not taken for the holder */
   started?: string | null;
-  /** the app's port when the holder is the app (its `PORT`), else null */
+  /** the app's port when the holder is the app's server (Next.js, its `PORT`), else null */
   port: string | null;
   /** UTC ms */
   since: number;
@@ -82,7 +85,9 @@ export function pgliteOwner(dir = pgliteDir()): PgliteOwner | null {
   } catch {
     return null;
   }
-  if (!Number.isInteger(o.pid) || o.pid === process.pid) return null;
+  if (!o || typeof o !== "object" || !Number.isInteger(o.pid) || o.pid === process.pid) return null;
+  // written before this machine last booted: whatever process has that pid now is not the holder
+  if (typeof o.since === "number" && o.since < Date.now() - uptime() * 1000) return null;
   try {
     process.kill(o.pid, 0);
   } catch (e) {
@@ -111,21 +116,43 @@ function processStart(pid: number): string | null {
  * upload to the app vanished when the CLI wrote the folder while the app held it).
  */
 function claimPgliteDir(dir: string): void {
-  const o = pgliteOwner(dir);
-  if (o) {
-    const app = o.port ? `the app on port ${o.port}` : "another bootline process";
-    throw new Error(
-      `the embedded database in ${dir} is open in ${app} (pid ${o.pid}, since ${new Date(o.since).toISOString()}); ` +
-        `it allows one process at a time: ${o.port ? `send to the app (the CLI does so when PORT=${o.port})` : "stop that process"}, or set DATABASE_URL`,
-    );
+  const file = ownerFile(dir);
+  const me: PgliteOwner = { pid: process.pid, started: processStart(process.pid), port: process.env.NEXT_RUNTIME ? (process.env.PORT ?? null) : null, since: Date.now() };
+  try {
+    writeFileSync(file, JSON.stringify(me), { flag: "wx" });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    const o = pgliteOwner(dir);
+    if (o) {
+      const since = Number.isFinite(o.since) ? `, since ${new Date(o.since).toISOString()}` : "";
+      throw new Error(
+        `the embedded database in ${dir} is open in ${o.port ? `the app on port ${o.port}` : "another bootline process"} (pid ${o.pid}${since}); it allows one process ` +
+          `at a time (the CLI sends uploads to a running app by itself): stop that process, or set DATABASE_URL. If pid ${o.pid} is no bootline process, delete ${file}`,
+      );
+    }
+    // a holder gone (or this process): take over, in one step for readers
+    const tmp = `${file}.${process.pid}`;
+    writeFileSync(tmp, JSON.stringify(me));
+    renameSync(tmp, file);
   }
-  writeFileSync(ownerFile(dir), JSON.stringify({ pid: process.pid, started: processStart(process.pid), port: process.env.PORT ?? null, since: Date.now() } satisfies PgliteOwner));
+  // a process that ends without closeDb (the app's server is stopped by a signal) gives it up too
+  if (!exitHook) {
+    exitHook = true;
+    process.once("exit", () => claimed.forEach(releasePgliteDir));
+  }
+  claimed.add(dir);
 }
 
+/** Folders this process claimed (released at exit), and whether the exit hook is in place. */
+const claimed = new Set<string>();
+let exitHook = false;
+
+/** Removes the folder's owner file when this process wrote it. */
 function releasePgliteDir(dir: string): void {
   try {
     const o = JSON.parse(readFileSync(ownerFile(dir), "utf8")) as PgliteOwner;
     if (o.pid === process.pid) rmSync(ownerFile(dir), { force: true });
+    claimed.delete(dir);
   } catch {
     // not ours, or gone
   }

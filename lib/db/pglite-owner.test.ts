@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { tmpdir, uptime } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { closeDb, openDb, pgliteDir, pgliteOwner } from "./connection";
@@ -25,14 +25,21 @@ describe("embedded database owner", () => {
     const owner = path.join(dir, "bootline.owner");
     const holder = spawn("sleep", ["60"]);
     try {
-      writeFileSync(owner, JSON.stringify({ pid: holder.pid, port: "3457", since: Date.UTC(2026, 10, 30, 8) }));
-      expect(pgliteOwner()).toEqual({ pid: holder.pid, port: "3457", since: Date.UTC(2026, 10, 30, 8) });
+      const since = Date.now() - 60_000;
+      writeFileSync(owner, JSON.stringify({ pid: holder.pid, port: "3457", since }));
+      expect(pgliteOwner()).toEqual({ pid: holder.pid, port: "3457", since });
       await expect(openDb(null)).rejects.toThrow(
-        `the embedded database in ${dir} is open in the app on port 3457 (pid ${holder.pid}, since 2026-11-30T08:00:00.000Z); it allows one process at a time: send to the app (the CLI does so when PORT=3457), or set DATABASE_URL`,
+        `the embedded database in ${dir} is open in the app on port 3457 (pid ${holder.pid}, since ${new Date(since).toISOString()}); it allows one process at a time ` +
+          `(the CLI sends uploads to a running app by itself): stop that process, or set DATABASE_URL. If pid ${holder.pid} is no bootline process, delete ${owner}`,
       );
-      // a live process with the pid, started after the holder was: the pid was reused, the folder is free
-      writeFileSync(owner, JSON.stringify({ pid: holder.pid, started: "1", port: "3457", since: Date.UTC(2026, 10, 30, 8) }));
+      // written before this machine booted: the live pid is another process
+      writeFileSync(owner, JSON.stringify({ pid: holder.pid, port: "3457", since: Date.now() - uptime() * 1000 - 60_000 }));
       expect(pgliteOwner()).toBeNull();
+      // a live process with the pid, started after the holder was: the pid was reused (where /proc tells)
+      if (existsSync("/proc/self/stat")) {
+        writeFileSync(owner, JSON.stringify({ pid: holder.pid, started: "1", port: "3457", since: Date.now() }));
+        expect(pgliteOwner()).toBeNull();
+      }
     } finally {
       holder.kill();
       await new Promise((r) => holder.once("exit", r));

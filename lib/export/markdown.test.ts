@@ -137,7 +137,7 @@ describe("renderIncidentMarkdown", () => {
 
   it("lists the bundles' warnings before the findings", () => {
     const md = renderIncidentMarkdown(
-      model({ warnings: [{ bundle: "eks_cut.tar.gz", warnings: ["1 file read with problems: var_log/calico/cni/cni.log (cut short: the archive ends inside this file after 3,735 of its 30,714 bytes)", "1 line of logs could not be parsed (kept in the source view; counted by reason in the table below)"] }] }),
+      model({ warnings: [{ bundle: "eks_cut.tar.gz", warnings: ["1 file read with problems: var_log/calico/cni/cni.log (cut short: the archive ends inside this file after 3,735 of its 30,714 bytes)", "1 line of logs could not be parsed (kept as text; counted by reason in the bundle's files table)"] }] }),
     );
     const at = md.indexOf("## Data warnings");
     expect(at).toBeGreaterThan(md.indexOf("## Nodes and boots"));

@@ -49,7 +49,7 @@ describe("bundleWarnings", () => {
         kind: "read-in-part",
         text: `2 files read with problems: node.tar.gz/kubelet/kubelet.log (${cut}); node.tar.gz/kernel/last.txt (newest-first file: records reversed into time order; line 7: line longer than 65536 bytes: 1,024 bytes cut)`,
       },
-      { kind: "lines-skipped", text: "4 lines of logs could not be parsed (kept in the source view; counted by reason in the table below)" },
+      { kind: "lines-skipped", text: "4 lines of logs could not be parsed (kept as text; counted by reason in the bundle's files table)" },
       {
         kind: "no-node",
         text: '1 event names no node (no path, option or record said which): stored, but on no node\'s timeline. To place them, upload those files to a new incident with the "Node name" field set (here the same bytes count as the same upload)',

@@ -83,7 +83,7 @@ export function bundleWarnings(b: BundleLike): BundleWarning[] {
     for (const [reason, n] of Object.entries(f.skippedByReason)) if (!NOISE_REASONS.has(reason)) skipped += n;
   }
   if (skipped > 0) {
-    out.push({ kind: "lines-skipped", text: `${plural(skipped, "line", "lines", fmtCount)} of logs could not be parsed (kept in the source view; counted by reason in the table below)` });
+    out.push({ kind: "lines-skipped", text: `${plural(skipped, "line", "lines", fmtCount)} of logs could not be parsed (kept as text; counted by reason in the bundle's files table)` });
   }
   const noNode = Number(b.counts.eventsOnNoNode) || 0;
   if (noNode > 0) {

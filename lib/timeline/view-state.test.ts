@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LANES } from "./lanes";
-import { bootPath, DEFAULT_VIEW_STATE, findingView, parseViewState, serializeViewState, viewStateField } from "./view-state";
+import { bootPath, DEFAULT_VIEW_STATE, parseViewState, serializeViewState, viewStateField } from "./view-state";
 
 const T = Date.parse("2026-03-14T02:10:09.035Z");
 
@@ -75,17 +75,5 @@ describe("viewStateField (nuqs parsers)", () => {
     expect(viewStateField.kind("<b>")).toBeNull();
     expect(viewStateField.pod("   ")).toBeNull();
     expect(viewStateField.serializeLanes(["events", "kernel"])).toBe("kernel,events");
-  });
-});
-
-describe("findingView", () => {
-  it("pads the window, selects the finding, and filters the table to the pod of a per-pod finding", () => {
-    const t = Date.UTC(2026, 2, 14, 2, 10, 0);
-    // retry-storm metrics (lib/detect/retry-storm.ts): one pod's storm, and the node-wide one
-    const pod = { id: 12, startMs: t, endMs: t + 20_000, metrics: { scope: "pod", pod: "kube-system/coredns-6d8c7f8b9-psj8n", attempts: 9 } };
-    expect(findingView(pod)).toEqual({ from: t - 3000, to: t + 23_000, finding: 12, pod: "kube-system/coredns-6d8c7f8b9-psj8n" });
-    expect(serializeViewState(findingView(pod))).toContain("&pod=kube-system%2Fcoredns-6d8c7f8b9-psj8n");
-    expect(findingView({ ...pod, id: 13, metrics: { scope: "node", pods: 60 } })).toEqual({ from: t - 3000, to: t + 23_000, finding: 13 });
-    expect(findingView({ id: 14, startMs: t, endMs: null })).toEqual({ from: t - 9000, to: t + 69_000, finding: 14 });
   });
 });

@@ -155,23 +155,12 @@ export function serializeViewState(v: Partial<TViewState>): string {
 
 /**
  * The view that shows a finding: its window with 15% (at least 1 s) on each side, the
- * finding selected, and for a finding about one pod (`metrics.scope` "pod", lib/detect/retry-storm.ts)
- * the events table filtered to that pod. An open window (no end) runs to `openEndMs`, default one minute.
+ * finding selected. An open window (no end) runs to `openEndMs`, default one minute.
  */
-export function findingView(
-  f: { id: number; startMs: number; endMs: number | null; metrics?: Record<string, unknown> },
-  openEndMs?: number,
-): Pick<TViewState, "from" | "to" | "finding"> & { pod?: string } {
+export function findingView(f: { id: number; startMs: number; endMs: number | null }, openEndMs?: number): Pick<TViewState, "from" | "to" | "finding"> {
   const end = f.endMs ?? openEndMs ?? f.startMs + 60_000;
   const pad = Math.max(1000, Math.round((end - f.startMs) * 0.15));
-  const view = { from: f.startMs - pad, to: Math.max(end, f.startMs) + pad, finding: f.id };
-  const pod = findingPod(f);
-  return pod ? { ...view, pod } : view;
-}
-
-/** The pod a finding is about (`metrics.scope` "pod" with `metrics.pod`), else null. */
-export function findingPod(f: { metrics?: Record<string, unknown> }): string | null {
-  return f.metrics?.scope === "pod" && typeof f.metrics.pod === "string" && f.metrics.pod ? f.metrics.pod : null;
+  return { from: f.startMs - pad, to: Math.max(end, f.startMs) + pad, finding: f.id };
 }
 
 /** Path of a node boot page (node and boot key URL-encoded), with an optional view. */

@@ -4,6 +4,7 @@
  * milestones and the clock offsets applied to the node's files. Times are UTC ms.
  */
 import { getDb } from "@/lib/db/connection";
+import type { SqlConn } from "@/lib/db/sql";
 import { ApiError } from "@/lib/http/errors";
 import type { TFindingView } from "@/lib/incidents/get-incident";
 import { findingSeverityRank } from "./lanes";
@@ -43,9 +44,9 @@ interface ExtentRow {
 
 /**
  * The time span of a boot's events (UTC ms of the first and last timed event), or null when it has
- * none. `sql`: a connection (`getDb().sql`).
+ * none.
  */
-export async function bootExtent(sql: Awaited<ReturnType<typeof getDb>>["sql"], bootId: number): Promise<{ firstMs: number; lastMs: number } | null> {
+export async function bootExtent(sql: SqlConn, bootId: number): Promise<{ firstMs: number; lastMs: number } | null> {
   const [e] = await sql.query<ExtentRow>(
     `SELECT (extract(epoch FROM min(ts)) * 1000)::float8 AS first, (extract(epoch FROM max(ts)) * 1000)::float8 AS last
      FROM "Event" WHERE "bootId" = $1 AND ts IS NOT NULL`,

@@ -11,7 +11,7 @@ import { NodesBoots } from "@/components/incidents/nodes-boots";
 import { ApiError } from "@/lib/http/errors";
 import { plural } from "@/lib/detect/numbers";
 import { bundleWarnings } from "@/lib/incidents/bundle-warnings";
-import { getIncident } from "@/lib/incidents/get-incident";
+import { getIncident, type TBundleView } from "@/lib/incidents/get-incident";
 import { fmtUtc } from "@/lib/timeline/format";
 import { bootPath, findingView } from "@/lib/timeline/view-state";
 
@@ -110,7 +110,7 @@ export default async function IncidentPage({ params }: { params: Params }) {
 }
 
 /** Near the top of the page: which bundles were stored with warnings (the details are in each bundle, below). */
-function BundleWarningsNotice({ bundles }: { bundles: Awaited<ReturnType<typeof load>>["bundles"] }) {
+function BundleWarningsNotice({ bundles }: { bundles: TBundleView[] }) {
   const warned = bundles.map((b) => ({ b, n: bundleWarnings(b).length })).filter((x) => x.n > 0);
   if (!warned.length) return null;
   return (

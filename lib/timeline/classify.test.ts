@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { caseLineToInput } from "./case-lines";
-import { classifyRecord, cniOpOf, hasHex64, inheritErrorClasses, laneOf } from "./classify";
+import { classifyRecord, cniOpOf, hasHex64, inheritErrorClasses, laneOf, recordCniOp } from "./classify";
 import type { K8sEventInfo } from "../parse/types";
 import { caseText } from "../testing/cases";
 
@@ -34,7 +34,7 @@ describe("classifyRecord on real case lines", () => {
       expect(c.sandboxId).toBe("b8dd4f5155b9c51c7732863cc74aa2621051bb7ce31231dfe939a33eab6c77f7");
     }
     expect(cs.map((c) => c.errorClass)).toEqual(["calico-nodename-missing", "sig:failed to stop sandbox", "calico-nodename-missing"]);
-    expect(cs.map((c) => c.cniOp)).toEqual(["DEL", null, "DEL"]);
+    expect(lines.map(recordCniOp)).toEqual(["DEL", null, "DEL"]);
     // the middle line names only the sandbox: it takes its neighbours' class (times .100579/.100653/.100701)
     const times = [1741616613100, 1741616613100, 1741616613100];
     expect(inheritErrorClasses(cs.map((c, i) => ({ ...c, ts: times[i] })))).toEqual(Array(3).fill("calico-nodename-missing"));
@@ -58,8 +58,8 @@ describe("classifyRecord on real case lines", () => {
       lane: "runtime",
       pod: "default/server",
       sandboxId: "fdd742d3fe55cbb4154a0702a05c1ac207e8805417381ed445ac1b781d32d2bb",
-      cniOp: "ADD",
     });
+    expect(recordCniOp(failed)).toBe("ADD");
     expect(f.errorClass).toMatch(/^sig:netplugin failed: /);
     expect(f.errorClass).not.toMatch(/\d/);
     expect(classifyRecord(mount1)).toMatchObject({ kind: "log", lane: "kernel" });
@@ -98,15 +98,15 @@ describe("classifyRecord on pod and sandbox identification", () => {
   it("013: describe FailedCreatePodSandBox with both ADD and DEL failures is a creation failure (ADD first)", () => {
     const msg =
       'Failed to create pod sandbox: rpc error: code = Unknown desc = [failed to set up sandbox container "50163aa93e9293690431ed1511180ca436759f808f53bf3203bdc3e027f9178a" network for pod "kafka-0": networkPlugin cni failed to set up pod "kafka-0_default" network: netplugin failed with no error message, failed to clean up sandbox container "50163aa93e9293690431ed1511180ca436759f808f53bf3203bdc3e027f9178a" network for pod "kafka-0": networkPlugin cni failed to teardown pod "kafka-0_default" network: netplugin failed with no error message]';
-    const c = classifyRecord({ component: "k8s-events", message: msg, severity: 2, k8sEvent: ev("FailedCreatePodSandBox", { node: "node-p-000000" }) });
-    expect(c).toMatchObject({
+    const rec = { component: "k8s-events", message: msg, severity: 2, k8sEvent: ev("FailedCreatePodSandBox", { node: "node-p-000000" }) };
+    expect(classifyRecord(rec)).toMatchObject({
       kind: "sandbox.create.failed",
       lane: "events",
       pod: "default/kafka-0",
       sandboxId: "50163aa93e9293690431ed1511180ca436759f808f53bf3203bdc3e027f9178a",
       errorClass: "netplugin-no-error-message",
-      cniOp: "ADD",
     });
+    expect(recordCniOp(rec)).toBe("ADD");
     const changed = classifyRecord({
       component: "k8s-events",
       message: "Pod sandbox changed, it will be killed and re-created.",
@@ -119,8 +119,9 @@ describe("classifyRecord on pod and sandbox identification", () => {
   it("044: describe x158 Calico nodename, pod from the message", () => {
     const msg =
       'Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod "kube-dns-86f4d74b45-kgjbk_kube-system" network: stat /var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has mounted /var/lib/calico/';
-    const c = classifyRecord({ component: "k8s-events", message: msg, severity: 2, k8sEvent: ev("FailedCreatePodSandBox", { count: 158 }) });
-    expect(c).toMatchObject({ kind: "sandbox.create.failed", pod: "kube-system/kube-dns-86f4d74b45-kgjbk", errorClass: "calico-nodename-missing", cniOp: "ADD" });
+    const rec = { component: "k8s-events", message: msg, severity: 2, k8sEvent: ev("FailedCreatePodSandBox", { count: 158 }) };
+    expect(classifyRecord(rec)).toMatchObject({ kind: "sandbox.create.failed", pod: "kube-system/kube-dns-86f4d74b45-kgjbk", errorClass: "calico-nodename-missing" });
+    expect(recordCniOp(rec)).toBe("ADD");
   });
 
   it("events JSON: pod from involvedObject, Rebooted boot id undashed", () => {
@@ -145,8 +146,10 @@ describe("classifyRecord on pod and sandbox identification", () => {
     const id = "e5a8e7ad13f2628e35bf08b06924cf006d67164345b0878910868fc68d43b1ff";
     const inner = `rpc error: code = Unknown desc = failed to setup network for sandbox "${id}": plugin type="flannel" failed (add): loadFlannelSubnetEnv failed: open /run/flannel/subnet.env: no such file or directory`;
     const sync = `failed to "CreatePodSandbox" for "coredns-7484cd47db-kmg55_kube-system(5972853f-beb3-4e6d-a54d-cd9b52ba415f)" with CreatePodSandboxError: ${JSON.stringify(`Failed to create sandbox for pod "coredns-7484cd47db-kmg55_kube-system(5972853f-beb3-4e6d-a54d-cd9b52ba415f)": ${inner}`)}`;
-    const a = classifyRecord({ component: "kubelet", message: `CreatePodSandbox for pod failed err=${JSON.stringify(inner)} pod="kube-system/coredns-7484cd47db-kmg55"`, fields: { err: inner, pod: "kube-system/coredns-7484cd47db-kmg55" }, severity: 3 });
-    expect(a).toMatchObject({ kind: "sandbox.create.failed", sandboxId: id, pod: "kube-system/coredns-7484cd47db-kmg55", cniOp: "ADD" });
+    const aRec = { component: "kubelet", message: `CreatePodSandbox for pod failed err=${JSON.stringify(inner)} pod="kube-system/coredns-7484cd47db-kmg55"`, fields: { err: inner, pod: "kube-system/coredns-7484cd47db-kmg55" }, severity: 3 };
+    const a = classifyRecord(aRec);
+    expect(a).toMatchObject({ kind: "sandbox.create.failed", sandboxId: id, pod: "kube-system/coredns-7484cd47db-kmg55" });
+    expect(recordCniOp(aRec)).toBe("ADD");
     expect(a.errorClass).toBe("sig:loadflannelsubnetenv failed: open /run/flannel/subnet.env: no such file or directory");
     // no fields given (a parser that did not split the pairs): the raw structured message still works
     const b = classifyRecord({ component: "kubelet", message: `"Error syncing pod, skipping" err=${JSON.stringify(sync)}`, severity: 3 });
@@ -160,14 +163,14 @@ describe("classifyRecord on pod and sandbox identification", () => {
     expect(
       classifyRecord({ component: "containerd", message: `RunPodSandbox for &PodSandboxMetadata{Name:web-1,Uid:u,Namespace:default,Attempt:2,} returns sandbox id "${id}"`, severity: 1 }),
     ).toMatchObject({ kind: "sandbox.created", pod: "default/web-1", sandboxId: id });
-    expect(
-      classifyRecord({
-        component: "containerd",
-        message: `Failed to destroy network for sandbox "${id}"`,
-        fields: { error: 'plugin type="calico" failed (delete): stat /var/lib/calico/nodename: no such file or directory' },
-        severity: 3,
-      }),
-    ).toMatchObject({ kind: "sandbox.stop.failed", sandboxId: id, cniOp: "DEL", errorClass: "calico-nodename-missing" });
+    const stop = {
+      component: "containerd",
+      message: `Failed to destroy network for sandbox "${id}"`,
+      fields: { error: 'plugin type="calico" failed (delete): stat /var/lib/calico/nodename: no such file or directory' },
+      severity: 3,
+    };
+    expect(classifyRecord(stop)).toMatchObject({ kind: "sandbox.stop.failed", sandboxId: id, errorClass: "calico-nodename-missing" });
+    expect(recordCniOp(stop)).toBe("DEL");
     expect(classifyRecord({ component: "containerd", message: "starting containerd", fields: { version: "v1.7.27" }, severity: 1 }).kind).toBe("runtime.started");
     expect(classifyRecord({ component: "containerd", message: "containerd successfully booted in 0.052186s", severity: 1 }).kind).toBe("runtime.started");
     expect(classifyRecord({ component: "kubelet", message: 'Kubelet version kubeletVersion="v1.31.4"', severity: 1 }).kind).toBe("kubelet.started");

@@ -71,8 +71,6 @@ export interface Classification {
   sandboxId: string | null;
   /** see `errorClassOf`; set for failure kinds and for error/fatal lines */
   errorClass: string | null;
-  /** CNI operation the line is about, when it says (`failed (add)`, `set up`, `destroy network`, ...) */
-  cniOp: CniOp | null;
   /** journal boot id (32 hex, dashes stripped) named by a `Rebooted` event */
   rebootBootId?: string | null;
 }
@@ -123,23 +121,12 @@ export function classifyRecord(r: ClassifyInput): Classification {
   const fields = mergedFields(split.fields, r.fields);
   // a Calico caller the parser left in place (`cni-installer/<nil> <nil>: `, FORMATS.md 3.8: unknown caller `<nil>`)
   const headline = withoutCalicoCaller((split.headline || r.message || "").trim());
-  // every text the line carries, with all levels of Go quoting removed (field values the
-  // message already prints, as klog messages do, are not repeated)
-  const message = r.message ?? "";
-  let raw = message;
-  if (r.fields) {
-    const rf = r.fields;
-    for (const k of Object.keys(rf)) {
-      const v = rf[k];
-      if (v && !message.includes(`${k}=`)) raw += " " + v;
-    }
-  }
+  const raw = rawText(r);
   const text = unescapeNested(raw);
   const lane = laneOf(r, headline, text);
   const kind = kindOf(r, lane, headline, text, fields);
   const pod = podOf(r, text, fields);
   const sandboxId = hasHex64(text) || fields.podSandboxID ? sandboxIdOf(kind, text, fields) : null;
-  const cniOp = CNI_OP_HINT.test(text) ? cniOpOf(text) : null;
   let errorClass: string | null = null;
   if (FAILURE_KINDS.has(kind) || r.severity >= 3) {
     // the cause: the error field, else a known cause anywhere in the line, else the bare message
@@ -151,12 +138,40 @@ export function classifyRecord(r: ClassifyInput): Classification {
     }
     if (!errorClass) errorClass = errorClassOf(bareMessage(headline, fields));
   }
-  const out: Classification = { kind, lane, pod, sandboxId, errorClass, cniOp };
+  const out: Classification = { kind, lane, pod, sandboxId, errorClass };
   if (r.k8sEvent?.reason === "Rebooted") {
     const m = /boot id:?\s*([0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12})/i.exec(text);
     out.rebootBootId = m ? m[1].replace(/-/g, "").toLowerCase() : null;
   }
   return out;
+}
+
+/**
+ * Every text a record carries: its message, then the parser's field values the message does not
+ * already print (klog messages print their pairs; logrus messages do not).
+ */
+function rawText(r: ClassifyInput): string {
+  const message = r.message ?? "";
+  let raw = message;
+  if (r.fields) {
+    const rf = r.fields;
+    for (const k of Object.keys(rf)) {
+      const v = rf[k];
+      if (v && !message.includes(`${k}=`)) raw += " " + v;
+    }
+  }
+  return raw;
+}
+
+/**
+ * The CNI operation a record is about, when it says (`failed (add)`, `set up`, `destroy network`,
+ * ...; `cniOpOf` on the record's text with all levels of Go quoting removed). Not part of
+ * `classifyRecord`'s result: no Event column stores it, and two scans of every line's text for it
+ * were a tenth of the classifier's time on a kubelet log.
+ */
+export function recordCniOp(r: ClassifyInput): CniOp | null {
+  const text = unescapeNested(rawText(r));
+  return CNI_OP_HINT.test(text) ? cniOpOf(text) : null;
 }
 
 /**

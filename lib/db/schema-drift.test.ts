@@ -144,4 +144,9 @@ describe("schema.prisma and migrations agree", () => {
       for (const [name, tail] of wantFk) expect(gotFk.get(name), name).toContain(tail);
     });
   }
+
+  it("stores SourceBlock.data out of line without compressing it again (raw SQL migration; Brotli already)", async () => {
+    const [row] = await db.sql.query<{ attstorage: string }>(`SELECT attstorage FROM pg_attribute WHERE attrelid = '"SourceBlock"'::regclass AND attname = 'data'`);
+    expect(row.attstorage).toBe("e");
+  });
 });

@@ -145,8 +145,11 @@ describe("schema.prisma and migrations agree", () => {
     });
   }
 
-  it("stores SourceBlock.data out of line without compressing it again (raw SQL migration; Brotli already)", async () => {
-    const [row] = await db.sql.query<{ attstorage: string }>(`SELECT attstorage FROM pg_attribute WHERE attrelid = '"SourceBlock"'::regclass AND attname = 'data'`);
-    expect(row.attstorage).toBe("e");
+  it("stores SourceBlock.data and Finding.evidence out of line, not compressed (raw SQL migration)", async () => {
+    const rows = await db.sql.query<{ rel: string; attname: string; attstorage: string }>(
+      `SELECT attrelid::regclass::text AS rel, attname, attstorage FROM pg_attribute
+       WHERE (attrelid = '"SourceBlock"'::regclass AND attname = 'data') OR (attrelid = '"Finding"'::regclass AND attname = 'evidence') ORDER BY 1`,
+    );
+    expect(rows.map((r) => `${r.rel}.${r.attname}:${r.attstorage}`)).toEqual(['"Finding".evidence:e', '"SourceBlock".data:e']);
   });
 });

@@ -3,7 +3,8 @@
  * text, nodes, boots, findings, bundles, and uploads still waiting on disk. One transaction:
  * the incident is there whole or gone whole.
  *
- * `Event` has no foreign keys (for COPY speed), so its rows go in one statement by incident;
+ * `Event` and its per-second rollup `EventDensity` have no foreign keys (for COPY speed), so
+ * their rows go first, by incident;
  * the schema's ON DELETE CASCADE from `Incident` takes the rest. The incident row is locked
  * first: uploads and deletes of one incident do not interleave.
  */
@@ -26,6 +27,8 @@ export async function deleteIncident(db: DbHandles, opts: { incidentId: string }
     if (!found.length) return null;
     const bundles = await tx.query<{ id: string }>(`SELECT id FROM "Bundle" WHERE "incidentId" = $1`, [incidentId]);
     const ev = await tx.query<{ n: string }>(`WITH d AS (DELETE FROM "Event" WHERE "incidentId" = $1 RETURNING 1) SELECT count(*)::text AS n FROM d`, [incidentId]);
+    // the per-second rollup has no foreign key either (schema.prisma EventDensity)
+    await tx.query(`DELETE FROM "EventDensity" WHERE "bootId" IN (SELECT id FROM "Boot" WHERE "incidentId" = $1)`, [incidentId]);
     await tx.query(`DELETE FROM "Incident" WHERE id = $1`, [incidentId]);
     return { bundleIds: bundles.map((b) => b.id), events: Number(ev[0]?.n ?? 0) };
   });

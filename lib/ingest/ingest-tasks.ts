@@ -24,7 +24,7 @@ import { releaseReadBuffer, unpackUpload, type UnpackedFile } from "../bundle/un
 import type { FileLayout } from "../bundle/collectors";
 import { copyJson, copyText } from "../db/sql";
 import { runDetectors } from "../detect/index";
-import type { BootEvent, BootInfo, Finding } from "../detect/types";
+import type { BootEvent, BootInfo, Finding, Lane } from "../detect/types";
 import { skewInputOf, shiftEvent, type SkewInput } from "../timeline/clock-skew";
 import { analyseFile, analyseNode, type AnalysedBoot, type AnalysedEvent, type AnalysedFile, type IngestOptions } from "./analyse-bundle";
 import { copyTail, decodeEvent, encodeEvent } from "./spill";
@@ -431,7 +431,8 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
   const rows = new RowChunks();
   const iso = new IsoTimes();
   const byBoot = new Map<number, BootEvent[]>();
-  const density = new Map<string, [number, number]>();
+  // per boot and lane: second -> [events, errors] (numeric keys: no key string per event)
+  const density = new Map<number, Map<Lane, Map<number, [number, number]>>>();
   for (let i = 0; i < st.events.length; i++) {
     const e = st.events[i];
     const id = t.firstId + i;
@@ -444,18 +445,24 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
         list.push(toBootEvent(e, id, fileId));
       }
       if (e.ts !== null) {
-        const key = `${bootId}\t${Math.floor(e.ts / 1000)}\t${e.lane}`;
-        const d = density.get(key);
+        let lanes = density.get(bootId);
+        if (!lanes) density.set(bootId, (lanes = new Map()));
+        let secs = lanes.get(e.lane);
+        if (!secs) lanes.set(e.lane, (secs = new Map()));
+        const sec = Math.floor(e.ts / 1000);
+        const d = secs.get(sec);
         if (d) {
           d[0]++;
           if (e.severity >= 3) d[1]++;
-        } else density.set(key, [1, e.severity >= 3 ? 1 : 0]);
+        } else secs.set(sec, [1, e.severity >= 3 ? 1 : 0]);
       }
     }
     rows.add(`${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso.of(e.ts)}\t${copyText(e.errorClass)}\t${copyJson(e.fields)}\t${st.tails[i] ?? copyTail(e)}\n`);
   }
   let dens = "";
-  for (const [key, [count, errors]] of density) dens += `${key}\t${t.bundleId}\t${count}\t${errors}\n`;
+  for (const [bootId, lanes] of density) {
+    for (const [lane, secs] of lanes) for (const [sec, [count, errors]] of secs) dens += `${bootId}\t${sec}\t${lane}\t${t.bundleId}\t${count}\t${errors}\n`;
+  }
   const findings: NodeRowsResult["findings"] = [];
   t.bootIds.forEach((bootId, b) => {
     const info = t.detect[b];

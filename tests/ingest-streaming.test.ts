@@ -147,6 +147,16 @@ describe("streaming ingest equals the in-memory reference", () => {
       expect(Number(ids.max) - Number(ids.min) + 1).toBe(Number(ids.n));
       const findings = await db.sql.query<{ detector: string }>(`SELECT detector FROM "Finding" WHERE "incidentId" = $1 AND detector = 'sandbox-failure-window'`, [incidentId]);
       expect(findings).toHaveLength(3);
+      // findings (formatted on the threads by node, on this thread in the two passes): each on
+      // its boot's node, citing only events of that boot
+      const [cited] = await db.sql.query<{ n: string; bad: string }>(
+        `SELECT count(*)::text AS n, count(*) FILTER (WHERE e.id IS NULL OR e."bootId" <> f."bootId" OR b."nodeId" <> f."nodeId")::text AS bad
+         FROM "Finding" f JOIN "Boot" b ON b.id = f."bootId" CROSS JOIN LATERAL unnest(f.evidence) AS ev(id) LEFT JOIN "Event" e ON e.id = ev.id
+         WHERE f."incidentId" = $1`,
+        [incidentId],
+      );
+      expect(Number(cited.n)).toBeGreaterThan(1000);
+      expect(cited.bad).toBe("0");
       if (entry) expect(warn.mock.calls.map((c) => String(c[0]))).toContainEqual(expect.stringContaining("no tasks here"));
       warn.mockRestore();
       // the events files' clock offset: estimated from the three nodes' failures (3 s late, read

@@ -37,7 +37,7 @@ import { ingestExecutors, type Executor } from "./ingest-pool";
 import { fillFileId, ROW_COLUMNS, unpackTask, type NodeRowsResult, type ParseFileResult } from "./ingest-tasks";
 import { TAIL_COLUMNS } from "./spill";
 import { nothingReadable } from "./file-reason";
-import { detectFindings, insertFiles, knownBoots, lockIngest, replaceFindings, reserveIds, upsertNodes, writeBoots, type BootWrite, type KnownBoot } from "./store-bundle";
+import { detectFindings, insertFiles, knownBoots, lockIngest, reserveIds, storeFindingRows, upsertNodes, writeBoots, type BootWrite, type KnownBoot } from "./store-bundle";
 
 /**
  * Unpacks the uploads (`uploads`: files on disk; `names`: their original names, same order),
@@ -369,7 +369,7 @@ class BundleStore {
     const chunks = [...new Set(out.rows.map((r) => r.buffer))].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
     out.from.call("recycleRows", { chunks: out.rows }, chunks).catch(() => {});
     if (out.density) await tx.copyFrom("EventDensity", ["bootId", "sec", "lane", "bundleId", "n", "errors"], [out.density]);
-    this.stored += await replaceFindings(tx, this.ids.incidentId, out.findings);
+    this.stored += await storeFindingRows(tx, out.findings.map((f) => f.bootId), out.findingRows, out.findings.reduce((n, f) => n + f.count, 0));
     for (const f of out.findings) {
       const info = this.infos.get(f.bootId)!;
       this.failures.push(...f.errors.map((e) => `${e.detector} on ${info.node} boot ${info.bootKey}: ${e.message}`));

@@ -24,11 +24,11 @@ import { releaseReadBuffer, unpackUpload, type UnpackedFile } from "../bundle/un
 import type { FileLayout } from "../bundle/collectors";
 import { copyJson, copyText } from "../db/sql";
 import { runDetectors } from "../detect/index";
-import type { BootEvent, BootInfo, Finding, Lane } from "../detect/types";
+import type { BootEvent, BootInfo, Lane } from "../detect/types";
 import { skewInputOf, shiftEvent, type SkewInput } from "../timeline/clock-skew";
 import { analyseFile, analyseNode, type AnalysedBoot, type AnalysedEvent, type AnalysedFile, type IngestOptions } from "./analyse-bundle";
 import { copyTail, decodeEvent, encodeEvent } from "./spill";
-import { toBootEvent } from "./store-bundle";
+import { findingRows, toBootEvent } from "./store-bundle";
 
 /** Width of the `fileId` placeholder at the start of each SourceBlock row a thread writes (int4 has at most 10 digits). */
 const FILE_ID_WIDTH = 10;
@@ -327,7 +327,10 @@ export interface NodeRowsResult {
   /** `EventDensity` rows, COPY text (bootId, sec, lane, bundleId, n, errors) */
   density: string;
   events: number;
-  findings: Array<{ bootId: number; findings: Finding[]; errors: Array<{ detector: string; message: string }> }>;
+  /** per boot the detectors ran on: how many findings, and the detectors that failed */
+  findings: Array<{ bootId: number; count: number; errors: Array<{ detector: string; message: string }> }>;
+  /** those findings as `Finding` COPY rows (store-bundle.ts `findingRows`) */
+  findingRows: string;
 }
 
 /** `Event` columns of a row as `nodeRows` writes them. */
@@ -464,13 +467,16 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
     for (const [lane, secs] of lanes) for (const [sec, [count, errors]] of secs) dens += `${bootId}\t${sec}\t${lane}\t${t.bundleId}\t${count}\t${errors}\n`;
   }
   const findings: NodeRowsResult["findings"] = [];
+  let findingText = "";
   t.bootIds.forEach((bootId, b) => {
     const info = t.detect[b];
     if (!info) return;
     const out = runDetectors(info, byBoot.get(bootId) ?? []);
-    findings.push({ bootId, findings: out.findings, errors: out.errors });
+    // boots belong to a node (the records on no node have none)
+    findingText += findingRows(t.incidentId, t.nodeId!, bootId, out.findings);
+    findings.push({ bootId, count: out.findings.length, errors: out.errors });
   });
-  return { rows: rows.done(), density: dens, events: st.events.length, findings };
+  return { rows: rows.done(), density: dens, events: st.events.length, findings, findingRows: findingText };
 }
 
 /**

@@ -216,6 +216,35 @@ export async function detectFindings(
   return { findings: stored, failures };
 }
 
+/** `Finding` columns of the COPY rows `findingRows` writes, in order. */
+export const FINDING_COLUMNS = ["incidentId", "nodeId", "bootId", "detector", "severity", "start", "end", "title", "explanation", "metrics", "evidence"];
+
+/**
+ * One boot's findings as `Finding` COPY rows (text format, `FINDING_COLUMNS` order, one per line).
+ * Evidence is an int8 array literal: findings cite up to thousands of events each, and a jsonb
+ * parameter unpacked server-side took about 1 s per million ids. Run on the ingest threads for new
+ * boots (ingest-tasks.ts `nodeRows`), so the evidence ids never cross to the main thread.
+ */
+export function findingRows(incidentId: string, nodeId: number, bootId: number, findings: Finding[]): string {
+  let out = "";
+  for (const f of findings) {
+    const cols = [incidentId, nodeId, bootId, f.detector, f.severity, iso(f.start), iso(f.end), f.title, f.explanation, JSON.stringify(f.metrics), `{${f.evidence.join(",")}}`];
+    out += `${cols.map(copyText).join("\t")}\n`;
+  }
+  return out;
+}
+
+/**
+ * Replaces the findings of the boots `bootIds` with `rows` (`findingRows` text, any number of
+ * boots): one DELETE and one COPY. Returns how many rows were stored.
+ */
+export async function storeFindingRows(tx: SqlConn, bootIds: number[], rows: string, count: number): Promise<number> {
+  if (!bootIds.length) return 0;
+  await tx.query(`DELETE FROM "Finding" WHERE "bootId" = ANY($1::int[])`, [bootIds]);
+  if (count) await tx.copyFrom("Finding", FINDING_COLUMNS, [rows]);
+  return count;
+}
+
 /**
  * Replaces the findings of each boot listed with its new ones: one DELETE, one SELECT of the
  * boots' nodes and one COPY, whatever the number of boots and findings (a storm gives hundreds
@@ -224,22 +253,16 @@ export async function detectFindings(
 export async function replaceFindings(tx: SqlConn, incidentId: string, boots: Array<{ bootId: number; findings: Finding[] }>): Promise<number> {
   if (!boots.length) return 0;
   const bootIds = boots.map((b) => b.bootId);
-  await tx.query(`DELETE FROM "Finding" WHERE "bootId" = ANY($1::int[])`, [bootIds]);
   const nodeOf = new Map(
     (await tx.query<{ id: number; nodeId: number }>(`SELECT id, "nodeId" FROM "Boot" WHERE id = ANY($1::int[])`, [bootIds])).map((r) => [r.id, r.nodeId]),
   );
-  // COPY, evidence as an int8 array literal: findings cite up to thousands of events each, and
-  // a jsonb parameter unpacked server-side took about 1 s per million ids
-  const rows: string[] = [];
+  let rows = "";
+  let count = 0;
   for (const b of boots) {
     const nodeId = nodeOf.get(b.bootId);
     if (nodeId === undefined) throw new Error(`replaceFindings: boot ${b.bootId} is not stored`);
-    for (const f of b.findings) {
-      const cols = [incidentId, nodeId, b.bootId, f.detector, f.severity, iso(f.start), iso(f.end), f.title, f.explanation, JSON.stringify(f.metrics), `{${f.evidence.join(",")}}`];
-      rows.push(`${cols.map(copyText).join("\t")}\n`);
-    }
+    rows += findingRows(incidentId, nodeId, b.bootId, b.findings);
+    count += b.findings.length;
   }
-  if (!rows.length) return 0;
-  await tx.copyFrom("Finding", ["incidentId", "nodeId", "bootId", "detector", "severity", "start", "end", "title", "explanation", "metrics", "evidence"], rows);
-  return rows.length;
+  return storeFindingRows(tx, bootIds, rows, count);
 }

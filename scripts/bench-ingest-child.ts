@@ -4,8 +4,8 @@
  * and the query client). Not meant to be run by hand.
  *
  * `node --import tsx scripts/bench-ingest-child.ts <dir>`, with BOOTLINE_DATA_DIR and
- * DATABASE_URL in the environment (that database already migrated), or DATABASE_URL unset for
- * the embedded PGlite in BOOTLINE_DATA_DIR (migrated here, before the clock starts). `<dir>` holds the
+ * DATABASE_URL in the environment, or DATABASE_URL unset for the embedded PGlite in
+ * BOOTLINE_DATA_DIR; a database not migrated yet is migrated here, before the clock starts. `<dir>` holds the
  * uploads (.tar.gz, one per node); they are given to `enqueueBundle` in name order as one
  * bundle of files on disk with their digest, as the upload route gives them (it hashes them as
  * they arrive; enqueueBundle moves them into the data dir, so `<dir>` is left empty), and the

@@ -147,8 +147,8 @@ describe("streaming ingest equals the in-memory reference", () => {
       expect(Number(ids.max) - Number(ids.min) + 1).toBe(Number(ids.n));
       const findings = await db.sql.query<{ detector: string }>(`SELECT detector FROM "Finding" WHERE "incidentId" = $1 AND detector = 'sandbox-failure-window'`, [incidentId]);
       expect(findings).toHaveLength(3);
-      // findings (formatted on the threads by node, on this thread in the two passes): each on
-      // its boot's node, citing only events of that boot
+      // findings (formatted where the detectors ran: on the threads, or inline): each on its
+      // boot's node, citing only events of that boot
       const [cited] = await db.sql.query<{ n: string; bad: string }>(
         `SELECT count(*)::text AS n, count(*) FILTER (WHERE e.id IS NULL OR e."bootId" <> f."bootId" OR b."nodeId" <> f."nodeId")::text AS bad
          FROM "Finding" f JOIN "Boot" b ON b.id = f."bootId" CROSS JOIN LATERAL unnest(f.evidence) AS ev(id) LEFT JOIN "Event" e ON e.id = ev.id
@@ -167,4 +167,43 @@ describe("streaming ingest equals the in-memory reference", () => {
       for (const o of offsets) expect(Math.abs(o.off + skewS * 1000)).toBeLessThanOrEqual(skewS ? 500 : 0);
     }, 120_000);
   }
+
+  it("a second bundle onto boots the incident has: their findings are found again from every stored event and replace the old ones", async () => {
+    process.env.BOOTLINE_INGEST_THREADS = "2";
+    process.env.BOOTLINE_INGEST_HOLD_MB = "320";
+    delete process.env.BOOTLINE_INGEST_WORKER_ENTRY;
+    const first = await enqueueBundle(db, { title: "known boots", files: uploads(0).filter((u) => u.name.includes("ip-10-0-0-1.")) });
+    expect((await processBundle(db, first.bundleId)).error).toBeNull();
+    const windows = () =>
+      db.sql.query<{ id: number; bootId: number; attempts: number }>(
+        `SELECT id, "bootId", (metrics->>'attempts')::int AS attempts FROM "Finding" WHERE "incidentId" = $1 AND detector = 'sandbox-failure-window'`,
+        [first.incidentId],
+      );
+    const before = await windows();
+    expect(before).toHaveLength(1);
+    // the node's containerd log again, alone (another upload, so not a repeat of the first): its
+    // events land on the boot the first bundle stored
+    const base = generateScenario("calico", { pods: 12, nodenameDelayS: 60, retryIntervalS: 10, seed: 11 });
+    const containerd = base.files.find((f) => f.path.includes("containerd"))!;
+    const second = await enqueueBundle(db, {
+      incident: first.incidentId,
+      files: [{ name: "containerd-again.log", data: Buffer.from(containerd.content.split(base.truth.node).join("ip-10-0-0-1.ec2.internal")) }],
+      options: { node: "ip-10-0-0-1.ec2.internal" },
+    });
+    expect((await processBundle(db, second.bundleId)).error).toBeNull();
+    const after = await windows();
+    expect(after).toHaveLength(1);
+    expect(after[0].bootId).toBe(before[0].bootId);
+    expect(after[0].id).not.toBe(before[0].id);
+    const [cited] = await db.sql.query<{ n: string; bad: string; bundles: string }>(
+      `SELECT count(*)::text AS n, count(*) FILTER (WHERE e.id IS NULL OR e."bootId" <> f."bootId" OR b."nodeId" <> f."nodeId")::text AS bad,
+              count(DISTINCT e."bundleId")::text AS bundles
+       FROM "Finding" f JOIN "Boot" b ON b.id = f."bootId" CROSS JOIN LATERAL unnest(f.evidence) AS ev(id) LEFT JOIN "Event" e ON e.id = ev.id
+       WHERE f."incidentId" = $1`,
+      [first.incidentId],
+    );
+    expect(cited.bad).toBe("0");
+    // the window now cites the second bundle's lines too
+    expect(cited.bundles).toBe("2");
+  }, 120_000);
 });

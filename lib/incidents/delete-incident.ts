@@ -4,8 +4,8 @@
  * the incident is there whole or gone whole.
  *
  * `Event` and its per-second rollup `EventDensity` have no foreign keys (for COPY speed), so
- * their rows go first, by incident;
- * the schema's ON DELETE CASCADE from `Incident` takes the rest. The incident row is locked
+ * their rows go first (events by incident, the rollup by the incident's boots); the schema's
+ * ON DELETE CASCADE from `Incident` takes the rest. The incident row is locked
  * first: uploads and deletes of one incident do not interleave.
  */
 import { rmSync } from "node:fs";

@@ -361,7 +361,7 @@ class BundleStore {
   /** Writes one node's boots, COPYs its rows and density rollup, stores its findings (call in `node` order). */
   async copy(out: NodeOut): Promise<void> {
     const { tx } = this;
-    await writeBoots(tx, this.ids.incidentId, out.boots); // before the rows: EventDensity references Boot
+    await writeBoots(tx, this.ids.incidentId, out.boots); // before the findings: Finding references Boot
     const copied = await tx.copyFrom("Event", [...ROW_COLUMNS, ...TAIL_COLUMNS], out.rows);
     this.copied += copied;
     if (out.node === null) this.onNoNode += copied;
@@ -369,7 +369,8 @@ class BundleStore {
     const chunks = [...new Set(out.rows.map((r) => r.buffer))].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
     out.from.call("recycleRows", { chunks: out.rows }, chunks).catch(() => {});
     if (out.density) await tx.copyFrom("EventDensity", ["bootId", "sec", "lane", "bundleId", "n", "errors"], [out.density]);
-    this.stored += await storeFindingRows(tx, out.findings.map((f) => f.bootId), out.findingRows, out.findings.reduce((n, f) => n + f.count, 0));
+    // the boots are new to the incident (their findings were found on the thread): none to replace
+    this.stored += await storeFindingRows(tx, out.findingRows);
     for (const f of out.findings) {
       const info = this.infos.get(f.bootId)!;
       this.failures.push(...f.errors.map((e) => `${e.detector} on ${info.node} boot ${info.bootKey}: ${e.message}`));

@@ -327,10 +327,10 @@ export interface NodeRowsResult {
   /** `EventDensity` rows, COPY text (bootId, sec, lane, bundleId, n, errors) */
   density: string;
   events: number;
-  /** per boot the detectors ran on: how many findings, and the detectors that failed */
-  findings: Array<{ bootId: number; count: number; errors: Array<{ detector: string; message: string }> }>;
+  /** per boot the detectors ran on: the detectors that failed */
+  findings: Array<{ bootId: number; errors: Array<{ detector: string; message: string }> }>;
   /** those findings as `Finding` COPY rows (store-bundle.ts `findingRows`) */
-  findingRows: string;
+  findingRows: string[];
 }
 
 /** `Event` columns of a row as `nodeRows` writes them. */
@@ -467,14 +467,14 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
     for (const [lane, secs] of lanes) for (const [sec, [count, errors]] of secs) dens += `${bootId}\t${sec}\t${lane}\t${t.bundleId}\t${count}\t${errors}\n`;
   }
   const findings: NodeRowsResult["findings"] = [];
-  let findingText = "";
+  const findingText: string[] = [];
   t.bootIds.forEach((bootId, b) => {
     const info = t.detect[b];
     if (!info) return;
     const out = runDetectors(info, byBoot.get(bootId) ?? []);
     // boots belong to a node (the records on no node have none)
-    findingText += findingRows(t.incidentId, t.nodeId!, bootId, out.findings);
-    findings.push({ bootId, count: out.findings.length, errors: out.errors });
+    findingText.push(...findingRows(t.incidentId, t.nodeId!, bootId, out.findings));
+    findings.push({ bootId, errors: out.errors });
   });
   return { rows: rows.done(), density: dens, events: st.events.length, findings, findingRows: findingText };
 }

@@ -220,29 +220,23 @@ export async function detectFindings(
 export const FINDING_COLUMNS = ["incidentId", "nodeId", "bootId", "detector", "severity", "start", "end", "title", "explanation", "metrics", "evidence"];
 
 /**
- * One boot's findings as `Finding` COPY rows (text format, `FINDING_COLUMNS` order, one per line).
- * Evidence is an int8 array literal: findings cite up to thousands of events each, and a jsonb
- * parameter unpacked server-side took about 1 s per million ids. Run on the ingest threads for new
- * boots (ingest-tasks.ts `nodeRows`), so the evidence ids never cross to the main thread.
+ * One boot's findings as `Finding` COPY rows (text format, `FINDING_COLUMNS` order, one string
+ * per row with its line end, so a COPY can cut them into slices). Evidence is an int8 array
+ * literal: findings cite up to thousands of events each, and a jsonb parameter unpacked
+ * server-side took about 1 s per million ids. Called on the ingest threads for the boots new to
+ * the incident (ingest-tasks.ts `nodeRows`: the evidence ids never cross to the main thread) and by
+ * `replaceFindings` for the boots it had.
  */
-export function findingRows(incidentId: string, nodeId: number, bootId: number, findings: Finding[]): string {
-  let out = "";
-  for (const f of findings) {
+export function findingRows(incidentId: string, nodeId: number, bootId: number, findings: Finding[]): string[] {
+  return findings.map((f) => {
     const cols = [incidentId, nodeId, bootId, f.detector, f.severity, iso(f.start), iso(f.end), f.title, f.explanation, JSON.stringify(f.metrics), `{${f.evidence.join(",")}}`];
-    out += `${cols.map(copyText).join("\t")}\n`;
-  }
-  return out;
+    return `${cols.map(copyText).join("\t")}\n`;
+  });
 }
 
-/**
- * Replaces the findings of the boots `bootIds` with `rows` (`findingRows` text, any number of
- * boots): one DELETE and one COPY. Returns how many rows were stored.
- */
-export async function storeFindingRows(tx: SqlConn, bootIds: number[], rows: string, count: number): Promise<number> {
-  if (!bootIds.length) return 0;
-  await tx.query(`DELETE FROM "Finding" WHERE "bootId" = ANY($1::int[])`, [bootIds]);
-  if (count) await tx.copyFrom("Finding", FINDING_COLUMNS, [rows]);
-  return count;
+/** COPYs `findingRows` rows (of any boots) into `Finding`; returns how many rows went in. */
+export async function storeFindingRows(tx: SqlConn, rows: string[]): Promise<number> {
+  return rows.length ? tx.copyFrom("Finding", FINDING_COLUMNS, rows) : 0;
 }
 
 /**
@@ -256,13 +250,12 @@ export async function replaceFindings(tx: SqlConn, incidentId: string, boots: Ar
   const nodeOf = new Map(
     (await tx.query<{ id: number; nodeId: number }>(`SELECT id, "nodeId" FROM "Boot" WHERE id = ANY($1::int[])`, [bootIds])).map((r) => [r.id, r.nodeId]),
   );
-  let rows = "";
-  let count = 0;
+  const rows: string[] = [];
   for (const b of boots) {
     const nodeId = nodeOf.get(b.bootId);
     if (nodeId === undefined) throw new Error(`replaceFindings: boot ${b.bootId} is not stored`);
-    rows += findingRows(incidentId, nodeId, b.bootId, b.findings);
-    count += b.findings.length;
+    rows.push(...findingRows(incidentId, nodeId, b.bootId, b.findings));
   }
-  return storeFindingRows(tx, bootIds, rows, count);
+  await tx.query(`DELETE FROM "Finding" WHERE "bootId" = ANY($1::int[])`, [bootIds]);
+  return storeFindingRows(tx, rows);
 }

@@ -118,6 +118,10 @@ function writeBundle(dir: string, lines: number) {
 }
 
 // ---------------------------------------------------------------- helpers
+/** The middle item of `xs` by `by` (the upper middle of an even count): the figure of repeated runs. */
+function medianBy<T>(xs: T[], by: (x: T) => number): T {
+  return [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)];
+}
 function stats(xs: number[]) {
   const s = [...xs].sort((a, b) => a - b);
   const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
@@ -324,8 +328,7 @@ async function benchBackend(): Promise<Record<string, unknown>> {
     }
     const r = childRuns[childRuns.length - 1];
     const { bundleId, incidentId } = r;
-    const byTime = [...childRuns].sort((a, b) => a.seconds - b.seconds);
-    const median = byTime[Math.floor(byTime.length / 2)];
+    const median = medianBy(childRuns, (x) => x.seconds);
     const ingestS = median.seconds;
     const ingest = {
       lines: input.lines,
@@ -370,7 +373,7 @@ async function benchBackend(): Promise<Record<string, unknown>> {
     // shared machines one COPY of the same rows took 4.0 to 7.1 s within a day, so a single run
     // made the ratio swing with it. PGlite's runs come before getDb opens it here
     const runs = backend === "postgres" ? await pgCopyRuns(bundleId, work) : await pgliteCopyRuns(bundleId);
-    const copyS = [...runs].sort((a, b) => a - b)[Math.floor(runs.length / 2)];
+    const copyS = medianBy(runs, (x) => x);
     const copy = { rows: r.events, seconds: +copyS.toFixed(2), runsSeconds: runs.map((x) => +x.toFixed(2)), rowsPerSec: Math.round(r.events / copyS), linesPerSec: Math.round(input.lines / copyS) };
     ingest.ratioToCopy = +(copyS / ingestS).toFixed(3);
     result.ingest = ingest;
@@ -442,17 +445,18 @@ async function benchBackend(): Promise<Record<string, unknown>> {
 /** Table rows for one backend's result; `label` prefixes each (empty for the main backend). */
 function tableRows(result: Record<string, unknown>, label: string): Array<[string, string]> {
   const phaseRank = (k: string) => ((r) => (r < 0 ? 99 : r))(["unpackMs", "ingestMs", "byNodeMs", "parseMs", "storeMs", "detectMs"].indexOf(k));
-  const i = result.ingest as Record<string, number> & { timings: Record<string, number> };
+  const i = result.ingest as Record<string, number> & { timings: Record<string, number>; runsSeconds: number[] };
+  const ingestRunsNote = i.runsSeconds.length > 1;
   const c = result.copy as Record<string, number> & { runsSeconds: number[] };
   const rows: Array<[string, string]> = [
     [
       "ingest end to end",
-      `${i.linesPerSec.toLocaleString()} lines/s, ${i.mbPerSec} MB/s (${i.lines.toLocaleString()} lines, ${i.linesCounted?.toLocaleString()} of them in files read, ${(i.bytes / 1e6).toFixed(0)} MB, ${i.nodes} nodes, ${i.events.toLocaleString()} events, ${i.seconds} s${(i.runsSeconds as unknown as number[]).length > 1 ? `: median of ${(i.runsSeconds as unknown as number[]).join(", ")} s` : ""})`,
+      `${i.linesPerSec.toLocaleString()} lines/s, ${i.mbPerSec} MB/s (${i.lines.toLocaleString()} lines, ${i.linesCounted?.toLocaleString()} of them in files read, ${(i.bytes / 1e6).toFixed(0)} MB, ${i.nodes} nodes, ${i.events.toLocaleString()} events, ${i.seconds} s${ingestRunsNote ? `: median of ${i.runsSeconds.join(", ")} s` : ""})`,
     ],
     // jsonb does not keep key order: pipeline order first, anything else after
     ["ingest path", String(i.path)],
     ["ingest phases", Object.entries(i.timings).sort(([a], [b]) => phaseRank(a) - phaseRank(b)).map(([k, v]) => `${k.replace(/Ms$/, "")} ${(v / 1000).toFixed(2)} s`).join(", ") || "(none recorded)"],
-    ["peak RSS during ingest", `${i.peakRssMb} MB (ingest child process, ${i.peakRssSource}${(i.runsSeconds as unknown as number[]).length > 1 ? "; the highest of the runs" : ""})`],
+    ["peak RSS during ingest", `${i.peakRssMb} MB (ingest child process, ${i.peakRssSource}${ingestRunsNote ? "; the highest of the runs" : ""})`],
     ["plain COPY of the same rows", `${c.rowsPerSec.toLocaleString()} rows/s, ${c.linesPerSec.toLocaleString()} lines/s (${c.rows.toLocaleString()} rows, ${c.seconds} s: median of ${c.runsSeconds.join(", ")} s)`],
     ["ingest / COPY", `${i.ratioToCopy} (ingest throughput as a fraction of plain COPY's)`],
   ];

@@ -114,7 +114,14 @@ function printHuman(r: IncidentReport): void {
     out.write(`  ${f.path}  ${f.kind}/${f.format}  node=${f.node ?? "-"}  lines=${f.lines} parsed=${f.parsed} blank=${f.blank} skipped=${f.skipped}${why}\n`);
   }
   out.write("\nnodes:\n");
-  for (const n of r.nodes) for (const b of n.boots) out.write(`  ${n.name}  boot ${b.id}  ${b.start} .. ${b.end ?? "?"}  (${b.detectedBy})\n`);
+  for (const n of r.nodes) {
+    const mark = n.nameSource === "upload" ? "  [not named by the logs: named after the upload; give --node NAME]" : "";
+    for (const b of n.boots) {
+      out.write(`  ${n.name}  boot ${b.id}  ${b.start} .. ${b.end ?? "?"}  (${b.detectedBy}${b.approximate ? ", T+0 approximate" : ""})${mark}\n`);
+      for (const f of b.failures) out.write(`    ${f.kind} ${f.errorClass ?? "(no cause stated)"}: ${f.lines} line${f.lines === 1 ? "" : "s"}, ${f.first ?? "?"} .. ${f.last ?? "?"}\n`);
+    }
+    if (!n.boots.length) out.write(`  ${n.name}  no boot (no record has a time)${mark}\n`);
+  }
   out.write("\nfindings:\n");
   for (const f of r.findings) out.write(`  [${f.severity}] ${f.node} ${f.detector} ${f.start} .. ${f.end ?? "open"}\n    ${f.explanation}\n`);
   if (!r.findings.length) out.write("  none\n");

@@ -86,7 +86,10 @@ describe("a bundle full of broken files", () => {
     expect(by["node-a/latin1.log"]).toMatchObject({ status: "read", records: 3 });
     expect(by["node-a/latin1.log"].reason).toBe("not valid UTF-8: 1 byte sequence shown as \uFFFD (first on line 3)");
     expect(by["node-a/notes.txt"]).toMatchObject({ status: "read", records: 0, skipped: 2 });
-    expect(by["node-a/notes.txt"].reason).toBe("unknown-format: no line matched a known log format (2 lines kept and counted as skipped)");
+    // and what its lines look like (lib/parse/explain-unknown.ts)
+    expect(by["node-a/notes.txt"].reason).toBe(
+      "unknown-format: No line looks like a log record bootline knows (first line: `hello`).",
+    );
     expect(by["node-a/fake.tar.gz"]).toMatchObject({ status: "read", records: 2, reason: "named .tar.gz but holds no tar.gz data: read as a plain file" });
     // a long line is kept, cut, with a marker; the report names the line
     expect(by["node-a/long.log"]).toMatchObject({ status: "read", records: 3 });
@@ -115,7 +118,9 @@ describe("a bundle full of broken files", () => {
   it("fails a bundle whose only file has no parseable line, with the file and the reason in the message", async () => {
     const { result, bundleId } = await ingest([{ name: "notes.txt", data: Buffer.from("just words\nmore words\n") }]);
     expect(result.status).toBe("failed");
-    expect(result.error).toBe("nothing in this bundle could be read (notes.txt: unknown-format: no line matched a known log format (2 lines kept and counted as skipped))");
+    expect(result.error).toBe(
+      "nothing in this bundle could be read (notes.txt: unknown-format: No line looks like a log record bootline knows (first line: `just words`).)",
+    );
     expect(await count(`SELECT count(*) AS n FROM "SourceFile" WHERE "bundleId" = $1`, [bundleId])).toBe(0);
   });
 

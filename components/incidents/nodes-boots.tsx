@@ -1,12 +1,34 @@
 /**
  * The incident's nodes and their boots: T+0 (UTC), end, how the boot was detected, and
- * a link to each boot's timeline.
+ * a link to each boot's timeline. A node named after the upload carries the "not named by the
+ * logs" mark and an inline rename form (so does one a reviewer named, to correct it).
  */
 import Link from "next/link";
 import type { TNodeSummary } from "@/lib/incidents/get-incident";
 import { COMPARE_FORM_ID } from "@/lib/timeline/compare-state";
 import { fmtDuration, fmtUtc } from "@/lib/timeline/format";
 import { bootPath } from "@/lib/timeline/view-state";
+import { NodeNameMark } from "./node-name-mark";
+import { RenameNodeForm } from "./rename-node-form";
+
+/** The node cell: name, mark, other names, rename form. */
+function NodeCell({ incidentId, n }: { incidentId: string; n: TNodeSummary }) {
+  return (
+    <>
+      <span data-testid="node-name">{n.name}</span>
+      {n.nameSource === "reviewer" && <span className="muted small" title="named by a reviewer"> (renamed)</span>}
+      <div>
+        <NodeNameMark nameSource={n.nameSource} />
+      </div>
+      {n.aliases.length > 0 && (
+        <div className="muted small" title="other names of this node (old names still work in links)">
+          also {n.aliases.join(", ")}
+        </div>
+      )}
+      {(n.nameSource === "upload" || n.nameSource === "reviewer") && <RenameNodeForm incidentId={incidentId} nodeId={n.id} name={n.name} />}
+    </>
+  );
+}
 
 export function NodesBoots({ incidentId, nodes }: { incidentId: string; nodes: TNodeSummary[] }) {
   if (nodes.length === 0) return <p className="muted">No nodes yet: nothing has been parsed into this incident.</p>;
@@ -29,8 +51,10 @@ export function NodesBoots({ incidentId, nodes }: { incidentId: string; nodes: T
         {nodes.flatMap((n) =>
           n.boots.length === 0
             ? [
-                <tr key={`n${n.id}`}>
-                  <td className="mono">{n.name}</td>
+                <tr key={`n${n.id}`} data-testid="node-row" data-node={n.name}>
+                  <td className="mono node-cell">
+                    <NodeCell incidentId={incidentId} n={n} />
+                  </td>
                   <td colSpan={8} className="muted">
                     no boots
                   </td>
@@ -39,9 +63,8 @@ export function NodesBoots({ incidentId, nodes }: { incidentId: string; nodes: T
             : n.boots.map((b, i) => (
                 <tr key={b.id} data-testid="boot-row" data-node={n.name} data-boot={b.bootKey}>
                   {i === 0 && (
-                    <td className="mono node-cell" rowSpan={n.boots.length}>
-                      {n.name}
-                      {n.aliases.length > 0 && <div className="muted small">{n.aliases.join(", ")}</div>}
+                    <td className="mono node-cell" rowSpan={n.boots.length} data-testid="node-row" data-node={n.name}>
+                      <NodeCell incidentId={incidentId} n={n} />
                     </td>
                   )}
                   <td>

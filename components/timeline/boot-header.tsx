@@ -1,9 +1,11 @@
 /**
  * Header of the node boot page: breadcrumbs (incident, node, boot N of M), T+0 as UTC
  * wall clock, how the boot was detected, clock offsets applied, and links to the node's
- * other boots. Server-rendered.
+ * other boots; the "not named by the logs" mark when the node was named after the upload.
+ * Server-rendered.
  */
 import Link from "next/link";
+import { NodeNameMark } from "@/components/incidents/node-name-mark";
 import type { TBootView } from "@/lib/timeline/get-boot-view";
 import { fmtUtc } from "@/lib/timeline/format";
 import { bootPath } from "@/lib/timeline/view-state";
@@ -33,6 +35,7 @@ export function BootHeader({ view }: { view: TBootView }) {
         <span className="mono" data-testid="crumb-node">
           {node.name}
         </span>
+        <NodeNameMark nameSource={node.nameSource} />
         <span>/</span>
         <span data-testid="crumb-boot">
           boot {boot.index} of {boot.count}

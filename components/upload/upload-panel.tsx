@@ -1,23 +1,49 @@
 "use client";
 /**
- * Upload a node log bundle: drop or pick files (archives or plain logs, several at once),
- * name a new incident or add to an existing one, optionally give node / zone / year /
- * collection time, then watch two progress bars: the upload (XHR upload progress) and
- * the parse (polling the bundle status). Goes to the incident when it is ready.
+ * Upload a node log bundle: drop or pick files (archives or plain logs, several at once), or
+ * paste log text (into the "Paste log text" box, or anywhere on the page outside another field:
+ * it lands in the box), name a new incident or add to an existing one, optionally give node /
+ * zone / year / collection time, then watch two progress bars: the upload (XHR upload progress)
+ * and the parse (polling the bundle status). Goes to the incident when it is ready.
+ *
+ * A paste is uploaded as one more file, `pasted-<yyyy-mm-dd-hhmm>.log` (UTC, named when the text
+ * arrives), with the same options. While the text is there the panel shows, debounced, what
+ * bootline recognises in it (`POST /api/preview`: nothing stored). Ctrl/Cmd+Enter submits.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { queryKeys } from "@/components/data/query-keys";
 import { useBundleStatusQuery } from "@/components/data/use-bundle-status-query";
 import { ProgressBar } from "@/components/progress-bar";
+import { fetchJson } from "@/components/data/fetch-json";
+import { PREVIEW_MAX_BYTES } from "@/lib/ingest/preview-limits";
+import type { TPreview } from "@/lib/ingest/preview-text";
 import { fmtBytes, fmtCount } from "@/lib/timeline/format";
+import { PastePreview } from "./paste-preview";
+import styles from "./paste.module.css";
 import { buildUploadForm, uploadWithProgress, type TUploadResult } from "./upload-request";
 
 const ACCEPTED_HINT = ".tar.gz .tgz .tar .tar.xz .zip .gz, or plain log files";
 const COMMON_ZONES = ["UTC", "America/Los_Angeles", "America/New_York", "Europe/London", "Europe/Berlin", "Asia/Kolkata", "Asia/Shanghai", "Asia/Tokyo", "Australia/Sydney"];
 const PHASES: Record<string, string> = { queued: "waiting to start", unpack: "unpacking", parse: "parsing lines", ingest: "parsing and storing events", store: "storing events", detect: "running detectors", done: "done" };
+
+/** Wait after the last change of the pasted text or the options before asking for a preview, ms. */
+const PREVIEW_DEBOUNCE_MS = 400;
+
+type TPreviewState = { kind: "idle" } | { kind: "loading"; last: TPreview | null } | { kind: "ready"; data: TPreview } | { kind: "error"; message: string };
+
+/** The file name of a paste made at `d`: `pasted-<yyyy-mm-dd-hhmm>.log`, UTC. */
+export function pasteFileName(d: Date): string {
+  const iso = d.toISOString();
+  return `pasted-${iso.slice(0, 10)}-${iso.slice(11, 13)}${iso.slice(14, 16)}.log`;
+}
+
+/** True when `el` is a field that takes a paste itself (another input, a text box, an editable element). */
+function isField(el: Element | null): boolean {
+  return !!el && el instanceof HTMLElement && !!el.closest("input, textarea, select, [contenteditable]:not([contenteditable='false'])");
+}
 
 type TStage =
   | { kind: "idle" }
@@ -63,6 +89,12 @@ export function UploadPanel(p: { incidents: Array<{ id: string; title: string }>
   const [year, setYear] = useState("");
   const [collected, setCollected] = useState("");
   const [stage, setStage] = useState<TStage>({ kind: "idle" });
+  const [pasteText, setPasteText] = useState("");
+  const [pasteName, setPasteName] = useState<string | null>(null);
+  const [preview, setPreview] = useState<TPreviewState>({ kind: "idle" });
+  const formRef = useRef<HTMLFormElement>(null);
+  const pasteRef = useRef<HTMLTextAreaElement>(null);
+  const busyRef = useRef(false);
 
   const bundleId = stage.kind === "parsing" ? stage.result.bundleId : null;
   const status = useBundleStatusQuery(bundleId);
@@ -90,19 +122,91 @@ export function UploadPanel(p: { incidents: Array<{ id: string; title: string }>
       const seen = new Set(prev.map((f) => `${f.name}:${f.size}`));
       return [...prev, ...add.filter((f) => !seen.has(`${f.name}:${f.size}`))];
     });
-    if (stage.kind === "error") setStage({ kind: "idle" });
+    setStage((st) => (st.kind === "error" ? { kind: "idle" } : st));
+  };
+
+  /** Takes `text` as the pasted log text (named on its first arrival). */
+  const takePaste = (text: string) => {
+    setPasteText(text);
+    setPasteName((n) => (text.trim() ? (n ?? pasteFileName(new Date())) : null));
+    setStage((st) => (st.kind === "error" ? { kind: "idle" } : st));
   };
 
   const busy = stage.kind === "uploading" || stage.kind === "parsing";
+  busyRef.current = busy;
+
+  // a paste anywhere on the page (not into another field) lands in the paste box; pasted files join the list
+  useEffect(() => {
+    const onPaste = (e: ClipboardEvent) => {
+      if (busyRef.current || isField(e.target as Element | null) || isField(document.activeElement)) return;
+      const data = e.clipboardData;
+      if (!data) return;
+      if (data.files.length > 0) {
+        e.preventDefault();
+        addFiles(data.files);
+        return;
+      }
+      const text = data.getData("text/plain");
+      if (!text.trim()) return;
+      e.preventDefault();
+      takePaste(text);
+      pasteRef.current?.focus({ preventScroll: true });
+      pasteRef.current?.scrollIntoView({ block: "nearest" });
+    };
+    document.addEventListener("paste", onPaste);
+    return () => document.removeEventListener("paste", onPaste);
+    // addFiles and takePaste only use state setters: registered once
+  }, []);
+
+  // what bootline recognises in the paste, debounced; a newer text or option cancels the older request
+  useEffect(() => {
+    if (!pasteText.trim()) {
+      setPreview({ kind: "idle" });
+      return;
+    }
+    const ctl = new AbortController();
+    const timer = setTimeout(async () => {
+      const bad = checkFields({ tz, year, collected });
+      if (bad) return setPreview({ kind: "error", message: bad });
+      const bytes = new TextEncoder().encode(pasteText).length;
+      if (bytes > PREVIEW_MAX_BYTES)
+        return setPreview({ kind: "error", message: `${fmtBytes(bytes)} of text is more than the preview reads (${fmtBytes(PREVIEW_MAX_BYTES)}); “Upload and parse” still takes it` });
+      setPreview((p) => ({ kind: "loading", last: p.kind === "ready" ? p.data : p.kind === "loading" ? p.last : null }));
+      try {
+        const data = await fetchJson<TPreview>("/api/preview", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          signal: ctl.signal,
+          body: JSON.stringify({
+            text: pasteText,
+            name: pasteName ?? undefined,
+            node: node.trim() || undefined,
+            tz: tz.trim() || undefined,
+            year: year.trim() || undefined,
+            collected: collected.trim() ? new Date(Date.parse(normaliseCollected(collected))).toISOString() : undefined,
+          }),
+        });
+        if (!ctl.signal.aborted) setPreview({ kind: "ready", data });
+      } catch (err) {
+        if (!ctl.signal.aborted) setPreview({ kind: "error", message: (err as Error).message });
+      }
+    }, PREVIEW_DEBOUNCE_MS);
+    return () => {
+      clearTimeout(timer);
+      ctl.abort();
+    };
+  }, [pasteText, pasteName, node, tz, year, collected]);
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     if (busy) return;
-    if (files.length === 0) return setStage({ kind: "error", message: "choose at least one file to upload" });
+    const pasted = pasteText.trim() ? [new File([pasteText], pasteName ?? pasteFileName(new Date()), { type: "text/plain" })] : [];
+    const all = [...files, ...pasted];
+    if (all.length === 0) return setStage({ kind: "error", message: "choose at least one file to upload, or paste log text" });
     if (target === "existing" && !incidentId) return setStage({ kind: "error", message: "choose the incident to add to" });
     const bad = checkFields({ tz, year, collected });
     if (bad) return setStage({ kind: "error", message: bad });
     const form = buildUploadForm({
-      files,
+      files: all,
       title: target === "new" ? title : undefined,
       incidentId: target === "existing" ? incidentId : undefined,
       node,
@@ -110,7 +214,7 @@ export function UploadPanel(p: { incidents: Array<{ id: string; title: string }>
       year,
       collected: collected.trim() ? new Date(Date.parse(normaliseCollected(collected))).toISOString() : undefined,
     });
-    const total = files.reduce((n, f) => n + f.size, 0);
+    const total = all.reduce((n, f) => n + f.size, 0);
     setStage({ kind: "uploading", loaded: 0, total });
     const req = uploadWithProgress("/api/uploads", form, (loaded, t) => setStage({ kind: "uploading", loaded, total: t || total }));
     abortRef.current = req.abort;
@@ -125,8 +229,25 @@ export function UploadPanel(p: { incidents: Array<{ id: string; title: string }>
   };
 
   const totalBytes = files.reduce((n, f) => n + f.size, 0);
+  const pasteLines = useMemo(() => (pasteText ? pasteText.split("\n").length - (pasteText.endsWith("\n") ? 1 : 0) : 0), [pasteText]);
+  const pasteBytes = useMemo(() => new TextEncoder().encode(pasteText).length, [pasteText]);
+  const shown = preview.kind === "ready" ? preview.data : preview.kind === "loading" ? preview.last : null;
   return (
-    <form className="panel upload" id="upload" onSubmit={submit} aria-labelledby="upload-h" data-testid="upload-form">
+    <form
+      ref={formRef}
+      className="panel upload"
+      id="upload"
+      onSubmit={submit}
+      aria-labelledby="upload-h"
+      data-testid="upload-form"
+      onKeyDown={(e) => {
+        // Ctrl/Cmd+Enter submits from anywhere in the form (the paste box included)
+        if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+          e.preventDefault();
+          formRef.current?.requestSubmit();
+        }
+      }}
+    >
       <h2 id="upload-h">Upload a log bundle</h2>
       <div
         className={`dropzone${dragOver ? " over" : ""}${busy ? " disabled" : ""}`}
@@ -178,6 +299,55 @@ export function UploadPanel(p: { incidents: Array<{ id: string; title: string }>
             {files.length} file{files.length === 1 ? "" : "s"}, {fmtBytes(totalBytes)}
           </li>
         </ul>
+      )}
+
+      <div className={styles.paste}>
+        <div className={styles.pasteHead}>
+          <label htmlFor="paste-text">Paste log text</label>
+          <span className="spacer" />
+          {pasteText && !busy && (
+            <button type="button" className="btn small" onClick={() => takePaste("")} aria-label="clear the pasted text">
+              clear
+            </button>
+          )}
+        </div>
+        <textarea
+          id="paste-text"
+          ref={pasteRef}
+          className="input"
+          value={pasteText}
+          onChange={(e) => takePaste(e.target.value)}
+          disabled={busy}
+          spellCheck={false}
+          autoComplete="off"
+          wrap="off"
+          placeholder="kubelet, containerd or journalctl lines, kubectl events… (or paste anywhere on this page)"
+          aria-describedby="paste-hint"
+          data-testid="paste-text"
+        />
+        <span id="paste-hint" className="small">
+          {pasteText ? (
+            <>
+              uploaded as <span className="mono">{pasteName}</span> ({fmtCount(pasteLines)} line{pasteLines === 1 ? "" : "s"}, {fmtBytes(pasteBytes)}) ·{" "}
+            </>
+          ) : null}
+          <span className={styles.kbd}>Ctrl</span>+<span className={styles.kbd}>Enter</span> uploads
+        </span>
+      </div>
+      {pasteText.trim() && (
+        <div data-testid="paste-preview-area">
+          {preview.kind === "loading" && (
+            <p className={styles.status} role="status">
+              reading the pasted text…
+            </p>
+          )}
+          {preview.kind === "error" && (
+            <p className="warn small" role="status" data-testid="paste-preview-error">
+              No preview: {preview.message}
+            </p>
+          )}
+          {shown && <PastePreview preview={shown} />}
+        </div>
       )}
 
       <fieldset className="target" disabled={busy}>

@@ -46,6 +46,11 @@ export interface FileLayout {
   /** collection time of the file's group, UTC ms, and where it came from */
   collectedMs?: number | null;
   collectedSource?: string | null;
+  /**
+   * In an archive of no known collector: the top folder that holds the file when it names a node
+   * (`topFolderNodes`). Weaker than the layout's `node` and than the names the records carry.
+   */
+  folderNode?: string | null;
 }
 
 /** The layout of a whole upload. */
@@ -732,6 +737,41 @@ function collectedFromContent(g: CollectorGroup): { ms: number; source: string }
   return best !== null ? { ms: best, source: "event-times" } : null;
 }
 
+/**
+ * Folder names that say what a folder holds rather than which machine it came from: top folders
+ * of hand-made archives (`logs/`, `var/log/`, `kubelet/`, ...) that are no node name.
+ */
+const NOT_A_NODE = new Set([
+  "log", "logs", "var", "tmp", "etc", "run", "host", "root", "home", "output", "out", "bundle", "bundles", "dump", "dumps",
+  "collect", "collected", "debug", "data", "export", "exports", "archive", "files", "journal", "journald", "kernel", "system",
+  "systemd", "kubelet", "containerd", "crio", "cri-o", "docker", "pods", "containers", "events", "cni", "net.d", "calico",
+  "cilium", "istio", "istio-cni", "flannel", "multus", "aws-routed-eni", "kube-system", "nodes", "node", "cluster", "incident",
+]);
+
+/** A folder name that may be a node's name: a DNS label or dotted host name, or an address. */
+const NODE_LIKE = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\d{1,3}(?:\.\d{1,3}){3})$/;
+
+function nodeFolder(name: string): boolean {
+  const n = name.toLowerCase();
+  return NODE_LIKE.test(n) && !NOT_A_NODE.has(n) && !/^\d+$/.test(n);
+}
+
+/**
+ * The node each file of an archive of no known collector lies under, from its top folder: the one
+ * top folder of the archive (`edge-node-03/cilium/cilium-agent.log`), or, where the archive holds
+ * several top folders beside each other, each one (`node-a/kubelet.log`, `node-b/kubelet.log`),
+ * when every such folder holds files in it and has a node-like name (not `logs`, `var`, a
+ * component's name, ...). Files at the archive's root and archives where any top folder fails
+ * the test get null. Parallel to `g.idx`.
+ */
+export function topFolderNodes(g: CollectorGroup): Array<string | null> {
+  if (g.top !== null) return g.idx.map(() => (nodeFolder(g.top as string) ? g.top : null));
+  const firsts = g.rel.map((r) => (r.includes("/") ? r.slice(0, r.indexOf("/")) : null));
+  const folders = new Set(firsts.filter((f): f is string => f !== null));
+  if (folders.size < 2 || ![...folders].every(nodeFolder)) return g.idx.map(() => null);
+  return firsts;
+}
+
 /** The collectors a layout found, comma-separated (`Bundle.collector`), or null for plain logs. */
 export function collectorNames(layout: BundleLayout): string | null {
   return layout.collectors.length ? layout.collectors.join(",") : null;
@@ -750,6 +790,10 @@ export function describeBundle(files: readonly UnpackedFile[]): BundleLayout {
   for (const g of groupFiles(files)) {
     const c = COLLECTORS.find((spec) => spec.detect(g)) ?? null;
     const layouts = c ? c.describe(g) : base(g);
+    if (!c && g.archive !== null) {
+      const folders = topFolderNodes(g);
+      layouts.forEach((l, k) => (l.folderNode = folders[k]));
+    }
     const col = c?.collected?.(g) ?? null;
     const mt = latestMtime(files, g.idx);
     const when = col ?? (mt !== null ? { ms: mt, source: "member-mtime" } : collectedFromContent(g));

@@ -173,7 +173,7 @@ export function run(boot: BootInfo, events: BootEvent[], params: RetryStormParam
     if (irregular.length) parts.push(`${plural(irregular.length, "pod")} retried irregularly.`);
     parts.push(
       ratePerMin >= p.highRatePerMin
-        ? `A rate this high leaves a cleanup goroutine per failure waiting in the runtime (INCIDENTS.md pattern 2) and can stall it.`
+        ? `A rate this high leaves a cleanup goroutine per failure waiting in the runtime, and enough of them can stall it.`
         : `Each failure costs the runtime a sandbox setup and teardown.`,
     );
     out.push({

@@ -162,8 +162,8 @@ export function run(boot: BootInfo, events: BootEvent[], params: RuntimeDegradat
     `During the sandbox failure storm that began at ${fmtT(sec(from - t0))} (${plural(stormAttempts, "failed attempt")} in ${plural(windows.length, "window")}), the container runtime lost health: ${list}. ` +
     `${total} health signal${total === 1 ? "" : "s"} from ${fmtT(sec(start - t0))} to ${fmtT(sec(end - t0))}${recovered ? "; a sandbox succeeded after the last one" : "; no sandbox succeeded after the last one before the data ended"}. ` +
     (grave
-      ? `The kubelet saw the runtime as unhealthy: the node can look dead until it is rebooted (INCIDENTS.md pattern 2; restarting containerd alone did not recover it).`
-      : `Cleanups piling up in the runtime (stops timing out, shim events failing) come before the runtime stalls (INCIDENTS.md pattern 2).`);
+      ? `The kubelet saw the runtime as unhealthy: the node can look dead until it is rebooted (restarting containerd alone has been seen not to recover it).`
+      : `Cleanups piling up in the runtime (stops timing out, shim events failing) come before the runtime stalls.`);
   return [
     {
       detector: name,

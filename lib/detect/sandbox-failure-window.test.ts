@@ -196,21 +196,23 @@ describe("sandbox-failure-window: attempts", () => {
     expect(ws[0].evidence).toEqual([2, 3]);
   });
 
-  it("a line naming neither pod nor sandbox joins only the same component's attempt with the same error text", () => {
+  it("a line naming neither pod nor sandbox joins an attempt within 1 s with the same error text, or the same cause", () => {
     const err = { err: "rpc error: code = DeadlineExceeded desc = context deadline exceeded" };
     const attempts = collectAttempts(
       sorted([
         be({ t: 10, component: "kubelet", pod: "ds/a", fields: err, errorClass: "context-deadline-exceeded" }),
-        be({ t: 10.5, component: "kubelet", fields: err, errorClass: "context-deadline-exceeded" }), // joins
-        be({ t: 10.6, component: "kubelet", fields: { err: "other" }, errorClass: "sig:other" }), // different text: own attempt
-        be({ t: 10.7, component: "containerd", fields: err, errorClass: "context-deadline-exceeded" }), // other component: own attempt
+        be({ t: 10.5, component: "kubelet", fields: err, errorClass: "context-deadline-exceeded" }), // same text: joins
+        be({ t: 10.6, component: "kubelet", fields: { err: "other" }, errorClass: "sig:other" }), // different cause: own attempt
+        // the runtime's line of the same failure, its text worded otherwise: the same cause joins it
+        be({ t: 10.7, component: "containerd", fields: { error: "context deadline exceeded" }, errorClass: "context-deadline-exceeded" }),
+        be({ t: 10.8, component: "containerd", fields: { error: "cut" }, errorClass: "truncated" }), // a cut line states no cause: own attempt
         be({ t: 12, component: "kubelet", fields: err, errorClass: "context-deadline-exceeded" }), // > 1 s: own attempt
       ]),
     );
     expect(attempts.map((a) => [a.time - T0, a.lines.length])).toEqual([
-      [10000, 2],
+      [10000, 3],
       [10600, 1],
-      [10700, 1],
+      [10800, 1],
       [12000, 1],
     ]);
   });

@@ -10,11 +10,16 @@
  * Attempts (DESIGN.md "Attempt"):
  *  - attempt lines are `sandbox.create.failed` events (kubelet, runtime and Kubernetes
  *    event lines); failed stops, CNI DEL failures and "network not ready" reports are
- *    other kinds and never count;
+ *    other kinds and never count. A boot with no such line but CNI plugin logs of failed
+ *    `ADD`s (`cni.add.failed`: a plugin's own log file, all a reviewer has) takes those:
+ *    each failed `ADD` is one sandbox's network set-up failing;
  *  - node-log lines are grouped: by sandbox id where a line names one; a line with a pod
  *    but no id joins an attempt of that pod within `joinS`; a line with neither joins
- *    an attempt with a line of the same component and the same error text within
- *    `joinS`; otherwise a line starts an attempt. An attempt's time is its earliest line;
+ *    an attempt within `joinS` that has a line of the same component and the same error
+ *    text, or of any component and the same error class (the kubelet's and the runtime's
+ *    lines of one failure), or whose pod the line names by its name alone (`for pod "<name>"`, as the
+ *    dockershim-era kubelet printed it); otherwise a line starts an attempt. An attempt's
+ *    time is its earliest line;
  *  - a Kubernetes event (count N between first and last seen, spread evenly) adds an
  *    attempt for each occurrence that no node log covers: an occurrence is covered
  *    when it lies within `eventSlackS` of the time span of a kubelet or runtime log
@@ -118,6 +123,22 @@ function errorText(e: BootEvent): string {
   return split.fields.err ?? split.fields.error ?? e.errorClass ?? e.message ?? "";
 }
 
+/**
+ * Two lines state the same cause (the same error class, not `truncated`): the kubelet's line and the
+ * runtime's line of one failure when neither names the pod or the sandbox.
+ */
+function sameCause(a: BootEvent, b: BootEvent): boolean {
+  return a.errorClass !== null && a.errorClass === b.errorClass && a.errorClass !== "truncated";
+}
+
+/** The line names the pod (`namespace/name`) by its name alone: `"<name>"` or `"<name>_<namespace>…`. */
+function namesPod(e: BootEvent, pod: string | null): boolean {
+  if (!pod) return false;
+  const name = pod.slice(pod.indexOf("/") + 1);
+  const m = e.message ?? "";
+  return m.includes(`"${name}"`) || m.includes(`"${name}_`) || m.includes(`\\"${name}\\"`);
+}
+
 function distance(a: Attempt, ts: number): number {
   return ts < a.time ? a.time - ts : ts > a.lastTs ? ts - a.lastTs : 0;
 }
@@ -134,11 +155,15 @@ function newAttempt(e: BootEvent): Attempt {
   return { time: e.ts!, lastTs: e.ts!, sandboxId: e.sandboxId, pod: e.pod, lines: [e], eventLines: [], fromEvent: false, errorClass: null };
 }
 
-/** Class of an attempt: the first fixed slug among its lines by time, else the earliest line's class. */
+/**
+ * Class of an attempt: the first fixed slug among its lines by time, else the first `sig:` class
+ * (a cause one line states in full beats another line cut before it), else `truncated`.
+ */
 function attemptClass(lines: BootEvent[]): string | null {
   const sorted = [...lines].sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0) || a.fileId - b.fileId || a.line - b.line);
-  const slug = sorted.find((l) => l.errorClass && !l.errorClass.startsWith("sig:"));
-  return slug?.errorClass ?? sorted.find((l) => l.errorClass)?.errorClass ?? null;
+  const cls = (l: BootEvent) => l.errorClass;
+  const slug = sorted.find((l) => cls(l) && !cls(l)!.startsWith("sig:") && cls(l) !== "truncated");
+  return slug?.errorClass ?? sorted.find((l) => cls(l)?.startsWith("sig:"))?.errorClass ?? sorted.find(cls)?.errorClass ?? null;
 }
 
 /**
@@ -150,9 +175,9 @@ function attemptClass(lines: BootEvent[]): string | null {
 export function collectAttempts(events: BootEvent[], p: Pick<SandboxFailureWindowParams, "joinS" | "eventSlackS"> = defaults): Attempt[] {
   const joinMs = p.joinS * 1000;
   const slackMs = p.eventSlackS * 1000;
-  const lines = events
-    .filter((e) => e.kind === "sandbox.create.failed" && e.ts !== null)
-    .sort((a, b) => a.ts! - b.ts! || a.fileId - b.fileId || a.line - b.line);
+  let lines = events.filter((e) => e.kind === "sandbox.create.failed" && e.ts !== null);
+  if (lines.length === 0) lines = events.filter((e) => e.kind === "cni.add.failed" && e.ts !== null);
+  lines.sort((a, b) => a.ts! - b.ts! || a.fileId - b.fileId || a.line - b.line);
   const nodeLines = lines.filter((e) => !isK8sEvent(e));
   const eventLines = lines.filter(isK8sEvent);
 
@@ -224,7 +249,7 @@ export function collectAttempts(events: BootEvent[], p: Pick<SandboxFailureWindo
         const a = sorted[i];
         const d = distance(a, ts);
         if (d > joinMs) continue;
-        if (!a.lines.some((l) => l.component === e.component && errorText(l) === text)) continue;
+        if (!namesPod(e, a.pod) && !a.lines.some((l) => (l.component === e.component && errorText(l) === text) || sameCause(l, e))) continue;
         if (!best || d < distance(best, ts) || (d === distance(best, ts) && order.get(a)! < order.get(best)!)) best = a;
       }
       if (best) {
@@ -414,6 +439,40 @@ export interface SandboxWindowMetrics {
   attemptsFromEvents: number;
   /** attempts per error class */
   errorClasses: Record<string, number>;
+  /** why the window's times or counts are approximate (`approximateReasons`); absent when they are exact */
+  approximate?: string[];
+}
+
+/** Plain-words units of an age's uncertainty (ms) for the reasons below. */
+function ageUnit(ms: number): string {
+  return ms >= 86_400_000 ? "a day" : ms >= 3_600_000 ? "an hour" : ms >= 60_000 ? "a minute" : "a second";
+}
+
+/**
+ * Why a window's times or counts are not exact, in words a reviewer can act on: attempts counted
+ * from Kubernetes event counts (spread evenly over each event's span), times from kubectl's
+ * relative ages (to their precision), ages counted back from the upload's time (no collection time
+ * given), and a T+0 taken from the boot's earliest event. Empty when nothing is approximate.
+ */
+export function approximateReasons(boot: BootInfo, attempts: readonly Attempt[]): string[] {
+  const out: string[] = [];
+  let spread = false;
+  let fromUpload = false;
+  let coarsest = 0;
+  for (const a of attempts) {
+    if (a.fromEvent && (a.lines[0]?.k8s?.count ?? 1) > 1) spread = true;
+    for (const l of a.fromEvent ? a.lines : []) {
+      const k = l.k8s;
+      if (!k) continue;
+      if (k.agesFromUpload) fromUpload = true;
+      coarsest = Math.max(coarsest, k.lastUncertaintyMs ?? 0, k.firstUncertaintyMs ?? 0);
+    }
+  }
+  if (spread) out.push("attempts counted from Kubernetes event counts (xN over D), spread evenly over each event's span");
+  if (coarsest > 0) out.push(`times from kubectl's relative ages, precise to ${ageUnit(coarsest)}`);
+  if (fromUpload) out.push("ages anchored at the upload time: give the collection time");
+  if (boot.startApprox) out.push("T+0 is the boot's earliest event (no kernel start or boot marker in the data)");
+  return out;
 }
 
 const sec = (ms: number) => Number((ms / 1000).toFixed(3));
@@ -464,6 +523,7 @@ export function run(boot: BootInfo, events: BootEvent[], params: SandboxFailureW
     const fromEvents = w.attempts.filter((a) => a.fromEvent).length;
     const evidence = attemptEvidence(w.attempts);
     const lastAttempt = w.attempts[n - 1];
+    const approximate = approximateReasons(boot, w.attempts);
 
     const podsText = plural(pods.size, "pod");
     const attemptsText = plural(n, "failed sandbox attempt");
@@ -479,6 +539,7 @@ export function run(boot: BootInfo, events: BootEvent[], params: SandboxFailureW
     );
     if (cls) parts.push(`${clsN} of them failed with ${cls}${Object.keys(classes).length > 1 ? ` (${Object.keys(classes).length} classes in all)` : ""}.`);
     if (fromEvents) parts.push(`${fromEvents} attempt${fromEvents === 1 ? " was" : "s were"} counted from Kubernetes events that no node log covers.`);
+    if (approximate.length) parts.push(`Approximate: ${approximate.join("; ")}.`);
     if (w.end === null) {
       parts.push(
         `The window had not closed when the data ended${dataEnd !== null ? ` at ${fmtT(sec(dataEnd - t0))}` : ""}: no failure was followed by both a successful sandbox and ${p.quietS} s without failures.`,
@@ -508,6 +569,7 @@ export function run(boot: BootInfo, events: BootEvent[], params: SandboxFailureW
         lastAttemptAfterBootS: sec(lastAttempt.time - t0),
         attemptsFromEvents: fromEvents,
         errorClasses: classes,
+        ...(approximate.length ? { approximate } : {}),
       } satisfies SandboxWindowMetrics,
       evidence,
     };

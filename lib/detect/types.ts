@@ -45,8 +45,20 @@ export interface BootEvent {
   sandboxId: string | null;
   errorClass: string | null;
   message: string;
-  /** Kubernetes event extras: reason, count, first/last seen (UTC ms) */
-  k8s?: { reason: string; count: number; firstMs: number | null; lastMs: number | null } | null;
+  /**
+   * Kubernetes event extras: reason, count, first/last seen (UTC ms); for times from kubectl's
+   * relative ages, how much earlier each may lie (ms) and whether the ages were counted back
+   * from the upload's time for want of a collection time
+   */
+  k8s?: {
+    reason: string;
+    count: number;
+    firstMs: number | null;
+    lastMs: number | null;
+    firstUncertaintyMs?: number;
+    lastUncertaintyMs?: number;
+    agesFromUpload?: boolean;
+  } | null;
   fields?: Record<string, string> | null;
 }
 
@@ -57,6 +69,8 @@ export interface BootInfo {
   start: number;
   /** last event, UTC ms */
   end: number | null;
+  /** T+0 is the boot's earliest event (no kernel start or boot marker): times after boot are approximate */
+  startApprox?: boolean;
 }
 
 export type FindingSeverity = "info" | "low" | "medium" | "high" | "critical";

@@ -1,8 +1,10 @@
 /**
  * The postmortem summary of an incident as Markdown (DESIGN.md "Users and their jobs": a
- * reviewer pastes findings into a postmortem): the incident, its nodes and boots, the
- * findings with their numbers and an absolute permalink each (the finding's window with
- * its evidence highlighted), and the reviewers' notes. Pure: data in, text out.
+ * reviewer pastes findings into a postmortem): the incident, its nodes and boots (a node
+ * named after the upload marked "not named by the logs"), the findings with their numbers,
+ * the reasons they are approximate when they are (`metrics.approximate`), and an absolute
+ * permalink each (the finding's window with its evidence highlighted), and the reviewers'
+ * notes. Pure: data in, text out.
  *
  * Everything that comes from the logs or from people (titles, node names, explanations
  * quoting pods and errors, notes, event messages) goes through lib/export/escape.ts: log
@@ -45,6 +47,13 @@ const KEY_METRICS: Array<[string, string]> = [
   ["closedBy", "closed by"],
   ["ratePerMin", "failures/min at peak"],
 ];
+
+/** Metrics written on their own line rather than under "Metrics". */
+const OWN_LINE_METRICS = ["approximate"];
+
+/** What the "not named by the logs" mark means, under the nodes table. */
+const UNNAMED_NOTE =
+  "not named by the logs: none of the node's log lines named a node, so it was named after the uploaded file; rename it on the incident page, or upload again with the node name option set.";
 
 /** Longest event message quoted under a note. */
 const NOTE_MESSAGE_MAX = 300;
@@ -91,9 +100,10 @@ export function renderIncidentMarkdown(m: TMarkdownIncident): string {
     out.push("| node | boot | T+0 (UTC) | last event (UTC) | span | detected by | findings | timeline |");
     out.push("|---|---|---|---|---:|---|---:|---|");
     for (const n of m.nodes) {
+      const label = `${markdownTableCell(n.name)}${n.nameSource === "upload" ? " (not named by the logs)" : ""}`;
       for (const b of n.boots) {
         out.push(
-          `| ${markdownTableCell(n.name)} | ${b.index} of ${n.boots.length} ${markdownCode(b.bootKey)} | ${fmtUtc(b.startMs)}${b.startApprox ? " (approximate)" : ""} | ${
+          `| ${label} | ${b.index} of ${n.boots.length} ${markdownCode(b.bootKey)} | ${fmtUtc(b.startMs)}${b.startApprox ? " (approximate)" : ""} | ${
             b.endMs === null ? "—" : fmtUtc(b.endMs)
           } | ${b.endMs === null ? "—" : fmtDuration(b.endMs - b.startMs)} | ${markdownTableCell(DETECTED_BY[b.detectedBy] ?? b.detectedBy)} | ${b.findings} | ${markdownLink(
             "open",
@@ -103,6 +113,7 @@ export function renderIncidentMarkdown(m: TMarkdownIncident): string {
       }
     }
     out.push("");
+    if (m.nodes.some((n) => n.nameSource === "upload")) out.push(`_${escapeMarkdown(UNNAMED_NOTE)}_`, "");
   }
 
   if (m.warnings?.length) {
@@ -124,7 +135,9 @@ export function renderIncidentMarkdown(m: TMarkdownIncident): string {
     );
     const known = KEY_METRICS.filter(([k]) => k in f.metrics).map(([k, label]) => `${label} ${metricMd(k, f.metrics[k])}`);
     if (known.length) out.push(`- **Numbers:** ${known.join(" · ")}`);
-    const rest = Object.entries(f.metrics).filter(([k]) => !KEY_METRICS.some(([x]) => x === k));
+    const approx = Array.isArray(f.metrics.approximate) ? f.metrics.approximate.filter((x): x is string => typeof x === "string" && x.trim() !== "") : [];
+    if (approx.length) out.push(`- **Approximate:** ${approx.map((r) => escapeMarkdown(r)).join("; ")}`);
+    const rest = Object.entries(f.metrics).filter(([k]) => !KEY_METRICS.some(([x]) => x === k) && !OWN_LINE_METRICS.includes(k));
     if (rest.length) out.push(`- **Metrics:** ${rest.map(([k, v]) => `${escapeMarkdown(k)} ${metricMd(k, v)}`).join(" · ")}`);
     out.push(`- **Evidence:** ${plural(f.evidenceCount, "event")} cited`);
     out.push(`- **Permalink:** ${markdownLink("timeline at this window, evidence highlighted", abs(bootPath(inc.id, f.nodeName, f.bootKey, findingView(f))))}`);

@@ -6,6 +6,7 @@
  * nodes by name, findings by node then start.
  */
 import type { DbHandles } from "../db/connection";
+import { countFailures } from "./count-failures";
 
 export interface ReportFile {
   path: string;
@@ -50,7 +51,24 @@ export interface IncidentReport {
     duplicateOf?: string;
   }>;
   files: ReportFile[];
-  nodes: Array<{ name: string; aliases: string[]; boots: Array<{ id: string; start: string; end: string | null; detectedBy: string; approximate: boolean }> }>;
+  /**
+   * `nameSource`: `logs` (a log, a path or the node option named it), `upload` (nothing did: named
+   * after the upload, "not named by the logs"), `reviewer` (renamed by hand)
+   */
+  nodes: Array<{
+    name: string;
+    aliases: string[];
+    nameSource: string;
+    /** `failures`: failure lines of the boot by kind and error class, most lines first (lib/incidents/count-failures.ts) */
+    boots: Array<{
+      id: string;
+      start: string;
+      end: string | null;
+      detectedBy: string;
+      approximate: boolean;
+      failures: Array<{ kind: string; errorClass: string | null; lines: number; first: string | null; last: string | null }>;
+    }>;
+  }>;
   findings: Array<{
     detector: string;
     node: string;
@@ -78,6 +96,12 @@ export async function getIncidentReport(db: DbHandles, incidentId: string): Prom
       findings: { include: { node: true, boot: true } },
     },
   });
+  const failures = new Map<number, Array<{ kind: string; errorClass: string | null; lines: number; first: string | null; last: string | null }>>();
+  for (const f of await countFailures(db, incidentId)) {
+    const list = failures.get(f.bootId) ?? [];
+    list.push({ kind: f.kind, errorClass: f.errorClass, lines: f.lines, first: f.first, last: f.last });
+    failures.set(f.bootId, list);
+  }
   const files: ReportFile[] = inc.bundles.flatMap((b) =>
     b.files.map((f) => {
       const r: ReportFile = {
@@ -138,7 +162,8 @@ export async function getIncidentReport(db: DbHandles, incidentId: string): Prom
     nodes: inc.nodes.map((n) => ({
       name: n.name,
       aliases: n.aliases ?? [],
-      boots: n.boots.map((b) => ({ id: b.bootKey, start: iso(b.start)!, end: iso(b.end), detectedBy: b.detectedBy, approximate: b.startApprox })),
+      nameSource: n.nameSource,
+      boots: n.boots.map((b) => ({ id: b.bootKey, start: iso(b.start)!, end: iso(b.end), detectedBy: b.detectedBy, approximate: b.startApprox, failures: failures.get(b.id) ?? [] })),
     })),
     findings,
   };

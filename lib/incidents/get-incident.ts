@@ -25,6 +25,8 @@ export interface TNodeSummary {
   id: number;
   name: string;
   aliases: string[];
+  /** where the name came from: `logs`, `upload` (made from the upload's file name: not named by the logs) or `reviewer` (absent: `logs`) */
+  nameSource?: string;
   boots: TBootSummary[];
 }
 
@@ -156,6 +158,7 @@ export async function getIncident(opts: { incidentId: string }): Promise<TIncide
       id: n.id,
       name: n.name,
       aliases: n.aliases,
+      nameSource: n.nameSource,
       boots: n.boots.map((b, i) => ({
         id: b.id,
         bootKey: b.bootKey,

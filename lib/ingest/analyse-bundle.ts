@@ -3,21 +3,24 @@
  * boot assigned (DESIGN.md "Pipeline": sniff, parse, normalise). No database access; the
  * store step (store-bundle.ts) writes the result in one transaction.
  *
- * Node of an event (DESIGN.md "Definitions: Node"): the user's `node` option; else the
- * collector layout (lib/bundle/collectors.ts, which also names the collector, drops duplicate
- * copies, marks collector noise and gives the collection time); else the record's journal/syslog hostname or the
- * Kubernetes event's node; else the file's most common hostname; else, when the bundle
- * has exactly one node, that node; else none (kept, not on any node timeline).
+ * Node of an event: the user's `node` option; else the collector layout (lib/bundle/collectors.ts,
+ * which also names the collector, drops duplicate copies, marks collector noise and gives the
+ * collection time); else what the record names (journal/syslog hostname, a tool's host column,
+ * the Kubernetes event's node, `Node:` of `kubectl describe`); else the file's most common such
+ * name; then `placeUnplaced`: the archive's top folder, the bundle's only node, and failing
+ * those a node named after the upload (`uploadNodeName`), marked as not named by the logs. No
+ * event is left on no node, so every event reaches the detectors.
  */
 import { createHash } from "node:crypto";
 import { fileBytes, fileSize, type UnpackedFile } from "../bundle/unpack";
 import type { FileRecord, LineCounts, ParsedFile } from "../parse/file-types";
-import { emptyCounts, parseFile } from "../parse/parse-file";
+import { explainUnknown } from "../parse/explain-unknown";
+import { emptyCounts, parseFile, splitLines } from "../parse/parse-file";
 import { redactFileText } from "./redact-file";
 import { classifyRecord, inheritErrorClasses } from "../timeline/classify";
 import { assignBoots as assignBootKeys, detectBoots, type BootInputEvent } from "../timeline/boots";
 import type { EventKind, Lane } from "../detect/types";
-import { collectorNames, describeBundle, K8S_EVENTS_FILE, type FileLayout } from "../bundle/collectors";
+import { collectorNames, describeBundle, K8S_EVENTS_FILE, type BundleLayout, type FileLayout } from "../bundle/collectors";
 import { applyClockSkew, type SkewOption } from "../timeline/clock-skew";
 import { encodeSourceBlock } from "../timeline/source-block-codec";
 
@@ -34,6 +37,75 @@ export interface IngestOptions {
   uploadMs: number;
   /** clock offsets to apply instead of the estimated ones (lib/timeline/clock-skew.ts) */
   skew?: SkewOption | null;
+  /**
+   * names the node of records nothing else places, instead of the name of the upload they came
+   * from (`placeUnplaced`)
+   */
+  uploadName?: string | null;
+}
+
+/**
+ * The node name made from an upload's file name for records that name no node: the base name
+ * without archive and log extensions (`kubelet-paste.log.gz` → `kubelet-paste`), blanks turned into
+ * dashes; `upload` when nothing is left.
+ */
+export function uploadNodeName(fileName: string | null | undefined): string {
+  let n = (fileName ?? "").split(/[\\/]/).pop() ?? "";
+  for (let prev = ""; prev !== n; ) {
+    prev = n;
+    n = n.replace(/\.(?:tar\.gz|tar\.xz|tar\.bz2|tgz|tar|zip|gz|xz|log|txt|out|json|ya?ml|jsonl|ndjson|csv)$/i, "");
+  }
+  n = n.trim().replace(/\s+/g, "-");
+  return n || "upload";
+}
+
+/** What `placeUnplaced` needs of each file of the bundle. */
+export interface PlaceInput {
+  path: string;
+  /** the upload the file came from */
+  upload?: string;
+  /** the archive's top folder naming a node (`FileLayout.folderNode`) */
+  folderNode?: string | null;
+  /** the parsed file's kind (`k8s-events` files hold cluster events that belong to no node) */
+  kind: string;
+}
+
+/**
+ * Where records that neither their file's layout nor their own text place go, per file (`ord`):
+ * the archive's top folder, else the bundle's only named node; else, in a bundle that names
+ * several nodes, a Kubernetes events file's records stay on no node (events of cluster objects,
+ * counted and shown as such); else one node for the whole bundle named after an upload
+ * (`uploadNodeName` of `opts.uploadName`, else of the upload the first such file came from;
+ * listed in `unnamed`). `named`: the nodes records, files and paths named. Callers ask in file
+ * order, so the name does not depend on timing.
+ */
+export function placeUnplaced(
+  files: readonly PlaceInput[],
+  named: ReadonlySet<string>,
+  opts: Pick<IngestOptions, "uploadName">,
+): { nodeOf: (ord: number) => string | null; unnamed: Set<string> } {
+  const only = onlyNode(named);
+  let fallback: string | null = null;
+  const unnamed = new Set<string>();
+  return {
+    nodeOf(ord) {
+      const f = files[ord];
+      const n = f?.folderNode ?? only;
+      if (n) return n;
+      if (named.size > 1 && f?.kind === "k8s-events") return null;
+      if (fallback === null) {
+        fallback = uploadNodeName(opts.uploadName || f?.upload || f?.path);
+        if (!named.has(fallback)) unnamed.add(fallback);
+      }
+      return fallback;
+    },
+    unnamed,
+  };
+}
+
+/** `placeUnplaced`'s input for a bundle: unpacked files, their layout and their analysis, by ord. */
+export function placeInputs(unpacked: readonly UnpackedFile[], layout: BundleLayout, files: readonly AnalysedFile[]): PlaceInput[] {
+  return unpacked.map((u, ord) => ({ path: u.path, upload: u.upload, folderNode: layout.files[ord].folderNode, kind: files[ord].kind }));
 }
 
 /** Event flag bits stored in Event.flags. */
@@ -149,6 +221,8 @@ export interface AnalysedBundle {
   collector?: string | null;
   /** other names of nodes (EKS instance id) */
   aliases?: Map<string, string[]>;
+  /** nodes named after the upload because no log, path or option named them (`placeUnplaced`) */
+  unnamed?: Set<string>;
 }
 
 export type Progress = (phase: string, fraction: number) => void;
@@ -290,11 +364,34 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
     timeZone: parsed.timeZone,
     zoneSource: parsed.zoneSource,
     yearSource: parsed.yearSource,
-    errors: [...base.errors, ...parsed.errors],
+    errors: [...base.errors, ...unreadNote(text, parsed), ...parsed.errors],
     reason: parsed.format === "unknown" ? "unknown-format" : null,
     blocks: toSourceBlocks(text),
   };
   return { file, base, sha, events, redacted };
+}
+
+/** Share of a file's non-blank lines that must be parsed for it to count as read. */
+export const READ_SHARE = 0.8;
+
+/**
+ * For a file not read (format unknown, or under `READ_SHARE` of its non-blank lines parsed): one
+ * entry (line 0) saying what its lines look like and what would help (lib/parse/explain-unknown.ts),
+ * from its first 64 KiB; none for a file that was read.
+ */
+function unreadNote(text: string, parsed: ParsedFile): Array<{ line: number; message: string }> {
+  const c = parsed.counts;
+  // lines a collector's noise rule or a binary check skipped are known for what they are
+  const unread = c.skippedByReason["unknown-format"] ?? 0;
+  if (unread === 0 || (parsed.format !== "unknown" && c.parsed >= READ_SHARE * (c.parsed + unread))) return [];
+  const head = splitLines(text.length > 65_536 ? text.slice(0, 65_536) : text).slice(0, 400);
+  if (parsed.format === "unknown" || c.records === 0) return [{ line: 0, message: explainUnknown(head) }];
+  // the lines no record, banner or continuation took: their shape is what is explained
+  const taken = new Set<number>(parsed.banners.map((b) => b.line));
+  for (const r of parsed.records) for (let l = r.line; l <= r.endLine; l++) taken.add(l);
+  const skippedLines = head.filter((l, i) => l.trim() !== "" && !taken.has(i + 1));
+  const percent = Math.round((100 * c.parsed) / (c.parsed + unread));
+  return [{ line: 0, message: explainUnknown([], { format: parsed.format, parsedPercent: percent, skippedLines }) }];
 }
 
 /**
@@ -388,12 +485,13 @@ export function analyseBundle(unpacked: UnpackedFile[], opts: IngestOptions, pro
   const files = results.map((r) => r.file);
   const events = results.flatMap((r) => r.events);
 
-  // node of events whose file and record say nothing: the file's node, else the only node
-  const only = onlyNode(new Set(events.map((e) => e.node).filter((n): n is string => !!n)));
+  // node of events whose file and record say nothing: the file's node, else `placeUnplaced`
+  const named = new Set([...events.map((e) => e.node), ...files.map((f) => f.node)].filter((n): n is string => !!n));
+  const place = placeUnplaced(placeInputs(unpacked, layout, files), named, opts);
   for (const e of events) {
-    if (!e.node) e.node = files[e.fileIdx].node ?? only;
+    if (!e.node) e.node = files[e.fileIdx].node ?? place.nodeOf(e.fileIdx);
   }
-  for (const f of files) if (!f.node && f.status === "read" && f.counts.records > 0) f.node = only;
+  for (const f of files) if (!f.node && f.status === "read" && f.counts.records > 0) f.node = place.nodeOf(f.ord);
 
   applyClockSkew(files, events, opts.skew ?? null);
   const byNode = new Map<string, AnalysedEvent[]>();
@@ -406,7 +504,7 @@ export function analyseBundle(unpacked: UnpackedFile[], opts: IngestOptions, pro
   const nodes = new Map<string, AnalysedBoot[]>();
   for (const [node, list] of [...byNode].sort((a, b) => a[0].localeCompare(b[0]))) nodes.set(node, analyseNode(list));
   progress("parse", 1);
-  return { files, events, nodes, collector: collectorNames(layout), aliases: layout.aliases };
+  return { files, events, nodes, collector: collectorNames(layout), aliases: layout.aliases, unnamed: place.unnamed };
 }
 
 /** Latest member modification time after 2000-01-01 (UTC ms), or null: the collection time fallback. */
@@ -454,6 +552,17 @@ function normalise(r: FileRecord, fileIdx: number, pathNode: string | null): Ana
 }
 
 /**
+ * When an event first happened: a Kubernetes event repeated `(xN over D)` is stored at its last
+ * occurrence, but its first one is what bounds the boot (T+0 from the earliest event, and the
+ * window spreading its N attempts back to it).
+ */
+function firstOccurrence(e: AnalysedEvent): number | null {
+  const k8s = e.fields?.k8s as { count?: number; firstMs?: number | null } | undefined;
+  if (e.ts === null || !k8s || (k8s.count ?? 1) < 2 || k8s.firstMs === null || k8s.firstMs === undefined) return e.ts;
+  return Math.min(e.ts, k8s.firstMs);
+}
+
+/**
  * One node's events (all of them, any order of files; records in file order): gives lines of
  * one failure the known cause another line of the same sandbox states (classify.ts
  * inheritErrorClasses), detects the node's boots from all of its records (timeline/boots.ts)
@@ -463,7 +572,7 @@ export function analyseNode(list: AnalysedEvent[]): AnalysedBoot[] {
   const classes = inheritErrorClasses(list);
   list.forEach((e, i) => (e.errorClass = classes[i]));
   const input: BootInputEvent[] = list.map((e) => ({
-    ts: e.ts,
+    ts: firstOccurrence(e),
     kind: e.kind,
     journalBootId: e.journalBootId,
     bootSegment: e.bootSegment,

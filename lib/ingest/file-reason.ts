@@ -39,9 +39,9 @@ export function fileReason(f: DescribedFile): string | null {
   else if (f.reason) {
     const code = f.reason;
     let detail = problems.length ? problems.join("; ") : (EXPLAIN[code] ?? "");
-    if (code === "unknown-format" && f.counts && f.counts.lines > 0) {
-      const why = `no line matched a known log format (${f.counts.lines.toLocaleString("en-US")} line${f.counts.lines === 1 ? "" : "s"} kept and counted as skipped)`;
-      detail = problems.length ? `${why}; ${detail}` : why;
+    // what the lines look like (analyse-bundle.ts `unreadNote`) says more than the code's generic text
+    if (code === "unknown-format" && f.counts && f.counts.lines > 0 && !problems.length) {
+      detail = `no line matched a known log format (${f.counts.lines.toLocaleString("en-US")} line${f.counts.lines === 1 ? "" : "s"} kept and counted as skipped)`;
     }
     text = detail && !detail.startsWith(code) ? `${code}: ${detail}` : detail || code;
   } else if (f.status === "read" && f.counts && f.counts.records === 0 && f.counts.lines > (f.counts.blank ?? 0)) {

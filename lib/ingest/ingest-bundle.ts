@@ -32,7 +32,7 @@ import { fileSize, type UnpackedFile } from "../bundle/unpack";
 import type { SqlConn } from "../db/sql";
 import type { BootInfo } from "../detect/types";
 import { clockOffsets, shiftFile } from "../timeline/clock-skew";
-import { duplicateScopes, fileBase, findDuplicates, latestMtime, onlyNode, settleDuplicates, type AnalysedBoot, type AnalysedFile, type IngestOptions, type Progress } from "./analyse-bundle";
+import { duplicateScopes, fileBase, findDuplicates, latestMtime, placeInputs, placeUnplaced, settleDuplicates, type AnalysedBoot, type AnalysedFile, type IngestOptions, type Progress } from "./analyse-bundle";
 import { ingestExecutors, type Executor } from "./ingest-pool";
 import { fillFileId, ROW_COLUMNS, unpackTask, type NodeRowsResult, type ParseFileResult } from "./ingest-tasks";
 import { TAIL_COLUMNS } from "./spill";
@@ -100,6 +100,8 @@ export interface ParsedBundle {
   blocks: Array<string | null>;
   collector: string | null;
   aliases: Map<string, string[]>;
+  /** nodes named after the upload (no log, path or option named them) */
+  unnamed: Set<string>;
 }
 
 /**
@@ -188,9 +190,10 @@ export async function parseBundle(
   for (const [x, ords] of dropped) await executors[x].call("dropFiles", { token, ords });
   const files = results.map((r) => r.file);
 
-  // node of events whose file and record say nothing: the only node, when there is one
-  const only = onlyNode(new Set(results.flatMap((r) => r.parts.map((p) => p.node)).filter((n): n is string => !!n)));
-  for (const f of files) if (!f.node && f.status === "read" && f.counts.records > 0) f.node = only;
+  // node of events whose file and record say nothing (analyse-bundle.ts `placeUnplaced`)
+  const named = new Set([...results.flatMap((r) => r.parts.map((p) => p.node)), ...files.map((f) => f.node)].filter((n): n is string => !!n));
+  const place = placeUnplaced(placeInputs(unpacked, layout, files), named, opts);
+  for (const f of files) if (!f.node && f.status === "read" && f.counts.records > 0) f.node = place.nodeOf(f.ord);
 
   const { offsets } = clockOffsets(files, results.map((r) => r.skew), opts.skew ?? null);
   for (const [i, off] of offsets) shiftFile(files[i], off);
@@ -198,7 +201,7 @@ export async function parseBundle(
   const byNode = new Map<string | null, NodeGroup>();
   results.forEach((r, ord) => {
     for (const p of r.parts) {
-      const node = p.node ?? only;
+      const node = p.node ?? place.nodeOf(ord);
       let g = byNode.get(node);
       if (!g) byNode.set(node, (g = { node, sources: [node], held: new Map(), events: 0 }));
       if (!g.sources.includes(p.node)) g.sources.push(p.node);
@@ -218,6 +221,7 @@ export async function parseBundle(
     blocks: results.map((r) => r.blocksPath),
     collector: collectorNames(layout),
     aliases: layout.aliases,
+    unnamed: place.unnamed,
   };
 }
 
@@ -283,12 +287,14 @@ class BundleStore {
   ) {}
 
   /** `nodes`: every node that may get events (in name order; those that get none are removed again in `finish` when new). */
-  async open(fileCount: number, nodes: string[], aliases: Map<string, string[]>): Promise<void> {
+  async open(fileCount: number, nodes: string[], aliases: Map<string, string[]>, unnamed: ReadonlySet<string> = new Set()): Promise<void> {
     const { tx, ids } = this;
     await lockIngest(tx);
-    const before = new Set((await tx.query<{ name: string }>(`SELECT name FROM "Node" WHERE "incidentId" = $1`, [ids.incidentId])).map((r) => r.name));
+    // names the incident has, its nodes' aliases included (those are the same nodes: `upsertNodes`)
+    const rows = await tx.query<{ name: string; aliases: string[] }>(`SELECT name, aliases FROM "Node" WHERE "incidentId" = $1`, [ids.incidentId]);
+    const before = new Set(rows.flatMap((r) => [r.name, ...(r.aliases ?? [])]));
     this.newNodes = new Set(nodes.filter((n) => !before.has(n)));
-    this.nodeIds = await upsertNodes(tx, ids.incidentId, nodes, aliases);
+    this.nodeIds = await upsertNodes(tx, ids.incidentId, nodes, aliases, unnamed);
     this.known = await knownBoots(tx, ids.incidentId);
     // first ids of blocks given out here in order; the sequences are moved past them in `finish`
     this.firstEventId = this.nextEventId = await reserveIds(tx, "Event", 1);
@@ -340,7 +346,7 @@ class BundleStore {
         const id = k ? k.id : this.nextBootId++;
         bootIds.push(id);
         boots.push({ id, nodeId: nodeId!, boot: b, known: !!k });
-        const info: BootInfo = { node: g.node!, bootKey: b.bootKey, start: b.start, end: b.end };
+        const info: BootInfo = { node: g.node!, bootKey: b.bootKey, start: b.start, end: b.end, startApprox: b.startApprox };
         this.infos.set(id, info);
         if (k) {
           info.start = Math.min(k.start, b.start);
@@ -435,7 +441,7 @@ export async function storeParsed(
 ): Promise<StoredBundle> {
   const store = new BundleStore(tx, ids, parsed.executors, parsed.token, parsed.dir);
   const names = parsed.groups.map((g) => g.node).filter((n): n is string => n !== null);
-  await store.open(parsed.files.length, names, parsed.aliases);
+  await store.open(parsed.files.length, names, parsed.aliases, parsed.unnamed);
   const total = parsed.groups.reduce((s, g) => s + g.events, 0);
   // keep two nodes more in flight than there are threads: the next is ready when a COPY ends;
   // the source files and blocks go in while the threads prepare the first nodes
@@ -537,8 +543,14 @@ export async function ingestByNode(
     }
   }
   const names = [...new Set([...filesOf.keys(), ...[...looseEvents.keys()].filter((n): n is string => n !== null)])].sort((a, b) => a.localeCompare(b));
-  // records on no node go to the bundle's only node: the two passes settle that with every node known
-  if (looseEvents.has(null) && names.length === 1) throw new NeedsTwoPasses("records of no node in a bundle of one node");
+  // records no path, record or folder places (analyse-bundle.ts `placeUnplaced`): a Kubernetes events
+  // file's stay on no node in a bundle of several nodes; for any other, the two passes decide with
+  // every node known
+  const nowhere = looseEvents.get(null);
+  if (nowhere && loose.some((ord) => results[ord].file.kind !== "k8s-events" && results[ord].parts.some((p) => p.node === null))) {
+    throw new NeedsTwoPasses("records that name no node");
+  }
+  if (nowhere && names.length === 1) throw new NeedsTwoPasses("records of no node in a bundle of one node");
   const store = new BundleStore(tx, ids, executors, token, dir);
   await store.open(unpacked.length, names, layout.aliases);
 
@@ -579,8 +591,7 @@ export async function ingestByNode(
     }
     return { node, sources: [node], held, events };
   });
-  // then the records on no node (no boots), last as in the two passes
-  const nowhere = looseEvents.get(null);
+  // then the cluster events on no node (no boots), last as in the two passes
   if (nowhere) {
     groups.push(async () => {
       await Promise.all(parsed.map((d) => d.promise));
@@ -595,7 +606,7 @@ export async function ingestByNode(
   try {
     await storeGroups(store, groups, {}, window, {
       after: async (k) => {
-        if (k >= names.length) return; // the records on no node
+        if (k >= names.length) return; // the cluster events on no node
         stored[k].resolve();
         await store.files(fileRows(filesOf.get(names[k]) ?? []));
       },

@@ -170,7 +170,8 @@ export function parseFileTask(t: ParseFileTask): ParseFileResult {
   const r = analyseFile(t.file, { ord: t.ord, layout: t.layout, opts: t.opts, collectedMs: t.collectedMs });
   const byNode = new Map<string | null, AnalysedEvent[]>();
   for (const e of r.events) {
-    const node = e.node ?? r.file.node;
+    // the archive's top folder is known before parsing; the bundle-wide fallbacks come after pass 1
+    const node = e.node ?? r.file.node ?? t.layout.folderNode ?? null;
     let list = byNode.get(node);
     if (!list) byNode.set(node, (list = []));
     list.push(e);

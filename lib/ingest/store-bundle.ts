@@ -30,15 +30,29 @@ export async function reserveIds(tx: SqlConn, table: "Event" | "Boot" | "SourceF
 }
 
 /** Inserts (or finds) the incident's nodes; returns name -> id. */
-export async function upsertNodes(tx: SqlConn, incidentId: string, names: string[], aliases?: Map<string, string[]>): Promise<Map<string, number>> {
+export async function upsertNodes(
+  tx: SqlConn,
+  incidentId: string,
+  names: string[],
+  aliases?: Map<string, string[]>,
+  unnamed: ReadonlySet<string> = new Set(),
+): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (const name of names) {
+    // a name the incident knows as another node's alias (a node the reviewer renamed, an EKS instance id) is that node
+    const [known] = await tx.query<{ id: number }>(`SELECT id FROM "Node" WHERE "incidentId" = $1 AND $2 = ANY(aliases) ORDER BY id LIMIT 1`, [incidentId, name]);
+    if (known) {
+      ids.set(name, known.id);
+      continue;
+    }
+    // a node some log names stays named; one only the upload named keeps its mark until a log or the reviewer names it
     const [n] = await tx.query<{ id: number }>(
-      `INSERT INTO "Node" ("incidentId", name, aliases) VALUES ($1, $2, $3)
+      `INSERT INTO "Node" ("incidentId", name, aliases, "nameSource") VALUES ($1, $2, $3, $4)
        ON CONFLICT ("incidentId", name) DO UPDATE SET
-         aliases = ARRAY(SELECT DISTINCT unnest("Node".aliases || EXCLUDED.aliases) ORDER BY 1)
+         aliases = ARRAY(SELECT DISTINCT unnest("Node".aliases || EXCLUDED.aliases) ORDER BY 1),
+         "nameSource" = CASE WHEN "Node"."nameSource" = 'upload' THEN EXCLUDED."nameSource" ELSE "Node"."nameSource" END
        RETURNING id`,
-      [incidentId, name, aliases?.get(name) ?? []],
+      [incidentId, name, aliases?.get(name) ?? [], unnamed.has(name) ? "upload" : "logs"],
     );
     ids.set(name, n.id);
   }
@@ -129,8 +143,17 @@ export async function insertFiles(tx: SqlConn, incidentId: string, bundleId: str
 }
 
 /** What detectors see of an analysed event (`fields` are not passed: detectors read `k8s` only). */
+/** The Kubernetes event extras detectors read (`BootEvent.k8s`), from the stored `fields.k8s`. */
+function k8sOfEvent(k: NonNullable<BootEvent["k8s"]>): NonNullable<BootEvent["k8s"]> {
+  const out: NonNullable<BootEvent["k8s"]> = { reason: k.reason, count: k.count, firstMs: k.firstMs, lastMs: k.lastMs };
+  if (k.firstUncertaintyMs !== undefined) out.firstUncertaintyMs = k.firstUncertaintyMs;
+  if (k.lastUncertaintyMs !== undefined) out.lastUncertaintyMs = k.lastUncertaintyMs;
+  if (k.agesFromUpload) out.agesFromUpload = true;
+  return out;
+}
+
 export function toBootEvent(e: AnalysedEvent, id: number, fileId: number): BootEvent {
-  const k8s = e.fields?.k8s as { reason: string; count: number; firstMs: number | null; lastMs: number | null } | undefined;
+  const k8s = e.fields?.k8s as NonNullable<BootEvent["k8s"]> | undefined;
   return {
     id,
     ts: e.ts,
@@ -144,7 +167,7 @@ export function toBootEvent(e: AnalysedEvent, id: number, fileId: number): BootE
     sandboxId: e.sandboxId,
     errorClass: e.errorClass,
     message: e.message,
-    k8s: k8s ? { reason: k8s.reason, count: k8s.count, firstMs: k8s.firstMs, lastMs: k8s.lastMs } : null,
+    k8s: k8s ? k8sOfEvent(k8s) : null,
     fields: null,
   };
 }
@@ -190,7 +213,8 @@ export async function detectFindings(
     );
     const all = events.concat(
       others.map((r) => {
-        const k8s = r.fields ? (JSON.parse(r.fields) as { k8s?: BootEvent["k8s"] }).k8s ?? null : null;
+        const stored = r.fields ? (JSON.parse(r.fields) as { k8s?: BootEvent["k8s"] }).k8s : null;
+        const k8s = stored ? k8sOfEvent(stored) : null;
         return {
           id: Number(r.id),
           ts: r.ts ? new Date(r.ts).getTime() : null,

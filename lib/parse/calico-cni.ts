@@ -5,15 +5,33 @@
  *     2025-05-19 04:20:11.207 [INFO][4123] cni-plugin/k8s.go 418: Populated endpoint ContainerID="5f1c…" Pod="web-…"
  *
  * Milliseconds, local time, no offset (year present). ` [LEVEL][pid] `, then `[component/]file line: `
- * (`<nil> 0` for an unknown caller), the message, then sorted `key=value` fields with Go-quoted
- * strings. `message` keeps the text after the caller (fields included, as printed); `fields` holds
- * the trailing pairs unescaped.
+ * (`<nil> 0` for an unknown caller; calico-node's CNI installer prints `cni-installer/<nil> <nil>: `),
+ * the message, then sorted `key=value` fields with Go-quoted strings. `message` keeps the text after
+ * the caller (fields included, as printed); `fields` holds the trailing pairs unescaped.
+ *
+ * The same layout is written by the CNI plugin (`cni-plugin/`, `ipam/`: short-lived, a new pid per
+ * call) and by calico-node's daemons and its install-cni container (`felix/`, `startup/`, `confd/`,
+ * `cni-installer/`, `tunnel-ip-allocator/`, …; typha and kube-controllers alike). All are component
+ * `cni-calico`; the raw line keeps the caller token (`felix/int_dataplane.go`), which tells the node
+ * agent from the plugin.
+ *
+ * calico-node's container output also holds lines without a stamp, read as records with no time
+ * (component `cni-calico`), in a file that is Calico's by its timed lines:
+ *
+ *     bird: device1: Initializing                       BIRD (BGP daemon) on stderr: ident `bird` / `bird6`
+ *     bird: Unable to open configuration file /etc/calico/confd/config/bird.cfg: No such file or directory
+ *     Calico node started successfully                  startup, plain print: ident `calico-node`
+ *     Starting libnetwork service
+ *
+ * and the plain-text startup messages of calico-node before 3.x (`Using node name: node1`,
+ * `Skipping datastore connection test`, `No AS number configured …`, `WARNING: …`). BIRD lines
+ * with `Error` / `Unable` / `failed` are errors, other lines info.
  */
 import { type ComponentLine, componentRecord } from "./component-line";
 import { sniffRatio } from "./sniff-util";
 import { isJsSpace, splitTrailingPairs } from "./text-scan";
 import { d2, d4, digitsValue } from "./time-util";
-import type { FormatSpec, Severity } from "./types";
+import type { FormatSpec, ParsedRecord, Severity } from "./types";
 
 const LEVELS: Readonly<Record<string, Severity>> = { DEBUG: 0, INFO: 1, WARNING: 2, ERROR: 3, FATAL: 4, PANIC: 4 };
 const LEVEL_NAMES = Object.keys(LEVELS);
@@ -63,6 +81,7 @@ export function parseCalicoText(s: string): ComponentLine | null {
   if (j > rest && s.charCodeAt(j) === 32) {
     let k = j + 1;
     while (k < n && isDigit(s.charCodeAt(k))) k++;
+    if (k === j + 1 && s.startsWith("<nil>", k)) k += 5; // `cni-installer/<nil> <nil>: `
     if (k > j + 1 && s.charCodeAt(k) === 58 && s.charCodeAt(k + 1) === 32) start = k + 2;
   }
   const message = s.slice(start);
@@ -82,6 +101,24 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
+/** calico-node lines without a stamp (see the module comment); group 1: `bird` / `bird6` */
+const UNTIMED = /^(?:(bird6?): \S|(?:Calico node started successfully|Starting libnetwork service|Calico node name: |Using node name: |Skipping datastore connection test|Waiting for etcd connection|Using (?:autodetected|configured) IPv[46] address|No IPv6 address configured|No AS number configured|Using global AS number|Created default IPv[46] pool|WARNING: ))/;
+const BIRD_ERROR = /\b(?:Error|error|Unable|unable|failed)\b/;
+
+/** The record of an untimed calico-node line, or null. */
+export function calicoUntimedRecord(line: string): ParsedRecord | null {
+  const m = UNTIMED.exec(line);
+  if (!m) return null;
+  const bird = m[1];
+  return {
+    time: null,
+    component: "cni-calico",
+    ident: bird ?? "calico-node",
+    severity: line.startsWith("WARNING: ") ? 2 : bird !== undefined && BIRD_ERROR.test(line) ? 3 : 1,
+    message: bird !== undefined ? line.slice(bird.length + 2) : line,
+  };
+}
+
 const SNIFF = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} \[(?:DEBUG|INFO|WARNING|ERROR|FATAL|PANIC)\]\[\d+\] /;
 
 /** Format spec: Calico CNI plugin / calico-node text files (`/var/log/calico/cni/cni.log`). */
@@ -97,7 +134,9 @@ export const calicoCniSpec: FormatSpec = {
         const c = parseCalicoText(line);
         if (!c) {
           const c0 = line.charCodeAt(0);
-          return seen && (c0 === 32 || c0 === 9) ? { type: "continuation", text: line } : null;
+          if (seen && (c0 === 32 || c0 === 9)) return { type: "continuation", text: line };
+          const u = calicoUntimedRecord(line);
+          return u ? { type: "record", record: u } : null;
         }
         seen = true;
         return { type: "record", record: componentRecord(c, "cni-calico", true) };
@@ -133,6 +172,17 @@ export const calicoCniSpec: FormatSpec = {
     {
       line: "2025-05-19 04:20:11.305 [WARNING][88] ipam/ipam.go 1172: Asked to release address but it doesn't exist. Ignoring",
       expect: { severity: 2, pid: 88, message: "Asked to release address but it doesn't exist. Ignoring" },
+    },
+
+    {
+      line: "bird: Mesh_192_168_10_12: State changed to up",
+      context: ["2025-05-19 04:20:11.900 [INFO][62] confd/resource.go 277: Target config /etc/calico/confd/config/bird.cfg has been updated"],
+      expect: { time: null, component: "cni-calico", ident: "bird", severity: 1, message: "Mesh_192_168_10_12: State changed to up" },
+    },
+    {
+      line: "Calico node started successfully",
+      context: ["2025-05-19 04:20:11.305 [INFO][9] startup/startup.go 218: Using node name: ip-10-20-30-40"],
+      expect: { time: null, component: "cni-calico", ident: "calico-node", severity: 1, message: "Calico node started successfully" },
     },
   ],
   notMine: [

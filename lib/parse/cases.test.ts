@@ -1,26 +1,9 @@
 /**
- * The real-format cases of /work/shared/cases (README.md there gives the expected values): each
+ * The real-format cases of tests/cases (expect/*.json there gives the expected values): each
  * file parsed by `parseFile` with the options a reviewer would give at upload.
  */
 import { describe, expect, it } from "vitest";
-import type { FileRecord, ParsedFile, TimeOptions } from "./file-types";
-import { parseFile } from "./parse-file";
-import { caseText } from "../testing/cases";
-
-
-function parseCase(name: string, opts: TimeOptions = {}): ParsedFile {
-  return parseFile(name, caseText(name), opts);
-}
-
-const iso = (r: FileRecord): string | null => (r.ts === null ? null : new Date(r.ts).toISOString());
-
-/** Counts add up (DESIGN.md Line accounting). */
-function expectAccounting(f: ParsedFile): void {
-  const c = f.counts;
-  expect(c.parsed + c.blank + c.skipped).toBe(c.lines);
-  expect(c.records + c.continuation + c.banner).toBe(c.parsed);
-  expect(Object.values(c.skippedByReason).reduce((a, b) => a + b, 0)).toBe(c.skipped);
-}
+import { expectAccounting, parseCase, recordIso as iso } from "../testing/parse-cases";
 
 const SANDBOX_001 = "b8dd4f5155b9c51c7732863cc74aa2621051bb7ce31231dfe939a33eab6c77f7";
 

@@ -1,11 +1,13 @@
 /**
- * cilium-agent logfmt: FORMATS.md 3.10; upstream cilium `pkg/logging` (logrus text, later slog).
+ * cilium-agent logfmt; upstream cilium `pkg/logging` (logrus text, later slog).
  *
  *     level=info msg="Restored endpoint" endpointID=1234 subsys=endpoint
  *     time="2025-05-19T04:20:13Z" level=info msg="…" subsys=daemon        (text-ts, logrus era)
  *     time=2025-05-19T04:20:13Z level=info msg=…                          (after the slog move)
  *
- * The default format has no time at all: such records are kept with a null time (case 003).
+ * The default format has no time at all: such records are kept with a null time. With `time=`,
+ * the stamp is RFC3339Nano, whose fraction loses its trailing zeros (`.90314509` = .903145090 s):
+ * any 1-9 digits are a fraction of a second, floored to the ms.
  * A line with a quoted `time=` and no `subsys=` is containerd/logrus, not cilium.
  */
 import { type ComponentLine, componentRecord } from "./component-line";
@@ -71,6 +73,16 @@ export const ciliumLogfmtSpec: FormatSpec = {
         severity: 2,
         message: "Unable to connect to agent",
         fields: { error: "dial unix /var/run/cilium/cilium.sock: connect: no such file or directory", subsys: "cilium-cni" },
+      },
+    },
+    {
+      // Go's RFC3339Nano drops trailing zeros: 8 digits are still a fraction of a second (.903145090)
+      line: 'time="2025-05-23T20:14:38.90314509Z" level=info msg="Activity in /host/etc/cni/net.d/, re-generating CNI configuration" subsys=cni-config',
+      expect: {
+        time: { year: 2025, month: 5, day: 23, hour: 20, minute: 14, second: 38, ms: 903, offsetMin: 0, precision: "ns" },
+        severity: 1,
+        message: "Activity in /host/etc/cni/net.d/, re-generating CNI configuration",
+        fields: { subsys: "cni-config" },
       },
     },
     {

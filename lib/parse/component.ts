@@ -2,7 +2,9 @@
  * Two-level parsing (FORMATS.md 5b): the component line inside an envelope's MESSAGE (journal,
  * syslog, CRI). The component format is picked by the message's first character (a cheap
  * dispatch, no trial of every regex): klog (`I0519 …`), logrus/logfmt (`time=` / `level=`), Calico,
- * istio and Multus (a leading date), JSON (`{`: istio, klog JSON, zap, Cilium slog). The component *name* comes from the identifier when
+ * zap console (istio and others), Multus and seelog-era AWS VPC CNI (a leading date), zap console
+ * with epoch seconds (`1.65e+09`), JSON (`{`: istio, klog JSON, zap, Cilium slog), Weave Net
+ * (`INFO: 2023/…`) and logrus's terminal layout (`FATA[0000] …`) after a klog-like first letter. The component *name* comes from the identifier when
  * it is known (kubelet/kubenswrapper/k3s/rke2 → kubelet for klog lines, containerd, crio, …), else
  * from the format when it implies one (Calico → cni-calico), else it is the identifier itself.
  *
@@ -16,12 +18,15 @@ import { parseCiliumText } from "./cilium-logfmt";
 import type { ComponentLine } from "./component-line";
 import { parseContainerdText } from "./containerd-logrus";
 import { parseCrioText } from "./crio-logrus";
-import { parseIstioText } from "./istio-cni";
 import { parseIstioJson } from "./istio-cni-json";
 import { parseKlogText } from "./klog";
 import { parseKlogJson } from "./klog-json";
 import { parseMultusText } from "./multus";
 import { parseZapJson } from "./zap-json";
+import { parseZapConsole } from "./zap-console";
+import { parseLogrusTerminal } from "./logrus-text";
+import { parseWeaveText } from "./weave";
+import { parseAwsSeelog } from "./aws-vpc-cni";
 import { naiveMs } from "./time-util";
 import type { ParsedRecord, Severity, WallTime } from "./types";
 
@@ -38,9 +43,17 @@ export function parseComponentMessage(msg: string): ComponentLine | null {
     case 70: {
       // F
       const k = parseKlogText(msg);
-      if (k) k.format = "klog";
-      return k;
+      if (k) {
+        k.format = "klog";
+        return k;
+      }
+      return upperCaseLevel(msg);
     }
+    case 68: // D  DEBU
+    case 80: // P  PANI
+    case 84: // T  TRAC
+    case 27: // ESC: a coloured logrus level
+      return upperCaseLevel(msg);
     case 116: // t  time=
       if (msg.charCodeAt(4) !== 61) return null;
       return parseContainerdText(msg) ?? parseCrioText(msg) ?? parseCiliumText(msg);
@@ -49,19 +62,30 @@ export function parseComponentMessage(msg: string): ComponentLine | null {
     case 123: // {
       return parseIstioJson(msg) ?? parseKlogJson(msg) ?? parseZapJson(msg) ?? parseCiliumJson(msg);
     default:
-      if (c >= 48 && c <= 57 && msg.charCodeAt(4) === 45) {
-        const t = msg.charCodeAt(10);
-        if (t === 32) return parseCalicoText(msg);
-        if (t === 84) return parseIstioText(msg, false) ?? parseMultusText(msg);
+      if (c >= 48 && c <= 57) {
+        if (msg.charCodeAt(4) === 45) {
+          const t = msg.charCodeAt(10);
+          if (t === 32) return parseCalicoText(msg);
+          if (t === 84) return parseZapConsole(msg) ?? parseMultusText(msg) ?? parseAwsSeelog(msg);
+        } else if (msg.charCodeAt(1) === 46 || msg.charCodeAt(10) === 46) {
+          return parseZapConsole(msg); // epoch seconds
+        }
       }
       return null;
   }
 }
 
+/** Lines led by an uppercase level word: Weave Net (`INFO: `) or logrus's terminal layout (`INFO[`). */
+function upperCaseLevel(msg: string): ComponentLine | null {
+  if (msg.charCodeAt(4) === 58) return parseWeaveText(msg);
+  const b = msg.indexOf("[");
+  return b > 0 && b <= 12 ? parseLogrusTerminal(msg) : null;
+}
+
 /** Identifiers whose klog lines are the kubelet (embedded in k3s/rke2, OpenShift's wrapper, snap). */
 const KUBELET_IDENTS = new Set(["kubelet", "kubenswrapper", "hyperkube", "kubelet-eks.daemon", "snap.kubelet.daemon"]);
 /** Supervisors embedding the kubelet: klog lines → kubelet, their own logrus lines keep the identifier. */
-const EMBEDDING_IDENTS = new Set(["k3s", "rke2", "k3s-agent", "k3s-server", "rke2-agent", "rke2-server"]);
+const EMBEDDING_IDENTS = new Set(["k3s", "rke2", "k3s-agent", "k3s-server", "rke2-agent", "rke2-server", "kubelite", "k0s", "k0sworker"]);
 
 const IDENT_COMPONENT: Readonly<Record<string, string>> = {
   containerd: "containerd",
@@ -79,6 +103,19 @@ const IDENT_COMPONENT: Readonly<Record<string, string>> = {
   flanneld: "flannel",
   flannel: "flannel",
   "kube-flannel": "flannel",
+  "aws-node": "aws-vpc-cni",
+  "aws-k8s-agent": "aws-vpc-cni",
+  ipamd: "aws-vpc-cni",
+  "kube-multus": "multus",
+  multus: "multus",
+  weave: "weave",
+  "weave-npc": "weave",
+  dockerd: "docker",
+  docker: "docker",
+  kata: "kata",
+  "kata-runtime": "kata",
+  "kata-agent": "kata",
+  "containerd-shim-kata-v2": "kata",
   kernel: "kernel",
   systemd: "systemd",
   init: "systemd",
@@ -89,6 +126,7 @@ const IDENT_COMPONENT: Readonly<Record<string, string>> = {
  * component format). See the module comment for the rules.
  */
 export function componentFor(ident: string | undefined, parsed: ComponentLine | null): string {
+  if (parsed !== null && parsed.component === "kata") return "kata"; // the kata shim logs under containerd's name
   if (ident) {
     if (KUBELET_IDENTS.has(ident)) return "kubelet";
     if (EMBEDDING_IDENTS.has(ident)) return parsed?.format === "klog" ? "kubelet" : ident;
@@ -98,6 +136,8 @@ export function componentFor(ident: string | undefined, parsed: ComponentLine | 
     if (ident.startsWith("kubelet")) return "kubelet";
   }
   if (parsed && parsed.component) return parsed.component;
+  // a supervisor that runs containerd and passes on its output under its own name (PouchContainer's pouchd, ...)
+  if (parsed?.fields?.module === "containerd") return "containerd";
   return ident || "unknown";
 }
 

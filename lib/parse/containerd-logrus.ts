@@ -6,7 +6,10 @@
  *
  * RFC3339 with 9 fractional digits (fewer accepted) and `Z` or the local offset; `msg` becomes the
  * message, every other key (error, podsandboxid, …) a field, unescaped. A line with `subsys=` is
- * cilium's (see cilium-logfmt.ts), not containerd's.
+ * cilium's (see cilium-logfmt.ts), not containerd's. The kata shim (containerd-shim-kata-v2) logs
+ * in the same layout under containerd's name, with `source=virtcontainers|katautils|agent|…` and
+ * `name=containerd-shim-v2`: component `kata`. dockerd writes the same layout (component from
+ * the path, else containerd).
  */
 import { type ComponentLine, componentRecord } from "./component-line";
 import { parseLogrusText } from "./logfmt";
@@ -16,9 +19,17 @@ import type { FormatSpec, LineResult } from "./types";
 /** Parse one containerd/logrus line (`T` between date and time); null when it is not one. */
 export function parseContainerdText(s: string): ComponentLine | null {
   const c = parseLogrusText(s, "T");
-  if (!c || (c.fields && c.fields.subsys !== undefined)) return null;
+  if (!c) return null;
+  const f = c.fields;
+  if (f !== undefined) {
+    if (f.subsys !== undefined) return null;
+    if (f.source !== undefined && KATA_SOURCES.has(f.source)) c.component = "kata";
+  }
   return c;
 }
+
+/** `source=` values of kata-runtime / containerd-shim-kata-v2 / kata-agent lines (logrus via the shim). */
+const KATA_SOURCES = new Set(["virtcontainers", "katautils", "runtime", "agent", "cgroups", "kata-runtime"]);
 
 /** a fraction is required: second-precision lines are the k3s/rke2 supervisor's (k3s-logrus.ts) */
 const SNIFF = /^time="\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+[^"]*" level=(?:trace|debug|info|warning|error|fatal|panic) msg=/;
@@ -33,15 +44,17 @@ export const containerdLogrusSpec: FormatSpec = {
   name: "containerd-logrus",
   kind: "containerd",
   sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && !l.includes(" subsys=")),
-  createParser() {
+  createParser(ctx) {
     let seen = false;
+    const p = (ctx.path ?? "").toLowerCase();
+    const fileComponent = p.includes("docker") ? "docker" : "containerd";
     return {
       settled: true,
       parseLine(line) {
         const c = parseContainerdText(line);
         if (!c) return continuation(line, seen);
         seen = true;
-        return { type: "record", record: componentRecord(c, "containerd") };
+        return { type: "record", record: componentRecord(c, c.component ?? fileComponent) };
       },
     };
   },

@@ -5,15 +5,44 @@
  *     time="2025-05-19 04:20:05.931046219Z" level=info msg="Starting CRI-O, version: 1.31.4, git: …"
  *
  * The offset may be CRI-O's broken `+05:1800` form (minutes printed as seconds), read as +05:30.
+ * The same key layout with Go's `time.Time.String()` stamp (`time="2024-01-01 00:00:00.123 +0000
+ * UTC"`) is read too; its component comes from the path (k3s, rke2, docker, kata), else crio.
  */
 import { type ComponentLine, componentRecord } from "./component-line";
-import { parseLogrusText } from "./logfmt";
+import { LOGRUS_LEVELS, parseLogrusText, scanLogfmt } from "./logfmt";
+import { parseGoTimeText } from "./logrus-text";
 import { sniffRatio } from "./sniff-util";
 import type { FormatSpec } from "./types";
 
 /** Parse one CRI-O logrus line (space between date and time); null when it is not one. */
 export function parseCrioText(s: string): ComponentLine | null {
-  return parseLogrusText(s, " ");
+  return parseLogrusText(s, " ") ?? parseGoStringTime(s);
+}
+
+/**
+ * logrus lines whose `time` is Go's `time.Time.String()` (`2024-01-01 00:00:00.123 +0000 UTC`,
+ * optionally ` m=+0.01`), as programs that format the stamp with `%v` print it. Null otherwise.
+ */
+function parseGoStringTime(s: string): ComponentLine | null {
+  if (s.charCodeAt(5) !== 34 || s.charCodeAt(16) !== 32 || !s.startsWith("time=")) return null;
+  const l = scanLogfmt(s);
+  if (!l || l.time === undefined) return null;
+  const sev = LOGRUS_LEVELS[l.level];
+  const time = parseGoTimeText(l.time);
+  if (sev === undefined || !time) return null;
+  const out: ComponentLine = { time, severity: sev, message: l.msg ?? "", component: null };
+  if (l.hasFields) out.fields = l.fields;
+  return out;
+}
+
+/** Component of a file in this layout: from the path (k3s, rke2, docker, kata), else crio. */
+function componentFromPath(path: string | undefined): string {
+  const p = (path ?? "").toLowerCase();
+  if (p.includes("rke2")) return "rke2";
+  if (p.includes("k3s")) return "k3s";
+  if (p.includes("docker")) return "docker";
+  if (p.includes("kata")) return "kata";
+  return "crio";
 }
 
 const SNIFF = /^time="\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?[^"]*" level=\w+ /;
@@ -23,7 +52,8 @@ export const crioLogrusSpec: FormatSpec = {
   name: "crio-logrus",
   kind: "crio",
   sniff: (_path, lines) => sniffRatio(lines, SNIFF),
-  createParser() {
+  createParser(ctx) {
+    const component = componentFromPath(ctx.path);
     let seen = false;
     return {
       parseLine(line) {
@@ -33,7 +63,7 @@ export const crioLogrusSpec: FormatSpec = {
           return seen && (c0 === 32 || c0 === 9) ? { type: "continuation", text: line } : null;
         }
         seen = true;
-        return { type: "record", record: componentRecord(c, "crio") };
+        return { type: "record", record: componentRecord(c, component) };
       },
     };
   },
@@ -54,6 +84,17 @@ export const crioLogrusSpec: FormatSpec = {
         severity: 3,
         message: "Error stopping network on cleanup",
         fields: { file: "server/sandbox_network.go:119", id: "5f1c" },
+      },
+    },
+    {
+      line: 'time="2024-02-01 09:15:02.482913 +0000 UTC m=+0.031" level=warning msg="unable to find cgroup for pod" pod=web-0',
+      path: "host/dockerd.log",
+      expect: {
+        time: { year: 2024, month: 2, day: 1, hour: 9, minute: 15, second: 2, ms: 482, offsetMin: 0, precision: "us" },
+        component: "docker",
+        severity: 2,
+        message: "unable to find cgroup for pod",
+        fields: { pod: "web-0" },
       },
     },
   ],

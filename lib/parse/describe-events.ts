@@ -1,45 +1,71 @@
 /**
- * The Events section of `kubectl describe` (Rancher `kubectl/poddescribe/<ns>`, `nodesdescribe`,
- * pasted rows): FORMATS.md 3.14, 5b rules ED/ER; upstream kubectl `pkg/describe/describe.go`
- * (`DescribeEvents`), cases 013 and 044.
+ * `kubectl describe` output and its Events section (Rancher `kubectl/poddescribe/<ns>`,
+ * `nodesdescribe`, pasted terminal output, k9s describe views). Upstream: kubectl
+ * `pkg/describe/describe.go` (`DescribeEvents`; before kubectl 1.9 the same function in
+ * `pkg/printers/internalversion/describe.go`).
  *
+ *     Name:         web-1
+ *     Namespace:    shop
+ *     Node:         node-1/10.0.0.5
+ *     ...
  *     Events:
  *       Type     Reason                  Age                 From                    Message
  *       ----     ------                  ----                ----                    -------
  *       Warning  FailedCreatePodSandBox  2m                  kubelet, node-p-000000  Failed to create pod sandbox: …
  *       Normal   SandboxChanged          2s (x10 over 119s)  kubelet, node-p-000000  Pod sandbox changed, …
  *
- * Each row is one record (component `k8s-events`). Ages are relative to the collection time
- * (`ParseContext.collectedMs`): the Age is the *last* occurrence, `(xN over D)` gives the count and
- * the age of the *first*. Times are settled once the whole file is read (`finish()`), because the
- * form of the ages (kubectl's long or short form, kube-age.ts) is told by the ages a file contains.
- * `<unknown>` ages and a missing collection time give records without a time.
+ * Row shapes:
+ * - kubectl >= 1.9: `Type Reason Age From Message`; Age is the last occurrence's age and
+ *   ` (xN over D)` gives the count and the first occurrence's age; From is `kubelet, <node>` up to
+ *   kubectl 1.19, the bare component since.
+ * - kubectl <= 1.8: `FirstSeen LastSeen Count From SubObjectPath Type Reason Message`, padded with
+ *   tabs; From is `kubelet, <node>` or (<= 1.4) `{kubelet <node>}`.
+ * Columns are cut at the header's positions when a row lines up with it, else read by shape (tabs,
+ * collapsed spaces, rows pasted without header). A row cut short after its type (`  Warning`) is
+ * still a record when it sits in a table. Indented lines inside a table continue the row before.
  *
- * `From` is `source.component`, in older kubectl `kubelet, <node>` (→ node). The pod comes from the
- * describe header (`Name:` / `Namespace:`) when present, else from the rows' own messages
- * (`Successfully assigned ns/name to node`, CNI's `pod "name_ns"`), shared by all rows of a table,
- * as is the node. Headers and section lines are banners (`header`); other describe lines are not
- * this format's (skipped); indented lines inside a table continue the row before.
+ * Every row is one record (component `k8s-events`); times are ages against
+ * `ParseContext.collectedMs`, settled once the whole file is read (`finish()`, kube-age.ts).
+ * Object and node of the rows: the describe's own `Name:` / `Namespace:` / `Node:` lines (a pod's
+ * `Node:  node-1/10.0.0.5`, a node's own name), else the rows' messages (`Successfully assigned
+ * ns/name to node`, CNI's `pod "name_ns"`) and sources (`kubelet, <node>`); the node is set on every
+ * row of the table. The describe's other lines (`Labels:`, `Containers:`, conditions, the Events
+ * header and dashes, k9s frame borders, the prompt that ran kubectl) are banners (`header`).
  */
-import { type PendingAgeRecord, parseAgeColumn, settleAges } from "./kube-age";
-import type { Banner, FormatSpec, K8sEventInfo, LineParser, LineResult, ParseContext } from "./types";
+import { type PendingAgeRecord, parseAge, parseAgeColumn, settleAges } from "./kube-age";
+import { AGE, AGE_CELL, ASSIGNED_RE, CNI_POD_RE, EVENT_TYPE, isBoxBorder, isKubectlPrompt, parseSource, SOURCE, typeSeverity, unbox } from "./kubectl-paste";
+import type { FormatSpec, K8sEventInfo, LineParser, LineResult, ParseContext } from "./types";
 
-const ROW_RE =
-  /^\s+(Normal|Warning)\s+(\S+)\s+(<unknown>|<invalid>|\d+[smhdy]\w*(?: \(x\d+ over \d+[smhdy]\w*\))?)\s{2,}(\S+(?:, \S+)?)(?:\s{2,}(.*))?$/;
-const HEADER_RE = /^\s+Type\s+Reason\s+Age\s+From\s+Message\s*$/;
-const RULE_RE = /^\s+----\s+------\s+----\s+----\s+-------\s*$/;
-const EVENTS_RE = /^Events:\s*(?:<none>)?\s*$/;
+const REASON = "[A-Za-z][\\w.:-]*";
+/** `Type Reason Age From Message` row; everything after the type may be cut off. */
+const ROW_RE = new RegExp(`^\\s*(${EVENT_TYPE})(?:\\s+(${REASON})(?:\\s+(${AGE_CELL})(?:\\s+(${SOURCE}))?(?:\\s+(.*?))?)?)?\\s*$`);
+/** `FirstSeen LastSeen Count From [SubObjectPath] Type Reason Message` row (kubectl <= 1.8). */
+const OLD_ROW_RE = new RegExp(`^\\s*(${AGE})\\s+(${AGE})\\s+(\\d+)\\s+(${SOURCE})\\s+(?:((?:spec|status|metadata)\\.\\S+|[a-z]\\w*\\{[^}]*\\})\\s+)?(${EVENT_TYPE})\\s+(${REASON})(?:\\s+(.*?))?\\s*$`);
+const HEADER_RE = /^\s*Type\s+Reason\s+(?:Age|Last)\s+From\s+Message\s*$/;
+const OLD_HEADER_RE = /^\s*FirstSeen\s+LastSeen\s+Count\s+From\s+Sub[oO]bject(?:Path)?\s+(?:Type\s+)?Reason\s+Message\s*$/;
+const RULE_RE = /^\s*-{2,}(?:\s+-{2,}){3,}\s*$/;
+const EVENTS_RE = /^\s*Events:\s*(?:<none>)?\s*$/;
 const NAME_RE = /^Name:\s+(\S+)\s*$/;
-const NAMESPACE_RE = /^Namespace:\s+(\S+)\s*$/;
-const ASSIGNED_RE = /Successfully assigned ([a-z0-9][-a-z0-9.]*)\/([a-z0-9][-a-z0-9.]*) to (\S+)/;
-const CNI_POD_RE = /\bpod "([a-z0-9][-a-z0-9.]*)_([a-z0-9][-a-z0-9.]*)"/;
+/** A describe key line at column 0: `Namespace:    shop`, `Containers:`, `Start Time:   …`. */
+const KEY_RE = /^([A-Z][A-Za-z0-9 ()/.-]{0,40}):(?:\s|$)/;
+const POD_KEYS = new Set(["Node", "Start Time", "Containers", "Init Containers", "QoS Class", "Priority", "Service Account", "IPs"]);
+const NODE_KEYS = new Set(["Roles", "Taints", "Unschedulable", "System Info", "Addresses", "PodCIDR", "PodCIDRs", "Non-terminated Pods", "Allocatable", "Capacity", "Lease"]);
+
+/** The object a describe output is about (from its key lines). */
+interface Described {
+  name: string | null;
+  namespace: string | null;
+  node: string | null;
+  kind: "Pod" | "Node" | null;
+}
 
 interface Table {
   rows: PendingAgeRecord[];
-  pod: { namespace: string | null; name: string } | null;
-  node: string | null;
-  /** pod from the describe header (wins over messages) */
-  fromHeader: boolean;
+  /** row node (`kubelet, <node>`) per row, parallel to rows */
+  hosts: Array<string | null>;
+  described: Described | null;
+  /** column starts of the modern header (Type, Reason, Age, From, Message) when it lines rows up */
+  cols: number[] | null;
 }
 
 class DescribeEventsParser implements LineParser {
@@ -47,8 +73,9 @@ class DescribeEventsParser implements LineParser {
   private readonly pending: PendingAgeRecord[] = [];
   private readonly tables: Table[] = [];
   private table: Table | null = null;
-  private headerName: string | null = null;
-  private headerNamespace: string | null = null;
+  private described: Described | null = null;
+  /** a describe output (or an Events section) was seen: its other lines are banners */
+  private inDescribe = false;
   private inEvents = false;
 
   constructor(ctx: ParseContext) {
@@ -56,77 +83,153 @@ class DescribeEventsParser implements LineParser {
   }
 
   private newTable(): Table {
-    const t: Table = { rows: [], pod: null, node: null, fromHeader: false };
-    if (this.headerName && this.headerNamespace) {
-      t.pod = { namespace: this.headerNamespace, name: this.headerName };
-      t.fromHeader = true;
-    }
+    const t: Table = { rows: [], hosts: [], described: this.described, cols: null };
     this.tables.push(t);
     this.table = t;
     return t;
   }
 
-  private banner(): LineResult {
-    const b: Banner = { type: "header" };
-    return { type: "banner", banner: b };
-  }
-
-  parseLine(line: string): LineResult {
+  parseLine(raw: string): LineResult {
+    const c0 = raw.charCodeAt(0);
+    const line = c0 === 32 || c0 > 0x2500 ? unbox(raw) : raw;
+    if (line.length === 0 || line.trim() === "") return c0 > 0x2500 || c0 === 32 ? this.banner() : null;
     const c = line.charCodeAt(0);
-    if (c === 32 || c === 9) {
-      const m = ROW_RE.exec(line);
-      if (m) return this.row(m);
-      if (HEADER_RE.test(line)) {
-        if (!this.inEvents || (this.table && this.table.rows.length > 0)) this.newTable();
-        this.inEvents = true;
-        return this.banner();
-      }
-      if (RULE_RE.test(line)) return this.banner();
-      if (this.inEvents && this.table && this.table.rows.length > 0) return { type: "continuation", text: line.trim() };
-      return null;
+    const indented = c === 32 || c === 9;
+
+    let m = ROW_RE.exec(line);
+    if (m) {
+      // a row cut before its age only inside a table
+      if (m[3] !== undefined || (this.inEvents && this.table !== null)) return this.row(line, m);
     }
-    if (c === 69 && EVENTS_RE.test(line)) {
+    if (indented || c === 70 || c === 84) {
+      if (HEADER_RE.test(line)) return this.header(line);
+      if (OLD_HEADER_RE.test(line)) return this.header(null);
+    }
+    m = OLD_ROW_RE.exec(line);
+    if (m) return this.oldRow(m);
+    if (RULE_RE.test(line)) return this.inDescribe || this.inEvents ? this.banner() : null;
+    if (EVENTS_RE.test(line)) {
+      this.inDescribe = true;
       this.inEvents = true;
       this.newTable();
       return this.banner();
     }
-    if (c === 78) {
-      const n = NAME_RE.exec(line);
-      if (n) {
-        this.headerName = n[1];
-        this.headerNamespace = null;
-        this.inEvents = false;
-        this.table = null;
-        return this.banner();
-      }
-      const ns = NAMESPACE_RE.exec(line);
-      if (ns) {
-        this.headerNamespace = ns[1];
-        return this.banner();
-      }
+    if (indented) {
+      if (this.inEvents && this.table && this.table.rows.length > 0) return { type: "continuation", text: line.trim() };
+      return this.inDescribe ? this.banner() : null;
+    }
+    if (isKubectlPrompt(raw) || isBoxBorder(raw)) return this.banner();
+    const n = NAME_RE.exec(line);
+    if (n) {
+      this.described = { name: n[1], namespace: null, node: null, kind: null };
+      this.inDescribe = true;
+      this.inEvents = false;
+      this.table = null;
+      return this.banner();
+    }
+    const k = KEY_RE.exec(line);
+    if (k && (this.inDescribe || k[1] === "Namespace")) {
+      this.inDescribe = true;
+      this.inEvents = false;
+      this.key(k[1], line.slice(k[0].length).trim());
+      return this.banner();
     }
     this.inEvents = false;
     return null;
   }
 
-  private row(m: RegExpExecArray): LineResult {
-    const table = this.table ?? this.newTable();
-    this.inEvents = true;
-    const [, type, reason, ageText, from, msg = ""] = m;
-    const age = parseAgeColumn(ageText);
-    const comma = from.indexOf(", ");
-    const source = comma > 0 ? from.slice(0, comma) : from;
-    let node = comma > 0 ? from.slice(comma + 2) : null;
-    const assigned = ASSIGNED_RE.exec(msg);
-    if (assigned) {
-      if (!table.fromHeader && !table.pod) table.pod = { namespace: assigned[1], name: assigned[2] };
-      node ??= assigned[3];
-    } else if (!table.fromHeader && !table.pod) {
-      const cni = CNI_POD_RE.exec(msg);
-      if (cni) table.pod = { namespace: cni[2], name: cni[1] };
+  private banner(): LineResult {
+    return { type: "banner", banner: { type: "header" } };
+  }
+
+  private key(key: string, value: string): void {
+    const d = (this.described ??= { name: null, namespace: null, node: null, kind: null });
+    if (key === "Namespace") d.namespace = value && value !== "<none>" ? value.split(/\s/)[0] : null;
+    else if (key === "Node") {
+      const v = value.split(/\s/)[0] ?? "";
+      const slash = v.indexOf("/");
+      const node = slash >= 0 ? v.slice(0, slash) : v;
+      d.node = node && node !== "<none>" ? node : null;
     }
-    if (node && !table.node) table.node = node;
-    const count = age ? age.count : 1;
+    if (d.kind === null) {
+      if (POD_KEYS.has(key)) d.kind = "Pod";
+      else if (NODE_KEYS.has(key)) d.kind = "Node";
+    }
+  }
+
+  private header(line: string | null): LineResult {
+    this.inDescribe = true;
+    if (!this.inEvents || !this.table || this.table.rows.length > 0) this.newTable();
+    this.inEvents = true;
+    const t = this.table as Table;
+    t.cols = null;
+    if (line !== null && line.indexOf("\t") < 0) {
+      const cols = ["Type", "Reason", /Age|Last/, "From", "Message"].map((w) => line.search(typeof w === "string" ? new RegExp(`\\b${w}\\b`) : w));
+      if (cols.every((x, i) => x >= 0 && (i === 0 || x > cols[i - 1]))) t.cols = cols;
+    }
+    return this.banner();
+  }
+
+  /** Cells cut at the header's column starts; null when the row does not line up. */
+  private cut(line: string, cols: number[]): string[] | null {
+    const cells: string[] = [];
+    for (let i = 0; i < cols.length; i++) {
+      const s = cols[i];
+      if (s > 0 && s < line.length && line.charCodeAt(s - 1) !== 32) return null;
+      const e = i + 1 < cols.length ? Math.min(cols[i + 1], line.length) : line.length;
+      cells.push(s < line.length ? line.slice(s, e).trim() : "");
+    }
+    // the Type cell must start at its column (no text before it)
+    if (line.slice(0, cols[0]).trim() !== "") return null;
+    return cells;
+  }
+
+  private row(line: string, m: RegExpExecArray): LineResult {
+    let [, type, reason = "", ageText = "", from = "", msg = ""] = m;
+    const cols = this.table?.cols;
+    if (cols && ageText) {
+      const cells = this.cut(line, cols);
+      if (cells && cells[0] === type && cells[1] === reason && parseAgeColumn(cells[2])) {
+        ageText = cells[2];
+        from = cells[3];
+        msg = cells[4];
+      }
+    }
+    const age = ageText ? parseAgeColumn(ageText) : null;
+    return this.push(type, reason, age ? age.last : null, age ? age.first : null, age ? age.count : 1, ageText, from, msg);
+  }
+
+  private oldRow(m: RegExpExecArray): LineResult {
+    const [, a, b, count, from, sub, type, reason, msg = ""] = m;
+    const aAge = parseAge(a);
+    const bAge = parseAge(b);
+    // FirstSeen comes first; the smaller age is the last occurrence either way
+    const swap = aAge !== null && bAge !== null && aAge.ms < bAge.ms;
+    const last = swap ? aAge : bAge;
+    const first = swap ? bAge : aAge;
+    const n = Number(count) > 0 ? Number(count) : 1;
+    // the age text as current kubectl prints it: `1m (x27 over 9m)`
+    const lastText = swap ? a : b;
+    const firstText = swap ? b : a;
+    const ageText = n > 1 ? `${lastText} (x${n} over ${firstText})` : lastText;
+    const res = this.push(type, reason, last, first, n, ageText, from, msg);
+    if (sub && res && res.type === "record") (res.record.fields as Record<string, string>).subobject = sub;
+    return res;
+  }
+
+  private push(
+    type: string,
+    reason: string,
+    last: PendingAgeRecord["last"],
+    first: PendingAgeRecord["first"],
+    count: number,
+    ageText: string,
+    from: string,
+    msg: string,
+  ): LineResult {
+    const table = this.inEvents && this.table ? this.table : this.newTable();
+    this.inEvents = true;
+    const src = parseSource(from);
     const info: K8sEventInfo = {
       reason,
       type,
@@ -134,60 +237,117 @@ class DescribeEventsParser implements LineParser {
       namespace: null,
       objectKind: null,
       objectName: null,
-      node,
+      node: null,
       firstMs: null,
       lastMs: null,
     };
-    const fields: Record<string, string> = { reason, type, count: String(count), age: ageText, source };
+    const fields: Record<string, string> = { reason, type, count: String(count) };
+    if (ageText) fields.age = ageText;
+    if (src) fields.source = src.component;
     const record = {
       time: null,
       epochMs: null,
       component: "k8s-events",
-      severity: (type === "Warning" ? 2 : 1) as 1 | 2,
+      severity: typeSeverity(type),
       message: msg,
       fields,
       k8sEvent: info,
     };
-    const p: PendingAgeRecord = { record, last: age ? age.last : null, first: age ? age.first : null };
+    const p: PendingAgeRecord = { record, last, first };
     this.pending.push(p);
     table.rows.push(p);
+    table.hosts.push(src?.host ?? null);
     return { type: "record", record };
   }
 
   finish(): void {
-    for (const t of this.tables) {
-      for (const p of t.rows) {
-        const ev = p.record.k8sEvent;
-        const fields = p.record.fields as Record<string, string>;
-        if (t.pod) {
-          ev.namespace = t.pod.namespace;
-          ev.objectKind = "Pod";
-          ev.objectName = t.pod.name;
-          fields.pod = t.pod.namespace ? `${t.pod.namespace}/${t.pod.name}` : t.pod.name;
-          fields.object = `Pod/${t.pod.name}`;
-        }
-        if (!ev.node && t.node) ev.node = t.node;
-        if (ev.node) fields.node = ev.node;
-      }
-    }
+    for (const t of this.tables) settleTable(t);
     settleAges(this.pending, this.collectedMs);
   }
 }
 
-const ROW_SNIFF = /^\s+(?:Normal|Warning)\s+[A-Z]\w+\s+(?:<unknown>|\d+[smhd]\S*(?: \(x\d+ over \S+\))?)\s{2,}/;
+/** Object, namespace and node of a table's rows, from the describe and the rows themselves. */
+function settleTable(t: Table): void {
+  const d = t.described;
+  let kind: string | null = null;
+  let name: string | null = null;
+  let namespace: string | null = null;
+  let node: string | null = null;
+  if (d && d.name && (d.kind === "Pod" || (d.kind === null && d.namespace !== null && d.node !== null))) {
+    kind = "Pod";
+    name = d.name;
+    namespace = d.namespace;
+    node = d.node;
+  } else if (d && d.name && d.kind === "Node") {
+    kind = "Node";
+    name = d.name;
+    node = d.name;
+  } else if (d && d.name) {
+    name = d.name;
+    namespace = d.namespace;
+  }
+  let msgNode: string | null = null;
+  let hostNode: string | null = null;
+  for (let i = 0; i < t.rows.length; i++) {
+    hostNode ??= t.hosts[i];
+    const msg = t.rows[i].record.message;
+    const a = ASSIGNED_RE.exec(msg);
+    if (a) {
+      msgNode ??= a[3];
+      if (kind === null && name === null) {
+        kind = "Pod";
+        name = a[2];
+        namespace = a[1] ?? null;
+      }
+    }
+  }
+  if (kind === null && name === null) {
+    for (const p of t.rows) {
+      const cni = CNI_POD_RE.exec(p.record.message);
+      if (cni) {
+        kind = "Pod";
+        name = cni[1];
+        namespace = cni[2];
+        break;
+      }
+    }
+  }
+  node ??= hostNode ?? msgNode;
+  for (let i = 0; i < t.rows.length; i++) {
+    const ev = t.rows[i].record.k8sEvent;
+    const fields = t.rows[i].record.fields as Record<string, string>;
+    ev.objectKind = kind;
+    ev.objectName = name;
+    ev.namespace = namespace;
+    if (kind && name) fields.object = `${kind}/${name}`;
+    if (kind === "Pod" && name) fields.pod = namespace ? `${namespace}/${name}` : name;
+    ev.node = t.hosts[i] ?? node;
+    if (ev.node) fields.node = ev.node;
+  }
+}
 
-/** Format spec: `kubectl describe` Events sections (relative ages settled against the collection time). */
+const ROW_SNIFF = new RegExp(`^\\s*${EVENT_TYPE}\\s+${REASON}\\s+${AGE_CELL}(?:\\s|$)`);
+const DESCRIBE_KEY_SNIFF = /^(?:Namespace|Labels|Annotations|Node|Priority|Start Time|Status|IP|Roles|CreationTimestamp|Selector|Controlled By|Taints|Containers):(?:\s|$)/;
+
+/** Format spec: `kubectl describe` output with its Events section (relative ages settled against the collection time). */
 export const describeEventsSpec: FormatSpec = {
   name: "describe-events",
   kind: "k8s-events",
-  sniff(path, lines) {
+  sniff(_path, lines) {
     let rows = 0;
-    for (const l of lines) {
-      if (EVENTS_RE.test(l) || HEADER_RE.test(l)) return true;
-      if (ROW_SNIFF.test(l)) rows++;
+    let total = 0;
+    let keys = 0;
+    for (const raw of lines) {
+      if (isKubectlPrompt(raw) || isBoxBorder(raw)) continue;
+      const l = unbox(raw);
+      if (EVENTS_RE.test(l) || HEADER_RE.test(l) || OLD_HEADER_RE.test(l)) return true;
+      total++;
+      if (ROW_SNIFF.test(l) || OLD_ROW_RE.test(l)) rows++;
+      if (DESCRIBE_KEY_SNIFF.test(l)) keys++;
     }
-    if (rows > 0 && rows * 2 >= lines.length) return true;
-    return /describe/i.test(path) && lines.length > 0 && NAME_RE.test(lines[0]);
+    if (rows > 0 && rows * 2 >= total) return true;
+    const first = lines.find((l) => !isKubectlPrompt(l) && !isBoxBorder(l));
+    return first !== undefined && NAME_RE.test(unbox(first)) && keys >= 2;
   },
   createParser: (ctx) => new DescribeEventsParser(ctx),
   samples: [
@@ -236,6 +396,49 @@ export const describeEventsSpec: FormatSpec = {
         },
       },
     },
+    {
+      // current kubectl: bare `kubelet` source, the node and pod from the describe's own lines
+      context: [
+        "Name:             coredns-6f6b679f8f-4mq2d",
+        "Namespace:        kube-system",
+        "Priority:         2000000000",
+        "Node:             worker-2/10.0.0.12",
+        "Events:",
+        "  Type     Reason                  Age                   From     Message",
+        "  ----     ------                  ----                  ----     -------",
+      ],
+      line: "  Warning  FailedCreatePodSandBox  41s (x4 over 2m50s)   kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"9d1f\": plugin type=\"flannel\" failed (add): open /run/flannel/subnet.env: no such file or directory",
+      collectedMs: Date.UTC(2024, 2, 1, 6, 0, 0),
+      expect: {
+        epochMs: Date.UTC(2024, 2, 1, 5, 59, 19),
+        epochPrecision: "s",
+        k8sEvent: {
+          reason: "FailedCreatePodSandBox",
+          type: "Warning",
+          count: 4,
+          namespace: "kube-system",
+          objectKind: "Pod",
+          objectName: "coredns-6f6b679f8f-4mq2d",
+          node: "worker-2",
+          firstMs: Date.UTC(2024, 2, 1, 5, 57, 10),
+          lastMs: Date.UTC(2024, 2, 1, 5, 59, 19),
+          firstUncertaintyMs: 1000,
+          lastUncertaintyMs: 1000,
+        },
+      },
+    },
+    {
+      // kubectl <= 1.8: FirstSeen LastSeen Count From SubObjectPath Type Reason Message, tab-padded
+      context: ["Events:", "  FirstSeen\tLastSeen\tCount\tFrom\t\t\tSubObjectPath\tType\t\tReason\t\t\tMessage", "  ---------\t--------\t-----\t----\t\t\t-------------\t--------\t------\t\t\t-------"],
+      line: "  9m\t\t1m\t\t27\tkubelet, worker-1\t\t\tWarning\t\tFailedCreatePodSandBox\tFailed create pod sandbox.",
+      collectedMs: Date.UTC(2017, 10, 20, 12, 0, 0),
+      expect: {
+        epochMs: Date.UTC(2017, 10, 20, 11, 59, 0),
+        epochPrecision: "age",
+        message: "Failed create pod sandbox.",
+        fields: { reason: "FailedCreatePodSandBox", type: "Warning", count: "27", age: "1m (x27 over 9m)", source: "kubelet", node: "worker-1" },
+      },
+    },
     { line: "Events:", expect: { banner: { type: "header" } } },
     {
       line: "  Type     Reason   Age   From     Message",
@@ -247,5 +450,6 @@ export const describeEventsSpec: FormatSpec = {
     "May 19 04:20:07 ip-10-20-30-40 kubelet[2817]: x",
     "  Normal   Starting",
     "Labels:       app=web",
+    "36m         Normal    Starting   node/node-1   Starting kubelet.",
   ],
 };

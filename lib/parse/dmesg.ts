@@ -1,63 +1,226 @@
 /**
- * Kernel ring buffer dumps: FORMATS.md 3.15, 5b rules DR/DC (EKS `kernel/dmesg.*`, Rancher
- * `systeminfo/dmesg`, Bottlerocket `dmesg`).
+ * Kernel ring buffer dumps, every time format of util-linux `dmesg` (sys-utils/dmesg.c) and the
+ * raw `/dev/kmsg` records (kernel Documentation/ABI/testing/dev-kmsg): FORMATS.md 3.15, 5b rules
+ * DR/DC (EKS `kernel/dmesg.*`, Rancher `systeminfo/dmesg`, Bottlerocket `dmesg`, pasted consoles).
  *
  *     [   11.803512] ena 0000:00:05.0 eth0: ENA device version: 0.10        raw: seconds since boot
- *     [Mon May 19 04:20:07 2025] ena 0000:00:05.0 eth0: …                  --ctime / -T: local time, year
+ *     <6>[   11.803512] ena 0000:00:05.0 …                                 `dmesg -r`, console with PRI
+ *     <12>[   46.972729] [talos] service[kubelet](Waiting): …              Talos machined via kmsg
+ *     kern  :info  : [   11.803512] ena …                                   `dmesg -x` (facility:level)
+ *     [   11.803512 <    0.000057>] ena …                                   `dmesg -d`
+ *     [Mon May 19 04:20:07 2025] ena …                                      `-T` / `--ctime`: local time
+ *     [Mi Apr  6 18:23:24 2022] cni0: port 8(veth…) entered disabled state  `-T` in a German locale
+ *     [May19 04:20] ena …  /  [  +0.000057] …                              `-e` / `--reltime`
+ *     2022-04-06T18:23:24,123456+02:00 ena …                                `--time-format iso`
+ *     6,339,5140900,-;NET: Registered protocol family 10                     `cat /dev/kmsg`
  *
- * Raw lines have no wall time: the record keeps a null time and the seconds since boot in
- * `fields.uptime` (text, µs) so the timeline can anchor them on the boot. Component `kernel`.
+ * Seconds since boot (raw, `-d`, kmsg µs): no wall time. Such a record keeps `time: null` and
+ * the seconds as printed in `fields.uptime` (kmsg: its µs written as seconds with 6 decimals);
+ * the timeline places it at T+uptime of its boot when something anchors that boot, else it stays
+ * without UTC. A fall of the clock towards 0 is a new boot (parse-file.ts).
+ *
+ * `-T` prints strftime `%a %b %e %H:%M:%S %Y` in the node's locale: weekday and month in any
+ * language (locale-names.ts; ja/ko months 1-9 padded with a blank), space-padded day, year
+ * last, whole seconds, local time without zone. The weekday must agree with the date. A line cut
+ * inside its stamp is still a record, timed from what is left (no year: from the neighbours;
+ * no seconds: minute precision; less than month, day and hh:mm: no time), with an empty message.
+ *
+ * Severity: the `<PRI>` / kmsg priority (low 3 bits) or `-x` level when printed; with no level
+ * printed the record is info (1), as every format without a level. Component `kernel`; a
+ * `[talos]` message is machined's or its service's (talos-message.ts). Lines indented with
+ * blanks (a multi-line message, kmsg `SUBSYSTEM=`/`DEVICE=` properties, also unindented) are
+ * continuations.
  */
+import { localMonth, dayOfWeek, weekdayMask } from "./locale-names";
 import { sniffRatio } from "./sniff-util";
-import { monthFromAbbrev } from "./time-util";
-import type { FormatSpec, LineResult, ParsedRecord } from "./types";
+import { applyTalos, isTalosMessage } from "./talos-message";
+import { monthFromAbbrev, parseIsoStamp } from "./time-util";
+import type { FormatSpec, LineParser, LineResult, ParsedRecord, Severity, WallTime } from "./types";
 
-const RAW_RE = /^\[\s*(\d+\.\d{6})\] ?(.*)$/;
-const CTIME_RE = /^\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) ([ \d]\d) (\d{2}):(\d{2}):(\d{2}) (\d{4})\] ?(.*)$/;
+/** syslog severity (0 emerg … 7 debug) → Severity */
+export const PRIORITY_SEVERITY: readonly Severity[] = [4, 4, 4, 3, 2, 1, 1, 0];
 
-/** Parse one dmesg line (raw or ctime); null when not one. */
-export function parseDmesgLine(line: string): LineResult {
-  if (line.charCodeAt(0) !== 91) return null;
-  const c1 = line.charCodeAt(1);
-  if (c1 === 32 || (c1 >= 48 && c1 <= 57)) {
-    const m = RAW_RE.exec(line);
-    if (!m) return null;
-    const record: ParsedRecord = { time: null, component: "kernel", severity: 1, message: m[2], fields: { uptime: m[1] } };
-    return { type: "record", record };
-  }
-  const m = CTIME_RE.exec(line);
-  if (!m) return null;
-  const month = monthFromAbbrev(m[1]);
-  if (month === 0) return null;
-  const record: ParsedRecord = {
-    time: {
-      year: Number(m[6]),
-      month,
-      day: Number(m[2].trim()),
-      hour: Number(m[3]),
-      minute: Number(m[4]),
-      second: Number(m[5]),
-      ms: 0,
-      offsetMin: null,
-      precision: "s",
-    },
-    component: "kernel",
-    severity: 1,
-    message: m[7],
-  };
-  return { type: "record", record };
+/** `dmesg -x` / talosctl level names → Severity */
+export const LEVEL_SEVERITY: Readonly<Record<string, Severity>> = {
+  emerg: 4,
+  alert: 4,
+  crit: 4,
+  err: 3,
+  error: 3,
+  warn: 2,
+  warning: 2,
+  notice: 1,
+  info: 1,
+  debug: 0,
+};
+
+/** `<PRI>` or `fac :level : ` before the stamp. groups: 1 PRI, 2 level name */
+const PREFIX = /^(?:<(\d{1,3})>|(?:kern|user|mail|daemon|auth|syslog|lpr|news|uucp|cron|authpriv|ftp|res[0-3]|local[0-7]) *: *(emerg|alert|crit|err|warn|notice|info|debug) *: )/;
+/** `[  uptime]` or `-d`'s `[  uptime <  delta>]`; groups: 1 seconds, 2 text */
+const RAW = /^\[\s*(\d+\.\d+)(?: <\s*\d+\.\d+>)?\] ?(.*)$/;
+/** `-e` delta line `[  +0.000057] text`; group 1 text */
+const DELTA = /^\[\s*\+\d+\.\d+\] ?(.*)$/;
+/** kmsg record: groups 1 priority (with facility), 2 µs since boot, 3 text */
+const KMSG = /^(\d{1,4}),\d+,(\d+)(?:,[^;]*)?;(.*)$/;
+/** `--time-format iso`; groups 1 stamp, 2 text */
+const ISO = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[,.]\d{6}(?:[+-]\d{2}:?\d{2}|Z)) ?(.*)$/;
+/** kmsg dictionary properties printed unindented (talosctl, raw copies) */
+const PROPERTY = /^(?:SUBSYSTEM|DEVICE)=/;
+
+function recordOf(time: WallTime | null, severity: Severity, message: string, uptime?: string): ParsedRecord {
+  const rec: ParsedRecord = { time, component: "kernel", severity, message };
+  if (uptime !== undefined) rec.fields = { uptime };
+  if (isTalosMessage(message)) applyTalos(rec, message);
+  return rec;
 }
 
-/** raw lines that look like `host ident[pid]: ` after the stamp are journal short-monotonic (FORMATS.md 5b DR) */
-const SNIFF = /^\[(?:\s*\d+\.\d{6}\] (?!\S+ [^\s[:]+(?:\[\d+\])?: )|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}\] )/;
+/** Month of a `%b` token: C locale first, then any locale (locale-names.ts); 0 when none. */
+function monthOf(t: string): number {
+  return (t.length === 3 && monthFromAbbrev(t)) || localMonth(t);
+}
 
-/** Format spec: Kernel ring buffer dumps (`dmesg`, `dmesg -T`). */
+const DIGITS = /^\d{1,2}$/;
+
+/**
+ * The bracketed wall-clock stamp of `-T` / `-e` (`s` starts after `[`): a record, or null when
+ * the text is no such stamp. `close` is the index of `]` in `s`, -1 when the line was cut inside it.
+ */
+function parseBracketStamp(s: string, close: number, severity: Severity): LineResult {
+  const stamp = close < 0 ? s : s.slice(0, close);
+  const text = close < 0 ? "" : s.charCodeAt(close + 1) === 32 ? s.slice(close + 2) : s.slice(close + 1);
+  const tok = stamp.trim().split(/\s+/);
+  if (tok[0] === "") return null;
+  // `-e`: `May19 04:20` (month and day glued)
+  const glued = /^(\D+?)(\d{1,2})$/.exec(tok[0]);
+  if (glued) {
+    const mo = monthOf(glued[1]);
+    return mo ? clockRecord(mo, Number(glued[2]), tok[1], undefined, severity, text) : null;
+  }
+  // month first (`Apr  6 18:23`), else weekday first (`-T`)
+  let k = 0;
+  let wd = 0;
+  let month = tok.length > 1 && DIGITS.test(tok[1]) ? monthOf(tok[0]) : 0;
+  if (month === 0) {
+    wd = weekdayMask(tok[0]);
+    if (wd === 0 && !/^[^\d[\]<>:]{1,6}$/.test(tok[0])) return null;
+    if (tok.length === 1) return wd ? { type: "record", record: recordOf(null, severity, text) } : null;
+    k = 1;
+    month = monthOf(tok[1]);
+    if (month === 0) return null;
+  }
+  const dayTok = tok[k + 1];
+  if (dayTok === undefined) return { type: "record", record: recordOf(null, severity, text) };
+  if (!DIGITS.test(dayTok)) return null;
+  const day = Number(dayTok);
+  const yearTok = tok[k + 3];
+  let year: number | undefined;
+  if (yearTok !== undefined && !(close < 0 && /^\d{1,3}$/.test(yearTok))) {
+    if (!/^\d{4}$/.test(yearTok) || tok.length > k + 4) return null;
+    year = Number(yearTok);
+    if (wd !== 0 && day <= 31 && (wd & (1 << dayOfWeek(year, month, day))) === 0) return null;
+  }
+  return clockRecord(month, day, tok[k + 2], year, severity, text);
+}
+
+/** Record of a month/day and what is left of `hh:mm[:ss]` (cut stamps keep what they have). */
+function clockRecord(month: number, day: number, clock: string | undefined, year: number | undefined, severity: Severity, text: string): LineResult {
+  if (day < 1 || day > 31) return null;
+  if (clock === undefined) return { type: "record", record: recordOf(null, severity, text) };
+  const m = /^(\d{1,2})(?::(\d{2})(?::(\d{2}))?)?$/.exec(clock);
+  if (!m) return null;
+  if (m[2] === undefined) return { type: "record", record: recordOf(null, severity, text) };
+  const hour = Number(m[1]);
+  const minute = Number(m[2]);
+  const second = m[3] === undefined ? 0 : Number(m[3]);
+  if (hour > 23 || minute > 59 || second > 60) return null;
+  const time: WallTime = {
+    year: year ?? null,
+    month,
+    day,
+    hour,
+    minute,
+    second,
+    ms: 0,
+    offsetMin: null,
+    precision: m[3] === undefined ? "min" : "s",
+  };
+  return { type: "record", record: recordOf(time, severity, text) };
+}
+
+/** Parse one dmesg line (any of the module comment's shapes); null when not one. */
+export function parseDmesgLine(line: string): LineResult {
+  let s = line;
+  let severity: Severity = 1;
+  let c0 = s.charCodeAt(0);
+  if (c0 !== 91) {
+    if (c0 === 60 || (c0 >= 97 && c0 <= 122)) {
+      const p = PREFIX.exec(s);
+      if (p) {
+        severity = p[1] !== undefined ? PRIORITY_SEVERITY[Number(p[1]) & 7] : LEVEL_SEVERITY[p[2]];
+        s = s.slice(p[0].length);
+        c0 = s.charCodeAt(0);
+      }
+    }
+    if (c0 >= 48 && c0 <= 57) {
+      const k = KMSG.exec(s);
+      if (k) {
+        const us = k[2].padStart(7, "0");
+        return { type: "record", record: recordOf(null, PRIORITY_SEVERITY[Number(k[1]) & 7], k[3], `${us.slice(0, -6)}.${us.slice(-6)}`) };
+      }
+      const iso = ISO.exec(s);
+      if (!iso) return null;
+      const time = parseIsoStamp(iso[1].replace(",", "."));
+      return time ? { type: "record", record: recordOf(time, severity, iso[2]) } : null;
+    }
+    if (c0 !== 91) return null;
+  }
+  const c1 = s.charCodeAt(1);
+  if (c1 === 32 || (c1 >= 48 && c1 <= 57)) {
+    const m = RAW.exec(s);
+    if (m) return { type: "record", record: recordOf(null, severity, m[2], m[1]) };
+    const d = DELTA.exec(s);
+    return d ? { type: "record", record: recordOf(null, severity, d[1]) } : null;
+  }
+  return parseBracketStamp(s.slice(1), s.indexOf("]") - 1, severity);
+}
+
+class DmesgParser implements LineParser {
+  readonly settled = true;
+  private seen = false;
+
+  parseLine(line: string): LineResult {
+    const c = line.charCodeAt(0);
+    if (this.seen && (c === 32 || c === 9 || (c === 83 || c === 68 ? PROPERTY.test(line) : false))) {
+      return { type: "continuation", text: line.trim() };
+    }
+    const res = parseDmesgLine(line);
+    if (res) this.seen = true;
+    return res;
+  }
+}
+
+/**
+ * First lines of a dmesg dump: raw lines that look like `host ident[pid]: ` after the stamp are
+ * journal short-monotonic (FORMATS.md 5b DR); `-T` stamps need a known weekday and month.
+ */
+const SNIFF_RAW =
+  /^(?:(?:<\d{1,3}>|[a-z0-9]+ *: *[a-z]+ *: )\[\s*\+?\d+\.\d+(?: <\s*\d+\.\d+>)?\]|\[\s*\+?\d+\.\d+(?: <\s*\d+\.\d+>)?\](?! ?\S+ [^\s[:]+(?:\[\d+\])?: ))/;
+const SNIFF_CTIME = /^(?:<\d{1,3}>|[a-z0-9]+ *: *[a-z]+ *: )?\[(\S{1,8}) +(\S{1,8}) +\d{1,2} \d{2}:\d{2}:\d{2} \d{4}\] /;
+const SNIFF_OTHER = /^(?:\d{1,4},\d+,\d+(?:,[^;]*)?;|\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2},\d{6}(?:[+-]\d{2}:?\d{2}|Z) )/;
+
+function sniffLine(l: string): boolean {
+  if (SNIFF_RAW.test(l) || SNIFF_OTHER.test(l)) return true;
+  const m = SNIFF_CTIME.exec(l);
+  return m !== null && weekdayMask(m[1]) !== 0 && (monthFromAbbrev(m[2]) !== 0 || localMonth(m[2]) !== 0);
+}
+
+/** Format spec: kernel ring buffer dumps (`dmesg` in every time format, `/dev/kmsg`). */
 export const dmesgSpec: FormatSpec = {
   name: "dmesg",
   kind: "kernel",
-  sniff: (_path, lines) => sniffRatio(lines, SNIFF),
+  sniff: (_path, lines) => sniffRatio(lines, SNIFF_RAW, sniffLine),
   createParser() {
-    return { parseLine: parseDmesgLine };
+    return new DmesgParser();
   },
   samples: [
     {
@@ -69,7 +232,65 @@ export const dmesgSpec: FormatSpec = {
       expect: {
         time: { year: 2025, month: 5, day: 19, hour: 4, minute: 20, second: 7, ms: 0, offsetMin: null, precision: "s" },
         component: "kernel",
+        severity: 1,
         message: "ena 0000:00:05.0 eth0: ENA device version: 0.10",
+      },
+    },
+    {
+      // French locale: weekday and month with dots, space-padded day
+      line: "[sam. mars  2 07:41:09 2024] cni0: port 3(veth6a1f2c0e) entered forwarding state",
+      expect: {
+        time: { year: 2024, month: 3, day: 2, hour: 7, minute: 41, second: 9, ms: 0, offsetMin: null, precision: "s" },
+        severity: 1,
+        message: "cni0: port 3(veth6a1f2c0e) entered forwarding state",
+      },
+    },
+    {
+      // Japanese locale: month 1-9 padded with a blank
+      line: "[金  1月 12 23:05:51 2024] IPv6: ADDRCONF(NETDEV_CHANGE): eth0: link becomes ready",
+      expect: {
+        time: { year: 2024, month: 1, day: 12, hour: 23, minute: 5, second: 51, ms: 0, offsetMin: null, precision: "s" },
+        message: "IPv6: ADDRCONF(NETDEV_CHANGE): eth0: link becomes ready",
+      },
+    },
+    {
+      // cut inside its stamp: a record without year or text
+      context: ["[Do Okt 13 09:12:44 2022] device vethb1c9d2a7 left promiscuous mode"],
+      line: "[Do Okt 13 09:12:44",
+      expect: {
+        time: { year: null, month: 10, day: 13, hour: 9, minute: 12, second: 44, ms: 0, offsetMin: null, precision: "s" },
+        message: "",
+      },
+    },
+    {
+      // console / `dmesg -r`: syslog priority (3 = err) before the uptime
+      line: "<3>[  812.440913] Out of memory: Killed process 20817 (kubelet) total-vm:1987624kB",
+      expect: { time: null, component: "kernel", severity: 3, message: "Out of memory: Killed process 20817 (kubelet) total-vm:1987624kB", fields: { uptime: "812.440913" } },
+    },
+    {
+      // Talos machined through kmsg: facility user, severity warning; the service is the component
+      line: "<12>[   31.118204] [talos] service[etcd](Running): Health check failed: context deadline exceeded",
+      expect: {
+        time: null,
+        component: "etcd",
+        severity: 2,
+        message: "[talos] service[etcd](Running): Health check failed: context deadline exceeded",
+        fields: { uptime: "31.118204", service: "etcd", state: "Running" },
+      },
+    },
+    {
+      line: "kern  :warn  : [ 4021.007715] TCP: request_sock_TCP: Possible SYN flooding on port 10250. Sending cookies.",
+      expect: { time: null, severity: 2, message: "TCP: request_sock_TCP: Possible SYN flooding on port 10250. Sending cookies.", fields: { uptime: "4021.007715" } },
+    },
+    {
+      line: "6,1284,95518804,-;cni0: port 2(vethb1c9d2a7) entered blocking state",
+      expect: { time: null, component: "kernel", severity: 1, message: "cni0: port 2(vethb1c9d2a7) entered blocking state", fields: { uptime: "95.518804" } },
+    },
+    {
+      line: "2024-03-02T07:41:09,518804+01:00 cni0: port 2(vethb1c9d2a7) entered disabled state",
+      expect: {
+        time: { year: 2024, month: 3, day: 2, hour: 7, minute: 41, second: 9, ms: 518, offsetMin: 60, precision: "us" },
+        message: "cni0: port 2(vethb1c9d2a7) entered disabled state",
       },
     },
   ],
@@ -77,5 +298,7 @@ export const dmesgSpec: FormatSpec = {
     "May 19 04:20:07 ip-10-20-30-40 kernel: Linux version 6.1",
     "[INFO] something",
     "I0519 04:20:10.100200       1 main.go:231] x",
+    "[Foo Bar 19 04:20:07 2025] not a stamp",
+    "2025-05-19T04:20:09.104730000+00:00 stdout F listening on :8080",
   ],
 };

@@ -17,6 +17,8 @@ export interface LineCounts {
   banner: number;
   noTimestamp: number;
   outOfOrder: number;
+  /** records that began on a physical line another record began on (records glued by a terminal); then records + continuation + banner - glued = parsed */
+  glued?: number;
 }
 
 export interface FileRecord extends ParsedRecord {

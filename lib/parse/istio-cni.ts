@@ -1,75 +1,36 @@
 /**
- * istio-cni agent, zap console encoder: FORMATS.md 3.9; upstream istio/istio `pkg/log/config.go`.
+ * istio-cni agent and installer, zap console encoder: FORMATS.md 3.9; upstream istio/istio
+ * `pkg/log/config.go` (`formatDate`: UTC, 6 digits, `Z`), `pkg/log/scope.go` (labels after a tab).
  *
  *     2025-05-19T04:20:12.400120Z<TAB>info<TAB>cni<TAB>Pod default/web-7d9c6b5f4-x2x9q excluded from mesh
+ *     2023-07-11T11:19:29.415159Z    info    install    Created CNI config /host/etc/cni/net.d/05-cilium.conflist
+ *     2025-05-19T04:20:04.811203Z info cni-agent created CNI config /host/etc/cni/net.d/05-cilium.conflist
  *
- * Always UTC with µs and `Z`; then the lowercase level, the scope (absent for the default scope:
- * three fields instead of four, case 006), and the message. A message may span lines (case 006:
- * `wrote kubeconfig file … with: ` followed by the YAML it wrote): lines after a record that are not
- * records are its continuations. Seen through journalctl without `-a`, tabs arrive as spaces; the
- * component parser accepts that form too (scope = a lone token followed by two or more spaces).
+ * The lowercase level, the scope (absent for the default scope: three fields instead of four, case
+ * 006), and the message. The separators are tabs as written, or runs of spaces (a terminal, a copy,
+ * journalctl without `-a`, tab stops) or single spaces; the scope rule is zap-console.ts's. A
+ * message may span lines (case 006: `wrote kubeconfig file … with: ` followed by the YAML it wrote):
+ * lines after a record that are not records are its continuations.
  */
-import { type ComponentLine, componentRecord } from "./component-line";
-import { LOGRUS_LEVELS } from "./logfmt";
+import { componentRecord } from "./component-line";
+import type { ComponentLine } from "./component-line";
 import { sniffRatio } from "./sniff-util";
-import { parseIsoStamp } from "./time-util";
 import type { FormatSpec } from "./types";
-
-const TAB_RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,9}Z)\t(debug|info|warn|error|dpanic|panic|fatal)\t(.*)$/;
-const SPACE_RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,9}Z)( +|\t)(debug|info|warn|error|dpanic|panic|fatal)( +|\t)(.*)$/;
-const SCOPE_RE = /^[a-z][a-z0-9_-]*$/;
+import { parseZapConsole } from "./zap-console";
 
 /**
- * Parse one istio zap console line. `tabsOnly` (standalone files) requires the real tab separators;
- * otherwise runs of spaces are accepted (journal MESSAGE). Null when `s` is not one.
+ * Parse one istio zap console line (istio's stamp and lowercase level; any separators). `tabsOnly`
+ * requires a tab right after the stamp. Null when `s` is not one.
  */
-export function parseIstioText(s: string, tabsOnly = true): ComponentLine | null {
-  const c0 = s.charCodeAt(0);
-  if (c0 < 48 || c0 > 57 || s.charCodeAt(10) !== 84) return null;
-  let stamp: string;
-  let level: string;
-  let rest: string;
-  let tabbed: boolean;
-  const m = TAB_RE.exec(s);
-  if (m) {
-    stamp = m[1];
-    level = m[2];
-    rest = m[3];
-    tabbed = true;
-  } else {
-    if (tabsOnly) return null;
-    const sm = SPACE_RE.exec(s);
-    if (!sm) return null;
-    stamp = sm[1];
-    level = sm[3];
-    rest = sm[5];
-    tabbed = false;
-  }
-  const time = parseIsoStamp(stamp);
-  if (!time) return null;
-  let scope: string | null = null;
-  let message = rest;
-  if (tabbed) {
-    const t = rest.indexOf("\t");
-    if (t > 0 && SCOPE_RE.test(rest.slice(0, t))) {
-      scope = rest.slice(0, t);
-      message = rest.slice(t + 1);
-    }
-  } else {
-    const sp = rest.search(/ {2,}|\t/);
-    if (sp > 0 && SCOPE_RE.test(rest.slice(0, sp))) {
-      scope = rest.slice(0, sp);
-      message = rest.slice(sp).trimStart();
-    }
-  }
-  const out: ComponentLine = { time, severity: LOGRUS_LEVELS[level], message, component: "istio-cni" };
-  if (scope !== null) out.fields = { scope };
-  return out;
+export function parseIstioText(s: string, tabsOnly = false): ComponentLine | null {
+  if (tabsOnly && s.charCodeAt(27) !== 9) return null;
+  const c = parseZapConsole(s);
+  return c && c.component === "istio-cni" ? c : null;
 }
 
-const SNIFF = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,9}Z\t(?:debug|info|warn|error|dpanic|panic|fatal)\t/;
+const SNIFF = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z[\t ]+(?:debug|info|warn|error|dpanic|panic|fatal)(?:[\t ]|$)/;
 
-/** Format spec: istio-cni agent zap console text (tab separated; multi-line records). */
+/** Format spec: istio-cni agent / install-cni zap console text (tabs or spaces; multi-line records). */
 export const istioCniSpec: FormatSpec = {
   name: "istio-cni",
   kind: "istio-cni",
@@ -78,7 +39,7 @@ export const istioCniSpec: FormatSpec = {
     let seen = false;
     return {
       parseLine(line) {
-        const c = parseIstioText(line, true);
+        const c = parseIstioText(line);
         if (!c) return seen ? { type: "continuation", text: line } : null;
         seen = true;
         return { type: "record", record: componentRecord(c, "istio-cni") };
@@ -105,8 +66,14 @@ export const istioCniSpec: FormatSpec = {
         message: "file modified: /host/etc/cni/net.d/.05-cilium.conflist4276606968",
       },
     },
+    {
+      // istio labels after a tab become fields
+      line: "2024-08-02T05:07:02.954371Z\tdebug\tsync complete\tname=informer attempt=1",
+      expect: { severity: 0, message: "sync complete", fields: { name: "informer", attempt: "1" } },
+    },
   ],
   notMine: [
+    "2021-06-04T20:11:07.449Z\tINFO\tcontroller\tReconciling",
     "2025-05-19T04:20:09.10473Z stderr F I0519 04:20:09.104500       1 main.go:88] x",
     '{"level":"info","time":"2024-02-03T23:50:37.090919Z","scope":"install","msg":"x"}',
     "2025-05-19T04:20:07.512401+00:00 ip-10-20-30-40 kubelet[2817]: x",

@@ -5,7 +5,7 @@
  *     Mon 2025-05-19 04:20:07 UTC ip-10-20-30-40 kubelet[2817]: I0519 04:20:07.512344 …          short-full
  *     Mon 2025-05-19 04:20:07 UTC ip-10-20-30-40 kubelet.service[2817]: I0519 …                   with-unit
  *
- * Weekday, date with year, time (µs with `--output=short-full` + precise timestamps), the zone as
+ * Weekday (C locale, or the node's locale in older systemd), date with year, time (µs with `--output=short-full` + precise timestamps), the zone as
  * strftime `%Z` prints it (an abbreviation, ambiguous for IST/CST: time-util.ts
  * `ZONE_ABBREVIATIONS`; numeric `+09` for zones without one; unknown → the file's zone), host,
  * identifier (with-unit: the unit, else the identifier), pid. The MESSAGE goes through the
@@ -20,14 +20,17 @@ import type { FormatSpec, LineResult, WallTime } from "./types";
 
 /** groups: 1 year, 2 month, 3 day, 4 h, 5 m, 6 s, 7 µs, 8 zone, 9 host, 10 ident, 11 pid, 12 message */
 const RE =
-  /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{6}))? ([A-Za-z]{1,6}|[+-]\d{2}(?::?\d{2})?) (\S+) ([^\s[:]+)(?:\[(\d+)\])?:(?: (.*))?$/;
+  /^\S{1,8} (\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{6}))? ([A-Za-z]{1,6}|[+-]\d{2}(?::?\d{2})?) (\S+) ([^\s[:]+)(?:\[(\d+)\])?:(?: (.*))?$/;
 /** systemd unit suffixes (with-unit prints `_SYSTEMD_UNIT`) */
 export const UNIT_SUFFIX = /\.(?:service|scope|socket|mount|slice|target|timer|path|swap|device|automount)$/;
 
 /** Parse one short-full / with-unit line; `withUnit` false refuses identifiers that are unit names. Null when not one. */
 export function parseJournalFullLine(line: string, withUnit: boolean): LineResult {
-  const c0 = line.charCodeAt(0);
-  if (c0 < 65 || c0 > 90 || line.charCodeAt(3) !== 32) return null;
+  // weekday: C locale (`Mon`), or localised by older systemd (strftime `%a`: `Mo`, `lun.`, `月`)
+  const sp = line.indexOf(" ");
+  if (sp < 1 || sp > 8) return null;
+  const d = line.charCodeAt(sp + 1);
+  if (d < 48 || d > 57) return null;
   const m = RE.exec(line);
   if (!m) return null;
   const isUnit = UNIT_SUFFIX.test(m[10]);
@@ -50,7 +53,7 @@ export function parseJournalFullLine(line: string, withUnit: boolean): LineResul
   return { type: "record", record: rec };
 }
 
-const SNIFF = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{6})? \S+ \S+ [^\s[:]+(?:\[\d+\])?: /;
+const SNIFF = /^\S{1,8} \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{6})? \S+ \S+ [^\s[:]+(?:\[\d+\])?: /;
 const UNIT_SNIFF = /^\S+ \S+ \S+ \S+ \S+ [^\s[:]+\.(?:service|scope|socket|mount|slice|target|timer|path|swap|device|automount)(?:\[\d+\])?: /;
 
 /** Format spec: `journalctl -o short-full` dumps. */
@@ -82,6 +85,16 @@ export const journalShortFullSpec: FormatSpec = {
         ident: "systemd",
         component: "systemd",
         message: "Started kubelet.service - Kubernetes Kubelet.",
+      },
+    },
+    {
+      // older systemd prints the weekday in the node's locale (German `Mo`)
+      line: "Mo 2023-10-09 06:00:12 CEST node-7 containerd[640]: time=\"2023-10-09T06:00:12.004511876+02:00\" level=info msg=\"loading plugin\"",
+      expect: {
+        time: { year: 2023, month: 10, day: 9, hour: 6, minute: 0, second: 12, ms: 4, offsetMin: 120, precision: "ns" },
+        host: "node-7",
+        component: "containerd",
+        message: "loading plugin",
       },
     },
   ],

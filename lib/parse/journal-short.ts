@@ -16,8 +16,9 @@ import { type Envelope, envelopeRecordOf, lastEnvelopeWasKlog, parseComponentMes
 import { isDumpLine, isDumpStart } from "./go-panic";
 import { parseJournalBanner } from "./journal-banner";
 import { sniffRatio } from "./sniff-util";
+import { localMonth } from "./locale-names";
 import { d2, digitsValue, monthFromAbbrev } from "./time-util";
-import type { FormatSpec, LineParser, LineResult, WallTime } from "./types";
+import type { FormatSpec, LineParser, LineResult, Severity, WallTime } from "./types";
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
@@ -40,12 +41,14 @@ function sliceOrLast(line: string, start: number, end: number, last: string): st
 /**
  * Parse the envelope of one journal short line (`Mon DD hh:mm:ss[.uuuuuu] host ident[pid]: msg`,
  * FORMATS.md 5b rule JS) into a record, the MESSAGE going through the component parsers; null
- * when the line is not one. Hand-written scanner: fixed stamp columns, then `indexOf`; host and
- * identifier equal to the previous line's are that line's strings (no new substring).
+ * when the line is not one. Hand-written scanner for the C-locale month (the hot path): fixed
+ * stamp columns, then `indexOf`; host and identifier equal to the previous line's are that line's
+ * strings (no new substring). Other prefixes (a localised month, a prefix that lost its month)
+ * go through `parseOtherPrefix`, only when the English month is not there.
  */
 export function parseJournalShortLine(line: string): LineResult {
   const month = monthFromAbbrev(line, 0);
-  if (month === 0 || line.charCodeAt(3) !== 32 || line.charCodeAt(6) !== 32) return null;
+  if (month === 0 || line.charCodeAt(3) !== 32 || line.charCodeAt(6) !== 32) return parseOtherPrefix(line);
   const dayTens = line.charCodeAt(4);
   const day = dayTens === 32 ? line.charCodeAt(5) - 48 : d2(line, 4);
   if (day < 1 || day > 31 || !isDigit(line.charCodeAt(5))) return null;
@@ -61,12 +64,75 @@ export function parseJournalShortLine(line: string): LineResult {
     precise = true;
     i = 22;
   }
+  const ms = precise ? (line.charCodeAt(16) - 48) * 100 + (line.charCodeAt(17) - 48) * 10 + (line.charCodeAt(18) - 48) : 0;
+  return parseAfterStamp(line, i, month, day, hour, minute, second, ms, precise);
+}
+
+/**
+ * Localised month token, 1-2 digit day (zero-padded by journalctl, glibc pads ja/ko/zh_TW months
+ * 1-9 with a blank: ` 1月 05`). groups: 1 month token, 2 day, 3 h, 4 m, 5 s, 6 µs
+ */
+const LOCAL_STAMP = /^ ?(\S{1,12}) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{6}))? /;
+/** a prefix cut at its left edge (a pager's horizontal scroll): day or nothing left of the clock */
+const LOST_STAMP = /^(?:(\d{1,2}) )?(\d{2}):(\d{2}):(\d{2})(?:\.(\d{6}))? /;
+
+/**
+ * A short prefix whose month is not the C locale's (`12月 26 …`, `okt. 29 …`, `Mär 09 …`:
+ * locale-names.ts), or that lost its month (`9 12:58:07 node kubelet[6366]: …`, cut by a pager):
+ * without a month the record's time is the MESSAGE's own stamp (klog `E1029 …`) or null.
+ */
+function parseOtherPrefix(line: string): LineResult {
+  let m = LOCAL_STAMP.exec(line);
+  let month = 0;
+  let day = 0;
+  let k = 2;
+  if (m) {
+    month = localMonth(m[1]);
+    if (month === 0) m = null;
+    else day = Number(m[2]);
+  }
+  if (!m) {
+    m = LOST_STAMP.exec(line);
+    if (!m) return null;
+    k = 1;
+    day = m[1] === undefined ? 0 : Number(m[1]);
+  }
+  const hour = Number(m[k + 1]);
+  const minute = Number(m[k + 2]);
+  const second = Number(m[k + 3]);
+  if (hour > 23 || minute > 59 || second > 60 || day > 31 || (month !== 0 && day < 1)) return null;
+  const frac = m[k + 4];
+  const ms = frac === undefined ? 0 : Math.floor(Number(frac) / 1000);
+  return parseAfterStamp(line, m[0].length - 1, month, day, hour, minute, second, ms, frac !== undefined);
+}
+
+/**
+ * The rest of a short line from the blank after its stamp (`i`): ` host ident[pid]: msg`, or
+ * ` ident[pid]: msg` without the host column (`journalctl --no-hostname`, syslog from /dev/log).
+ * `month` 0: the stamp has no month (the envelope gives no time).
+ */
+function parseAfterStamp(
+  line: string,
+  i: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  ms: number,
+  precise: boolean,
+): LineResult {
   if (line.charCodeAt(i) !== 32) return null;
-  const hostStart = i + 1;
-  const hostEnd = line.indexOf(" ", hostStart);
+  let hostStart = i + 1;
+  let hostEnd = line.indexOf(" ", hostStart);
   if (hostEnd <= hostStart) return null;
+  let identStart = hostEnd + 1;
+  if (line.charCodeAt(hostEnd - 1) === 58) {
+    // `ident[pid]:` right after the stamp: no host column
+    identStart = hostStart;
+    hostStart = hostEnd = -1;
+  }
   // identifier: up to `[` or `:`, no blanks
-  const identStart = hostEnd + 1;
   let j = identStart;
   const n = line.length;
   while (j < n) {
@@ -93,15 +159,42 @@ export function parseJournalShortLine(line: string): LineResult {
   }
   const parsed = parseComponentMessage(msg);
   let time: WallTime | null = null;
-  if (!parsed || !parsed.time) {
-    const ms = precise ? (line.charCodeAt(16) - 48) * 100 + (line.charCodeAt(17) - 48) * 10 + (line.charCodeAt(18) - 48) : 0;
+  if ((!parsed || !parsed.time) && month !== 0) {
     time = { year: null, month, day, hour, minute, second, ms, offsetMin: null, precision: precise ? "us" : "s" };
   }
-  lastHost = sliceOrLast(line, hostStart, hostEnd, lastHost);
   lastIdent = sliceOrLast(line, identStart, identEnd, lastIdent);
-  const env: Envelope = { time, host: lastHost, ident: lastIdent };
+  const env: Envelope = { time, ident: lastIdent };
+  if (hostStart >= 0) {
+    lastHost = sliceOrLast(line, hostStart, hostEnd, lastHost);
+    env.host = lastHost;
+  }
   if (pid !== undefined) env.pid = pid;
+  if (priSeverity >= 0) env.severity = priSeverity as Severity;
   return { type: "record", record: envelopeRecordOf(env, msg, parsed) };
+}
+
+/** Severity of a syslog `<PRI>` the caller stripped before the stamp (syslog-rfc3164.ts), -1 when none. */
+let priSeverity = -1;
+
+/**
+ * `parseJournalShortLine` for a line whose `<PRI>` the caller removed: `severity` is PRI's (the
+ * transport's label), kept only when the MESSAGE has no level of its own.
+ */
+export function parseShortLineWithPri(line: string, severity: Severity): LineResult {
+  priSeverity = severity;
+  try {
+    return parseJournalShortLine(line);
+  } finally {
+    priSeverity = -1;
+  }
+}
+
+/** ` 1月 05 …` / ` 3월 09 …`: a ja/ko/zh_TW month 1-9 that glibc pads with a blank (a record, not a continuation). */
+function isPaddedCjkMonth(line: string): boolean {
+  const d = line.charCodeAt(1);
+  if (d < 49 || d > 57) return false;
+  const m = line.charCodeAt(2);
+  return m === 0x6708 || m === 0xc6d4;
 }
 
 /**
@@ -132,7 +225,12 @@ export class JournalEnvelopeParser implements LineParser {
       this.inDump = false;
       return { type: "banner", banner: b };
     }
-    if (c === 32 || c === 9) return { type: "continuation", text: line.trimStart() };
+    if (c === 32 || c === 9) {
+      if (!isPaddedCjkMonth(line)) return { type: "continuation", text: line.trimStart() };
+    } else if (c === 35) {
+      // `# …` / `##` notes a user put above a pasted excerpt (no journal line starts with `#`)
+      return { type: "banner", banner: { type: "header" } };
+    }
     const res = this.parseRecord(line);
     if (res === null || res.type !== "record") return res;
     const r = res.record;
@@ -152,13 +250,38 @@ export class JournalEnvelopeParser implements LineParser {
   }
 }
 
-const SNIFF = /^[A-Z][a-z]{2} [ 0-3]\d [0-2]\d:[0-5]\d:[0-6]\d(?:\.\d{6})? \S+ [^\s[:]+(?:\[\d+\])?: /;
+const SNIFF = /^[A-Z][a-z]{2} [ 0-3]\d [0-2]\d:[0-5]\d:[0-6]\d(?:\.\d{6})? (?:\S+ )?[^\s[:]+(?:\[\d+\])?: /;
+/** localised month token (checked against locale-names.ts) */
+const SNIFF_LOCAL = /^(\S{1,12}) {1,2}\d{1,2} [0-2]\d:[0-5]\d:[0-6]\d(?:\.\d{6})? (?:\S+ )?[^\s[:]+(?:\[\d+\])?: /;
+/** month lost to a pager's cut: a day is left, and the host column */
+const SNIFF_LOST = /^\d{1,2} [0-2]\d:[0-5]\d:[0-6]\d(?:\.\d{6})? \S+ [^\s[:]+(?:\[\d+\])?: /;
+
+/** One sniff line of journal short: C-locale month first (the common case), then the others. */
+export function isShortLine(l: string): boolean {
+  if (monthFromAbbrev(l, 0) !== 0 && SNIFF.test(l)) return true;
+  const m = SNIFF_LOCAL.exec(l);
+  if (m && localMonth(m[1]) !== 0) return true;
+  return SNIFF_LOST.test(l);
+}
+
+/**
+ * Sniff lines as journal short reads them: a padded CJK month (` 1月 05 …`) loses its blank,
+ * `#` notes are left out.
+ */
+export function shortSniffLines(lines: string[]): string[] {
+  const out: string[] = [];
+  for (const l of lines) {
+    if (l.charCodeAt(0) === 35) continue;
+    out.push(l.charCodeAt(0) === 32 && isPaddedCjkMonth(l) ? l.slice(1) : l);
+  }
+  return out;
+}
 
 /** Format spec: journalctl `-o short[-precise]` dumps and traditional rsyslog files. */
 export const journalShortSpec: FormatSpec = {
   name: "journal-short",
   kind: "journal",
-  sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => monthFromAbbrev(l, 0) !== 0 && SNIFF.test(l)),
+  sniff: (_path, lines) => sniffRatio(shortSniffLines(lines), SNIFF, isShortLine),
   createParser() {
     return new JournalEnvelopeParser(parseJournalShortLine);
   },

@@ -9,7 +9,7 @@ import { parseJournalFullLine } from "./journal-short-full";
 import { sniffRatio } from "./sniff-util";
 import type { FormatSpec } from "./types";
 
-const SNIFF = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{6})? \S+ \S+ [^\s[:]+(?:\[\d+\])?: /;
+const SNIFF = /^\S{1,8} \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{6})? \S+ \S+ [^\s[:]+(?:\[\d+\])?: /;
 const UNIT = /^\S+ \S+ \S+ \S+ \S+ [^\s[:]+\.(?:service|scope|socket|mount|slice|target|timer|path|swap|device|automount)(?:\[\d+\])?: /;
 
 /** Format spec: `journalctl -o with-unit` dumps. */

@@ -4,12 +4,20 @@
  * troubleshoot `pkg/collect/cluster_resources.go` (json.MarshalIndent, 2 spaces).
  *
  * An `EventList` document pretty-printed over many lines (or compact on one), a single `Event`
- * object, a top-level array of events, or several documents in a row. Each event is one record:
+ * object, a top-level array of events, several documents in a row (`kubectl get events -w -o json`),
+ * watch events wrapping them (`--output-watch-events`: `{"type":"ADDED","object":{…}}`), or a paste
+ * cut at either end (only complete event objects become records; a paste cut inside its first
+ * event is recognised by its lines all being pretty-printed JSON). Both API shapes: core/v1
+ * (`involvedObject`, `message`, `source`, `firstTimestamp`/`lastTimestamp`, `count`) and
+ * events.k8s.io/v1 (`regarding`, `note`, `deprecatedSource`, `deprecatedFirstTimestamp`/
+ * `deprecatedLastTimestamp`, `deprecatedCount`, `eventTime`, `series`, `reportingController`,
+ * `reportingInstance`). Each event is one record:
  *
  * - `epochMs` = lastTimestamp, else series.lastObservedTime, eventTime, firstTimestamp,
  *   metadata.creationTimestamp (UTC ms; precision s for the second-precision stamps, µs for MicroTime);
- * - `k8sEvent`: reason, type, count (count, else series.count, else 1), involved object, node
- *   (source.host, else reportingInstance, else the involved Node), first/last seen (UTC ms);
+ * - `k8sEvent`: reason, type, count (series.count when a series is set, as kubectl prints it, else
+ *   count, else 1), involved object, node (source.host, else reportingInstance when the reporter is
+ *   the kubelet, else the involved Node), first/last seen (UTC ms);
  * - `fields`: reason, type, count, object (`kind/name`), pod (`namespace/name` when the object is a
  *   Pod), node, source;
  * - severity warn for `Warning`, info otherwise; component `k8s-events`.
@@ -43,7 +51,9 @@ function stamp(v: unknown): { ms: number; precision: Precision } | null {
 }
 
 /** Build the record of one decoded event object; null when it is not an event. */
-export function eventRecord(ev: Json): ParsedRecord | null {
+export function eventRecord(doc: Json): ParsedRecord | null {
+  // a watch event (`kubectl get events -w -o json --output-watch-events`): {"type":"ADDED","object":{…}}
+  const ev = doc.object !== null && typeof doc.object === "object" && doc.involvedObject === undefined && doc.regarding === undefined ? obj(doc.object) : doc;
   const inv = obj(ev.involvedObject ?? ev.regarding);
   const hasEventShape = ev.reason !== undefined || ev.involvedObject !== undefined || ev.regarding !== undefined;
   if (!hasEventShape || (typeof ev.kind === "string" && ev.kind !== "Event")) return null;
@@ -62,9 +72,14 @@ export function eventRecord(ev: Json): ParsedRecord | null {
   const name = str(inv.name);
   const type = str(ev.type) ?? "Normal";
   const reason = str(ev.reason) ?? "";
-  const rawCount = typeof ev.count === "number" ? ev.count : typeof ev.deprecatedCount === "number" ? ev.deprecatedCount : typeof series.count === "number" ? series.count : 1;
+  // kubectl prints series.count whenever a series is set (printers.go printEvent)
+  const rawCount =
+    typeof series.count === "number" ? series.count : typeof ev.count === "number" ? ev.count : typeof ev.deprecatedCount === "number" ? ev.deprecatedCount : 1;
   const count = rawCount > 0 ? rawCount : 1;
-  const node = str(source.host) ?? str(ev.reportingInstance) ?? (kind === "Node" ? name : null);
+  const controller = str(source.component) ?? str(ev.reportingComponent) ?? str(ev.reportingController);
+  // reportingInstance names the node only for the kubelet (the scheduler's is `default-scheduler-<host>`)
+  const kubeletInstance = controller !== null && /(?:^|\/)kubelet$/.test(controller) ? str(ev.reportingInstance) : null;
+  const node = str(source.host) ?? kubeletInstance ?? (kind === "Node" ? name : null);
   const info: K8sEventInfo = {
     reason,
     type,
@@ -80,8 +95,7 @@ export function eventRecord(ev: Json): ParsedRecord | null {
   if (kind && name) fields.object = `${kind}/${name}`;
   if (kind === "Pod" && name) fields.pod = namespace ? `${namespace}/${name}` : name;
   if (node) fields.node = node;
-  const src = str(source.component) ?? str(ev.reportingComponent) ?? str(ev.reportingController);
-  if (src) fields.source = src;
+  if (controller) fields.source = controller;
   return {
     time: null,
     epochMs: last ? last.ms : null,
@@ -229,6 +243,8 @@ class EventsJsonParser implements LineParser {
 
 const KIND_RE = /"kind"\s*:\s*"Event(?:List)?"/;
 const INVOLVED_RE = /"(?:involvedObject|regarding)"\s*:\s*\{/;
+/** A line of pretty-printed JSON: a member, a bracket, or a scalar in an array. */
+const JSON_LINE_RE = /^\s*(?:"(?:[^"\\]|\\.)*"\s*(?::|,?\s*$)|[{}[\]]|-?\d|true\b|false\b|null\b)/;
 
 /** Format spec: Kubernetes events as JSON documents (`kubectl get events -o json`, troubleshoot). */
 export const k8sEventsJsonSpec: FormatSpec = {
@@ -237,9 +253,14 @@ export const k8sEventsJsonSpec: FormatSpec = {
   sniff(_path, lines) {
     if (lines.length === 0) return false;
     const c = lines[0].trimStart().charCodeAt(0);
-    if (c !== 123 && c !== 91) return false;
-    for (const l of lines) if (KIND_RE.test(l) || INVOLVED_RE.test(l)) return true;
-    return false;
+    let events = false;
+    for (const l of lines) if (KIND_RE.test(l) || INVOLVED_RE.test(l)) events = true;
+    if (!events) return false;
+    if (c === 123 || c === 91) return true;
+    // a paste cut inside a pretty-printed list: every line is a JSON member, value or bracket
+    let json = 0;
+    for (const l of lines) if (JSON_LINE_RE.test(l)) json++;
+    return json * 10 >= lines.length * 9;
   },
   createParser: () => new EventsJsonParser(),
   samples: [
@@ -280,6 +301,35 @@ export const k8sEventsJsonSpec: FormatSpec = {
           node: "ip-10-20-30-40",
           source: "kubelet",
         },
+      },
+    },
+    {
+      // events.k8s.io/v1 as `kubectl get events.v1.events.k8s.io -o json` prints it
+      line: '{"kind":"Event","apiVersion":"events.k8s.io/v1","metadata":{"name":"calico-node-8x2kq.17d2a6b0c1e3f4a5","namespace":"kube-system"},"eventTime":null,"reportingController":"kubelet","reportingInstance":"worker-4","action":"","reason":"FailedCreatePodSandBox","regarding":{"kind":"Pod","namespace":"kube-system","name":"csi-node-7tq5w"},"note":"Failed to create pod sandbox: plugin type=\\"calico\\" failed (add)","type":"Warning","deprecatedSource":{"component":"kubelet","host":"worker-4"},"deprecatedFirstTimestamp":"2024-06-30T22:10:04Z","deprecatedLastTimestamp":"2024-06-30T22:14:51Z","deprecatedCount":23}',
+      expect: {
+        epochMs: Date.UTC(2024, 5, 30, 22, 14, 51),
+        epochPrecision: "s",
+        message: 'Failed to create pod sandbox: plugin type=\"calico\" failed (add)',
+        k8sEvent: {
+          reason: "FailedCreatePodSandBox",
+          type: "Warning",
+          count: 23,
+          namespace: "kube-system",
+          objectKind: "Pod",
+          objectName: "csi-node-7tq5w",
+          node: "worker-4",
+          firstMs: Date.UTC(2024, 5, 30, 22, 10, 4),
+          lastMs: Date.UTC(2024, 5, 30, 22, 14, 51),
+        },
+      },
+    },
+    {
+      // a watch event of `kubectl get events -w -o json --output-watch-events`; the scheduler's reportingInstance is no node
+      line: '{"type":"ADDED","object":{"kind":"Event","apiVersion":"v1","metadata":{"name":"web-1.1","namespace":"shop"},"involvedObject":{"kind":"Pod","namespace":"shop","name":"web-1"},"reason":"Scheduled","message":"Successfully assigned shop/web-1 to worker-4","source":{},"firstTimestamp":null,"lastTimestamp":null,"type":"Normal","eventTime":"2024-06-30T22:10:01.518733Z","reportingComponent":"default-scheduler","reportingInstance":"default-scheduler-master-1"}}',
+      expect: {
+        epochMs: Date.UTC(2024, 5, 30, 22, 10, 1, 518),
+        epochPrecision: "us",
+        fields: { reason: "Scheduled", type: "Normal", count: "1", object: "Pod/web-1", pod: "shop/web-1", source: "default-scheduler" },
       },
     },
   ],

@@ -25,6 +25,10 @@
  */
 import { isMap, isSeq, LineCounter, parseAllDocuments, type Node as YamlNode } from "yaml";
 import { eventRecord } from "./k8s-events-json";
+
+function obj(v: unknown): Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
 import type { FormatSpec, LineParser, LineResult, ParsedRecord } from "./types";
 
 class EventsYamlParser implements LineParser {
@@ -35,7 +39,7 @@ class EventsYamlParser implements LineParser {
 
   parseLine(line: string, lineNo = this.lines.length + 1): LineResult {
     if (!this.started) {
-      if (!/^(?:---\s*$|[A-Za-z_"][\w"-]*:(?:\s|$)|- )/.test(line)) return null;
+      if (!START_RE.test(line) || /^---\s*\S/.test(line)) return null;
       this.started = true;
       this.firstLineNo = lineNo;
     }
@@ -55,6 +59,8 @@ class EventsYamlParser implements LineParser {
     } catch {
       return [];
     }
+    let textEnd = text.length;
+    while (textEnd > 0 && (text[textEnd - 1] === "\n" || text[textEnd - 1] === " ")) textEnd--;
     const out: Array<{ line: number; record: ParsedRecord; endLine?: number }> = [];
     const docList = Array.isArray(docs) ? docs : [docs];
     const emit = (node: YamlNode | null | undefined) => {
@@ -65,13 +71,17 @@ class EventsYamlParser implements LineParser {
       } catch {
         return;
       }
-      const rec = eventRecord((value ?? {}) as Record<string, unknown>);
+      const ev = (value ?? {}) as Record<string, unknown>;
+      const rec = eventRecord(ev);
       if (!rec) return;
       const start = lc.linePos(node.range[0]).line;
       // range[1] is the end of the value: back off trailing newlines to the event's last line
       let endOff = node.range[1];
       while (endOff > node.range[0] && (text[endOff - 1] === "\n" || text[endOff - 1] === " ")) endOff--;
       const end = lc.linePos(Math.max(node.range[0], endOff - 1)).line;
+      // an event running to the end of a cut paste may have lost its last keys: kubectl writes them
+      // sorted, so an event without its `type` (the last key) was cut short and is left out
+      if (endOff >= textEnd && ev.type === undefined && (ev.object === undefined || obj(ev.object).type === undefined)) return;
       out.push({ line: this.firstLineNo + start - 1, record: rec, endLine: this.firstLineNo + end - 1 });
     };
     for (const doc of docList) {
@@ -89,13 +99,18 @@ class EventsYamlParser implements LineParser {
 }
 
 const KIND = /^kind:\s*(?:EventList|Event)\s*$/;
+/** A line that may open a YAML events document: `---`, a top-level key, or a top-level sequence item. */
+const START_RE = /^(?:---|[A-Za-z_"][\w"-]*:(?:\s|$)|- )/;
 
 /** Format spec: Kubernetes events as YAML documents. */
 export const k8sEventsYamlSpec: FormatSpec = {
   name: "k8s-events-yaml",
   kind: "k8s-events",
   sniff(path, lines) {
-    if (lines.length === 0 || !/^(?:---|[A-Za-z_"][\w"-]*:(?:\s|$)|- )/.test(lines[0])) return false;
+    // a paste cut inside an item starts with that item's indented lines
+    const start = lines.findIndex((l) => l.charCodeAt(0) !== 32);
+    if (start < 0 || !START_RE.test(lines[start])) return false;
+    if (start > 0 && !lines.slice(0, start).every((l) => /^\s+(?:- )?[\w"-]+:(?:\s|$)/.test(l) || /^\s+- /.test(l))) return false;
     if (lines.some((l) => KIND.test(l))) return true;
     const list = lines.some((l) => /^items:\s*$/.test(l) || /^- /.test(l));
     return list && (lines.some((l) => /^\s*(?:- )?involvedObject:\s*$/.test(l) || /^\s*(?:- )?kind:\s*Event\s*$/.test(l)) || /(?:^|\/)events\.ya?ml$/.test(path));

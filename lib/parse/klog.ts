@@ -13,7 +13,9 @@
  * Standalone files may start with the klog file header (`Log file created at: YYYY/MM/DD hh:mm:ss`,
  * then `Running on machine:`, `Binary:`, `Log line format:`), written at every process start: the
  * first line is a `klog-header` banner giving the year, the others `header` banners. Indented lines
- * (multi-line values `key=<\n\t…\n >`) and the goroutine dump after an `F` line are continuations.
+ * (multi-line values `key=<\n\t…\n >`) and the goroutine dump after an `F` line are continuations;
+ * such a value is `<` in `fields` here, and becomes the block's lines once the file is read
+ * (parse-file.ts `klogBlocks`, which also reads the pairs after ` >`).
  */
 import { type ComponentLine, componentRecord } from "./component-line";
 import { sniffRatio } from "./sniff-util";

@@ -68,7 +68,10 @@ export function ageUncertaintyMs(a: Age, longForm: boolean): number {
   return UNIT_MS.y;
 }
 
-/** `3m2s (x5 over 10m)` / `12m` / `<unknown>`: the last-seen age, the count, and the first-seen age. */
+/**
+ * `3m2s (x5 over 10m)` / `12m` / `<unknown>`: the last-seen age, the count, and the first-seen age
+ * (kubectl 1.7 printed `from` / `starting` in place of `over`).
+ */
 export interface AgeColumn {
   last: Age | null;
   count: number;
@@ -76,7 +79,7 @@ export interface AgeColumn {
   text: string;
 }
 
-const COLUMN_RE = /^(\S+)(?: \(x(\d+) over (\S+)\))?$/;
+const COLUMN_RE = /^(\S+)(?:\s+\(x(\d+) (?:over|from|starting) (\S+)\))?$/;
 
 /** Parse an Age / LAST SEEN cell; null when the cell is not an age at all. */
 export function parseAgeColumn(cell: string): AgeColumn | null {

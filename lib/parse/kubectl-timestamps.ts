@@ -1,7 +1,7 @@
 /**
  * Pod logs read through the API with timestamps (`kubectl logs --timestamps`, must-gather
  * `namespaces/<ns>/pods/<pod>/<ctr>/<ctr>/logs/{current,previous}.log`, troubleshoot pod logs with
- * `timestamps: true`, RKE1 `docker logs -t`): FORMATS.md 3.7, 5b rule AT.
+ * `timestamps: true`, RKE1 `docker logs -t`).
  *
  *     2025-05-19T04:20:09.104730000Z I0519 04:20:09.104500       1 main.go:88] "Starting" component="coredns"
  *     2025-05-19T04:20:09.10473Z listening on :8080                                   (docker logs -t trims zeros)
@@ -18,8 +18,12 @@ import { parseIsoStamp } from "./time-util";
 import type { FormatSpec, LineResult, ParseContext } from "./types";
 
 const RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,9}(?:Z|[+-]\d{2}:\d{2})) (.*)$/;
-/** a CRI stream/tag column, a journal `host ident[pid]: `, an RFC 5424 `host app pid - -` envelope */
-const NOT_PAYLOAD = /^(?:(?:stdout|stderr) [FP](?::\S+)? |\S+ [^\s[:]+(?:\[\d+\])?: |\S+ \S+ (?:\d+|-) - -\s)/;
+/**
+ * a CRI stream/tag column, a journal `host ident[pid]: `, an RFC 5424 `host app pid - -` envelope,
+ * a zap console level column (istio-cni's own `<stamp> info scope msg`, tabs turned to spaces), or a
+ * seelog `[LEVEL]` column (aws-vpc-cni's own files)
+ */
+const NOT_PAYLOAD = /^(?:(?:stdout|stderr) [FP](?::\S+)? |\S+ [^\s[:]+(?:\[\d+\])?: |\S+ \S+ (?:\d+|-) - -\s|(?:debug|info|warn|error|dpanic|panic|fatal)(?:[\t ]|$)|\[(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL)\]\s)/;
 
 /** Container name from an API log path (must-gather, troubleshoot, sos podlogs), else the CRI layouts. */
 export function containerFromApiPath(path: string | undefined): string | undefined {
@@ -42,7 +46,7 @@ export function parseApiTimestampLine(line: string, ident?: string): LineResult 
   return { type: "record", record: envelopeRecord({ time, ident }, m[2]) };
 }
 
-const SNIFF = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,9}(?:Z|[+-]\d{2}:\d{2}) (?!(?:stdout|stderr) [FP]|\S+ [^\s[:]+(?:\[\d+\])?: |\S+ \S+ (?:\d+|-) - -\s)\S/;
+const SNIFF = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,9}(?:Z|[+-]\d{2}:\d{2}) (?!(?:stdout|stderr) [FP]|\S+ [^\s[:]+(?:\[\d+\])?: |\S+ \S+ (?:\d+|-) - -\s|(?:debug|info|warn|error|dpanic|panic|fatal)(?:[\t ]|$)|\[(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL)\]\s)\S/;
 
 /** Format spec: API pod logs with timestamps (`kubectl logs --timestamps`). */
 export const kubectlTimestampsSpec: FormatSpec = {
@@ -81,5 +85,7 @@ export const kubectlTimestampsSpec: FormatSpec = {
     "2025-05-19T04:20:07.512401+00:00 ip-10-20-30-40 kubelet[2817]: x",
     "2025-05-19T04:20:12.400120Z\tinfo\tcni\tPod default/web excluded from mesh",
     "2024-02-07T05:45:40.738Z NodeA containerd 1234 - -  time=x",
+    "2025-05-19T04:20:12.400120Z info    cni-agent    Pod default/web excluded from mesh",
+    "2019-08-14T09:12:40.127Z [INFO]\tStarting IPAM daemon",
   ],
 };

@@ -277,7 +277,7 @@ describe("whole-document and table formats", () => {
     ].join("\n");
     const f = parseFile("kubectl/poddescribe/shop", text, { collectedMs: Date.parse("2025-05-19T04:31:00Z") });
     expect(f.format).toBe("describe-events");
-    expect(f.counts).toMatchObject({ lines: 8, records: 1, continuation: 1, banner: 5, skipped: 1 });
+    expect(f.counts).toMatchObject({ lines: 8, records: 1, continuation: 1, banner: 6, skipped: 0 });
     expectAccounting(f);
     expect(f.records[0].fields?.pod).toBe("shop/web-1");
     expect(f.records[0].message).toContain('\nfor sandbox "5f1c": plugin type="calico" failed (add)');

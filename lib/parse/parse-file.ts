@@ -4,11 +4,11 @@
  *
  * 1. Lines: split on LF (CRLF's CR dropped); a last line without newline counts, the empty string
  *    after a final newline does not. A leading BOM is dropped. Lines over 64 KiB (UTF-8) are cut and
- *    keep a marker `…[truncated N bytes]` in `raw` and `message` (STYLE.md, Loki habit).
+ *    keep a marker `…[truncated N bytes]` in `raw` and `message` (as Loki does).
  * 2. Format: `opts.format`, else `sniffFormat` over the first 20 non-empty, non-banner lines, in
- *    registry order (FORMATS.md 5b). No match: format `unknown`, every non-blank line skipped as
+ *    registry order. No match: format `unknown`, every non-blank line skipped as
  *    `unknown-format` (never an exception).
- * 3. Line accounting (DESIGN.md Definitions): each physical line is one of record, continuation,
+ * 3. Line accounting: each physical line is one of record, continuation,
  *    blank, banner, or skipped (`unknown-format`, `binary` for lines holding NUL); the counts add up.
  * 4. Boots: `-- Boot <id> --` / `-- Reboot --` separators start a new `bootSegment` (once a record
  *    was seen) and set `journalBootId` (32 hex, or null after `-- Reboot --`); with
@@ -21,16 +21,41 @@
  * 5. Times (resolve-time.ts): zone (stamp offset, banner zone, `opts.tz`, UTC), year rules, UTC ms
  *    floored; a newest-first file is reversed (record order; line numbers unchanged); records
  *    earlier than the record before them are flagged `outOfOrder` and left in place.
+ * 6. Pastes (decided once per file; files without any of it pay one branch per line):
+ *    - a pager's right-edge cut mark (`>`/`$`, paste.ts) is stripped before anything reads the lines;
+ *    - inline-code backticks at a paste's ends go before the sniff; a Markdown code block's
+ *      indentation or a `> ` quote on every line goes when the lines sniff only without it;
+ *    - paste banners and furniture (prompts with their command, bare commands, `#` comments, code
+ *      fences, kubectl notices, elisions, rules, `systemctl status` / version-banner / crictl
+ *      table blocks: paste.ts) are left out of the sniff and counted as banner `header`;
+ *    - when nothing sniffs, the sniff is tried again without lines that look like wrapped tails;
+ *    - tool prefixes (line-prefix.ts: `[pod/…/…] `, `<pod> <container> `, `--timestamps`,
+ *      `<host>: `, `grep -n`…) are stripped before the format parses, and their facts put on the
+ *      record (host, fields.prefix*, the stamp for records without one);
+ *    - records glued on one physical line are split where the line's prefix starts again: they
+ *      share its line number; `counts.glued` (set when non-zero) counts the records after the
+ *      first on a line, so `records + continuation + banner - glued = parsed` (physical lines);
+ *    - a refused line that a terminal hard-wrapped off the record's last line (paste.ts
+ *      `isWrapTail`) continues it (joined with nothing between, the joined line read again);
+ *      else it is tried on the other registered formats (mixed pastes), then is paste furniture,
+ *      or continues the record before it when it lacks the file's prefix, else it is skipped;
+ *    - klog multi-line values (`key=<` … ` >`) become the record's field, also in newest-first
+ *      journals where the block comes before its record (`klogBlocks`).
+ *    `pasteInfo(file)` tells what was found.
  */
 import { LIMITS } from "../bundle/limits";
 import type { FileRecord, LayoutOptions, LineCounts, ParsedFile, TimeOptions } from "./file-types";
 import { isJournalBanner } from "./journal-banner";
 import { parseKlogHeader } from "./klog";
+import { applyPrefixFacts, planPrefix, type PrefixFacts, type PrefixPlan, splitGlued, stripPrefix } from "./line-prefix";
 import { markNoise } from "./noise";
+import { detectDecoration, detectPagerCut, detectWrapWidth, Furniture, isPasteBanner, isWrapTail, stripBackticks, stripDecoration, stripPagerCut, wrapMinLength } from "./paste";
+import { scanPairs } from "./text-scan";
 import { formatByName, FORMAT_REGISTRY } from "./registry";
-import { recordsNewestFirst, resolveTimes, wallToUtc } from "./resolve-time";
+import { recordsNewestFirst, resolveTimes, wallToUtc , zoneFromStamps } from "./resolve-time";
 import { ZONE_ABBREVIATIONS } from "./time-util";
-import type { Banner, FormatSpec, ParsedRecord } from "./types";
+import type { Banner, FormatSpec, LineParser, LineResult, ParsedRecord } from "./types";
+import { parseComponentMessage } from "./component";
 import { fixedZone, resolveZone, UTC_ZONE, type Zone } from "./zone";
 
 /** Longest line kept whole, in UTF-8 bytes (64 KiB; BOOTLINE_MAX_LINE_BYTES, lib/bundle/limits.ts). */
@@ -70,15 +95,69 @@ export function isSniffBanner(line: string): boolean {
   return false;
 }
 
-/** The first `max` non-empty, non-banner lines (the sniff input); lines marked as noise are left out. */
+/**
+ * The first `max` non-empty, non-banner lines (the sniff input); lines marked as noise and paste
+ * banners (prompts, comments, fences: paste.ts) are left out.
+ */
 export function sniffLines(lines: readonly string[], max = SNIFF_LINES, noise?: ReadonlyArray<string | undefined> | null): string[] {
+  return sniffWindow(lines, max, noise).first;
+}
+
+/**
+ * `sniffLines`, and how many paste banners (furniture: paste.ts) the window held. With a wrap
+ * width `wrap` (> 0), lines that look like the wrapped tail of the line before them are left out
+ * too: the sniff looks at lines that start records.
+ */
+function sniffWindow(lines: readonly string[], max: number, noise?: ReadonlyArray<string | undefined> | null, wrap = 0): { first: string[]; pasteBanners: number } {
   const out: string[] = [];
+  let pasteBanners = 0;
+  const furniture = new Furniture();
   for (let i = 0; i < lines.length && out.length < max; i++) {
     const l = lines[i];
     if (isBlank(l) || isSniffBanner(l) || (noise && noise[i] !== undefined)) continue;
+    if (furniture.test(l, i)) {
+      pasteBanners++;
+      continue;
+    }
+    if (wrap > 0 && i > 0 && isWrapTail(l, lines[i - 1], wrap)) continue;
     out.push(l.length > 4096 ? l.slice(0, 4096) : l);
   }
-  return out;
+  return { first: out, pasteBanners };
+}
+
+/** What the sniff of a file found: its format, prefix stack, and the paste banners in its window. */
+interface SniffResult {
+  spec: FormatSpec | null;
+  plan: PrefixPlan | null;
+  pasteBanners: number;
+  first: string[];
+}
+
+/**
+ * Sniff `lines`: the registry on the sniff window; when nothing takes it, the window without
+ * wrapped tails (a table whose rows a terminal wrapped); then a prefix stack (line-prefix.ts).
+ */
+function sniffLinesOf(path: string, lines: readonly string[], noise: ReadonlyArray<string | undefined> | null): SniffResult {
+  let win = sniffWindow(lines, SNIFF_LINES, noise);
+  let spec = sniffFormat(path, win.first);
+  if (spec === null && win.first.length > 1) {
+    const w = detectWrapWidth(lines);
+    if (w > 0) {
+      const win2 = sniffWindow(lines, SNIFF_LINES, noise, w);
+      const spec2 = win2.first.length < win.first.length ? sniffFormat(path, win2.first) : null;
+      if (spec2) {
+        win = win2;
+        spec = spec2;
+      }
+    }
+  }
+  let plan: PrefixPlan | null = null;
+  const first = win.first;
+  if (first.length > 0 && (spec === null || (spec.name === "kubectl-timestamps" && !timestampPayloadsAreComponentLines(first)))) {
+    plan = planPrefix(path, first, sniffFormat);
+    if (plan) spec = plan.spec;
+  }
+  return { spec, plan, pasteBanners: win.pasteBanners, first };
 }
 
 /** First registry spec whose `sniff` accepts the file (`firstLines`: see `sniffLines`), or null. */
@@ -166,9 +245,11 @@ function fileRecordOf(rec: ParsedRecord, line: number, endLine: number, raw: str
 class Entries {
   readonly recs: FileRecord[] = [];
   /** parsed records, kept only when the parser may still change them (not `settled`) */
-  readonly srcs: ParsedRecord[] | null;
+  srcs: ParsedRecord[] | null;
   /** journal boot id in force at each record's line (kept with `srcs`) */
-  readonly lineBootIds: Array<string | null> | null;
+  lineBootIds: Array<string | null> | null;
+  /** what the line prefixes said, by record index (kept with `srcs`: applied again after `finish`) */
+  readonly facts = new Map<number, PrefixFacts>();
   /** continuation text to append to the message, by record index */
   readonly extra = new Map<number, string>();
   /** bytes cut from the record's first line, by record index */
@@ -181,6 +262,13 @@ class Entries {
 
   get length(): number {
     return this.recs.length;
+  }
+
+  /** Keep parsed records from now on (a later parser may change its records); the records so far are their own source. */
+  makeLate(): void {
+    if (this.srcs !== null) return;
+    this.srcs = this.recs.slice();
+    this.lineBootIds = this.recs.map((r) => r.journalBootId ?? null);
   }
 
   push(rec: ParsedRecord, line: number, endLine: number, raw: string, truncated: number, segment: number, bootId: string | null): number {
@@ -209,6 +297,7 @@ class Entries {
     const srcs = this.srcs;
     if (srcs !== null) {
       const ids = this.lineBootIds as Array<string | null>;
+      for (const [k, f] of this.facts) applyPrefixFacts(srcs[k], f);
       for (let k = 0; k < recs.length; k++) {
         const d = recs[k];
         recs[k] = fileRecordOf(srcs[k], d.line, d.endLine, d.raw, d.bootSegment, labelBoot ? labelBoot(d.bootSegment) : ids[k]);
@@ -246,8 +335,17 @@ function skip(counts: LineCounts, reason: string): void {
 /** Components that name a source kind of their own (a file holding only them is of that kind). */
 const COMPONENT_KINDS = new Set(["kubelet", "containerd", "crio", "cni-calico", "istio-cni", "cilium", "flannel", "k8s-events", "kernel", "k3s", "rke2", "aws-vpc-cni", "multus"]);
 
-/** Zone for the file: the first banner that states one (DST pairs → their IANA zone when it agrees), else the collector's, else `--tz`, else UTC. */
-function fileZone(banners: Array<{ line: number; banner: Banner }>, tz: string | null | undefined, collectorZone?: string | null): { zone: Zone; source: string } {
+/**
+ * Zone for the file: the first banner that states one (DST pairs → their IANA zone when it
+ * agrees), else the collector's, else the one offset the file's own stamps carry (`stampOffset`:
+ * resolve-time.ts `zoneFromStamps`), else `--tz`, else UTC.
+ */
+function fileZone(
+  banners: Array<{ line: number; banner: Banner }>,
+  tz: string | null | undefined,
+  collectorZone?: string | null,
+  stampOffset: number | null = null,
+): { zone: Zone; source: string } {
   for (const { banner } of banners) {
     if (banner.type !== "logs-begin" || banner.offsetMin === null || banner.offsetMin === undefined) continue;
     const name = banner.zoneName ?? null;
@@ -264,6 +362,7 @@ function fileZone(banners: Array<{ line: number; banner: Banner }>, tz: string |
     return { zone: banner.offsetMin === 0 ? UTC_ZONE : fixedZone(banner.offsetMin), source: "banner" };
   }
   if (collectorZone) return { zone: resolveZone(collectorZone), source: "collector" };
+  if (stampOffset !== null) return { zone: fixedZone(stampOffset), source: "stamps" };
   if (tz) return { zone: resolveZone(tz), source: "user" };
   return { zone: UTC_ZONE, source: "default" };
 }
@@ -294,20 +393,361 @@ function isMonotonicReset(prev: number, cur: number): boolean {
   return cur < prev - 1 && cur * 2 < prev;
 }
 
+/** Refused lines tried on the other formats before the per-file fallback gives up (when none took any). */
+const FALLBACK_TRIES = 200;
+
+/** What a file's paste layer found (prefixes, other formats, pager marks, wraps, glued records); see `pasteInfo`. */
+export interface PasteInfo {
+  /** prefix layers stripped from each line, outermost first (line-prefix.ts names) */
+  prefix: string[];
+  /** formats other than the file's own that read some of its lines (mixed pastes) */
+  otherFormats: string[];
+  /** a pager's right-edge cut mark that was stripped (`>`, `$`), or null */
+  pagerMark: string | null;
+  /** lines that continued the record before them only because a terminal wrapped them */
+  wrapped: number;
+  /** records that shared a physical line with the record before them (glued by the paste) */
+  glued: number;
+  /** a decoration stripped from the lines before the sniff (paste.ts): `indent`, `quote`, `backticks` (joined by `+`) */
+  decoration?: string;
+}
+
+/** The paste facts of a parsed file, when its lines had any (see `PasteInfo`). */
+export function pasteInfo(f: ParsedFile): PasteInfo | undefined {
+  return (f as ParsedFile & { paste?: PasteInfo }).paste;
+}
+
+/** Payloads after a `--timestamps` stamp that are component lines (kubectl-timestamps reads them). */
+function timestampPayloadsAreComponentLines(first: readonly string[]): boolean {
+  let n = 0;
+  let ok = 0;
+  for (const l of first) {
+    const sp = l.indexOf(" ");
+    if (sp < 0) continue;
+    n++;
+    if (parseComponentMessage(l.slice(sp + 1)) !== null) ok++;
+  }
+  return n > 0 && ok * 2 >= n;
+}
+
+/**
+ * Per-file state of the line loop: turns each line's `LineResult` into counts, records, banners
+ * and continuations. The paste layer (prefix stripping, glued records, mixed formats, hard wraps)
+ * lives in `pasteLine` / `refused`, so files without any of it pay one branch per line.
+ */
+class LineReader {
+  readonly counts: LineCounts;
+  readonly entries: Entries;
+  readonly banners: Array<{ line: number; banner: Banner }> = [];
+  readonly claimed: number[] = []; // deferred: lines the document parser took
+  readonly endedBy = new Map<number, string | null>();
+  current = -1; // index of the record continuation lines belong to
+  segment = 0;
+  segmentHasRecord = false;
+  bootId: string | null = null;
+  prevUptime = Number.NaN;
+  /** paste layer */
+  readonly info: PasteInfo = { prefix: [], otherFormats: [], pagerMark: null, wrapped: 0, glued: 0 };
+  private wrapWidth = -1;
+  private others: Array<{ spec: FormatSpec; parser: LineParser | null }> | null = null;
+  private lastOther: { spec: FormatSpec; parser: LineParser | null } | null = null;
+  private otherTries = 0;
+  private otherHits = 0;
+  /** the line being read carried no prefix although the file's lines do */
+  private unprefixed = false;
+  /** the record whose hard-wrapped line is being joined, and that line so far (null: not read again) */
+  private wrapRec = -1;
+  private wrapText: string | null = null;
+  /** paste furniture (banners and the blocks they open), asked about refused lines only */
+  private readonly furniture = new Furniture();
+
+  constructor(
+    readonly path: string,
+    readonly lines: readonly string[],
+    readonly spec: FormatSpec,
+    readonly parser: LineParser,
+    readonly deferred: boolean,
+    counts: LineCounts,
+    readonly plan: PrefixPlan | null,
+    readonly pasteBannersFirst: boolean,
+    readonly ctx: { collectedMs: number | null; path: string },
+  ) {
+    this.counts = counts;
+    this.entries = new Entries(deferred || parser.settled !== true);
+  }
+
+  /** Account one line's result (`raw`: the text kept as the record's raw line). */
+  take(res: LineResult, lineNo: number, raw: string, truncated: number, facts: PrefixFacts | null, glued: boolean): boolean {
+    const counts = this.counts;
+    if (res === null) return false;
+    switch (res.type) {
+      case "record": {
+        counts.records++;
+        if (glued) this.info.glued++;
+        const rec = res.record;
+        if (facts !== null) applyPrefixFacts(rec, facts);
+        const up = uptimeOf(rec);
+        if (!Number.isNaN(up)) {
+          if (!Number.isNaN(this.prevUptime) && this.segmentHasRecord && isMonotonicReset(this.prevUptime, up)) {
+            this.endedBy.set(this.segment, null);
+            this.segment++;
+            this.bootId = null;
+          }
+          this.prevUptime = up;
+        }
+        const rawLine = truncated ? raw + truncationMarker(truncated) : raw;
+        this.current = this.entries.push(rec, lineNo, lineNo, rawLine, truncated, this.segment, this.bootId);
+        if (facts !== null && this.entries.srcs !== null) this.entries.facts.set(this.current, facts);
+        this.segmentHasRecord = true;
+        return true;
+      }
+      case "banner": {
+        counts.banner++;
+        this.banners.push({ line: lineNo, banner: res.banner });
+        const t = res.banner.type;
+        if (t === "boot" || t === "reboot") {
+          if (this.segmentHasRecord) {
+            this.endedBy.set(this.segment, res.banner.bootId ?? null);
+            this.segment++;
+            this.segmentHasRecord = false;
+          }
+          this.bootId = res.banner.bootId ?? null;
+          this.current = -1;
+          this.prevUptime = Number.NaN;
+        }
+        return true;
+      }
+      case "continuation": {
+        if (this.deferred) {
+          this.claimed.push(lineNo);
+          return true;
+        }
+        if (this.current < 0) return false;
+        // a terminal's wrap that fell on a blank: ` rest` after a line of exactly the width
+        // (not in a file with a line prefix: there a line without it keeps its line break)
+        if (this.plan === null && raw.charCodeAt(0) === 32 && raw.charCodeAt(1) > 32 && raw.charCodeAt(1) !== 62 && this.wrapsAtBlank(lineNo)) {
+          this.wrappedPiece(lineNo, raw, truncated);
+          return true;
+        }
+        this.continueRecord(lineNo, raw, truncated, res.text);
+        return true;
+      }
+    }
+  }
+
+  /** `glue`: what joins the text to the message (a newline; nothing for a hard-wrapped piece). */
+  private continueRecord(lineNo: number, raw: string, truncated: number, text: string, glue = "\n"): void {
+    this.counts.continuation++;
+    const r = this.entries.recs[this.current];
+    r.endLine = lineNo;
+    r.raw += `\n${truncated ? raw + truncationMarker(truncated) : raw}`;
+    if (text !== "") this.entries.addText(this.current, `${glue}${text}`);
+  }
+
+  /** Does line `lineNo` follow a line of the current record that fills the file's wrap width exactly? */
+  private wrapsAtBlank(lineNo: number): boolean {
+    if (lineNo < 2 || this.entries.recs[this.current].endLine !== lineNo - 1) return false;
+    if (this.wrapWidth < 0) this.wrapWidth = detectWrapWidth(this.lines);
+    return this.wrapWidth > 0 && this.lines[lineNo - 2].length === this.wrapWidth;
+  }
+
+  /**
+   * A piece a terminal hard-wrapped off the line before it: it continues the record (its text
+   * joined with nothing between), and the joined line is read again by a fresh parser of the
+   * format so that values the wrap cut (`err="…`) are whole; kept only when that parser reads a
+   * record with the same time and severity, and no other continuation came before.
+   */
+  private wrappedPiece(lineNo: number, raw: string, truncated: number): void {
+    this.info.wrapped++;
+    const k = this.current;
+    const rec = this.entries.recs[k];
+    if (this.wrapRec !== k) {
+      this.wrapRec = k;
+      this.wrapText = rec.line === rec.endLine && !this.entries.extra.has(k) ? this.lines[rec.line - 1] : null;
+    }
+    const tail = raw.trimEnd();
+    this.continueRecord(lineNo, raw, truncated, tail, "");
+    if (this.wrapText === null || truncated) return;
+    this.wrapText += tail;
+    let text = this.wrapText;
+    if (this.plan !== null) {
+      const st = stripPrefix(text, this.plan.layers);
+      if (st === null) return;
+      text = st.rest;
+    }
+    const res = this.spec.createParser(this.ctx).parseLine(text, rec.line);
+    if (res === null || res.type !== "record") return;
+    const again = res.record;
+    const a = again.time;
+    const b = rec.time;
+    if (again.severity !== rec.severity || (a === null) !== (b === null) || (a !== null && b !== null && (a.second !== b.second || a.ms !== b.ms || a.minute !== b.minute))) return;
+    const fields = again.fields;
+    if (rec.fields) for (const key in rec.fields) if (key.startsWith("prefix")) (again.fields ??= {})[key] = rec.fields[key];
+    rec.message = again.message;
+    if (again.fields !== undefined || fields !== undefined) rec.fields = again.fields;
+    const src = this.entries.srcs?.[k];
+    if (src) {
+      src.message = again.message;
+      if (again.fields !== undefined) src.fields = again.fields;
+    }
+    this.entries.extra.delete(k);
+  }
+
+  /** Read one non-blank line of a file with a paste layer (prefixes or paste banners). */
+  pasteLine(line: string, lineNo: number, truncated: number): void {
+    if (this.pasteBannersFirst && this.furniture.test(line, lineNo - 1)) {
+      this.parser.pasteBanner?.(line);
+      this.take({ type: "banner", banner: { type: "header" } }, lineNo, line, truncated, null, false);
+      return;
+    }
+    const plan = this.plan;
+    if (plan === null) {
+      if (!this.take(this.parser.parseLine(line, lineNo), lineNo, line, truncated, null, false)) this.refused(line, line, lineNo, truncated, null);
+      return;
+    }
+    const st = stripPrefix(line, plan.layers);
+    if (st === null) {
+      this.unprefixed = true;
+      if (!this.take(this.parser.parseLine(line, lineNo), lineNo, line, truncated, null, false)) this.refused(line, line, lineNo, truncated, null);
+      this.unprefixed = false;
+      return;
+    }
+    const spec = plan.spec;
+    const path = this.path;
+    const layers = plan.layers;
+    const glued = splitGlued(st.rest, st.lead, (piece) => {
+      const s2 = stripPrefix(st.lead + piece, layers);
+      return s2 !== null && spec.sniff(path, [s2.rest]);
+    });
+    const rest = glued ? st.rest.slice(0, glued.firstEnd).trimEnd() : st.rest;
+    // padding around pasted records belongs to none of them
+    const raw = glued ? line.slice(0, line.length - st.rest.length + glued.firstEnd).trim() : line.charCodeAt(0) === 32 ? line.trim() : line;
+    if (!this.take(this.parser.parseLine(rest, lineNo), lineNo, raw, truncated, st.facts, false)) this.refused(rest, raw, lineNo, truncated, st.facts);
+    if (!glued) return;
+    for (const piece of glued.more) {
+      const s2 = stripPrefix(piece, layers);
+      if (s2 === null) continue;
+      const res = this.parser.parseLine(s2.rest, lineNo);
+      if (res !== null && res.type === "record") this.take(res, lineNo, piece, 0, s2.facts, true);
+    }
+  }
+
+  /**
+   * A line the file's format refused: another registered format (mixed pastes), a paste banner,
+   * a piece a terminal wrapped (or a line without the file's prefix) continuing the record before
+   * it, else skipped.
+   */
+  refused(line: string, raw: string, lineNo: number, truncated: number, facts: PrefixFacts | null): void {
+    if (this.current >= 0 && !this.deferred && lineNo >= 2 && this.entries.recs[this.current].endLine === lineNo - 1) {
+      if (this.wrapWidth < 0) this.wrapWidth = detectWrapWidth(this.lines);
+      if (isWrapTail(raw, this.lines[lineNo - 2], this.wrapWidth)) {
+        this.wrappedPiece(lineNo, raw, truncated);
+        return;
+      }
+    }
+    if (this.furniture.continues(raw, lineNo - 1)) {
+      this.take({ type: "banner", banner: { type: "header" } }, lineNo, raw, truncated, null, false);
+      return;
+    }
+    if (!this.deferred && this.tryOthers(line, raw, lineNo, truncated, facts)) return;
+    if (!this.pasteBannersFirst && this.furniture.test(raw, lineNo - 1)) {
+      this.parser.pasteBanner?.(raw);
+      this.take({ type: "banner", banner: { type: "header" } }, lineNo, raw, truncated, null, false);
+      return;
+    }
+    if (this.current >= 0 && !this.deferred) {
+      if (this.unprefixed) {
+        this.continueRecord(lineNo, raw, truncated, raw);
+        return;
+      }
+    }
+    skip(this.counts, "unknown-format");
+  }
+
+  /** Try the other registered formats on a refused line (parsers cached per file). */
+  private tryOthers(line: string, raw: string, lineNo: number, truncated: number, facts: PrefixFacts | null): boolean {
+    if (this.otherHits === 0 && this.otherTries >= FALLBACK_TRIES) return false;
+    this.otherTries++;
+    if (this.others === null) this.others = FORMAT_REGISTRY.filter((s) => s !== this.spec).map((spec) => ({ spec, parser: null }));
+    const last = this.lastOther;
+    if (last !== null && last.parser !== null) {
+      const res = last.parser.parseLine(line, lineNo);
+      if (res !== null && (res.type !== "continuation" || this.current >= 0)) return this.takeOther(last, res, lineNo, raw, truncated, facts);
+    }
+    const one = [line];
+    for (const o of this.others) {
+      if (o === last || !o.spec.sniff(this.path, one)) continue;
+      if (o.parser === null) {
+        o.parser = o.spec.createParser(this.ctx);
+        if (o.parser.deferred === true) continue;
+      } else if (o.parser.deferred === true) continue;
+      const res = o.parser.parseLine(line, lineNo);
+      if (res === null || res.type === "continuation") continue;
+      return this.takeOther(o, res, lineNo, raw, truncated, facts);
+    }
+    return false;
+  }
+
+  private takeOther(o: { spec: FormatSpec; parser: LineParser | null }, res: LineResult, lineNo: number, raw: string, truncated: number, facts: PrefixFacts | null): boolean {
+    if ((o.parser as LineParser).settled !== true) this.entries.makeLate();
+    if (!this.take(res, lineNo, raw, truncated, facts, false)) return false;
+    this.otherHits++;
+    this.lastOther = o;
+    if (!this.info.otherFormats.includes(o.spec.name)) this.info.otherFormats.push(o.spec.name);
+    return true;
+  }
+
+  /** Call `finish` of the other formats' parsers used. */
+  finishOthers(): void {
+    if (this.others === null) return;
+    for (const o of this.others) if (o.parser !== null && o.parser.deferred !== true) o.parser.finish?.();
+  }
+}
+
 /** `parseFile` over lines already split (see `splitLines`). */
-export function parseLines(path: string, lines: readonly string[], opts: ParseFileOptions = {}): ParsedFile {
+export function parseLines(path: string, linesIn: readonly string[], opts: ParseFileOptions = {}): ParsedFile {
   const counts = emptyCounts();
-  counts.lines = lines.length;
+  counts.lines = linesIn.length;
   const errors: Array<{ line: number; message: string }> = [];
-  const noise = opts.noise && opts.noise.length ? markNoise(lines, opts.noise) : null;
+  // a pager's right-edge cut marks go before anything reads the lines
+  const pagerCut = linesIn.length > 1 ? detectPagerCut(linesIn) : null;
+  let lines = pagerCut ? linesIn.map((l) => stripPagerCut(l, pagerCut)) : linesIn;
+  // inline-code backticks at a paste's ends (and around its lines) go before the sniff
+  const unticked = lines.length > 0 ? stripBackticks(lines) : null;
+  if (unticked) lines = unticked;
+  let noise = opts.noise && opts.noise.length ? markNoise(lines, opts.noise) : null;
   let spec: FormatSpec | null;
+  let plan: PrefixPlan | null = null;
+  let pasteBanners = 0;
+  let decoration: string | null = null;
   if (opts.format) {
     spec = formatByName(opts.format) ?? null;
     if (!spec) throw new RangeError(`unknown format: ${opts.format}`);
   } else {
-    const first = sniffLines(lines, SNIFF_LINES, noise);
-    spec = sniffFormat(path, first);
-    if (!spec && first.length === 0 && lines.some((l) => isJournalBanner(l))) spec = formatByName("journal-short") ?? null;
+    let sn = sniffLinesOf(path, lines, noise);
+    if (sn.spec === null) {
+      // a Markdown code block or quote around the whole paste: stripped when the lines without it sniff
+      let stripped: string[] = lines as string[];
+      for (let round = 0; round < 2; round++) {
+        const deco = detectDecoration(stripped);
+        if (!deco) break;
+        stripped = stripDecoration(stripped, deco);
+        const noise2 = opts.noise && opts.noise.length ? markNoise(stripped, opts.noise) : null;
+        const sn2 = sniffLinesOf(path, stripped, noise2);
+        decoration = decoration === null ? deco.kind : `${decoration}+${deco.kind}`;
+        if (sn2.spec) {
+          sn = sn2;
+          lines = stripped;
+          noise = noise2;
+          break;
+        }
+      }
+      if (sn.spec === null) decoration = null;
+    }
+    spec = sn.spec;
+    plan = sn.plan;
+    pasteBanners = sn.pasteBanners;
+    if (!spec && sn.first.length === 0 && lines.some((l) => isJournalBanner(l))) spec = formatByName("journal-short") ?? null;
   }
   if (opts.tz) resolveZone(opts.tz); // validate early: throws RangeError
 
@@ -331,19 +771,20 @@ export function parseLines(path: string, lines: readonly string[], opts: ParseFi
     };
   }
 
-  const parser = spec.createParser({ collectedMs: opts.collectedMs ?? null, path });
+  // relative ages (kubectl) count back from the collection time, else from the upload's time (a guess)
+  const agesFromUpload = (opts.collectedMs ?? null) === null && (opts.uploadMs ?? null) !== null;
+  const ctx = { collectedMs: opts.collectedMs ?? opts.uploadMs ?? null, path };
+  const parser = spec.createParser(ctx);
   const deferred = parser.deferred === true;
-  const entries = new Entries(deferred || parser.settled !== true);
-  const banners: Array<{ line: number; banner: Banner }> = [];
-  const claimed: number[] = []; // deferred: lines the document parser took
-  let current = -1; // index of the record continuation lines belong to
-  let segment = 0;
-  let segmentHasRecord = false;
-  let bootId: string | null = null;
+  const reader = new LineReader(path, lines, spec, parser, deferred, counts, plan, pasteBanners > 0, ctx);
+  if (plan) reader.info.prefix = plan.layers.map((l) => l.name);
+  if (pagerCut) reader.info.pagerMark = pagerCut.mark;
+  const paste = plan !== null || pasteBanners > 0;
+  const { entries, banners, claimed, endedBy } = reader;
   let cutLines = 0;
-  /** id of the separator that ended each segment (sos >= 4.10 labels the boot before it) */
-  const endedBy = new Map<number, string | null>();
-  let prevUptime = Number.NaN;
+  if (decoration !== null) reader.info.decoration = decoration;
+  if (unticked) reader.info.decoration = reader.info.decoration ? `backticks+${reader.info.decoration}` : "backticks";
+
 
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
@@ -367,83 +808,50 @@ export function parseLines(path: string, lines: readonly string[], opts: ParseFi
       truncated = cut.cut;
       if (++cutLines <= MAX_LINE_ERRORS) errors.push({ line: lineNo, message: `line longer than ${MAX_LINE_BYTES} bytes: ${cut.cut} bytes cut` });
     }
-    const res = parser.parseLine(line, lineNo);
-    if (res === null) {
-      skip(counts, "unknown-format");
+    if (paste) {
+      reader.pasteLine(line, lineNo, truncated);
       continue;
     }
-    switch (res.type) {
-      case "record": {
-        counts.records++;
-        const up = uptimeOf(res.record);
-        if (!Number.isNaN(up)) {
-          if (!Number.isNaN(prevUptime) && segmentHasRecord && isMonotonicReset(prevUptime, up)) {
-            endedBy.set(segment, null);
-            segment++;
-            bootId = null;
-          }
-          prevUptime = up;
-        }
-        const rawLine = truncated ? line + truncationMarker(truncated) : line;
-        current = entries.push(res.record, lineNo, lineNo, rawLine, truncated, segment, bootId);
-        segmentHasRecord = true;
-        break;
-      }
-      case "banner": {
-        counts.banner++;
-        banners.push({ line: lineNo, banner: res.banner });
-        const t = res.banner.type;
-        if (t === "boot" || t === "reboot") {
-          if (segmentHasRecord) {
-            endedBy.set(segment, res.banner.bootId ?? null);
-            segment++;
-            segmentHasRecord = false;
-          }
-          bootId = res.banner.bootId ?? null;
-          current = -1;
-          prevUptime = Number.NaN;
-        }
-        break;
-      }
-      case "continuation": {
-        if (deferred) {
-          claimed.push(lineNo);
-          break;
-        }
-        if (current < 0) {
-          skip(counts, "unknown-format");
-          break;
-        }
-        counts.continuation++;
-        const r = entries.recs[current];
-        r.endLine = lineNo;
-        r.raw += `\n${truncated ? line + truncationMarker(truncated) : line}`;
-        if (res.text !== "") entries.addText(current, `\n${res.text}`);
-        break;
-      }
-    }
+    if (!reader.take(parser.parseLine(line, lineNo), lineNo, line, truncated, null, false)) reader.refused(line, line, lineNo, truncated, null);
   }
+  reader.finishOthers();
   if (cutLines > MAX_LINE_ERRORS) errors.push({ line: 0, message: `${cutLines - MAX_LINE_ERRORS} more lines cut at ${MAX_LINE_BYTES} bytes` });
   parser.finish?.();
   if (deferred) settleDeferred(parser.end?.() ?? [], claimed, lines, entries, banners, counts);
-  counts.parsed = counts.records + counts.continuation + counts.banner;
+  const glued = reader.info.glued;
+  // glued records share their physical line: `parsed` counts physical lines
+  counts.parsed = counts.records + counts.continuation + counts.banner - glued;
+  if (glued > 0) (counts as LineCounts & { glued?: number }).glued = glued;
 
   // records
   const records = entries.settle(opts.separatorsLabelPrevious ? (seg) => endedBy.get(seg) ?? null : null);
+  if (agesFromUpload) {
+    for (const r of records) {
+      const ev = r.k8sEvent;
+      if (ev && (ev.lastUncertaintyMs !== undefined || ev.firstUncertaintyMs !== undefined)) ev.agesFromUpload = true;
+    }
+  }
 
   // times
-  const { zone, source: zoneSource } = fileZone(banners, opts.tz, opts.zone);
-  const zoneStated = zoneSource === "banner" || zoneSource === "collector";
+  const { zone, source: zoneSource } = fileZone(banners, opts.tz, opts.zone, zoneFromStamps(records));
+  const zoneStated = zoneSource === "banner" || zoneSource === "collector" || zoneSource === "stamps";
   let order = records.map((_, k) => k);
   let res = resolveTimes(records, order, banners, opts, zone, zoneStated, false);
   let reversed = false;
-  if (records.length > 1 && (spec.newestFirst || recordsNewestFirst(records))) {
+  if (records.length > 1 && (spec.newestFirst || parser.newestFirst || recordsNewestFirst(records) || (entries.extra.size > 0 && klogBlocksReversed(records, entries.extra)))) {
     reversed = true;
     order = order.reverse();
     res = resolveTimes(records, order, banners, opts, zone, zoneStated, true);
     errors.push({ line: 0, message: "newest-first file: records reversed into time order" });
   }
-  const ordered = reversed ? order.map((k) => records[k]) : records;
+  // klog multi-line values (`key=<` … ` >`): the block's lines are the value
+  const dropped = entries.extra.size > 0 ? klogBlocks(records, entries.extra, reversed) : null;
+  let ordered = reversed ? order.map((k) => records[k]) : records;
+  if (dropped) {
+    ordered = ordered.filter((r) => !dropped.has(r));
+    counts.records -= dropped.size;
+    counts.continuation += dropped.size;
+  }
   if (reversed) {
     let maxSeg = 0;
     for (const r of ordered) if (r.bootSegment > maxSeg) maxSeg = r.bootSegment;
@@ -470,7 +878,7 @@ export function parseLines(path: string, lines: readonly string[], opts: ParseFi
     if (COMPONENT_KINDS.has(c) && ordered.every((r) => r.component === c)) kind = c;
   }
 
-  return {
+  const out: ParsedFile & { paste?: PasteInfo } = {
     format: spec.name,
     kind,
     records: ordered,
@@ -481,6 +889,9 @@ export function parseLines(path: string, lines: readonly string[], opts: ParseFi
     zoneSource,
     errors,
   };
+  const info = reader.info;
+  if (info.prefix.length || info.otherFormats.length || info.pagerMark !== null || info.wrapped || info.glued || pasteBanners > 0 || info.decoration) out.paste = info;
+  return out;
 }
 
 /**
@@ -519,4 +930,149 @@ function settleDeferred(
   }
   banners.sort((a, b) => a.line - b.line);
   for (const r of entries.recs) r.raw = lines.slice(r.line - 1, r.endLine).join("\n");
+}
+
+
+/** The key of a klog multi-line value the message opens at its end (`… err=<`), or null. */
+function openBlockKey(msg: string): string | null {
+  const n = msg.length;
+  if (n < 3 || msg.charCodeAt(n - 1) !== 60 || msg.charCodeAt(n - 2) !== 61) return null;
+  let i = n - 2;
+  while (i > 0 && /[\w.\-/]/.test(msg[i - 1])) i--;
+  return i < n - 2 ? msg.slice(i, n - 2) : null;
+}
+
+/** A record that is only a line of a klog block (journald wrote each line as an entry): starts with a blank or is klog's ` >` close. */
+function isBlockLine(msg: string): boolean {
+  const c = msg.charCodeAt(0);
+  return (c === 32 || c === 9 || (c === 62 && (msg.length === 1 || msg.charCodeAt(1) === 32))) && openBlockKey(msg) === null;
+}
+
+/** `text` (continuation text: each line led by a newline) as lines. */
+function extraLines(text: string | undefined): string[] {
+  return text === undefined || text.length === 0 ? [] : text.slice(1).split("\n");
+}
+
+/** `lines` without the tab klog puts before each line of a block (or the blanks all of them share). */
+function dedent(lines: string[]): string[] {
+  let tabs = true;
+  let min = Number.POSITIVE_INFINITY;
+  for (const l of lines) {
+    if (l.trim().length === 0) continue;
+    if (l.charCodeAt(0) !== 9) tabs = false;
+    const m = l.length - l.trimStart().length;
+    if (m < min) min = m;
+  }
+  if (min === Number.POSITIVE_INFINITY) return lines.map(() => "");
+  return lines.map((l) => (l.trim().length === 0 ? "" : tabs ? l.slice(1) : l.slice(min)));
+}
+
+/** `r`'s message without its continuation text `ex`. */
+function baseMessage(r: FileRecord, ex: string | undefined): string {
+  return ex !== undefined && r.message.endsWith(ex) ? r.message.slice(0, r.message.length - ex.length) : r.message;
+}
+
+/**
+ * Do klog blocks come before their records (a newest-first journal, `journalctl -r`)? A record
+ * opening a block (`err=<`) followed at once by the block's close ` >`, or with no continuation
+ * right after a record that has some, says so; one followed by the block's first line says not.
+ */
+function klogBlocksReversed(recs: FileRecord[], extra: Map<number, string>): boolean {
+  let rev = 0;
+  let fwd = 0;
+  for (const [k, own] of extra) {
+    if (openBlockKey(baseMessage(recs[k], own)) !== null) {
+      const first = extraLines(own)[0].trimStart();
+      if (first.charCodeAt(0) === 62 && (first.length === 1 || first.charCodeAt(1) === 32)) rev++;
+      else fwd++;
+    }
+    const next = recs[k + 1];
+    if (next !== undefined && !extra.has(k + 1) && openBlockKey(next.message) !== null) rev++;
+  }
+  return rev > fwd;
+}
+
+/**
+ * Set `key` (and any later open value) of `rec` from a klog block's lines in time order: the lines
+ * up to the closing ` >` (klog's text logger, `k8s.io/klog/v2` `textlogger`: `key=<`, each line
+ * led by a tab, then ` >`), dedented and joined by newlines; pairs after the close (` > pod="x"`)
+ * are read too. An unclosed block (cut paste) gives the lines there are.
+ */
+function fillBlock(rec: FileRecord, key: string, lines: string[]): void {
+  const fields = (rec.fields ??= {});
+  let open: string | null = key;
+  let body: string[] = [];
+  for (const l of lines) {
+    const t = l.trimStart();
+    if (t.charCodeAt(0) === 62 && (t.length === 1 || t.charCodeAt(1) === 32)) {
+      if (open !== null) fields[open] = dedent(body).join("\n");
+      const rest = t.slice(1).trim();
+      open = null;
+      body = [];
+      if (rest.length > 0) {
+        scanPairs(rest, 0, fields, true);
+        open = openBlockKey(rest);
+      }
+      if (open === null) return;
+      continue;
+    }
+    body.push(l);
+  }
+  if (open !== null && body.length > 0) fields[open] = dedent(body).join("\n");
+}
+
+/**
+ * Values of klog's multi-line blocks put on their records (after `Entries.settle`; `extra`: the
+ * continuation text by record index). In file order a block follows its record. In a newest-first
+ * journal (each block line its own entry) the block's lines come before their record, last line
+ * first: the lines between the record before it and it (that record's continuations, or records
+ * that are only block lines, at the file's start) move to it, in time order. Returns the records
+ * that were block lines (to drop), or null.
+ */
+function klogBlocks(recs: FileRecord[], extra: Map<number, string>, reversed: boolean): Set<FileRecord> | null {
+  if (!reversed) {
+    for (const [k, text] of extra) {
+      const r = recs[k];
+      if (!r.message.endsWith(text)) continue;
+      const key = openBlockKey(r.message.slice(0, r.message.length - text.length));
+      if (key !== null) fillBlock(r, key, extraLines(text));
+    }
+    return null;
+  }
+  let dropped: Set<FileRecord> | null = null;
+  // last record first: a record's continuations move to the record after it before it is read
+  for (let k = recs.length - 1; k >= 0; k--) {
+    const r = recs[k];
+    const own = extra.get(k);
+    const base = own !== undefined && r.message.endsWith(own) ? r.message.slice(0, r.message.length - own.length) : r.message;
+    const key = openBlockKey(base);
+    if (key === null) continue;
+    let lines: string[] = [];
+    for (let j = k - 1; j >= 0; j--) {
+      const p = recs[j];
+      if (dropped?.has(p)) break;
+      const ex = extra.get(j);
+      const pBase = ex !== undefined && p.message.endsWith(ex) ? p.message.slice(0, p.message.length - ex.length) : p.message;
+      if (isBlockLine(pBase)) {
+        lines = [pBase, ...extraLines(ex), ...lines];
+        (dropped ??= new Set()).add(p);
+        continue;
+      }
+      if (ex !== undefined && p.message.endsWith(ex)) {
+        lines = [...extraLines(ex), ...lines];
+        p.message = pBase;
+        const nl = p.raw.indexOf("\n");
+        if (nl >= 0) p.raw = p.raw.slice(0, nl);
+        p.endLine = p.line;
+        extra.delete(j);
+      }
+      break;
+    }
+    if (lines.length === 0) continue;
+    lines.reverse();
+    // the record's own continuation text (the next record's block, in a newest-first file) went above
+    r.message = `${extra.has(k) ? base : r.message}\n${lines.join("\n")}`;
+    fillBlock(r, key, lines);
+  }
+  return dropped;
 }

@@ -20,7 +20,9 @@ import { journalShortIsoSpec } from "./journal-short-iso";
 import { k8sEventsJsonSpec } from "./k8s-events-json";
 import { klogSpec } from "./klog";
 import { kubectlEventsTableSpec } from "./kubectl-events-table";
+import { syslogRfc3164Spec } from "./syslog-rfc3164";
 import { syslogRfc5424Spec } from "./syslog-rfc5424";
+import { talosDmesgSpec } from "./talos-dmesg";
 import { ciliumJsonSpec } from "./cilium-json";
 import { dockerJsonSpec } from "./docker-json";
 import { goPanicSpec } from "./go-panic";
@@ -29,6 +31,7 @@ import { journalJsonSpec } from "./journal-json";
 import { journalJsonPrettySpec } from "./journal-json-pretty";
 import { journalListBootsSpec } from "./journal-list-boots";
 import { journalShortFullSpec } from "./journal-short-full";
+import { journalVerboseSpec } from "./journal-verbose";
 import { journalShortMonotonicSpec } from "./journal-short-monotonic";
 import { journalShortUnixSpec } from "./journal-short-unix";
 import { journalWithUnitSpec } from "./journal-with-unit";
@@ -39,12 +42,19 @@ import { kubectlTimestampsSpec } from "./kubectl-timestamps";
 import { lastRebootSpec } from "./last-reboot";
 import { multusSpec } from "./multus";
 import { zapJsonSpec } from "./zap-json";
+import { zapConsoleSpec } from "./zap-console";
+import { logrusTextSpec } from "./logrus-text";
+import { weaveSpec } from "./weave";
+import { gcpLoggingJsonSpec } from "./gcp-logging";
+import { gcloudLoggingYamlSpec, gcpConsoleSpec } from "./gcp-logging-text";
+import { cloudwatchEventsJsonSpec, cloudwatchEventsTextSpec, cloudwatchInsightsCsvSpec, cloudwatchTailSpec } from "./cloudwatch";
 import type { FormatSpec } from "./types";
 
 /** All format specs, in sniff priority order. */
 export const FORMAT_REGISTRY: readonly FormatSpec[] = [
   journalShortSpec, // JS
   journalShortIsoSpec, // JI
+  journalVerboseSpec, // JF (verbose header: "[s=")
   journalShortFullSpec, // JF
   journalWithUnitSpec, // JF (unit names)
   journalShortUnixSpec, // JU
@@ -53,10 +63,15 @@ export const FORMAT_REGISTRY: readonly FormatSpec[] = [
   journalJsonPrettySpec, // JP
   journalExportSpec, // JX
   journalListBootsSpec, // LB1, LB2
+  syslogRfc3164Spec, // <PRI> + JS/JI
   dmesgSpec, // DR, DC
+  talosDmesgSpec, // talosctl dmesg, machined console
   lastRebootSpec, // LR
   criLogSpec, // CR
   dockerJsonSpec, // DJ
+  istioCniSpec, // IS (before AT: a 6-digit `Z` stamp then a level word)
+  zapConsoleSpec, // zap console of other loggers (before AT)
+  cloudwatchTailSpec, // `aws logs tail` (before AT: `<stamp> <stream> <message>`)
   kubectlTimestampsSpec, // AT
   klogSpec, // KH, KL
   klogJsonSpec, // KJ
@@ -64,14 +79,21 @@ export const FORMAT_REGISTRY: readonly FormatSpec[] = [
   k3sLogrusSpec, // LC (whole seconds: k3s/rke2)
   crioLogrusSpec, // LO
   calicoCniSpec, // CL
-  istioCniSpec, // IS
+  logrusTextSpec, // logrus terminal layout (`FATA[0000] …`)
   istioCniJsonSpec, // IJ
   zapJsonSpec, // AZ, ZE
   ciliumJsonSpec, // cilium slog JSON
   ciliumLogfmtSpec, // CI
   multusSpec, // MU
+  weaveSpec, // Weave Net
   inotifywaitSpec, // IN (inotifywait -m output; not in FORMATS.md 5b)
   syslogRfc5424Spec, // R5
+  gcpLoggingJsonSpec, // Cloud Logging entries (before EJ: an events export holds Event payloads)
+  gcpConsoleSpec, // Logs Explorer expanded entries (unquoted keys)
+  gcloudLoggingYamlSpec, // gcloud logging read YAML (before EY)
+  cloudwatchEventsJsonSpec, // aws logs filter-log-events / get-log-events JSON
+  cloudwatchEventsTextSpec, // the same with --output text
+  cloudwatchInsightsCsvSpec, // Logs Insights CSV download
   k8sEventsJsonSpec, // EJ
   k8sEventsYamlSpec, // EY
   kubectlEventsTableSpec, // ET

@@ -259,13 +259,47 @@ export function isNewestFirst(ts: Array<number | null>, yearless?: boolean[]): b
   return fallsThrough(ts.length, (i) => ts[i], (i) => (yearless ? yearless[i] : false));
 }
 
-/** `isNewestFirst` over records in file order (their `ts` and `yearInferred`), without copying them out. */
-export function recordsNewestFirst(recs: ReadonlyArray<{ ts: number | null; yearInferred: boolean }>): boolean {
-  return fallsThrough(recs.length, (i) => recs[i].ts, (i) => recs[i].yearInferred);
+/**
+ * `isNewestFirst` over records in file order (their `ts` and `yearInferred`), without copying them
+ * out. Records in the same millisecond are compared at their stamp's own finer precision (µs, ns:
+ * `subMsOf`), so a burst logged within one millisecond still shows which way the file runs.
+ */
+export function recordsNewestFirst(
+  recs: ReadonlyArray<{ ts: number | null; yearInferred: boolean; time?: WallTime | null; precision?: string; raw?: string }>,
+): boolean {
+  return fallsThrough(
+    recs.length,
+    (i) => recs[i].ts,
+    (i) => recs[i].yearInferred,
+    (i) => subMsOf(recs[i]),
+  );
 }
 
-function fallsThrough(n: number, tsAt: (i: number) => number | null, yearlessAt: (i: number) => boolean): boolean {
+const FRACTION = /:(\d{2})[.,](\d{3})(\d{1,6})/g;
+
+/**
+ * The digits below the millisecond of a record's stamp as printed (`.693335` → 0.335 ms), read from
+ * its raw text: the first `:ss.ffffff` whose seconds and milliseconds are the record's own. NaN
+ * when the stamp is no finer than ms or is not found.
+ */
+export function subMsOf(r: { time?: WallTime | null; precision?: string; raw?: string }): number {
+  const w = r.time;
+  if (!w || !r.raw || (r.precision !== "us" && r.precision !== "ns")) return Number.NaN;
+  FRACTION.lastIndex = 0;
+  for (let m = FRACTION.exec(r.raw); m !== null; m = FRACTION.exec(r.raw)) {
+    if (Number(m[1]) === w.second && Number(m[2]) === w.ms) return Number(`0.${m[3]}`);
+  }
+  return Number.NaN;
+}
+
+function fallsThrough(
+  n: number,
+  tsAt: (i: number) => number | null,
+  yearlessAt: (i: number) => boolean,
+  subMsAt?: (i: number) => number,
+): boolean {
   let prev: number | null = null;
+  let prevIndex = -1;
   let prevYearless = false;
   let rises = 0;
   let falls = 0;
@@ -277,11 +311,16 @@ function fallsThrough(n: number, tsAt: (i: number) => number | null, yearlessAt:
     if (prev !== null) {
       let d = t - prev;
       if ((yl || prevYearless) && Math.abs(d) > HALF_YEAR_MS) d = wrapYear(d);
+      if (d === 0 && subMsAt) {
+        const f = subMsAt(i) - subMsAt(prevIndex);
+        if (!Number.isNaN(f)) d = f;
+      }
       if (d < 0) falls++;
       else if (d > 0) rises++;
       sum += d;
     }
     prev = t;
+    prevIndex = i;
     prevYearless = yl;
   }
   return falls >= 2 && sum < 0 && rises * 10 <= falls;
@@ -295,4 +334,28 @@ function wrapYear(d: number): number {
     if (Math.abs(c) < Math.abs(best)) best = c;
   }
   return best;
+}
+
+/**
+ * The zone a file's own stamps state for its zone-less ones: when records that carry an offset
+ * (containerd's `time="…+09:00"` inside a journal or syslog line whose prefix has none) all carry
+ * the same non-zero offset, the node's clock runs in that offset, and the zone-less stamps of the
+ * same file (the prefix of the lines around them, the kubelet's klog) are read in it. Null when no
+ * record carries an offset, when they disagree, or when they say UTC (the default anyway).
+ * `records`: the parsed records (only `time.offsetMin` is read).
+ */
+export function zoneFromStamps(records: ReadonlyArray<{ time: WallTime | null }>): number | null {
+  let offset: number | null = null;
+  let zoneless = false;
+  for (const r of records) {
+    const o = r.time?.offsetMin;
+    if (o === undefined) continue;
+    if (o === null) {
+      zoneless = true;
+      continue;
+    }
+    if (offset === null) offset = o;
+    else if (o !== offset) return null;
+  }
+  return zoneless && offset !== null && offset !== 0 ? offset : null;
 }

@@ -198,7 +198,14 @@ export function scanPairs(
     }
     const c = s.charCodeAt(i);
     if (c === DQ) {
-      const close = findQuoteEnd(s, i);
+      let close = findQuoteEnd(s, i);
+      // a writer that did not escape the quotes inside a value (`msg="loading plugin "x"..." k=v`): the
+      // value goes on to the first quote followed by a blank or the end of the line
+      while (close >= 0 && close + 1 < n && s.charCodeAt(close + 1) !== 32 && s.charCodeAt(close + 1) !== 9) {
+        const next = findQuoteEnd(s, close);
+        if (next < 0) break;
+        close = next;
+      }
       store(out, special, key, quotedValue(s, i, close));
       i = close < 0 ? n : close + 1;
     } else if (objects && (c === 123 || c === 91)) {

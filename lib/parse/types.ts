@@ -91,6 +91,11 @@ export interface K8sEventInfo {
    */
   firstUncertaintyMs?: number;
   lastUncertaintyMs?: number;
+  /**
+   * Relative ages only: true when they were resolved against the upload's own time because nothing
+   * gave the collection time (a guess the pages flag: "ages anchored at the upload time").
+   */
+  agesFromUpload?: boolean;
 }
 
 /** Banner lines: journal separators and headers. Not records; they count as `banner`. */
@@ -177,6 +182,18 @@ export interface LineParser {
   deferred?: boolean;
   /** Called after the last line (before `end()`): settle records returned earlier, in place. */
   finish?(): void;
+  /**
+   * Told of each paste banner `parseFile` takes before the parser would see it (a prompt with its
+   * command, a bare command line): a format whose rows depend on the command (`kubectl get events
+   * -n <ns>`) reads it there.
+   */
+  pasteBanner?(line: string): void;
+  /**
+   * Set by the parser once the file is read (after `end()`): its records are newest first, as a
+   * format may tell from what the file holds (a log export whose entries' times never rise); the
+   * file is then reversed as for `FormatSpec.newestFirst`.
+   */
+  newestFirst?: boolean;
   /**
    * true when every record is complete as returned (the parser never changes a record after
    * returning it): `parseFile` may then build its output record at once instead of after `finish()`.

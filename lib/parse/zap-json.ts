@@ -52,6 +52,17 @@ export function zapComponentFromPath(path: string | undefined): string | null {
   return null;
 }
 
+/**
+ * Component from zap's `caller` (`<package dir>/<file>.go:<line>`) when the path does not say: the
+ * AWS VPC CNI's plugin (`routed-eni-cni-plugin/`), ipamd (`ipamd/`, `aws-k8s-agent`), multus.
+ */
+function componentFromCaller(caller: string | undefined): string | null {
+  if (!caller) return null;
+  if (/^(?:routed-eni-cni-plugin|ipamd|aws-k8s-agent|awsutils|eniconfig|cni-metrics-helper)\//.test(caller)) return "aws-vpc-cni";
+  if (/^multus\//.test(caller)) return "multus";
+  return null;
+}
+
 class ZapParser implements LineParser {
   private readonly component: string | null;
   constructor(ctx: ParseContext) {
@@ -61,7 +72,7 @@ class ZapParser implements LineParser {
     const c = parseZapJson(line);
     if (!c) return null;
     const logger = c.fields?.logger;
-    return { type: "record", record: componentRecord(c, this.component ?? logger ?? "zap") };
+    return { type: "record", record: componentRecord(c, this.component ?? componentFromCaller(c.fields?.caller) ?? logger ?? "zap") };
   }
 }
 

@@ -47,7 +47,7 @@ export const SCENARIOS: readonly ScenarioEntry[] = [
   },
   {
     name: "calico",
-    description: "INCIDENTS.md pattern 2: every sandbox fails (Calico nodename missing) until calico-node writes /var/lib/calico/nodename.",
+    description: "Calico startup race: every sandbox fails (Calico nodename missing) until calico-node writes /var/lib/calico/nodename.",
     defaults: { ...CALICO_NODENAME_DEFAULTS },
     generate: (p) => generateCalicoNodename(p as Partial<CalicoNodenameParams>),
   },
@@ -60,14 +60,14 @@ export const SCENARIOS: readonly ScenarioEntry[] = [
   {
     name: "istio-deadlock",
     description:
-      "INCIDENTS.md pattern 1: istio-cni in sidecar mode; every pod, the istio-cni-node agent included, fails on the missing /var/run/istio-cni/istio-cni-kubeconfig and the window never closes (mode slow-start: the agent gets through and the window closes).",
+      "CNI bootstrap deadlock: istio-cni in sidecar mode; every pod, the istio-cni-node agent included, fails on the missing /var/run/istio-cni/istio-cni-kubeconfig and the window never closes (mode slow-start: the agent gets through and the window closes).",
     defaults: { ...ISTIO_DEADLOCK_DEFAULTS },
     generate: (p) => generateIstioDeadlock(p as Partial<IstioDeadlockParams>),
   },
   {
     name: "conflist-loop",
     description:
-      "INCIDENTS.md pattern 3: Cilium (cni-exclusive) and the chained istio-cni agent rewrite /etc/cni/net.d/05-cilium.conflist in turns, `rate` writes/s for `durationS`.",
+      "Conflist rewrite loop: Cilium (cni-exclusive) and the chained istio-cni agent rewrite /etc/cni/net.d/05-cilium.conflist in turns, `rate` writes/s for `durationS`.",
     defaults: { ...CONFLIST_LOOP_DEFAULTS },
     generate: (p) => generateConflistLoop(p as Partial<ConflistLoopParams>),
   },

@@ -44,7 +44,7 @@ export function runPipeline(files: ScenarioFile[], opts: { collectedMs?: number;
   const errors: PipelineResult["errors"] = [];
   for (const b of boots) {
     const input: BootEvent[] = events.filter((e) => e.bootKey === b.bootKey && e.kind !== "log").map(({ bootKey: _k, path: _p, ...ev }) => ev);
-    const out = runDetectors({ node: node!, bootKey: b.bootKey, start: b.start, end: b.end }, input);
+    const out = runDetectors({ node: node!, bootKey: b.bootKey, start: b.start, end: b.end, startApprox: b.startApprox }, input);
     findingsByBoot.set(b.bootKey, out.findings);
     errors.push(...out.errors);
   }

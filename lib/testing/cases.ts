@@ -1,20 +1,20 @@
 /**
- * Test support: where the real-format cases live (`../shared/cases` beside the repository,
- * as CI places it; README.md there gives each file's expected values). Override with
- * BOOTLINE_CASES_DIR. Reading a case from a checkout without them fails with a message
- * that says so, rather than a bare ENOENT.
+ * Test support: where the real-format cases live (`tests/cases/` in this repository: excerpts
+ * of real node logs from public bug reports, each with its expected values in
+ * `tests/cases/expect/<name>.json` and described in tests/cases/README.md). Override with
+ * BOOTLINE_CASES_DIR. Reading a missing case fails with a message that names the folder.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 /** Folder of the case files. */
-export const CASES_DIR = path.resolve(process.env.BOOTLINE_CASES_DIR ?? path.join(__dirname, "..", "..", "..", "shared", "cases"));
+export const CASES_DIR = path.resolve(process.env.BOOTLINE_CASES_DIR ?? path.join(__dirname, "..", "..", "tests", "cases"));
 
 /** Bytes of one case file; throws when the cases are not there. */
 export function caseBytes(name: string): Buffer {
   const file = path.join(CASES_DIR, name);
   if (!existsSync(file)) {
-    throw new Error(`real-format case ${name} not found in ${CASES_DIR}: clone bootline next to ../shared or set BOOTLINE_CASES_DIR`);
+    throw new Error(`real-format case ${name} not found in ${CASES_DIR}: set BOOTLINE_CASES_DIR to a folder that has it`);
   }
   return readFileSync(file);
 }

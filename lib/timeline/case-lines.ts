@@ -1,5 +1,5 @@
 /**
- * Test support: turn one physical line of the real-format cases (/work/shared/cases)
+ * Test support: turn one physical line of the real-format cases (tests/cases)
  * into what the parsers hand to `classifyRecord` (journal short / RFC 5424 syslog
  * envelope, klog structured or logrus payload), without depending on lib/parse.
  * The shape follows lib/parse: klog `message` = the unquoted message followed by its

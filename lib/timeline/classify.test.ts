@@ -150,7 +150,7 @@ describe("classifyRecord on pod and sandbox identification", () => {
     const a = classifyRecord(aRec);
     expect(a).toMatchObject({ kind: "sandbox.create.failed", sandboxId: id, pod: "kube-system/coredns-7484cd47db-kmg55" });
     expect(recordCniOp(aRec)).toBe("ADD");
-    expect(a.errorClass).toBe("sig:loadflannelsubnetenv failed: open /run/flannel/subnet.env: no such file or directory");
+    expect(a.errorClass).toBe("flannel-subnet-missing");
     // no fields given (a parser that did not split the pairs): the raw structured message still works
     const b = classifyRecord({ component: "kubelet", message: `"Error syncing pod, skipping" err=${JSON.stringify(sync)}`, severity: 3 });
     expect(b).toMatchObject({ kind: "sandbox.create.failed", sandboxId: id, pod: "kube-system/coredns-7484cd47db-kmg55", errorClass: a.errorClass });

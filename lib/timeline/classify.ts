@@ -4,7 +4,7 @@
  * and permalinks": lanes). Pure: values in, values out.
  *
  * Message texts recognised, with their sources (FORMATS.md Part 3 and the upstream
- * code named there; cases under /work/shared/cases):
+ * code named there; real-format cases under tests/cases):
  * - kubelet (klog, kubernetes/kubernetes `pkg/kubelet/kuberuntime`, cri-client `log.go`):
  *   "RunPodSandbox from runtime service failed", "Failed to create sandbox for pod",
  *   "CreatePodSandbox for pod failed", "Error syncing pod, skipping" (with
@@ -101,7 +101,10 @@ export function hasHex64(s: string): boolean {
   return false;
 }
 
-const CNI_OP_HINT = /\(add\)|\(del|set ?up|destroy|tear ?down|KillPodSandbox|CNI (?:ADD|DEL)|[Ee]rror (?:adding|deleting)/;
+/** Headlines only the kubelet's CRI client (kubelet, crictl) prints (kubernetes `pkg/kubelet/kuberuntime`, cri-client `remote_runtime.go`). */
+const KUBELET_CRI_HEADLINE =
+  /^(?:RunPodSandbox from runtime service failed|[Cc]reatePodSandbox for pod|Failed to create sandbox for pod|Error syncing pod, skipping|StopPodSandbox from runtime service failed|Failed to stop sandbox|killPodWithSyncResult failed)/;
+const CNI_OP_HINT = /\(add\)|\(del|set ?up|destroy|tear ?down|KillPodSandbox|CNI (?:ADD|DEL)|[Ee]rror (?:adding|deleting)|invoking (?:Conflist|Delegate)(?:Add|Del)|(?:Add|Del)Network gRPC|configure nic/;
 const CALICO_CALLER_RE = /^(?:[\w.-]+\/)?(?:[\w.-]+\.go|<nil>) (?:\d+|<nil>): /;
 const FAILURE_KINDS = new Set<EventKind>([
   "sandbox.create.failed",
@@ -123,7 +126,9 @@ export function classifyRecord(r: ClassifyInput): Classification {
   const headline = withoutCalicoCaller((split.headline || r.message || "").trim());
   const raw = rawText(r);
   const text = unescapeNested(raw);
-  const lane = laneOf(r, headline, text);
+  let lane = laneOf(r, headline, text);
+  // the kubelet's (and crictl's) CRI client texts say who wrote them, whatever a file's name suggested
+  if ((lane === "cni-plugin" || lane === "cni-agent" || lane === "other") && KUBELET_CRI_HEADLINE.test(headline)) lane = "kubelet";
   const kind = kindOf(r, lane, headline, text, fields);
   const pod = podOf(r, text, fields);
   const sandboxId = hasHex64(text) || fields.podSandboxID ? sandboxIdOf(kind, text, fields) : null;
@@ -262,8 +267,9 @@ export function laneOf(r: Pick<ClassifyInput, "component" | "ident" | "k8sEvent"
   const c = (r.component ?? "").toLowerCase();
   const id = (r.ident ?? "").toLowerCase();
   if (r.k8sEvent || c === "k8s-events" || c === "k8s-event" || c === "event" || c === "events") return "events";
-  if (c === "kubelet" || c === "kubenswrapper" || c === "k3s" || c === "rke2" || c === "hyperkube") return "kubelet";
-  if (c === "containerd" || c === "crio" || c === "cri-o" || c === "docker" || c === "dockerd") return "runtime";
+  // crictl speaks the kubelet's CRI client and prints the same texts
+  if (c === "kubelet" || c === "kubenswrapper" || c === "k3s" || c === "rke2" || c === "hyperkube" || c === "kubelite" || c === "crictl") return "kubelet";
+  if (c === "containerd" || c === "crio" || c === "cri-o" || c === "docker" || c === "dockerd" || c === "kata") return "runtime";
   if (c === "kernel" || c === "systemd" || c === "dmesg" || c === "journal") return "kernel";
   if (c.startsWith("calico") || c === "cni-calico") {
     return CNI_AGENT_TEXT.test(headline) || CNI_AGENT_TEXT.test(text) || c === "calico-node" ? "cni-agent" : "cni-plugin";
@@ -317,10 +323,14 @@ function eventKind(ev: K8sEventInfo, text: string): EventKind {
 
 function kubeletKind(h: string, text: string, severity: number): EventKind | null {
   if (/^RunPodSandbox from runtime service failed/.test(h)) return "sandbox.create.failed";
-  if (/^CreatePodSandbox for pod failed/.test(h)) return "sandbox.create.failed";
+  // structured (`CreatePodSandbox for pod failed`) and dockershim-era text (`CreatePodSandbox for pod "<name>_<ns>(<uid>)" failed: ...`,
+  // `createPodSandbox ...`), also cut by a terminal before its `failed`
+  if (/^[Cc]reatePodSandbox for pod (?:failed|"[^"]*" failed)/.test(h) || (severity >= 3 && /^[Cc]reatePodSandbox for pod "/.test(h))) return "sandbox.create.failed";
   if (/^Failed to create sandbox for pod/.test(h)) return "sandbox.create.failed";
-  if (/^Error syncing pod, skipping/.test(h)) {
-    if (/failed to "?CreatePodSandbox"?|CreatePodSandboxError|FailedCreatePodSandBox/.test(text)) return "sandbox.create.failed";
+  // `Error syncing pod, skipping` (structured) and `Error syncing pod <uid> ("<name>_<ns>(<uid>)"), skipping: ...` (text);
+  // kubelets before the CRI (1.5 and older) set the network up in a `SetupNetwork` step of the sync
+  if (/^Error syncing pod\b/.test(h)) {
+    if (/failed to "?CreatePodSandbox"?|CreatePodSandboxError|FailedCreatePodSandBox|failed to "?SetupNetwork"?|SetupNetworkError/.test(text)) return "sandbox.create.failed";
     if (/failed to "?KillPodSandbox"?|KillPodSandboxError/.test(text)) return "sandbox.stop.failed";
     return null;
   }
@@ -333,6 +343,8 @@ function kubeletKind(h: string, text: string, severity: number): EventKind | nul
   if (/PLEG is not healthy|container runtime is down|Container runtime not ready|container runtime status check may not have completed yet/i.test(text))
     return "runtime.unhealthy";
   if (severity >= 3 && /code = Unavailable desc = connection error|(?:containerd|crio)\.sock: connect:/i.test(text)) return "runtime.unhealthy";
+  // the runtime's socket closing under a watch or a call, whatever level the line was logged at (cAdvisor logs it at info)
+  if (/error reading from server: EOF|(?:containerd|crio)\.sock: read: connection reset by peer/.test(text)) return "runtime.unhealthy";
   // runtime calls other than sandbox create/stop timing out or refused (remote_runtime.go / cri-client log.go)
   if (
     severity >= 3 &&
@@ -347,6 +359,8 @@ function kubeletKind(h: string, text: string, severity: number): EventKind | nul
 function containerdKind(h: string, text: string, severity: number, fields: Record<string, string>): EventKind | null {
   if (/^RunPodSandbox for .*\bfailed, error\b/.test(h)) return "sandbox.create.failed";
   if (/^RunPodSandbox for .*returns sandbox id/.test(h)) return "sandbox.created";
+  // the failure line cut by a pager before its `failed, error`: its level still says so
+  if (severity >= 3 && /^RunPodSandbox for /.test(h)) return "sandbox.create.failed";
   if (/^RunPodSandbox for /.test(h)) return "sandbox.create.start";
   if (/^StopPodSandbox for .*\bfailed\b/.test(h)) return "sandbox.stop.failed";
   if (/^StopPodSandbox for .*returns successfully/.test(h)) return "sandbox.stop";
@@ -419,16 +433,22 @@ const NAME = "[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?";
 const POD_FIELD_RE = new RegExp(`^${NAME}/${NAME}$`);
 const POD_KV_RE = new RegExp(`\\bpod="(${NAME})/(${NAME})"`);
 const METADATA_RE = new RegExp(`PodSandboxMetadata\\{Name:(${NAME}),Uid:[^,]*,Namespace:(${NAME})`);
-const POD_UNDERSCORE_RE = new RegExp(`\\b(?:pod|for) "(${NAME})_(${NAME})(?:\\([^)]*\\))?"`);
+// `for pod "<name>_<namespace>(<uid>)"`, also cut by a terminal inside the uid
+const POD_UNDERSCORE_RE = new RegExp(`\\b(?:pod|for) "(${NAME})_(${NAME})(?:\\([^)]*\\))?"|\\b(?:pod|for) "(${NAME})_(${NAME})\\([0-9a-f-]*$`);
 const CALICO_POD_RE = new RegExp(`\\bNamespace="(${NAME})"[^\\n]*?\\bPod="(${NAME})"|\\bPod="(${NAME})"[^\\n]*?\\bNamespace="(${NAME})"`);
 const CRIO_POD_RE = new RegExp(`(?:Running pod sandbox: |infra container: )(${NAME})/(${NAME})/POD`);
 const CRIO_NET_RE = new RegExp(`Got pod network &\\{Name:(${NAME}) Namespace:(${NAME})`);
+/** containerd's sandbox name `<name>_<namespace>_<uid>_<attempt>` (`failed to reserve sandbox name "…"`), also cut after the uid's start */
+const SANDBOX_NAME_RE = new RegExp(`sandbox name "(${NAME})_(${NAME})_[0-9a-f]`);
 
 function podOf(r: ClassifyInput, text: string, fields: Record<string, string>): string | null {
   const f = fields.pod;
   if (f && POD_FIELD_RE.test(f)) return f;
   const ev = r.k8sEvent;
-  if (ev && (ev.objectKind ?? "Pod") === "Pod" && ev.objectName && ev.namespace) return `${ev.namespace}/${ev.objectName}`;
+  if (ev && (ev.objectKind ?? "Pod") === "Pod" && ev.objectName) {
+    // a table that shows no namespace (`kubectl get events` without -A, the namespace not on the pasted command line): the bare name
+    return ev.namespace ? `${ev.namespace}/${ev.objectName}` : ev.objectName;
+  }
   if (!/pod|Pod|POD|Namespace/.test(text)) return null;
   let m = POD_KV_RE.exec(text);
   if (m) return `${m[1]}/${m[2]}`;
@@ -437,9 +457,11 @@ function podOf(r: ClassifyInput, text: string, fields: Record<string, string>): 
   m = CRIO_POD_RE.exec(text) ?? CRIO_NET_RE.exec(text);
   if (m) return CRIO_NET_RE.test(m[0]) ? `${m[2]}/${m[1]}` : `${m[1]}/${m[2]}`;
   m = POD_UNDERSCORE_RE.exec(text);
-  if (m) return `${m[2]}/${m[1]}`;
+  if (m) return m[1] !== undefined ? `${m[2]}/${m[1]}` : `${m[4]}/${m[3]}`;
   m = CALICO_POD_RE.exec(text);
   if (m) return m[1] ? `${m[1]}/${m[2]}` : `${m[4]}/${m[3]}`;
+  m = SANDBOX_NAME_RE.exec(text);
+  if (m) return `${m[2]}/${m[1]}`;
   if (fields.Namespace && fields.Pod) return `${fields.Namespace}/${fields.Pod}`;
   return null;
 }
@@ -482,8 +504,9 @@ const CNI_OP_RE = new RegExp(
   [
     /([Ff][Aa][Ii][Ll][Ee][Dd] \([Aa][Dd][Dd]\))/.source,
     /([Ff][Aa][Ii][Ll][Ee][Dd] \([Dd][Ee][Ll](?:[Ee][Tt][Ee])?\))/.source,
-    /(failed to (?:setup|set up) (?:network|sandbox container)|failed to set up pod "[^"]*" network|CNI ADD\b|[Ee]rror adding (?:pod|network))/.source,
-    /(failed to (?:destroy|teardown|tear down) (?:network|pod)|failed to teardown pod "[^"]*" network|CNI DEL\b|KillPodSandbox|[Ee]rror deleting (?:pod|network))/.source,
+    // multus `error adding container to network`, `DelegateAdd`; aws-vpc-cni `AddNetwork gRPC call`; kube-ovn `failed to configure nic`
+    /(failed to (?:setup|set up) (?:network|sandbox container)|failed to set up pod "[^"]*" network|CNI ADD\b|[Ee]rror adding (?:pod|network|container to network)|error invoking (?:Conflist|Delegate)Add\b|AddNetwork gRPC call|failed to configure nic)/.source,
+    /(failed to (?:destroy|teardown|tear down) (?:network|pod)|failed to teardown pod "[^"]*" network|CNI DEL\b|KillPodSandbox|[Ee]rror deleting (?:pod|network)|error invoking (?:Conflist|Delegate)Del\b|DelNetwork gRPC call)/.source,
   ].join("|"),
 );
 

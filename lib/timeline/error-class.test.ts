@@ -29,6 +29,11 @@ describe("errorClassOf: fixed slugs", () => {
     ],
     ['rpc error: code = Unknown desc = failed to setup network for sandbox "abcd": plugin type="calico" failed (add): ', "truncated"],
     ["rpc error: code = Unknown desc =", "truncated"],
+    [
+      'rpc error: code = Unavailable desc = error reading from server: read unix @->/run/containerd/containerd.sock: read: connection reset by peer',
+      "runtime-unreachable",
+    ],
+    ['NetworkPlugin cni failed to set up pod "coredns-5c98db65d4-x7k2p_kube-system" network: open /run/flannel/subnet.env: no such file or directory', "flannel-subnet-missing"],
   ];
   it.each(cases)("%s -> %s", (text, slug) => {
     expect(errorClassOf(text)).toBe(slug);
@@ -38,8 +43,8 @@ describe("errorClassOf: fixed slugs", () => {
     expect(new Set(cases.map((c) => c[1]))).toEqual(new Set(ERROR_CLASS_SLUGS));
   });
 
-  it("the runtime's own socket refusing is not a CNI connection refusal", () => {
-    expect(errorClassOf('rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /run/containerd/containerd.sock: connect: connection refused"')).toMatch(/^sig:/);
+  it("the runtime's own socket refusing is the runtime unreachable, not a CNI connection refusal", () => {
+    expect(errorClassOf('rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /run/containerd/containerd.sock: connect: connection refused"')).toBe("runtime-unreachable");
   });
 
   it("case 001: three levels of escaped quotes are unescaped before matching", () => {
@@ -60,6 +65,19 @@ describe("errorClassOf: signatures", () => {
     );
     expect(a).toBe('sig:incompatible cni versions; config is "*", plugin supports ["*" "*"]');
     expect(b).toBe(a);
+  });
+
+  it("the kubelet's text messages of the dockershim era and CRI-O's wrapper reach the same cause", () => {
+    const kubelet = errorClassOf(
+      'RunPodSandbox from runtime service failed: rpc error: code = Unknown desc = failed to set up sandbox container "4f1e9ad2c0d7b3e8a6f5c4d3b2a19087f6e5d4c3b2a1908f7e6d5c4b3a291807" network for pod "web-6d4cf56db6-2xk9p": NetworkPlugin cni failed to set up pod "web-6d4cf56db6-2xk9p_default" network: neither iptables nor ip6tables usable',
+    );
+    const create = errorClassOf(
+      'CreatePodSandbox for pod "web-6d4cf56db6-2xk9p_default(1b2c3d4e-1111-2222-3333-444455556666)" failed: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod "web-6d4cf56db6-2xk9p_default" network: neither iptables nor ip6tables usable',
+    );
+    const crio = errorClassOf('failed to create pod network sandbox k8s_web-6d4cf56db6-2xk9p_default_1b2c3d4e_0(4f1e9ad2c0d7): neither iptables nor ip6tables usable');
+    expect(kubelet).toBe("sig:neither iptables nor ipNtables usable");
+    expect(create).toBe(kubelet);
+    expect(crio).toBe(kubelet);
   });
 
   it("null for empty text; stripWrappers keeps the cause", () => {

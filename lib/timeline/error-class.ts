@@ -18,6 +18,8 @@ export const ERROR_CLASS_SLUGS = [
   "netplugin-no-error-message",
   "ipam-exhausted",
   "cni-connection-refused",
+  "runtime-unreachable",
+  "flannel-subnet-missing",
   "truncated",
 ] as const;
 
@@ -40,7 +42,14 @@ export type ErrorClassSlug = (typeof ERROR_CLASS_SLUGS)[number];
  * - netplugin-no-error-message: dockershim `netplugin failed with no error message` (case 013);
  * - ipam: host-local `no IP addresses available in range set`, calico `ipam ... no
  *   more free affine blocks`, aws-vpc-cni `failed to assign an IP address`;
- * - deadline: gRPC `code = DeadlineExceeded desc = context deadline exceeded` (case 070).
+ * - flannel-subnet-missing: flannel's CNI plugin before flanneld wrote its lease
+ *   (`open /run/flannel/subnet.env: no such file or directory`, `failed to load flannel 'subnet.env'
+ *   file`: flannel-io/cni-plugin `flannel.go`), the flannel twin of Calico's nodename race;
+ * - runtime-unreachable: the CRI socket of containerd / CRI-O / cri-dockerd closed or absent
+ *   (`read unix @->/run/containerd/containerd.sock: read: connection reset by peer`, `error reading
+ *   from server: EOF`, `dial unix /run/containerd/containerd.sock: connect: connection refused`), as the kubelet's CRI
+ *   client reports it (kubernetes cri-client `remote_runtime.go`);
+ * - deadline: gRPC `code = DeadlineExceeded desc = context deadline exceeded`.
  */
 const RULES: Array<{ slug: ErrorClassSlug; re: RegExp }> = [
   {
@@ -77,6 +86,15 @@ const RULES: Array<{ slug: ErrorClassSlug; re: RegExp }> = [
     re: /^(?![\s\S]*(?:containerd\.sock|crio\.sock|dockershim\.sock)[\s\S]*connection refused)[\s\S]*connect: connection refused/i,
   },
   {
+    slug: "flannel-subnet-missing",
+    re: /\/run\/flannel\/subnet\.env: no such file|failed to load flannel 'subnet\.env' file/i,
+  },
+  {
+    slug: "runtime-unreachable",
+    // the socket named: gRPC's `Unavailable` alone is as likely a CNI plugin's call to its daemon (aws-vpc-cni to ipamd)
+    re: /(?:containerd|crio|cri-dockerd|dockershim|docker)\.sock[^;]*?(?:connection refused|connection reset by peer|no such file or directory|broken pipe|EOF)|error reading from server: EOF|code = Unavailable desc = error reading from server: read unix/i,
+  },
+  {
     slug: "context-deadline-exceeded",
     re: /context deadline exceeded|code = DeadlineExceeded/i,
   },
@@ -100,6 +118,16 @@ const WRAPPERS: RegExp[] = [
   /^plugin type="[^"]*"(?: name="[^"]*")? failed \((?:add|delete|del|check)\):\s*/i,
   /^error (?:adding|deleting) pod \S+ (?:to|from) CNI network "[^"]*":\s*/i,
   /^Final result of CNI (?:ADD|DEL) was an error\.\s*(?:error=)?/i,
+  // the kubelet's text messages before structured logging, around the runtime's error
+  /^RunPodSandbox from runtime service failed:?\s*/i,
+  /^CreatePodSandbox for pod "[^"]*" failed:?\s*/i,
+  /^Error syncing pod [^,]*, skipping:\s*/i,
+  /^Failed to setup network for pod "[^"]*" using network plugins "[^"]*":\s*/i,
+  /^failed to "SetupNetwork" for "[^"]*" with SetupNetworkError:\s*/i,
+  // dockershim and CRI-O around the CNI plugin's error
+  /^Error (?:adding|while adding to cni) network:\s*/i,
+  /^Error adding \S+ to network \S+:\s*/i,
+  /^failed to create pod network sandbox \S+:\s*/i,
 ];
 
 /** Texts that stop right where the cause would follow: the line was cut. */

@@ -12,7 +12,8 @@ import { getMilestones, type TMilestone } from "./get-milestones";
 
 export interface TBootView {
   incident: { id: string; title: string };
-  node: { id: number; name: string; aliases: string[] };
+  /** `nameSource`: `logs`, `upload` (made from the upload's file name: not named by the logs) or `reviewer` (absent: `logs`) */
+  node: { id: number; name: string; aliases: string[]; nameSource?: string };
   boot: {
     id: number;
     bootKey: string;
@@ -96,7 +97,7 @@ export async function getBootView(opts: { incidentId: string; node: string; boot
 
   return {
     incident: node.incident,
-    node: { id: node.id, name: node.name, aliases: node.aliases },
+    node: { id: node.id, name: node.name, aliases: node.aliases, nameSource: node.nameSource },
     boot: { id: boot.id, bootKey: boot.bootKey, startMs, endMs, detectedBy: boot.detectedBy, startApprox: boot.startApprox, index: idx + 1, count: node.boots.length },
     boots: node.boots.map((b, i) => ({ bootKey: b.bootKey, startMs: b.start.getTime(), index: i + 1 })),
     extent,
@@ -120,6 +121,17 @@ export async function getBootView(opts: { incidentId: string; node: string; boot
     milestones,
     clock: files,
   };
+}
+
+/**
+ * The current name of the incident's node that had `alias` as a name (a reviewer renamed it) or
+ * has it as another name (an instance id), so links to the old name still lead to the node; null
+ * when no node has that alias.
+ */
+export async function nodeNameByAlias(opts: { incidentId: string; alias: string }): Promise<string | null> {
+  const { prisma } = await getDb();
+  const n = await prisma.node.findFirst({ where: { incidentId: opts.incidentId, aliases: { has: opts.alias } }, orderBy: { id: "asc" }, select: { name: true } });
+  return n?.name ?? null;
 }
 
 /** The same for a boot id of the incident (the API's addressing); `ApiError("not_found")` when it is not there. */

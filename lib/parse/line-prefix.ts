@@ -1,0 +1,270 @@
+/**
+ * Prefixes that tools put before every log line, detected once per file from its sniff lines and
+ * stripped before the format's own sniff and parse (parse-file.ts). What a prefix says is kept on
+ * the record (`applyPrefixFacts`).
+ *
+ * Layers (outermost first; a file may stack up to three, e.g. `[pod/…/…] 2025-…Z <line>`):
+ *
+ * - `kubectl-prefix`: `kubectl logs --prefix` (kubectl >= 1.17): `[pod/<pod>/<container>] <line>`
+ *   (`[<kind>/<name>/<container>]`). → fields.prefixPod, fields.prefixContainer.
+ * - `kail`: `<namespace>/<pod>[<container>]: <line>`. → fields.prefixNamespace/Pod/Container.
+ * - `kubetail`: `[<pod>] <line>` or `[<pod> <container>] <line>`. → fields.prefixPod/Container.
+ * - `pod-container`: stern and other multi-pod tools: `<pod> <container> <line>`, or with
+ *   namespaces `<namespace> <pod> <container> <line>` (stern's default template; colours gone
+ *   once pasted). Accepted only when what follows is a known format. → fields.prefix*.
+ * - `timestamps`: `kubectl logs --timestamps` / `docker logs -t` / stern `--timestamps`:
+ *   RFC3339 (up to 9 fraction digits) and one space. The record's own stamp wins; records
+ *   without one take this stamp. → fields.prefixTime (as printed).
+ * - `host`: `<address>: <line>` (`talosctl -n <ip> logs|dmesg`, pdsh/clush: `<host>: `) and
+ *   `<host> | <line>` (multi-node tools, compose-style, name padded with spaces). IPv4, IPv6 or
+ *   a host name holding a digit, `-` or `.`. → record.host (the node) unless the record names
+ *   its own host.
+ * - `grep`: `grep -Hn` `<file>:<n>:`, `grep -n` `<n>:`, `grep -H` `<file>:` (context lines use
+ *   `-` instead of `:`). → fields.prefixFile, fields.prefixLine. The file name never decides the
+ *   format.
+ *
+ * A layer is accepted when it matches the first sniff line or at least half of them, and the
+ * lines without it (or the next layer) sniff as a registered format.
+ */
+import type { FormatSpec, ParsedRecord, WallTime } from "./types";
+import { parseIsoStamp } from "./time-util";
+
+/** What the prefixes of one line say. */
+export interface PrefixFacts {
+  host?: string;
+  pod?: string;
+  container?: string;
+  namespace?: string;
+  /** the timestamps layer's stamp */
+  time?: WallTime | null;
+  timeText?: string;
+  file?: string;
+  fileLine?: string;
+}
+
+/** One prefix layer (see the module comment). */
+export interface PrefixLayer {
+  name: string;
+  /** anchored at the line start; match[0] is the whole prefix */
+  re: RegExp;
+  facts(m: RegExpExecArray, out: PrefixFacts): void;
+}
+
+const DNS = "[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?";
+const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
+
+export const KUBECTL_PREFIX: PrefixLayer = {
+  name: "kubectl-prefix",
+  re: /^\[([a-z]+)\/([a-z0-9][a-z0-9.-]*)\/([a-z0-9][a-z0-9-]*)\] /,
+  facts(m, out) {
+    out.pod = m[2];
+    out.container = m[3];
+  },
+};
+
+export const KAIL: PrefixLayer = {
+  name: "kail",
+  re: new RegExp(`^(${LABEL})/(${DNS})\\[(${LABEL})\\]: `),
+  facts(m, out) {
+    out.namespace = m[1];
+    out.pod = m[2];
+    out.container = m[3];
+  },
+};
+
+export const KUBETAIL: PrefixLayer = {
+  name: "kubetail",
+  re: new RegExp(`^\\[(${DNS})(?: (${LABEL}))?\\] `),
+  facts(m, out) {
+    out.pod = m[1];
+    if (m[2] !== undefined) out.container = m[2];
+  },
+};
+
+export const POD_CONTAINER: PrefixLayer = {
+  name: "pod-container",
+  re: new RegExp(`^(?:(${LABEL}) (?=${DNS} ${LABEL} ))?(${DNS}) (${LABEL}) `),
+  facts(m, out) {
+    if (m[1] !== undefined) out.namespace = m[1];
+    out.pod = m[2];
+    out.container = m[3];
+  },
+};
+
+const STAMP = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})) /;
+
+export const TIMESTAMPS: PrefixLayer = {
+  name: "timestamps",
+  re: STAMP,
+  facts(m, out) {
+    out.timeText = m[1];
+    out.time = parseIsoStamp(m[1]);
+  },
+};
+
+const IPV4 = "(?:\\d{1,3}\\.){3}\\d{1,3}";
+const IPV6 = "[0-9a-fA-F]{0,4}(?::[0-9a-fA-F]{0,4}){2,7}";
+const HOSTNAME = "[A-Za-z0-9][A-Za-z0-9-]*(?:\\.[A-Za-z0-9-]+)*";
+
+export const HOST: PrefixLayer = {
+  name: "host",
+  re: new RegExp(`^(${IPV4}|${IPV6}|${HOSTNAME}): `),
+  facts(m, out) {
+    out.host = m[1];
+  },
+};
+
+export const HOST_PIPE: PrefixLayer = {
+  name: "host-pipe",
+  re: new RegExp(`^(${IPV4}|${HOSTNAME}|[A-Za-z0-9][\\w.-]*) *\\| `),
+  facts(m, out) {
+    out.host = m[1];
+  },
+};
+
+export const GREP: PrefixLayer = {
+  name: "grep",
+  re: /^(?:([^\s:]*[/.][^\s:]*)[:-](\d+)[:-]|(\d+)[:-](?=\S)|([^\s:]*\/[^\s:]*|[\w.-]+\.(?:log|txt|out|json|gz))[:-](?=\S))/,
+  facts(m, out) {
+    const file = m[1] ?? m[4];
+    const n = m[2] ?? m[3];
+    if (file !== undefined) out.file = file;
+    if (n !== undefined) out.fileLine = n;
+  },
+};
+
+/** Candidate layers in the order they are tried. */
+export const PREFIX_LAYERS: readonly PrefixLayer[] = [KUBECTL_PREFIX, KAIL, KUBETAIL, TIMESTAMPS, HOST, HOST_PIPE, GREP, POD_CONTAINER];
+
+/** A host name token is only taken for a node when it holds a digit, `-` or `.` (not `Warning:`). */
+function plausibleHost(h: string): boolean {
+  return /[\d.:-]/.test(h);
+}
+
+/** A file's prefix stack and the format of what follows it. */
+export interface PrefixPlan {
+  layers: PrefixLayer[];
+  spec: FormatSpec;
+}
+
+/** Result of stripping one line's prefixes. */
+export interface Stripped {
+  /** the line after the prefixes (leading padding dropped) */
+  rest: string;
+  /** the outermost prefix as printed (glued records repeat it) */
+  lead: string;
+  facts: PrefixFacts;
+}
+
+/**
+ * Strip `layers` from `line` (leading spaces first when the line is padded); null when the
+ * outermost layer does not match (a line without the prefix: a wrapped piece, another tool's line).
+ * Inner layers that do not match are left in `rest`.
+ */
+export function stripPrefix(line: string, layers: readonly PrefixLayer[]): Stripped | null {
+  let s = line;
+  if (s.charCodeAt(0) === 32) s = s.trimStart();
+  const facts: PrefixFacts = {};
+  let lead = "";
+  for (let k = 0; k < layers.length; k++) {
+    const L = layers[k];
+    const m = L.re.exec(s);
+    if (!m) {
+      if (k === 0) return null;
+      break;
+    }
+    if ((L === HOST || L === HOST_PIPE) && !plausibleHost(m[1])) {
+      if (k === 0) return null;
+      break;
+    }
+    if (k === 0) lead = m[0];
+    L.facts(m, facts);
+    s = s.slice(m[0].length);
+  }
+  return { rest: s, lead, facts };
+}
+
+/**
+ * Cut `rest` where the same outermost prefix `lead` starts again (records glued on one line);
+ * `starts(piece)` says whether a candidate piece begins a record. Returns the pieces after the
+ * first (each still led by `lead`), and the first piece's end in `rest`.
+ */
+export function splitGlued(rest: string, lead: string, starts: (piece: string) => boolean): { firstEnd: number; more: string[] } | null {
+  if (lead.length < 4) return null;
+  let at = rest.indexOf(lead);
+  if (at < 0) return null;
+  const cuts: number[] = [];
+  while (at >= 0) {
+    if (starts(rest.slice(at + lead.length, at + lead.length + 4096))) cuts.push(at);
+    at = rest.indexOf(lead, at + lead.length);
+  }
+  if (cuts.length === 0) return null;
+  const more: string[] = [];
+  for (let k = 0; k < cuts.length; k++) more.push(rest.slice(cuts[k], k + 1 < cuts.length ? cuts[k + 1] : rest.length).trimEnd());
+  return { firstEnd: cuts[0], more };
+}
+
+/**
+ * The prefix stack of a file whose sniff lines no format accepts as they are (or that
+ * `kubectl-timestamps` accepts while its payloads are another format), or null. `sniff` is the
+ * registry's sniff. Prefers a stack whose innermost lines sniff as a format other than
+ * `kubectl-timestamps` (that one reads any `<stamp> <text>`).
+ */
+export function planPrefix(
+  path: string,
+  first: readonly string[],
+  sniff: (path: string, lines: string[]) => FormatSpec | null,
+  depth = 0,
+): PrefixPlan | null {
+  for (const L of PREFIX_LAYERS) {
+    let total = 0;
+    let hits = 0;
+    let firstHit = false;
+    const rest: string[] = [];
+    for (const raw of first) {
+      const c0 = raw.charCodeAt(0);
+      // an indented line counts only when it is a padded prefixed line (else: a continuation)
+      const indented = c0 === 32 || c0 === 9;
+      const l = indented ? raw.trimStart() : raw;
+      if (l.length === 0) continue;
+      const m = L.re.exec(l);
+      const ok = m !== null && !((L === HOST || L === HOST_PIPE) && !plausibleHost(m[1]));
+      if (indented && !ok) continue;
+      total++;
+      if (!m || !ok) continue;
+      if (total === 1) firstHit = true;
+      hits++;
+      let r = l.slice(m[0].length);
+      const again = r.indexOf(m[0]);
+      if (again > 0 && m[0].length >= 4) r = r.slice(0, again).trimEnd();
+      rest.push(r);
+    }
+    if (hits === 0 || !(firstHit || hits * 2 >= total)) continue;
+    const spec = sniff(path, rest);
+    if (spec && spec.name !== "kubectl-timestamps") return { layers: [L], spec };
+    // nothing (or only the loose `<stamp> <text>` format) reads the rest: look for a layer below
+    if (depth < 2) {
+      const sub = planPrefix(path, rest, sniff, depth + 1);
+      if (sub) return { layers: [L, ...sub.layers], spec: sub.spec };
+    }
+    if (spec) return { layers: [L], spec };
+  }
+  return null;
+}
+
+/**
+ * Put what the prefixes said on a record: host (unless the record names its own), the pod prefix
+ * and grep origin as fields, and the timestamps layer's stamp when the record has no time.
+ */
+export function applyPrefixFacts(rec: ParsedRecord, f: PrefixFacts): void {
+  if (f.host !== undefined && rec.host === undefined) rec.host = f.host;
+  if (f.time && rec.time === null && (rec.epochMs === undefined || rec.epochMs === null)) rec.time = f.time;
+  if (f.pod === undefined && f.file === undefined && f.fileLine === undefined && f.timeText === undefined) return;
+  const fields = rec.fields ?? (rec.fields = {});
+  if (f.namespace !== undefined) fields.prefixNamespace = f.namespace;
+  if (f.pod !== undefined) fields.prefixPod = f.pod;
+  if (f.container !== undefined) fields.prefixContainer = f.container;
+  if (f.timeText !== undefined) fields.prefixTime = f.timeText;
+  if (f.file !== undefined) fields.prefixFile = f.file;
+  if (f.fileLine !== undefined) fields.prefixLine = f.fileLine;
+}

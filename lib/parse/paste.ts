@@ -1,0 +1,406 @@
+/**
+ * What terminals, pagers and people add around log lines pasted into a bug report, as pure line
+ * tests (used by parse-file.ts; decided once per file where possible):
+ *
+ * - Paste banner lines: not records, not errors (counted as banner `header`):
+ *   shell prompts with the command they ran (`root@node-p:~# crictl runp pod.json`,
+ *   `user@host:~/dir$ kubectl logs …`, `[root@h dir]# …`, `$ kubectl …`, `PS C:\> …`, `C:\> …`,
+ *   `bash-5.1# …`), user comments (`#`, `##`, `// …`), Markdown code fences (`` ``` ``,
+ *   ```` ```log ````), grep's group separator (`--`). A prompt's host is the machine the user typed
+ *   on, never a node.
+ * - Paste furniture, also banner `header` (`Furniture`): a command typed without a prompt
+ *   (`journalctl -xeu kubelet`, `sudo crictl ps`, `KUBECONFIG=… kubectl -n kube-system describe pod x`),
+ *   kubectl's notices (`Defaulted container "x" out of: a, b`, `Defaulting container name to x.`,
+ *   `Use 'kubectl describe pod/x -n ns' to see all of the containers in this pod.`), elision marks
+ *   (`...`, `…`, `[...]`, `(...)`, `<snip>`, `... 40 more lines`), horizontal rules (4+ `-`/`=`),
+ *   start-up chatter of CNI agents' entry scripts (`ovsdb-server is running with pid 3001`,
+ *   `iptables v1.8.10 (nf_tables)`), and three blocks:
+ *   - `systemctl status` (systemd >= 2xx): `● unit.service - Description` then its indented
+ *     `Loaded:`/`Active:`/`CGroup:` lines and `└─` tree lines, up to a blank or unindented line;
+ *   - a version banner between rules (kube-ovn `cniserver`: a `-----` rule, `Kube-OVN:`,
+ *     `  Version: v1.13.9`, `  Build: …`, `  Commit: …`, a closing rule): after a rule, `Name:` and
+ *     `Key: value` lines and indented lines;
+ *   - tables of node tools with no time column: `crictl pods` (`POD ID  CREATED  STATE  NAME
+ *     NAMESPACE  ATTEMPT  RUNTIME`), `crictl ps` (`CONTAINER  IMAGE  CREATED  STATE  NAME  ATTEMPT
+ *     POD ID  POD`), `crictl images`, `docker ps`, `kubectl get pods|nodes`: the header and the
+ *     rows under it (2+ columns split by 2+ blanks) up to a blank line. Their rows carry no time
+ *     and no failure, so they are banners, not records.
+ * - Line decorations of Markdown (`detectDecoration`, `stripBackticks`): a code block indented
+ *   by 4 or 8 blanks or a tab, a `> ` block quote (`>` alone on blank quoted lines), inline code
+ *   backticks around a line or opened on the first and closed on the last line of a paste, a
+ *   fence glued to the text of a paste's first or last lines (```` ```Events: ````).
+ * - Pager cut marks: `less -S` (and editors without wrapping) end a line cut at the screen's right
+ *   edge with `>` (some with `$`); every cut line then has the same length, the screen width.
+ *   `cat -A` / `cat -e` end every line with `$`.
+ * - Hard wraps: a terminal (or a mail/issue form) breaks long lines at a fixed width; the piece
+ *   after a line of about that width, that starts no record, continues it (`detectWrapWidth`,
+ *   `isWrapTail`).
+ */
+
+/** Shell prompt followed by a command (see the module comment). */
+const PROMPT =
+  /^(?:[\w.-]+@[\w.-]+(?::[^\s#$%]*)?\s?[#$%] ?|\[[\w.-]+@[\w.-]+(?: [^\]]*)?\][#$%] ?|[$%] \S|PS [A-Za-z]:\\[^>]*> ?|[A-Za-z]:\\[^>]*> ?|(?:ba|z|)sh-\d+(?:\.\d+)*[#$] ?|❯ \S|➜ )/;
+/** A comment, Markdown fence or grep separator line. */
+const NOTE = /^(?:#+(?:\s|$)|\/\/ |```[\w-]*\s*$|--$|~~~\s*$)/;
+
+/** A command typed without a prompt: optional `sudo`, `VAR=value` words, then a node/cluster tool. */
+const COMMAND =
+  /^(?:sudo(?: -\S+)* )?(?:[A-Z_][A-Z0-9_]*=\S* )*(?:kubectl|k|oc|crictl|ctr|nerdctl|docker|podman|journalctl|systemctl|talosctl|microk8s(?:\.kubectl)?|k3s|rke2|minikube|kind|stern|kubetail|cat|zcat|tail|less|grep|egrep|dmesg|aws|gcloud|helm|calicoctl|cilium)(?: +[^\s:][^\t]*)?$/;
+/** kubectl notices, agent start-up chatter, and table headers of node tools (see the module comment). */
+const NOTICE =
+  /^(?:Defaulted container "|Defaulting container name to |Use 'kubectl describe |Found \d+ pods, using pod\/|Unable to use a TTY|If you don't see a command prompt|[\w.-]+ is (?:not )?running(?: with pid \d+)?\.?\s*$|[\w.-]+ v?\d+\.\d+(?:\.\d+)*(?:[-+][\w.]+)? \([\w. -]+\)\s*$)/;
+/** Header of a table with no time column (crictl pods/ps/images, docker ps, kubectl get pods/nodes). */
+const TABLE_HEAD =
+  /^(?:POD ID {2,}CREATED {2,}STATE {2,}NAME|CONTAINER(?: ID)? {2,}IMAGE {2,}(?:CREATED|COMMAND)|IMAGE {2,}TAG {2,}IMAGE ID|(?:NAMESPACE {2,})?NAME {2,}(?:READY {2,}STATUS|STATUS {2,}ROLES))/;
+/** Elision marks (optionally indented). */
+const ELISION =
+  /^\s*(?:\.{2,}|…+|\[\s*(?:\.{2,}|…|snip(?:ped)?|truncated|cut|omitted)\s*\]|\(\s*(?:\.{2,}|…|snip(?:ped)?|truncated)\s*\)|<\s*(?:snip(?:ped)?|\.{2,}|…)\s*>|(?:\.{2,}|…) *\(?\d+ (?:more )?(?:lines?|entries|rows)(?: \w+)?\)?)\s*$/i;
+/** A horizontal rule (4 or more `-`, `=`, `_`, `*`, `#`). */
+const RULE = /^\s*(?:-{4,}|={4,}|_{4,}|\*{4,})\s*$/;
+/** `systemctl status` unit line: state glyph, unit, ` - ` description. */
+const STATUS_HEAD = /^[●○×↻*] \S+ - /;
+
+/** Furniture blocks a line may open (see the module comment). */
+const enum Block {
+  None = 0,
+  Status = 1,
+  Banner = 2,
+  Table = 3,
+}
+
+/** What block a furniture line opens. */
+function opens(line: string): Block {
+  const c = line.charCodeAt(0);
+  if (c === 0x25cf || c === 0x25cb || c === 0xd7 || c === 0x21bb || c === 42) return STATUS_HEAD.test(line) ? Block.Status : Block.None;
+  if (RULE.test(line)) return Block.Banner;
+  if (TABLE_HEAD.test(line)) return Block.Table;
+  return Block.None;
+}
+
+const BANNER_KEY = /^[A-Za-z][\w .()/-]{0,40}:(?:\s*$|\s+\S)/;
+const TABLE_ROW = /^\S.*?\S {2,}\S.*?\S? {2,}\S/;
+
+/** Is `line` (not blank) part of an open block? */
+function inBlock(line: string, block: Block): boolean {
+  const c = line.charCodeAt(0);
+  const indented = c === 32 || c === 9;
+  switch (block) {
+    case Block.Status:
+      return indented;
+    case Block.Banner:
+      return indented || BANNER_KEY.test(line) || RULE.test(line);
+    case Block.Table:
+      return !indented && TABLE_ROW.test(line);
+    default:
+      return false;
+  }
+}
+
+/**
+ * Is `line` a paste banner (prompt + command, comment, fence, grep separator, one-line furniture:
+ * see the module comment)? First-character dispatch: a log record's first characters (a digit,
+ * a month, a level letter) cost one or two anchored regexes at most.
+ */
+export function isPasteBanner(line: string): boolean {
+  const c = line.charCodeAt(0);
+  // # $ % [ / ` - ~ and letters/digits (user@host, PS C:\>, sh-5.1#) and the two prompt glyphs
+  if (c === 35 || c === 47 || c === 96 || c === 126) return NOTE.test(line) || PROMPT.test(line);
+  if (c === 45 || c === 61 || c === 95) return NOTE.test(line) || RULE.test(line) || PROMPT.test(line);
+  if (c === 36 || c === 37 || c === 0x276f || c === 0x279c) return PROMPT.test(line);
+  if (c === 91) return PROMPT.test(line) || ELISION.test(line);
+  if (c === 46 || c === 0x2026 || c === 40 || c === 60 || c === 32 || c === 9) {
+    if (c === 32 || c === 9) {
+      const t = line.trimStart().charCodeAt(0);
+      if (t !== 46 && t !== 0x2026 && t !== 91 && t !== 40 && t !== 60 && t !== 45 && t !== 61) return false;
+      return ELISION.test(line) || RULE.test(line);
+    }
+    return ELISION.test(line);
+  }
+  if (c === 0x25cf || c === 0x25cb || c === 0xd7 || c === 0x21bb || c === 42) return STATUS_HEAD.test(line) || RULE.test(line);
+  if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95) {
+    // user@host:… needs an @ early on; PS / C:\ / sh-N# need their letters
+    const at = line.indexOf("@");
+    if (at > 0 && at < 64 && PROMPT.test(line)) return true;
+    if ((c === 80 || c === 98 || c === 115 || c === 122 || line.charCodeAt(1) === 58) && PROMPT.test(line)) return true;
+    if (c >= 48 && c <= 57) return false;
+    return line.length < 400 && (COMMAND.test(line) || NOTICE.test(line) || TABLE_HEAD.test(line));
+  }
+  return false;
+}
+
+/**
+ * Paste furniture over a file's lines: single-line paste banners (`isPasteBanner`) and the blocks
+ * they open (`systemctl status`, a rule-delimited version banner, a table of a node tool). A
+ * block goes on only over adjacent lines (`i` is the line's 0-based index): a blank line, or a
+ * line that no test was asked about (a record the format read), ends it.
+ */
+export class Furniture {
+  private block: Block = Block.None;
+  private last = -2;
+
+  /** Is `line` (not blank, index `i`) paste furniture? */
+  test(line: string, i: number): boolean {
+    if (this.block !== Block.None && i === this.last + 1 && inBlock(line, this.block)) {
+      this.last = i;
+      if (this.block === Block.Banner && RULE.test(line)) this.block = Block.None;
+      return true;
+    }
+    if (!isPasteBanner(line)) {
+      this.block = Block.None;
+      return false;
+    }
+    this.block = opens(line);
+    this.last = i;
+    return true;
+  }
+
+  /** Is `line` (index `i`) a line of a block opened just before it? (No single-line test.) */
+  continues(line: string, i: number): boolean {
+    if (this.block === Block.None || i !== this.last + 1 || !inBlock(line, this.block)) return false;
+    this.last = i;
+    if (this.block === Block.Banner && RULE.test(line)) this.block = Block.None;
+    return true;
+  }
+}
+
+/** The right-edge mark a pager left on cut lines, and the screen width it cut at. */
+export interface PagerCut {
+  mark: string;
+  /** length (UTF-16 units) of the cut lines, mark included (longer lines with the mark are cut too); 0 = every line carries the mark (`cat -A`) */
+  width: number;
+}
+
+/**
+ * A pager's right-edge cut mark in `lines`, or null: the length most lines ending with `>` (or
+ * `$`) share is the screen's width when two or more lines end there and no line is longer, or
+ * three or more do and every longer line ends with the mark too (a line holding wide characters
+ * or tabs is cut at another length); or every non-blank line ends with `$` (`cat -A`). Looks at
+ * the first `max` lines.
+ */
+export function detectPagerCut(lines: readonly string[], max = 400): PagerCut | null {
+  const n = Math.min(lines.length, max);
+  let nonBlank = 0;
+  let dollars = 0;
+  const byLen = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const l = lines[i];
+    if (l.length === 0) continue;
+    nonBlank++;
+    const last = l.charCodeAt(l.length - 1);
+    if (last === 36) dollars++;
+    if ((last === 62 || last === 36) && l.length >= 40) {
+      const key = `${l[l.length - 1]}${l.length}`;
+      byLen.set(key, (byLen.get(key) ?? 0) + 1);
+    }
+  }
+  if (nonBlank >= 2 && dollars === nonBlank) return { mark: "$", width: 0 };
+  let best: string | null = null;
+  let bestCount = 1;
+  for (const [key, count] of byLen) {
+    if (count > bestCount || (count === bestCount && best !== null && Number(key.slice(1)) > Number(best.slice(1)))) {
+      best = key;
+      bestCount = count;
+    }
+  }
+  if (best === null) return null;
+  const mark = best[0];
+  const width = Number(best.slice(1));
+  let longer = 0;
+  for (let i = 0; i < n; i++) {
+    const l = lines[i];
+    if (l.length <= width) continue;
+    if (!l.endsWith(mark)) return null;
+    longer++;
+  }
+  if (longer > 0 && bestCount < 3) return null;
+  return { mark, width };
+}
+
+/** `line` without the pager's mark when it is a cut line. */
+export function stripPagerCut(line: string, cut: PagerCut): string {
+  if (cut.width === 0) return line.endsWith("$") ? line.slice(0, -1) : line;
+  return line.length >= cut.width && line.endsWith(cut.mark) ? line.slice(0, -1) : line;
+}
+
+/**
+ * Width at which a terminal hard-wrapped `lines`, or 0: the length (at least 80) most lines share,
+ * two at least, the greater on a tie (a wrapped line fills the screen; a few lines padded or pasted
+ * past it may be longer, unwrapped lines are shorter). Looks at the first `max` lines.
+ */
+export function detectWrapWidth(lines: readonly string[], max = 5000): number {
+  const n = Math.min(lines.length, max);
+  const byLen = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    const len = lines[i].length;
+    if (len >= 80) byLen.set(len, (byLen.get(len) ?? 0) + 1);
+  }
+  let w = 0;
+  let most = 1;
+  for (const [len, count] of byLen) if (count > most || (count === most && count >= 2 && len > w)) [w, most] = [len, count];
+  return w;
+}
+
+/** Shortest line (for wrap width `w`) whose next piece may be a wrapped tail: a line broken at a blank falls a little short of the width. */
+export function wrapMinLength(w: number): number {
+  return w - Math.max(8, Math.floor(w / 10));
+}
+
+/** Shortest line whose cut inside a word marks a wrap when no width is common to the file's lines. */
+const LONE_WRAP = 200;
+
+/** The line starts with a time or level a log record starts with (a tail never does). */
+const RECORD_START = /^(?:\d{4}-\d\d-\d\d|[A-Z][a-z]{2} [ \d]\d |\d\d:\d\d:\d\d|[IWEF]\d{4} \d\d:|\[?\s*\d+\.\d+\]|time=|level=|[A-Z]{4}\[\d{4}\])/;
+
+/**
+ * Is `line` the wrapped tail of `prev`, for a terminal width `w` (0: none found)? `prev` fills the
+ * width (or runs past it, pasted or padded), or falls short of it by a little (`wrapMinLength`)
+ * where a word was cut (a letter, digit or quote on both sides of the break); a line padded with
+ * blanks up to less than the width was not wrapped. Without a width, `prev` of 200+ characters
+ * cut inside a word. The tail starts with no blank and no time or level.
+ * The caller checks that the file's format refused `line`.
+ */
+export function isWrapTail(line: string, prev: string, w: number): boolean {
+  const pl = prev.length;
+  const c = line.charCodeAt(0);
+  if (c === 32 || c === 9 || line.length === 0) return false;
+  const last = prev.charCodeAt(pl - 1);
+  if (w <= 0 || pl < wrapMinLength(w)) {
+    // no common width: a long line cut inside a word
+    return pl >= LONE_WRAP && isWordChar(last) && isWordChar(c) && !RECORD_START.test(line);
+  }
+  if (pl < w) {
+    if (!isWordChar(last) || !isWordChar(c)) return false;
+  } else if (pl > w && (last === 32 || last === 9)) return false;
+  return !RECORD_START.test(line);
+}
+
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 34 || c === 39 || c === 95;
+}
+
+/** A decoration every non-blank line of a paste carries (see the module comment). */
+export type Decoration = { kind: "indent"; prefix: string } | { kind: "quote" };
+
+/**
+ * The decoration common to the non-blank lines of `lines`, or null: the leading blanks all of
+ * them share (a Markdown code block), or `>` quoting on the first non-blank line and at least 4 in
+ * 5 of them. Stops at the first line without one (a file of log records costs one line).
+ */
+export function detectDecoration(lines: readonly string[]): Decoration | null {
+  let i = 0;
+  while (i < lines.length && lines[i].trim().length === 0) i++;
+  if (i >= lines.length) return null;
+  const first = lines[i];
+  const c = first.charCodeAt(0);
+  if (c === 62) {
+    let quoted = 0;
+    let nonBlank = 0;
+    for (let k = i; k < lines.length; k++) {
+      const l = lines[k];
+      if (l.trim().length === 0) continue;
+      nonBlank++;
+      if (l.charCodeAt(0) === 62) quoted++;
+      else if (nonBlank >= 10 && quoted * 5 < nonBlank * 4) return null;
+    }
+    return quoted * 5 >= nonBlank * 4 ? { kind: "quote" } : null;
+  }
+  if (c !== 32 && c !== 9) return null;
+  let prefix = /^[ \t]*/.exec(first)![0];
+  for (let k = i + 1; k < lines.length && prefix.length > 0; k++) {
+    const l = lines[k];
+    let j = 0;
+    while (j < prefix.length && j < l.length && l.charCodeAt(j) === prefix.charCodeAt(j)) j++;
+    if (j < prefix.length) {
+      if (l.trim().length === 0) continue;
+      prefix = prefix.slice(0, j);
+    }
+  }
+  return prefix.length > 0 ? { kind: "indent", prefix } : null;
+}
+
+/** `lines` without `deco` (a quote's `>` and one blank after it; the common indentation). */
+export function stripDecoration(lines: readonly string[], deco: Decoration): string[] {
+  if (deco.kind === "indent") {
+    const n = deco.prefix.length;
+    return lines.map((l) => (l.startsWith(deco.prefix) ? l.slice(n) : l.trim().length === 0 ? "" : l));
+  }
+  return lines.map((l) => (l.charCodeAt(0) === 62 ? l.slice(l.charCodeAt(1) === 32 ? 2 : 1) : l));
+}
+
+/** How many lines at each end of a paste are looked at for inline-code backticks. */
+const BACKTICK_LINES = 5;
+
+/** A fence glued to text: ```` ```Events: ```` (text with a colon or blank after the fence), or text then ```` ``` ````. */
+const GLUED_FENCE_OPEN = /^```(?=[^`\s]*[:\s]\S)|^```(?=\S*:$)/;
+const GLUED_FENCE_CLOSE = /(?<=\S)```\s*$/;
+
+function unglueFence(l: string): string {
+  return l.replace(GLUED_FENCE_OPEN, "").replace(GLUED_FENCE_CLOSE, "");
+}
+
+/** Indexes of the first and last few non-blank lines that hold a glued fence. */
+function fenceEnds(lines: readonly string[]): number[] {
+  const out: number[] = [];
+  for (let i = 0, seen = 0; i < lines.length && seen < BACKTICK_LINES; i++) {
+    if (lines[i].length === 0) continue;
+    seen++;
+    if (lines[i].charCodeAt(0) === 96 && GLUED_FENCE_OPEN.test(lines[i])) out.push(i);
+  }
+  for (let i = lines.length - 1, seen = 0; i >= 0 && seen < BACKTICK_LINES; i--) {
+    if (lines[i].length === 0) continue;
+    seen++;
+    if (GLUED_FENCE_CLOSE.test(lines[i]) && !out.includes(i)) out.push(i);
+  }
+  return out;
+}
+
+function isTick(l: string, at: number): boolean {
+  return l.charCodeAt(at) === 96 && l.charCodeAt(at + 1) !== 96 && (at === 0 || l.charCodeAt(at - 1) !== 96);
+}
+
+/**
+ * `lines` without inline-code backticks (`` `…` `` around lines, or one opened on a paste's first
+ * line and closed on its last), or null when the first and last few non-blank lines hold none.
+ * A line's leading backtick goes; a trailing one goes when a backtick was opened (on this line or
+ * an earlier one) and not closed. Fences (` ``` `) are not touched.
+ */
+export function stripBackticks(lines: readonly string[]): string[] | null {
+  const n = lines.length;
+  let found = false;
+  for (let i = 0, seen = 0; i < n && seen < BACKTICK_LINES && !found; i++) {
+    const l = lines[i];
+    if (l.length === 0) continue;
+    seen++;
+    found = isTick(l, 0);
+  }
+  for (let i = n - 1, seen = 0; i >= 0 && seen < BACKTICK_LINES && !found; i--) {
+    const l = lines[i].trimEnd();
+    if (l.length === 0) continue;
+    seen++;
+    found = isTick(l, l.length - 1) && l.length > 1;
+  }
+  const fences = fenceEnds(lines);
+  if (!found && fences.length === 0) return null;
+  const out = lines.slice();
+  for (const i of fences) out[i] = unglueFence(out[i]);
+  let changed = fences.length > 0;
+  if (!found) return out;
+  let open = false;
+  for (let i = 0; i < n; i++) {
+    let l = out[i];
+    if (isTick(l, 0)) {
+      l = l.slice(1);
+      open = true;
+    }
+    const t = l.trimEnd();
+    if (open && t.length > 0 && isTick(t, t.length - 1)) {
+      l = t.slice(0, -1);
+      open = false;
+    }
+    if (l !== out[i]) {
+      out[i] = l;
+      changed = true;
+    }
+  }
+  return changed ? out : null;
+}

@@ -1,0 +1,143 @@
+/**
+ * The real-format cases (tests/cases: excerpts of public bug reports, each with
+ * tests/cases/expect/<name>.json) through the in-memory ingest (`analyseBundle`) and the
+ * detectors, each file alone as a reviewer would upload it: no `--node`, only the upload values
+ * a reviewer would give (year, zone, collection time). Checked: records, records with a time of
+ * their own, sandbox attempts in failure windows, the error class and the first and last failure,
+ * and the node (named by the text, or named after the upload and marked so).
+ */
+import { describe, expect, it } from "vitest";
+import { runDetectors } from "../lib/detect/index";
+import type { BootEvent } from "../lib/detect/types";
+import { analyseBundle, uploadNodeName, type IngestOptions } from "../lib/ingest/analyse-bundle";
+import { toBootEvent } from "../lib/ingest/store-bundle";
+import { parseFile } from "../lib/parse/parse-file";
+import { caseBytes, caseText } from "../lib/testing/cases";
+
+const UPLOAD_MS = Date.UTC(2026, 11, 1, 12, 0, 0);
+const at = (s: string) => Date.parse(s);
+
+interface CaseExpect {
+  /** upload values a reviewer gives */
+  opts?: Partial<IngestOptions>;
+  /** node named by the text; undefined: named after the upload */
+  node?: string;
+  /** error class of the failures: a slug, `sig:` for a signature, or null for none */
+  errorClass?: string | null;
+  /** the failure lines' class is found on lines of this kind (default: attempts in windows) */
+  failureKind?: string;
+}
+
+const CASES: Record<string, CaseExpect> = {
+  "001-calico-nodename-stopsandbox-journald.log": { opts: { year: 2025 }, node: "node-p", errorClass: "calico-nodename-missing", failureKind: "sandbox.stop.failed" },
+  "002-istio-cni-json-rewrite-loop.log": { errorClass: null },
+  "003-cilium-agent-logfmt-regenerate-loop.log": { errorClass: null },
+  "004-istio-install-cni-spaces.log": { errorClass: null },
+  "006-cni-agent-tabs-rewrite-multiline-kubeconfig.log": { errorClass: null },
+  "008-kubectl-logs-prefix-glued-lines.log": { errorClass: null },
+  "009-kubelet-cni-not-initialized-5s-journal-header.log": { node: "node-p", errorClass: "cni-config-uninitialized", failureKind: "network.not-ready" },
+  "012-crictl-runp-calico-klog-and-logrus-fata.log": { opts: { year: 2023 }, errorClass: "sig:" },
+  "013-describe-events-sandboxchanged-x10.log": { opts: { collectedMs: at("2020-07-08T10:00:00Z") }, node: "node-p-000000", errorClass: "netplugin-no-error-message" },
+  "017-journald-localized-month-embedded-containerd.log": { node: "node-p.localdomain", errorClass: null },
+  "040-get-events-all-namespaces-starting-kubelet.log": { opts: { collectedMs: at("2019-04-03T10:00:00Z") }, node: "node-p-0000", errorClass: null },
+  "044-describe-calico-nodename-x158-over-6m.log": { opts: { collectedMs: at("2018-04-12T08:00:00Z") }, node: "node-p-0000000000000000000", errorClass: "calico-nodename-missing" },
+  "056-kind-journald-containerd-kubelet-cilium-cni-retry.log": { node: "kind-worker", errorClass: "sig:" },
+  "069-journalctl-reverse-order-pager-truncated.log": { opts: { year: 2025 }, node: "node", errorClass: "sig:" },
+  "070-syslog-kubelet-containerd-deadline.log": { node: "NodeA", errorClass: "context-deadline-exceeded" },
+  "079-klog-calico-nodename-triple.log": { opts: { year: 2020 }, errorClass: "calico-nodename-missing" },
+  "091-after-reboot-flannel-klog-out-of-order-timestamps.log": { opts: { year: 2021 }, errorClass: null },
+  "100-journalctl-o-verbose-kubelet.log": { errorClass: null },
+  "103-gcp-cloud-logging-export-jsonpayload-pretty.log": { errorClass: null },
+  "107-kmsg-pri-kubelet-crashloop-5s.log": { errorClass: null },
+  "112-dmesg-T-german-weekday-cni0-veth-churn.log": { opts: { tz: "Europe/Berlin" }, errorClass: null },
+  "121-k3s-in-docker-describe-ttrpc-closed-12s.log": { opts: { collectedMs: at("2020-06-22T08:00:00Z") }, node: "054837d7fc21", errorClass: "sig:" },
+  "124-syslog-pri-prefix-sandbox-address-already-in-use.log": { opts: { year: 2019 }, node: "node-p", errorClass: "sig:" },
+  "130-talos-kubelet-json-epoch-ms-host-prefix-runtime-eof-wrapped.log": { node: "10.200.193.195", errorClass: "runtime-unreachable", failureKind: "runtime.unhealthy" },
+};
+
+interface Expected {
+  records: number;
+  timestamped: number;
+  sandboxFailures: number;
+  firstFailure: string | null;
+  lastFailure: string | null;
+}
+
+function expected(name: string): Expected {
+  return JSON.parse(caseText(`expect/${name.replace(/\.log$/, ".json")}`)) as Expected;
+}
+
+/** One case through the in-memory ingest and the detectors. */
+function ingestCase(name: string, opts: Partial<IngestOptions>) {
+  const a = analyseBundle([{ path: name, upload: name, status: "read", data: caseBytes(name) }], { uploadMs: UPLOAD_MS, ...opts });
+  const byBoot = new Map<string, BootEvent[]>();
+  a.events.forEach((e, i) => {
+    if (e.node === null || e.boot === null) return;
+    const key = `${e.node}\t${e.boot}`;
+    const list = byBoot.get(key) ?? [];
+    list.push(toBootEvent(e, i + 1, e.fileIdx + 1));
+    byBoot.set(key, list);
+  });
+  const findings = [...a.nodes].flatMap(([node, boots]) =>
+    boots.flatMap((b, i) => runDetectors({ node, bootKey: b.bootKey, start: b.start, end: b.end, startApprox: b.startApprox }, (byBoot.get(`${node}\t${i}`) ?? []).filter((e) => e.kind !== "log")).findings),
+  );
+  return { a, findings };
+}
+
+/** Records with a time of their own: a stamp, or seconds since boot; not one counted back from a kubectl age. */
+function timestamped(name: string, opts: Partial<IngestOptions>): number {
+  const f = parseFile(name, caseText(name), { ...opts, uploadMs: UPLOAD_MS });
+  return f.records.filter((r) => (r.ts !== null && r.k8sEvent?.lastUncertaintyMs === undefined) || r.fields?.uptime !== undefined).length;
+}
+
+const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
+
+describe.each(Object.entries(CASES))("case %s", (name, c) => {
+  const want = expected(name);
+  const opts = c.opts ?? {};
+
+  it("reads every record, with its own time where it has one", () => {
+    const { a } = ingestCase(name, opts);
+    expect(a.files[0].counts.records).toBe(want.records);
+    expect(timestamped(name, opts)).toBe(want.timestamped);
+  });
+
+  it("puts its events on the node the text names, else on one named after the upload", () => {
+    const { a } = ingestCase(name, opts);
+    const nodes = [...new Set(a.events.map((e) => e.node))];
+    const node = c.node ?? uploadNodeName(name);
+    expect(nodes).toEqual([node]);
+    expect([...(a.unnamed ?? [])]).toEqual(c.node ? [] : [node]);
+  });
+
+  it("counts the sandbox attempts, their class and the first and last failure", () => {
+    const { a, findings } = ingestCase(name, opts);
+    const windows = findings.filter((f) => f.detector === "sandbox-failure-window");
+    const attempts = windows.reduce((s, w) => s + (w.metrics.attempts as number), 0);
+    expect(attempts).toBe(want.sandboxFailures);
+    if (c.errorClass === null) {
+      expect(windows).toEqual([]);
+      return;
+    }
+    let classes: string[];
+    let first: number | null;
+    let last: number | null;
+    if (!c.failureKind) {
+      classes = windows.map((w) => w.metrics.errorClass as string);
+      first = Math.min(...windows.map((w) => w.start));
+      last = Math.max(...windows.map((w) => w.start + (w.metrics.lastAttemptAfterBootS as number) * 1000 - (w.metrics.openedAfterBootS as number) * 1000));
+      // several lines of one attempt: the last failure is the attempt's last line
+      const lines = a.events.filter((e) => e.kind === "sandbox.create.failed" && e.ts !== null);
+      const k8sLast = lines.map((e) => ((e.fields?.k8s as { lastMs?: number } | undefined)?.lastMs ?? e.ts) as number);
+      last = Math.max(last, ...k8sLast);
+    } else {
+      const lines = a.events.filter((e) => e.kind === c.failureKind && e.ts !== null);
+      classes = [...new Set(lines.map((e) => e.errorClass ?? "none"))];
+      first = Math.min(...lines.map((e) => e.ts!));
+      last = Math.max(...lines.map((e) => e.ts!));
+    }
+    for (const cls of classes) expect(cls.startsWith(c.errorClass!) || cls === c.errorClass).toBe(true);
+    expect(iso(first)).toBe(want.firstFailure);
+    expect(iso(last)).toBe(want.lastFailure);
+  });
+});

@@ -107,6 +107,10 @@ describe("records that name no node", () => {
       "T+0 is the boot's earliest event (no kernel start or boot marker in the data)",
     ]);
     expect(w.explanation).toContain("Approximate: attempts counted from Kubernetes event counts");
+    // one pod's 158 failures in about 5 minutes: an average rate, not an observed rhythm
+    const [pod] = report.findings.filter((f) => f.detector === "retry-storm" && f.metrics.scope === "pod");
+    expect(pod.metrics).toMatchObject({ pod: "kube-system/kube-dns-86f4d74b45-kgjbk", attempts: 158, rhythm: "averaged", intervalS: 1.911 });
+    expect(pod.explanation).toContain("the real retry rhythm is not in the data");
     // the report's failure lines: one event row (its time is its last occurrence)
     expect(report.nodes[0].boots[0].failures).toEqual([
       { kind: "sandbox.create.failed", errorClass: "calico-nodename-missing", lines: 1, first: "2018-04-12T07:59:00.000Z", last: "2018-04-12T07:59:00.000Z" },

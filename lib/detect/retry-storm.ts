@@ -18,7 +18,9 @@
  *    that lengthens, such as the kubelet's doubling) when the intervals never shrink by
  *    more than that tolerance and the last is at least `growthRatio` times the first.
  *    A growing backoff is reported with its real intervals (`intervalsS`), never as a
- *    steady storm. Pods whose intervals are neither are counted on the node finding.
+ *    steady storm. Pods whose intervals are neither are counted on the node finding. A pod
+ *    whose attempts were counted from Kubernetes event counts (`(xN over D)`, spread evenly)
+ *    has no observed rhythm: it is reported with its average interval (`rhythm: "averaged"`).
  *
  * Pod `end`: the pod's last failed attempt when a sandbox of that pod succeeded after it;
  * null when the pod was still failing when the data ended.
@@ -83,7 +85,8 @@ export function describe(p: RetryStormParams): string {
 }
 
 /** The rhythm of one pod's retries. */
-export type Rhythm = "steady" | "growing" | "irregular";
+/** `averaged`: the pod's attempts were counted from Kubernetes event counts and spread evenly, so only their average interval is known. */
+export type Rhythm = "steady" | "growing" | "irregular" | "averaged";
 
 /** Rhythm of a list of intervals (s) under the thresholds. Exported for tests. */
 export function rhythmOf(intervalsS: number[], p: Pick<RetryStormParams, "steadyJitterS" | "steadyJitterRatio" | "growthRatio">): { rhythm: Rhythm; medianS: number; jitterS: number } {
@@ -140,7 +143,10 @@ export function run(boot: BootInfo, events: BootEvent[], params: RetryStormParam
     if (list.length < p.minPodAttempts) continue;
     const intervalsS: number[] = [];
     for (let i = 1; i < list.length; i++) intervalsS.push(sec(list[i].time - list[i - 1].time));
-    const r = rhythmOf(intervalsS, p);
+    // attempts spread evenly from an event's count show no rhythm of their own: their average only
+    const r = list.some((a) => a.fromEvent)
+      ? { rhythm: "averaged" as const, medianS: (list[list.length - 1].time - list[0].time) / 1000 / (list.length - 1), jitterS: 0 }
+      : rhythmOf(intervalsS, p);
     const last = list[list.length - 1].time;
     rhythms.push({ pod, attempts: list, intervalsS, ...r, recovered: successes.some((s) => s.pod === pod && s.ts! > last) });
   }
@@ -158,6 +164,7 @@ export function run(boot: BootInfo, events: BootEvent[], params: RetryStormParam
     const steady = inWindow.filter((r) => r.rhythm === "steady");
     const growing = inWindow.filter((r) => r.rhythm === "growing");
     const irregular = inWindow.filter((r) => r.rhythm === "irregular");
+    const averaged = inWindow.filter((r) => r.rhythm === "averaged");
     const steadyMedianS = steady.length ? round3(median(steady.map((r) => r.medianS))) : null;
     const severity: FindingSeverity = ratePerMin >= p.highRatePerMin ? "high" : "medium";
     const peakS = sec(peak.at - t0);
@@ -171,6 +178,7 @@ export function run(boot: BootInfo, events: BootEvent[], params: RetryStormParam
         `${plural(growing.length, "pod")} backed off with growing intervals (for example ${growing[0].pod}: ${growing[0].intervalsS.map((x) => x.toFixed(3)).join(", ")} s), which is a backoff, not a steady storm.`,
       );
     if (irregular.length) parts.push(`${plural(irregular.length, "pod")} retried irregularly.`);
+    if (averaged.length) parts.push(`For ${plural(averaged.length, "pod")} the failures come from Kubernetes event counts spread evenly, so the rate is an average over each event's span.`);
     parts.push(
       ratePerMin >= p.highRatePerMin
         ? `A rate this high leaves a cleanup goroutine per failure waiting in the runtime, and enough of them can stall it.`
@@ -215,6 +223,31 @@ export function run(boot: BootInfo, events: BootEvent[], params: RetryStormParam
     const span = `${fmtT(sec(first - t0))} to ${fmtT(sec(last - t0))}`;
     const tail = r.recovered ? `A sandbox of the pod succeeded after its last failure.` : `The pod was still failing when the data ended.`;
     const steady = r.rhythm === "steady";
+    if (r.rhythm === "averaged") {
+      podFindings.push({
+        detector: name,
+        severity: "low",
+        start: first,
+        end: r.recovered ? last : null,
+        title: `${r.pod}: ${r.attempts.length} sandbox failures, one every ${intervalS.toFixed(3)} s on average`,
+        explanation:
+          `Pod ${r.pod} failed to get a sandbox ${r.attempts.length} times from ${span}, one every ${intervalS.toFixed(3)} s on average ` +
+          `(${round3((60 * (r.attempts.length - 1)) / Math.max(1e-3, (last - first) / 1000))} per minute). The failures were counted from Kubernetes event counts and spread evenly ` +
+          `between the first and last time the events give, so this is an average: the real retry rhythm is not in the data. ${tail}`,
+        metrics: {
+          scope: "pod",
+          pod: r.pod,
+          attempts: r.attempts.length,
+          intervalS,
+          rhythm: r.rhythm,
+          firstAfterBootS: sec(first - t0),
+          lastAfterBootS: sec(last - t0),
+          approximate: ["attempts counted from Kubernetes event counts (xN over D), spread evenly over each event's span: the interval is their average"],
+        },
+        evidence: attemptEvidence(r.attempts),
+      });
+      continue;
+    }
     podFindings.push({
       detector: name,
       severity: steady ? "low" : "info",

@@ -10,7 +10,9 @@
  * Attempts (DESIGN.md "Attempt"):
  *  - attempt lines are `sandbox.create.failed` events (kubelet, runtime and Kubernetes
  *    event lines); failed stops, CNI DEL failures and "network not ready" reports are
- *    other kinds and never count. A boot with no such line but CNI plugin logs of failed
+ *    other kinds and never count. The runtime's own report of a failed CNI `ADD` (CRI-O's
+ *    `Error adding pod … to CNI network`, `cni.add.failed` in the runtime lane) is its line of
+ *    the failure and counts as one. A boot with no such line but CNI plugin logs of failed
  *    `ADD`s (`cni.add.failed`: a plugin's own log file, all a reviewer has) takes those:
  *    each failed `ADD` is one sandbox's network set-up failing;
  *  - node-log lines are grouped: by sandbox id where a line names one; a line with a pod
@@ -175,7 +177,8 @@ function attemptClass(lines: BootEvent[]): string | null {
 export function collectAttempts(events: BootEvent[], p: Pick<SandboxFailureWindowParams, "joinS" | "eventSlackS"> = defaults): Attempt[] {
   const joinMs = p.joinS * 1000;
   const slackMs = p.eventSlackS * 1000;
-  let lines = events.filter((e) => e.kind === "sandbox.create.failed" && e.ts !== null);
+  // the runtime reporting its CNI ADD failing (CRI-O's `Error adding pod … to CNI network`) is its line of the failure
+  let lines = events.filter((e) => e.ts !== null && (e.kind === "sandbox.create.failed" || (e.kind === "cni.add.failed" && e.lane === "runtime")));
   if (lines.length === 0) lines = events.filter((e) => e.kind === "cni.add.failed" && e.ts !== null);
   lines.sort((a, b) => a.ts! - b.ts! || a.fileId - b.fileId || a.line - b.line);
   const nodeLines = lines.filter((e) => !isK8sEvent(e));

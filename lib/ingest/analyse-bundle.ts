@@ -385,11 +385,11 @@ function unreadNote(text: string, parsed: ParsedFile): Array<{ line: number; mes
   const unread = c.skippedByReason["unknown-format"] ?? 0;
   if (unread === 0 || (parsed.format !== "unknown" && c.parsed >= READ_SHARE * (c.parsed + unread))) return [];
   const head = splitLines(text.length > 65_536 ? text.slice(0, 65_536) : text).slice(0, 400);
-  if (parsed.format === "unknown" || c.records === 0) return [{ line: 0, message: explainUnknown(head) }];
   // the lines no record, banner or continuation took: their shape is what is explained
   const taken = new Set<number>(parsed.banners.map((b) => b.line));
   for (const r of parsed.records) for (let l = r.line; l <= r.endLine; l++) taken.add(l);
   const skippedLines = head.filter((l, i) => l.trim() !== "" && !taken.has(i + 1));
+  if (parsed.format === "unknown" || c.records === 0) return [{ line: 0, message: explainUnknown(skippedLines.length ? skippedLines : head) }];
   const percent = Math.round((100 * c.parsed) / (c.parsed + unread));
   return [{ line: 0, message: explainUnknown([], { format: parsed.format, parsedPercent: percent, skippedLines }) }];
 }

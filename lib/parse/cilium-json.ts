@@ -6,7 +6,8 @@
  *     {"level":"info","msg":"Wrote CNI configuration file","subsys":"cni-config"}                         (json: no time)
  *
  * slog's JSON handler writes `time` (RFC3339Nano; absent in Cilium's plain `json`), `level`
- * (lowercased by Cilium; `INFO` accepted), `msg`, then attributes (`source`, `module`, `subsys`,
+ * (lowercased by Cilium; `INFO` accepted), `source` (an object: function, file, line; only when
+ * source locations are on, placed before `msg`), `msg`, then attributes (`source`, `module`, `subsys`,
  * …) as fields. Lines without a time keep a null time (the CRI envelope, when there is one, gives
  * it). zap (`"ts":`) and istio (`"scope":`) JSON lines are refused.
  */
@@ -16,7 +17,7 @@ import { sniffRatio } from "./sniff-util";
 import { parseIsoStamp } from "./time-util";
 import type { FormatSpec, LineResult, WallTime } from "./types";
 
-const PREFIX = /^\{(?:"time":"(\d{4}-\d{2}-\d{2}T[^"]+)",)?"level":"(\w+)","msg":/;
+const PREFIX = /^\{(?:"time":"(\d{4}-\d{2}-\d{2}T[^"]+)",)?"level":"(\w+)",(?:"source":\{[^{}]*\},)?"msg":/;
 
 /** Parse one Cilium slog JSON line; null when `s` is not one. */
 export function parseCiliumJson(s: string): ComponentLine | null {
@@ -48,7 +49,7 @@ export function parseCiliumJson(s: string): ComponentLine | null {
   return out;
 }
 
-const SNIFF = /^\{(?:"time":"\d{4}-\d{2}-\d{2}T[^"]+",)?"level":"\w+","msg":/;
+const SNIFF = /^\{(?:"time":"\d{4}-\d{2}-\d{2}T[^"]+",)?"level":"\w+",(?:"source":\{[^{}]*\},)?"msg":/;
 
 /** Format spec: Cilium agent slog JSON files. */
 export const ciliumJsonSpec: FormatSpec = {
@@ -81,6 +82,21 @@ export const ciliumJsonSpec: FormatSpec = {
         severity: 2,
         message: "Unable to connect to agent",
         fields: { subsys: "cilium-cni", error: "dial unix /var/run/cilium/cilium.sock: connect: no such file or directory" },
+      },
+    },
+    {
+      // slog's JSON handler with source locations on: `source` object between level and msg, level as slog prints it
+      line: '{"time":"2025-03-04T18:22:41.50422311Z","level":"WARN","source":{"function":"github.com/cilium/cilium/pkg/endpoint.(*Endpoint).restore","file":"/go/src/github.com/cilium/cilium/pkg/endpoint/restore.go","line":80},"msg":"Unable to restore endpoint","module":"agent.controlplane.endpoint-manager","endpointID":311}',
+      expect: {
+        time: { year: 2025, month: 3, day: 4, hour: 18, minute: 22, second: 41, ms: 504, offsetMin: 0, precision: "ns" },
+        component: "cilium",
+        severity: 2,
+        message: "Unable to restore endpoint",
+        fields: {
+          source: '{"function":"github.com/cilium/cilium/pkg/endpoint.(*Endpoint).restore","file":"/go/src/github.com/cilium/cilium/pkg/endpoint/restore.go","line":80}',
+          module: "agent.controlplane.endpoint-manager",
+          endpointID: "311",
+        },
       },
     },
   ],

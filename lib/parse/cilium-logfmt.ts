@@ -4,6 +4,11 @@
  *     level=info msg="Restored endpoint" endpointID=1234 subsys=endpoint
  *     time="2025-05-19T04:20:13Z" level=info msg="…" subsys=daemon        (text-ts, logrus era)
  *     time=2025-05-19T04:20:13Z level=info msg=…                          (after the slog move)
+ *     time=2025-02-26T10:29:53.081069372Z level=info source=/go/src/github.com/cilium/cilium/pkg/x/y.go:22 msg="…" module=agent.infra.cni-config
+ *
+ * Cilium >= 1.17 logs through slog's text handler: unquoted `time=`, `level` (lowercase as Cilium
+ * prints it; slog's own uppercase `INFO` accepted), `source=<file>:<line>` before `msg` when
+ * source locations are on, and `module=` instead of `subsys=`; all kept in `fields`.
  *
  * The default format has no time at all: such records are kept with a null time. With `time=`,
  * the stamp is RFC3339Nano, whose fraction loses its trailing zeros (`.90314509` = .903145090 s):
@@ -20,7 +25,7 @@ import type { FormatSpec } from "./types";
 export function parseCiliumText(s: string): ComponentLine | null {
   const l = scanLogfmt(s);
   if (!l || l.msg === undefined) return null;
-  const sev = LOGRUS_LEVELS[l.level];
+  const sev = LOGRUS_LEVELS[l.level] ?? LOGRUS_LEVELS[l.level.toLowerCase()];
   if (sev === undefined) return null;
   let time = null;
   if (l.time !== undefined) {
@@ -33,7 +38,7 @@ export function parseCiliumText(s: string): ComponentLine | null {
   return out;
 }
 
-const SNIFF = /^(?:time="?[^" ]+"? )?level=(?:debug|info|warn(?:ing)?|error|fatal|panic) msg=/;
+const SNIFF = /^(?:time="?[^" ]+"? )?level=(?:debug|info|warn(?:ing)?|error|fatal|panic|DEBUG|INFO|WARN|ERROR) (?:source=\S+ )?msg=/;
 
 /** Format spec: cilium-agent logfmt files (records without a time are kept). */
 export const ciliumLogfmtSpec: FormatSpec = {
@@ -92,6 +97,25 @@ export const ciliumLogfmtSpec: FormatSpec = {
         message: "Restored",
         fields: { module: "endpoint-manager" },
       },
+    },
+    {
+      // slog text (Cilium >= 1.17) with the source location before msg
+      line: 'time=2025-03-04T18:22:41.50422311Z level=info source=/go/src/github.com/cilium/cilium/pkg/cni/config.go:288 msg="Wrote CNI configuration file" module=agent.infra.cni-config cniPath=/host/etc/cni/net.d/05-cilium.conflist',
+      expect: {
+        time: { year: 2025, month: 3, day: 4, hour: 18, minute: 22, second: 41, ms: 504, offsetMin: 0, precision: "ns" },
+        component: "cilium",
+        severity: 1,
+        message: "Wrote CNI configuration file",
+        fields: {
+          source: "/go/src/github.com/cilium/cilium/pkg/cni/config.go:288",
+          module: "agent.infra.cni-config",
+          cniPath: "/host/etc/cni/net.d/05-cilium.conflist",
+        },
+      },
+    },
+    {
+      line: 'time=2025-03-04T18:22:47.9Z level=ERROR source=/go/src/github.com/cilium/cilium/daemon/cmd/cni.go:97 msg="Failed to set up endpoint" module=agent.controlplane.daemon error="timeout"',
+      expect: { severity: 3, message: "Failed to set up endpoint", fields: { source: "/go/src/github.com/cilium/cilium/daemon/cmd/cni.go:97", module: "agent.controlplane.daemon", error: "timeout" } },
     },
   ],
   notMine: [

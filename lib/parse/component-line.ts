@@ -20,6 +20,11 @@ export interface ComponentLine {
   pid?: number;
   /** set by the envelope dispatch (component.ts) when the line is klog */
   format?: "klog";
+  /**
+   * true when `component` was named by the line itself (a supervisor's `component=<name>` around the
+   * program's own output, k0s): it then wins over the envelope's identifier.
+   */
+  named?: boolean;
 }
 
 /**
@@ -31,4 +36,20 @@ export function componentRecord(c: ComponentLine, component: string, withPid = f
   if (withPid && c.pid !== undefined) rec.pid = c.pid;
   if (c.fields) rec.fields = c.fields;
   return rec;
+}
+
+/**
+ * containerd's own messages (its CRI plugin `sandbox_run.go`, `container_*.go`, `events.go`, the shim
+ * manager, daemon start), as k3s/rke2/k0s print them under their own name when containerd is
+ * embedded or supervised: such a line is containerd's.
+ */
+const CONTAINERD_MESSAGE_RE =
+  /^(?:RunPodSandbox for |StopPodSandbox for |RemovePodSandbox for |CreateContainer within sandbox |StartContainer for |StopContainer for |RemoveContainer for |PullImage "|ImageCreate event |ImageUpdate event |TaskExit event |TearDown network for sandbox |Failed to destroy network for sandbox |Finish piping |ExecSync for |shim reaped|shim containerd-shim started|shim disconnected|cleaning up dead shim|starting containerd|containerd successfully booted|loading plugin ")/;
+
+/** Whether `message` is one of containerd's own messages (see `CONTAINERD_MESSAGE_RE`). */
+export function isContainerdMessage(message: string): boolean {
+  const c = message.charCodeAt(0);
+  // first letters of the messages above: R S C P I T F E s c l
+  if (c !== 82 && c !== 83 && c !== 67 && c !== 80 && c !== 73 && c !== 84 && c !== 70 && c !== 69 && c !== 115 && c !== 99 && c !== 108) return false;
+  return CONTAINERD_MESSAGE_RE.test(message);
 }

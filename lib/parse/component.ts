@@ -4,9 +4,13 @@
  * dispatch, no trial of every regex): klog (`I0519 …`), logrus/logfmt (`time=` / `level=`), Calico,
  * zap console (istio and others), Multus and seelog-era AWS VPC CNI (a leading date), zap console
  * with epoch seconds (`1.65e+09`), JSON (`{`: istio, klog JSON, zap, Cilium slog), Weave Net
- * (`INFO: 2023/…`) and logrus's terminal layout (`FATA[0000] …`) after a klog-like first letter. The component *name* comes from the identifier when
- * it is known (kubelet/kubenswrapper/k3s/rke2 → kubelet for klog lines, containerd, crio, …), else
- * from the format when it implies one (Calico → cni-calico), else it is the identifier itself.
+ * (`INFO: 2023/…`), logrus's terminal layout (`FATA[0000] …`) after a klog-like first letter, and
+ * Open vSwitch's syslog layout (`ovs|00001|…`). A supervisor's logrus line wrapping a child's line
+ * (k0s: `msg="<klog line>" component=kubelet stream=stderr`) is unwrapped (`unwrapSupervised`).
+ * The component *name* comes from the line when it names it (`component=` of a wrapped line), else
+ * from the identifier when it is known (kubelet/kubenswrapper/k3s/rke2 → kubelet for klog lines,
+ * containerd's CRI messages under k3s/rke2 → containerd, containerd, crio, …), else from the format
+ * when it implies one (Calico → cni-calico), else it is the identifier itself.
  *
  * The record's time is the component's own stamp when there is one (DESIGN.md Definitions "Event
  * time"); a component stamp without year or zone takes them from a complete envelope stamp
@@ -15,7 +19,7 @@
 import { parseCalicoText } from "./calico-cni";
 import { parseCiliumJson } from "./cilium-json";
 import { parseCiliumText } from "./cilium-logfmt";
-import type { ComponentLine } from "./component-line";
+import { type ComponentLine, isContainerdMessage } from "./component-line";
 import { parseContainerdText } from "./containerd-logrus";
 import { parseCrioText } from "./crio-logrus";
 import { parseIstioJson } from "./istio-cni-json";
@@ -27,6 +31,8 @@ import { parseZapConsole } from "./zap-console";
 import { parseLogrusTerminal } from "./logrus-text";
 import { parseWeaveText } from "./weave";
 import { parseAwsSeelog } from "./aws-vpc-cni";
+import { parseOvsText } from "./ovs-log";
+import { findQuoteEnd, unquoteGo } from "./text-scan";
 import { naiveMs } from "./time-util";
 import type { ParsedRecord, Severity, WallTime } from "./types";
 
@@ -54,9 +60,14 @@ export function parseComponentMessage(msg: string): ComponentLine | null {
     case 84: // T  TRAC
     case 27: // ESC: a coloured logrus level
       return upperCaseLevel(msg);
-    case 116: // t  time=
+    case 116: {
+      // t  time=
       if (msg.charCodeAt(4) !== 61) return null;
-      return parseContainerdText(msg) ?? parseCrioText(msg) ?? parseCiliumText(msg);
+      const l = parseContainerdText(msg) ?? parseCrioText(msg) ?? parseCiliumText(msg);
+      return l !== null && l.fields?.component !== undefined ? unwrapSupervised(l, msg) : l;
+    }
+    case 111: // o  ovs|00001|… (Open vSwitch's syslog layout)
+      return msg.charCodeAt(3) === 124 ? parseOvsText(msg) : null;
     case 108: // l  level=
       return msg.charCodeAt(5) === 61 ? parseCiliumText(msg) : null;
     case 123: // {
@@ -73,6 +84,78 @@ export function parseComponentMessage(msg: string): ComponentLine | null {
       }
       return null;
   }
+}
+
+/** Names a supervisor may give its children in `component=` (a process name; no spaces or quotes). */
+const SUPERVISED_NAME_RE = /^[a-z][a-z0-9-]{1,40}$/;
+
+/**
+ * A supervisor's logrus line around one line of a child's output (k0s `pkg/supervisor`: each line
+ * of the child's stdout/stderr logged as `msg` with `component=<child>` and `stream=stdout|stderr`):
+ *
+ *     time="2024-03-05 08:01:12" level=info msg="E0305 08:01:12.113344    1088 remote_runtime.go:193] \"RunPodSandbox …\" err=…" component=kubelet stream=stderr
+ *
+ * When `msg` is a component line (klog, containerd logrus, …) it is parsed and is the record: its
+ * own stamp (year and zone taken from the supervisor's stamp), its level, its message; the
+ * component is the `component=` name (mapped as an identifier: `calico-node` → cni-calico, …). A
+ * line with `stream=` whose `msg` is plain text keeps the supervisor's stamp and level, with the
+ * child's name as component. Other lines with a `component=` key (the supervisor's own messages
+ * about a child, `Starting to supervise`) are returned as they are.
+ */
+export function unwrapSupervised(outer: ComponentLine, line: string): ComponentLine {
+  const f = outer.fields;
+  const name = f?.component;
+  if (f === undefined || name === undefined || !SUPERVISED_NAME_RE.test(name)) return outer;
+  const inner = parseComponentMessage(childLine(line) ?? outer.message);
+  const component = IDENT_COMPONENT[name] ?? name;
+  if (inner === null) {
+    if (f.stream === undefined) return outer;
+    const out: ComponentLine = { time: outer.time, severity: outer.severity, message: outer.message, component, named: true };
+    const rest = withoutKeys(f);
+    if (rest) out.fields = rest;
+    return out;
+  }
+  let time = inner.time ?? outer.time;
+  const o = outer.time;
+  if (inner.time && o && o.year !== null && (inner.time.year === null || (inner.time.offsetMin === null && o.offsetMin !== null))) {
+    const t = inner.time;
+    time = {
+      year: t.year ?? closestYear(t, o),
+      month: t.month,
+      day: t.day,
+      hour: t.hour,
+      minute: t.minute,
+      second: t.second,
+      ms: t.ms,
+      offsetMin: t.offsetMin ?? o.offsetMin,
+      precision: t.precision,
+    };
+  }
+  const out: ComponentLine = { time, severity: inner.severity, message: inner.message, component, named: true };
+  if (inner.fields) out.fields = inner.fields;
+  if (inner.pid !== undefined) out.pid = inner.pid;
+  if (inner.format !== undefined) out.format = inner.format;
+  return out;
+}
+
+/**
+ * The child's line as it wrote it: the `msg` value of `line` unquoted once (the parsed `msg` field
+ * has its nested quotes unescaped too, which would break the child's own quoting). Null when
+ * `msg` is not quoted.
+ */
+function childLine(line: string): string | null {
+  const at = line.indexOf(' msg="');
+  if (at < 0) return null;
+  const open = at + 5;
+  const close = findQuoteEnd(line, open);
+  return close < 0 ? null : unquoteGo(line, open + 1, close);
+}
+
+/** `fields` without the supervisor's `component` and `stream` keys; undefined when nothing is left. */
+function withoutKeys(f: Record<string, string>): Record<string, string> | undefined {
+  let out: Record<string, string> | undefined;
+  for (const k in f) if (k !== "component" && k !== "stream") (out ??= {})[k] = f[k];
+  return out;
 }
 
 /** Lines led by an uppercase level word: Weave Net (`INFO: `) or logrus's terminal layout (`INFO[`). */
@@ -116,6 +199,10 @@ const IDENT_COMPONENT: Readonly<Record<string, string>> = {
   "kata-runtime": "kata",
   "kata-agent": "kata",
   "containerd-shim-kata-v2": "kata",
+  "ovs-vswitchd": "ovs",
+  "ovsdb-server": "ovs",
+  "ovn-controller": "ovn",
+  "ovn-northd": "ovn",
   kernel: "kernel",
   systemd: "systemd",
   init: "systemd",
@@ -127,9 +214,14 @@ const IDENT_COMPONENT: Readonly<Record<string, string>> = {
  */
 export function componentFor(ident: string | undefined, parsed: ComponentLine | null): string {
   if (parsed !== null && parsed.component === "kata") return "kata"; // the kata shim logs under containerd's name
+  if (parsed !== null && parsed.named === true && parsed.component) return parsed.component;
   if (ident) {
     if (KUBELET_IDENTS.has(ident)) return "kubelet";
-    if (EMBEDDING_IDENTS.has(ident)) return parsed?.format === "klog" ? "kubelet" : ident;
+    if (EMBEDDING_IDENTS.has(ident)) {
+      if (parsed === null) return ident;
+      if (parsed.format === "klog") return "kubelet";
+      return isContainerdMessage(parsed.message) ? "containerd" : ident;
+    }
     const known = IDENT_COMPONENT[ident];
     if (known) return known;
     if (ident.startsWith("systemd-")) return "systemd";

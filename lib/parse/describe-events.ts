@@ -21,7 +21,8 @@
  * - kubectl <= 1.8: `FirstSeen LastSeen Count From SubObjectPath Type Reason Message`, padded with
  *   tabs; From is `kubelet, <node>` or (<= 1.4) `{kubelet <node>}`.
  * Columns are cut at the header's positions when a row lines up with it, else read by shape (tabs,
- * collapsed spaces, rows pasted without header). A row cut short after its type (`  Warning`) is
+ * collapsed spaces, rows pasted without header; a row a user wrapped in quotes, `" Warning Failed…`,
+ * with its closing quote on the next line). A row cut short after its type (`  Warning`) is
  * still a record when it sits in a table. Indented lines inside a table continue the row before.
  *
  * Every row is one record (component `k8s-events`); times are ages against
@@ -38,7 +39,7 @@ import type { FormatSpec, K8sEventInfo, LineParser, LineResult, ParseContext } f
 
 const REASON = "[A-Za-z][\\w.:-]*";
 /** `Type Reason Age From Message` row; everything after the type may be cut off. */
-const ROW_RE = new RegExp(`^\\s*(${EVENT_TYPE})(?:\\s+(${REASON})(?:\\s+(${AGE_CELL})(?:\\s+(${SOURCE}))?(?:\\s+(.*?))?)?)?\\s*$`);
+const ROW_RE = new RegExp(`^\\s*(?:["'] ?)?(${EVENT_TYPE})(?:\\s+(${REASON})(?:\\s+(${AGE_CELL})(?:\\s+(${SOURCE}))?(?:\\s+(.*?))?)?)?\\s*$`);
 /** `FirstSeen LastSeen Count From [SubObjectPath] Type Reason Message` row (kubectl <= 1.8). */
 const OLD_ROW_RE = new RegExp(`^\\s*(${AGE})\\s+(${AGE})\\s+(\\d+)\\s+(${SOURCE})\\s+(?:((?:spec|status|metadata)\\.\\S+|[a-z]\\w*\\{[^}]*\\})\\s+)?(${EVENT_TYPE})\\s+(${REASON})(?:\\s+(.*?))?\\s*$`);
 const HEADER_RE = /^\s*Type\s+Reason\s+(?:Age|Last)\s+From\s+Message\s*$/;
@@ -326,7 +327,7 @@ function settleTable(t: Table): void {
   }
 }
 
-const ROW_SNIFF = new RegExp(`^\\s*${EVENT_TYPE}\\s+${REASON}\\s+${AGE_CELL}(?:\\s|$)`);
+const ROW_SNIFF = new RegExp(`^\\s*(?:["'] ?)?${EVENT_TYPE}\\s+${REASON}\\s+${AGE_CELL}(?:\\s|$)`);
 const DESCRIBE_KEY_SNIFF = /^(?:Namespace|Labels|Annotations|Node|Priority|Start Time|Status|IP|Roles|CreationTimestamp|Selector|Controlled By|Taints|Containers):(?:\s|$)/;
 
 /** Format spec: `kubectl describe` output with its Events section (relative ages settled against the collection time). */

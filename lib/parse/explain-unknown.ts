@@ -131,7 +131,9 @@ export function explainUnknown(lines: readonly string[], partial?: PartialRead):
   if (partial) {
     const head = `Only ${Math.round(partial.parsedPercent)}% of the lines were read as ${partial.format}`;
     if (shape) return `${head}; the others: ${shape}.${helpFor(shape)}`;
-    return `${head}; the others look like ${quote(sample[0] ?? "", 60)}, a layout bootline does not know.`;
+    // only the skipped lines are quoted (a line that was read is no example of what was not)
+    if (sample.length === 0) return `${head}; the others are shell prompts, commands or comments.`;
+    return `${head}; the others look like ${quote(sample[0], 60)}, a layout bootline does not know.`;
   }
   if (shape) {
     const known = shape.startsWith("lines start with `") && shape.includes("output") ? `${shape} of a format bootline does not know` : shape;

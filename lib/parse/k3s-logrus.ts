@@ -6,9 +6,11 @@
  *
  * RFC3339 with whole seconds (containerd writes 9 fractional digits: containerd-logrus.ts). In the
  * journal (`k3s[pid]:`) these lines are interleaved with the embedded kubelet's klog lines
- * (component.ts sorts them by format). The component is `rke2` when the path says so, else `k3s`.
+ * (component.ts sorts them by format). The component is `rke2` when the path says so, else `k3s`;
+ * a line whose message is one of containerd's own (`RunPodSandbox for …`, `shim reaped`: the
+ * containerd k3s embeds or supervises) is `containerd`.
  */
-import { componentRecord } from "./component-line";
+import { componentRecord, isContainerdMessage } from "./component-line";
 import { parseLogrusText } from "./logfmt";
 import { sniffRatio } from "./sniff-util";
 import type { FormatSpec, LineResult } from "./types";
@@ -31,7 +33,7 @@ export const k3sLogrusSpec: FormatSpec = {
           return seen && (c0 === 32 || c0 === 9) ? { type: "continuation", text: line } : null;
         }
         seen = true;
-        return { type: "record", record: componentRecord(c, component) };
+        return { type: "record", record: componentRecord(c, isContainerdMessage(c.message) ? "containerd" : component) };
       },
     };
   },

@@ -12,7 +12,15 @@
  *
  * Standalone files may start with the klog file header (`Log file created at: YYYY/MM/DD hh:mm:ss`,
  * then `Running on machine:`, `Binary:`, `Log line format:`), written at every process start: the
- * first line is a `klog-header` banner giving the year, the others `header` banners. Indented lines
+ * first line is a `klog-header` banner giving the year, the others `header` banners.
+ *
+ * Component: klog is written by the kubelet and by many agents (kube-router, kube-proxy, flannel,
+ * antrea, …). The path may name one (`klogComponentFromPath`); the kubelet's own lines (its sandbox
+ * messages, callers `kubelet*.go`, `kuberuntime_*.go`, `remote_runtime.go`, `pod_workers.go`)
+ * switch the file back to `kubelet` whatever its name (looked for in its first 1000 records). A file whose path says nothing is the
+ * kubelet's unless one of its first 50 records is another program's (kube-router's
+ * `network_routes_controller.go`, a message naming `kube-router`/`kube-proxy`/Antrea) before any
+ * kubelet line: the file is that program's from that record on. Indented lines
  * (multi-line values `key=<\n\t…\n >`) and the goroutine dump after an `F` line are continuations;
  * such a value is `<` in `fields` here, and becomes the block's lines once the file is read
  * (parse-file.ts `klogBlocks`, which also reads the pairs after ` >`).
@@ -159,17 +167,70 @@ export function klogComponentFromPath(path: string | undefined): string {
   if (p.includes("istio")) return "istio-cni";
   if (p.includes("kube-proxy") || p.includes("kubeproxy")) return "kube-proxy";
   if (p.includes("coredns")) return "coredns";
+  if (p.includes("kube-router")) return "kube-router";
+  if (p.includes("antrea")) return "antrea";
+  if (p.includes("kube-ovn")) return "kube-ovn";
+  if (p.includes("multus")) return "multus";
   return "kubelet";
+}
+
+/**
+ * The kubelet's own lines: its sandbox/sync messages, or a caller among its source files
+ * (`kubelet*.go`, `kuberuntime_*.go`, `remote_runtime.go`, `pod_workers.go`). Such a line is the
+ * kubelet's whatever the file is named.
+ */
+const KUBELET_MSG =
+  /^(?:RunPodSandbox from runtime service failed|StopPodSandbox from runtime service failed|Failed to create sandbox for pod|[Cc]reatePodSandbox for pod|Error syncing pod|Container runtime network not ready|Kubelet version|Starting kubelet main sync loop|Failed to stop sandbox|killPodWithSyncResult failed)/;
+const KUBELET_CALLER = /^(?:kubelet(?:_\w+)?|kuberuntime_\w+|remote_runtime|pod_workers)\.go$/;
+/** Other klog programs, told by their callers or by naming themselves in a message. */
+const AGENT_CALLERS: ReadonlyArray<[RegExp, string]> = [
+  [/^(?:kube-router|network_routes_controller|network_policy_controller|network_services_controller|bgp_peers|bgp_policies|pod_egress|ecmp_vip)\.go$/, "kube-router"],
+  [/^(?:server_others|server_linux|proxier)\.go$/, "kube-proxy"],
+];
+const AGENT_MESSAGES: ReadonlyArray<[RegExp, string]> = [
+  // the program's name, not a pod of it (`kube-router-x7k2p`)
+  [/\bkube-router(?![\w-])/, "kube-router"],
+  [/\bkube-proxy(?![\w-])|^Using (?:iptables|ipvs|nftables) Proxier\b/, "kube-proxy"],
+  [/\bAntrea\b|\bantrea-agent\b/, "antrea"],
+];
+const CALLER_RE = /^\S+\s+\S+\s+\d+ ([^\s\]]+):\d+\]/;
+/** Records of a file whose path says nothing that are inspected for another program's callers/messages. */
+const PROBE_RECORDS = 50;
+/** Records of a file whose path names another program that are inspected for the kubelet's own lines (past its flag dump). */
+const KUBELET_PROBE_RECORDS = 1000;
+
+function callerFile(line: string): string {
+  const m = CALLER_RE.exec(line);
+  if (!m) return "";
+  const f = m[1];
+  const slash = f.lastIndexOf("/");
+  return slash >= 0 ? f.slice(slash + 1) : f;
+}
+
+/** `kubelet`, another program's name, or null when the record does not tell. */
+function programOf(line: string, message: string): string | null {
+  const caller = callerFile(line);
+  if (KUBELET_CALLER.test(caller) || KUBELET_MSG.test(message)) return "kubelet";
+  for (const [re, name] of AGENT_CALLERS) if (re.test(caller)) return name;
+  for (const [re, name] of AGENT_MESSAGES) if (re.test(message)) return name;
+  return null;
 }
 
 class KlogParser implements LineParser {
   readonly settled = true;
-  private readonly component: string;
+  private component: string;
+  /** records left to inspect for the kubelet's own lines (the path or a record named another program) */
+  private kubeletProbe: number;
+  /** records left to inspect for another program (a file whose path says nothing) */
+  private probe: number;
   private afterFatal = false;
   private seenRecord = false;
 
   constructor(ctx: ParseContext) {
     this.component = klogComponentFromPath(ctx.path);
+    const named = this.component !== "kubelet";
+    this.kubeletProbe = named ? KUBELET_PROBE_RECORDS : 0;
+    this.probe = named ? 0 : PROBE_RECORDS;
   }
 
   parseLine(line: string): LineResult {
@@ -178,6 +239,22 @@ class KlogParser implements LineParser {
     if (k) {
       this.seenRecord = true;
       this.afterFatal = k.severity === 4;
+      if (this.kubeletProbe > 0) {
+        this.kubeletProbe--;
+        if (KUBELET_MSG.test(k.message) || KUBELET_CALLER.test(callerFile(line))) {
+          this.component = "kubelet";
+          this.kubeletProbe = 0;
+        }
+      } else if (this.probe > 0) {
+        this.probe--;
+        const who = programOf(line, k.message);
+        if (who === "kubelet") this.probe = 0;
+        else if (who !== null) {
+          this.component = who;
+          this.probe = 0;
+          this.kubeletProbe = KUBELET_PROBE_RECORDS;
+        }
+      }
       return { type: "record", record: componentRecord(k, this.component, true) };
     }
     const h = parseKlogHeader(line);
@@ -246,6 +323,18 @@ export const klogSpec: FormatSpec = {
       },
     },
     { line: "Running on machine: ip-10-20-30-40", expect: { banner: { type: "header" } } },
+    {
+      // kube-router's klog (`kubectl logs` of its pod): told by its caller files, whatever the path
+      line: "E1107 21:14:02.660118       1 network_routes_controller.go:287] Failed to get pod CIDR from node spec: node.Spec.PodCIDR not set for node: edge-3",
+      context: ["I1107 21:14:01.220431       1 version.go:21] Running /usr/local/bin/kube-router version v2.1.3, built on 2024-06-02T10:00:00Z, go1.22.3"],
+      expect: { component: "kube-router", severity: 3, pid: 1, message: "Failed to get pod CIDR from node spec: node.Spec.PodCIDR not set for node: edge-3" },
+    },
+    {
+      // a kubelet excerpt saved under an agent's name: the kubelet's own lines stay the kubelet's
+      line: 'E0302 06:10:44.120334    4410 remote_runtime.go:176] "RunPodSandbox from runtime service failed" err="rpc error: code = Unknown desc = plugin type=\\"calico\\" failed (add): stat /var/lib/calico/nodename: no such file or directory"',
+      path: "issue/calico-node-broken.log",
+      expect: { component: "kubelet", severity: 3 },
+    },
   ],
   notMine: [
     "May 19 04:20:07 ip-10-20-30-40 kubelet[2817]: I0519 04:20:07.512344    2817 kubelet.go:2321] \"Starting kubelet main sync loop\"",

@@ -19,7 +19,8 @@
  *   `<object>.<hex>` (later, and the wide set): the object is NAME without the `.<hex>`.
  * - LAST SEEN is an age (kube-age.ts); `kubectl events` writes `2m (x3 over 10m)`: count 3, first
  *   seen 10m ago. FIRST SEEN and COUNT, when present, give the same.
- * - SOURCE is `kubelet, <node>`, or `{kubelet <node>}` before kubectl 1.5: the node.
+ * - SOURCE is `kubelet, <node>`, or `{kubelet <node>}` before kubectl 1.5: the node. Rows naming no
+ *   node take the one their pod's Scheduled row names (`Successfully assigned <ns>/<pod> to <node>`).
  * - Without a NAMESPACE column a listing is of one namespace: `-n` of the command line above it,
  *   else the one its rows' messages name for their own pods, else `default` when the command line
  *   names none (the context's namespace, assumed), else unknown (null). `fields.namespaceFrom`.
@@ -401,11 +402,44 @@ class EventsTableParser implements LineParser {
   finish(): void {
     this.joinTails();
     for (const l of this.listings) settleNamespace(l);
+    assignedNodes(this.pending);
     for (const p of this.pending) {
       const ev = p.record.k8sEvent;
       if (ev.objectKind === "Pod" && ev.objectName) (p.record.fields as Record<string, string>).pod = ev.namespace ? `${ev.namespace}/${ev.objectName}` : ev.objectName;
     }
     settleAges(this.pending, this.collectedMs);
+  }
+}
+
+/**
+ * The node of a pod's rows that name none (no SOURCE host): the one its Scheduled row's message
+ * names (`Successfully assigned <ns>/<pod> to <node>`). A pod scheduled to two nodes (a paste of
+ * two pods of one name) gives no node.
+ */
+function assignedNodes(pending: ReadonlyArray<{ record: RowRecord }>): void {
+  // pod name → its namespace (null: not known) and node (null: two nodes named)
+  let nodes: Map<string, { ns: string | null; node: string | null }> | null = null;
+  for (const p of pending) {
+    const r = p.record;
+    const ev = r.k8sEvent;
+    if (ev.reason !== "Scheduled" || (ev.objectKind !== null && ev.objectKind !== "Pod")) continue;
+    const a = ASSIGNED_RE.exec(r.message);
+    if (!a || (ev.objectName !== null && a[2] !== ev.objectName)) continue;
+    const ns = a[1] ?? ev.namespace ?? null;
+    nodes ??= new Map();
+    const had = nodes.get(a[2]);
+    if (had === undefined) nodes.set(a[2], { ns, node: a[3] });
+    else if (had.node !== a[3] || had.ns !== ns) had.node = null;
+  }
+  if (nodes === null) return;
+  for (const p of pending) {
+    const r = p.record;
+    const ev = r.k8sEvent;
+    if (ev.node !== null || ev.objectName === null || (ev.objectKind !== null && ev.objectKind !== "Pod")) continue;
+    const at = nodes.get(ev.objectName);
+    if (!at || at.node === null || (at.ns !== null && ev.namespace !== null && at.ns !== ev.namespace)) continue;
+    ev.node = at.node;
+    (r.fields as Record<string, string>).node = at.node;
   }
 }
 
@@ -585,7 +619,8 @@ export const kubectlEventsTableSpec: FormatSpec = {
       expect: {
         epochMs: Date.UTC(2018, 0, 5, 9, 0, 0),
         message: "Successfully assigned shop/web-5d8f9-q to worker-3",
-        fields: { reason: "Scheduled", type: "Normal", count: "1", age: "0s", object: "Pod/web-5d8f9-q", pod: "shop/web-5d8f9-q", namespaceFrom: "message" },
+        // the Scheduled row names its pod's node
+        fields: { reason: "Scheduled", type: "Normal", count: "1", age: "0s", object: "Pod/web-5d8f9-q", pod: "shop/web-5d8f9-q", namespaceFrom: "message", node: "worker-3" },
       },
     },
     {

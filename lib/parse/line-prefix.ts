@@ -22,6 +22,21 @@
  * - `grep`: `grep -Hn` `<file>:<n>:`, `grep -n` `<n>:`, `grep -H` `<file>:` (context lines use
  *   `-` instead of `:`). → fields.prefixFile, fields.prefixLine. The file name never decides the
  *   format.
+ * - `chat`: the message time a chat client puts before each copied line: `[10:02 AM] `,
+ *   `[10:02] `, `[10:02:33] ` (Teams, Discord compact mode, IRC clients), `10:02 AM ` (no
+ *   brackets only with AM/PM), optionally an IRC `<nick> ` after it. Says nothing kept.
+ * - `diff`: the first column of a unified diff (`+` added, `-` removed, one blank for context;
+ *   GitHub ```` ```diff ```` blocks). Context lines (` `) are not stripped of their blank by the
+ *   usual padding rule: the column is one character. → nothing kept.
+ * - `tag`: an upper-case container tag with a colon (`K3S: `, `STDOUT: `, testcontainers'
+ *   log consumers): the writer's label, never a node. → fields.prefixTag.
+ * - `node-journal`: `oc adm node-logs --role=<role>` (and `-l`): `<node> <journal line>`, the node
+ *   name (a DNS name with a digit, `-` or `.`) before a journal stamp (`Mar 05 08:01:12`,
+ *   `2024-03-05T…`). → record.host (the node) unless the record names its own host.
+ * - `container`: one container name before the line (` aws-node {json}`, often with a leading
+ *   blank), as log tools print for a single pod's containers; accepted only when what follows is a
+ *   known format. → fields.prefixContainer. Its `<container> stream closed` trailer is paste
+ *   furniture (paste.ts).
  *
  * A layer is accepted when it matches the first sniff line or at least half of them, and the
  * lines without it (or the next layer) sniff as a registered format.
@@ -32,6 +47,8 @@ import { parseIsoStamp } from "./time-util";
 /** What the prefixes of one line say. */
 export interface PrefixFacts {
   host?: string;
+  /** a container tag (`K3S`), not a node */
+  tag?: string;
   pod?: string;
   container?: string;
   namespace?: string;
@@ -133,12 +150,62 @@ export const GREP: PrefixLayer = {
   },
 };
 
-/** Candidate layers in the order they are tried. */
-export const PREFIX_LAYERS: readonly PrefixLayer[] = [KUBECTL_PREFIX, KAIL, KUBETAIL, TIMESTAMPS, HOST, HOST_PIPE, GREP, POD_CONTAINER];
+const CLOCK = "\\d{1,2}:\\d{2}(?::\\d{2})?";
+const AMPM = "\\s?(?:[AaPp]\\.?[Mm]\\.?)";
 
-/** A host name token is only taken for a node when it holds a digit, `-` or `.` (not `Warning:`). */
+export const CHAT: PrefixLayer = {
+  name: "chat",
+  re: new RegExp(`^(?:\\[${CLOCK}(?:${AMPM})?\\] ?|${CLOCK}${AMPM} )(?:<[^>\\s]{1,32}> )?(?=\\S)`),
+  facts() {},
+};
+
+export const DIFF: PrefixLayer = {
+  name: "diff",
+  re: /^[+ -](?=\S)/,
+  facts() {},
+};
+
+export const TAG: PrefixLayer = {
+  name: "tag",
+  re: /^([A-Z][A-Z0-9_]{1,15}): /,
+  facts(m, out) {
+    out.tag = m[1];
+  },
+};
+
+/** The journal stamps that follow an `oc adm node-logs --role` node name. */
+const JOURNAL_AHEAD = "(?=[A-Z][a-z]{2} [ \\d]\\d \\d\\d:\\d\\d:\\d\\d|\\d{4}-\\d\\d-\\d\\d[T ]\\d\\d:)";
+
+export const NODE_JOURNAL: PrefixLayer = {
+  name: "node-journal",
+  re: new RegExp(`^(${IPV4}|${HOSTNAME}) ${JOURNAL_AHEAD}`),
+  facts(m, out) {
+    out.host = m[1];
+  },
+};
+
+export const CONTAINER: PrefixLayer = {
+  name: "container",
+  re: new RegExp(`^(${LABEL}) (?=\\S)`),
+  facts(m, out) {
+    out.container = m[1];
+  },
+};
+
+/** Candidate layers in the order they are tried. */
+export const PREFIX_LAYERS: readonly PrefixLayer[] = [KUBECTL_PREFIX, KAIL, KUBETAIL, TIMESTAMPS, CHAT, TAG, HOST, HOST_PIPE, NODE_JOURNAL, GREP, POD_CONTAINER, CONTAINER, DIFF];
+
+/**
+ * A host name token is only taken for a node when it holds a digit, `-` or `.` (not `Warning:`),
+ * and a lower-case letter unless it is an address (`K3S` is a container tag).
+ */
 function plausibleHost(h: string): boolean {
-  return /[\d.:-]/.test(h);
+  return /[\d.:-]/.test(h) && (/[a-z]/.test(h) || /^[\d.:A-F]+$/.test(h));
+}
+
+/** Layers that name a node (checked with `plausibleHost`). */
+function namesHost(L: PrefixLayer): boolean {
+  return L === HOST || L === HOST_PIPE || L === NODE_JOURNAL;
 }
 
 /** A file's prefix stack and the format of what follows it. */
@@ -163,7 +230,7 @@ export interface Stripped {
  */
 export function stripPrefix(line: string, layers: readonly PrefixLayer[]): Stripped | null {
   let s = line;
-  if (s.charCodeAt(0) === 32) s = s.trimStart();
+  if (s.charCodeAt(0) === 32 && layers[0] !== DIFF) s = s.trimStart();
   const facts: PrefixFacts = {};
   let lead = "";
   for (let k = 0; k < layers.length; k++) {
@@ -173,7 +240,7 @@ export function stripPrefix(line: string, layers: readonly PrefixLayer[]): Strip
       if (k === 0) return null;
       break;
     }
-    if ((L === HOST || L === HOST_PIPE) && !plausibleHost(m[1])) {
+    if (namesHost(L) && !plausibleHost(m[1])) {
       if (k === 0) return null;
       break;
     }
@@ -224,11 +291,11 @@ export function planPrefix(
     for (const raw of first) {
       const c0 = raw.charCodeAt(0);
       // an indented line counts only when it is a padded prefixed line (else: a continuation)
-      const indented = c0 === 32 || c0 === 9;
+      const indented = (c0 === 32 && L !== DIFF) || c0 === 9;
       const l = indented ? raw.trimStart() : raw;
       if (l.length === 0) continue;
       const m = L.re.exec(l);
-      const ok = m !== null && !((L === HOST || L === HOST_PIPE) && !plausibleHost(m[1]));
+      const ok = m !== null && !(namesHost(L) && !plausibleHost(m[1]));
       if (indented && !ok) continue;
       total++;
       if (!m || !ok) continue;
@@ -236,7 +303,8 @@ export function planPrefix(
       hits++;
       let r = l.slice(m[0].length);
       const again = r.indexOf(m[0]);
-      if (again > 0 && m[0].length >= 4) r = r.slice(0, again).trimEnd();
+      // records glued on one line: the prefix starts again (a host repeated inside the line is no prefix)
+      if (again > 0 && m[0].length >= 4 && L.re.test(r.slice(again))) r = r.slice(0, again).trimEnd();
       rest.push(r);
     }
     if (hits === 0 || !(firstHit || hits * 2 >= total)) continue;
@@ -259,8 +327,9 @@ export function planPrefix(
 export function applyPrefixFacts(rec: ParsedRecord, f: PrefixFacts): void {
   if (f.host !== undefined && rec.host === undefined) rec.host = f.host;
   if (f.time && rec.time === null && (rec.epochMs === undefined || rec.epochMs === null)) rec.time = f.time;
-  if (f.pod === undefined && f.file === undefined && f.fileLine === undefined && f.timeText === undefined) return;
+  if (f.pod === undefined && f.container === undefined && f.tag === undefined && f.file === undefined && f.fileLine === undefined && f.timeText === undefined) return;
   const fields = rec.fields ?? (rec.fields = {});
+  if (f.tag !== undefined) fields.prefixTag = f.tag;
   if (f.namespace !== undefined) fields.prefixNamespace = f.namespace;
   if (f.pod !== undefined) fields.prefixPod = f.pod;
   if (f.container !== undefined) fields.prefixContainer = f.container;

@@ -19,9 +19,12 @@
  *
  * Component: from the path (crictl, k3s, rke2, docker, kata, containerd); else `crictl` when the
  * message starts with one of crictl's own error prefixes (`run pod sandbox:`, `getting sandbox
- * status`, `connect: connect endpoint`, …); else `logrus`.
+ * status`, `connect: connect endpoint`, …); else `logrus`. A k3s/rke2/`logrus` line whose message is
+ * one of containerd's own (`RunPodSandbox for &PodSandboxMetadata{…} failed, error`, `shim
+ * reaped`, …: early k3s ran containerd in-process and printed its lines with full timestamps) is
+ * `containerd`.
  */
-import { type ComponentLine, componentRecord } from "./component-line";
+import { type ComponentLine, componentRecord, isContainerdMessage } from "./component-line";
 import { sniffRatio } from "./sniff-util";
 import { splitTrailingPairs } from "./text-scan";
 import { parseIsoStamp } from "./time-util";
@@ -126,7 +129,10 @@ class LogrusTerminalParser implements LineParser {
       return this.seen && (c0 === 32 || c0 === 9) ? { type: "continuation", text: line } : null;
     }
     this.seen = true;
-    return { type: "record", record: componentRecord(c, this.component ?? c.component ?? "logrus") };
+    let component = this.component ?? c.component ?? "logrus";
+    // containerd embedded in k3s/rke2 (or any logrus program) prints its own messages through the same logger
+    if ((component === "k3s" || component === "rke2" || component === "logrus") && isContainerdMessage(c.message)) component = "containerd";
+    return { type: "record", record: componentRecord(c, component) };
   }
 }
 
@@ -167,6 +173,18 @@ export const logrusTextSpec: FormatSpec = {
     {
       line: "\x1b[31mERRO\x1b[0m[0012] listing pods: context deadline exceeded       \x1b[31merror\x1b[0m=\"rpc error\"",
       expect: { time: null, severity: 3, message: "listing pods: context deadline exceeded", fields: { elapsed: "12", error: "rpc error" } },
+    },
+    {
+      // early k3s: embedded containerd's CRI line through the same logger, full timestamp
+      line: 'ERRO[2019-03-11T09:15:02.447120931+01:00] RunPodSandbox for &PodSandboxMetadata{Name:traefik-6876857645-x2x9z,Uid:aa2c,Namespace:kube-system,Attempt:0,} failed, error  error="failed to setup network for sandbox \\"3f1e\\": open /run/flannel/subnet.env: no such file or directory"',
+      path: "k3s-server.log",
+      expect: {
+        time: { year: 2019, month: 3, day: 11, hour: 9, minute: 15, second: 2, ms: 447, offsetMin: 60, precision: "ns" },
+        component: "containerd",
+        severity: 3,
+        message: "RunPodSandbox for &PodSandboxMetadata{Name:traefik-6876857645-x2x9z,Uid:aa2c,Namespace:kube-system,Attempt:0,} failed, error",
+        fields: { error: 'failed to setup network for sandbox "3f1e": open /run/flannel/subnet.env: no such file or directory' },
+      },
     },
   ],
   notMine: [

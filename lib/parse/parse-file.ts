@@ -23,6 +23,9 @@
  *    earlier than the record before them are flagged `outOfOrder` and left in place.
  * 6. Pastes (decided once per file; files without any of it pay one branch per line):
  *    - a pager's right-edge cut mark (`>`/`$`, paste.ts) is stripped before anything reads the lines;
+ *    - a k9s frame (`│ … │`) or `| ` bars go before the sniff (paste.ts `stripFrame`); a refused
+ *      piece k9s continued inside the frame continues the record above (joined with nothing inside a
+ *      word, else one blank, and the joined line read again);
  *    - inline-code backticks at a paste's ends go before the sniff; a Markdown code block's
  *      indentation or a `> ` quote on every line goes when the lines sniff only without it;
  *    - paste banners and furniture (prompts with their command, bare commands, `#` comments, code
@@ -30,14 +33,16 @@
  *      table blocks: paste.ts) are left out of the sniff and counted as banner `header`;
  *    - when nothing sniffs, the sniff is tried again without lines that look like wrapped tails;
  *    - tool prefixes (line-prefix.ts: `[pod/…/…] `, `<pod> <container> `, `--timestamps`,
- *      `<host>: `, `grep -n`…) are stripped before the format parses, and their facts put on the
- *      record (host, fields.prefix*, the stamp for records without one);
+ *      `<host>: `, `<node> <journal line>`, `grep -n`, chat stamps, a diff column, `K3S: `…) are
+ *      stripped before the format parses, and their facts put on the record (host,
+ *      fields.prefix*, the stamp for records without one);
  *    - records glued on one physical line are split where the line's prefix starts again: they
  *      share its line number; `counts.glued` (set when non-zero) counts the records after the
  *      first on a line, so `records + continuation + banner - glued = parsed` (physical lines);
  *    - a refused line that a terminal hard-wrapped off the record's last line (paste.ts
  *      `isWrapTail`) continues it (joined with nothing between, the joined line read again);
- *      else it is tried on the other registered formats (mixed pastes), then is paste furniture,
+ *      else it is tried on the other registered formats (mixed pastes), then is paste furniture
+ *      (also once its prefix is off: `aws-node stream closed`; or a short prose label, `Logs error:`),
  *      or continues the record before it when it lacks the file's prefix, else it is skipped;
  *    - klog multi-line values (`key=<` … ` >`) become the record's field, also in newest-first
  *      journals where the block comes before its record (`klogBlocks`).
@@ -49,7 +54,7 @@ import { isJournalBanner } from "./journal-banner";
 import { parseKlogHeader } from "./klog";
 import { applyPrefixFacts, planPrefix, type PrefixFacts, type PrefixPlan, splitGlued, stripPrefix } from "./line-prefix";
 import { markNoise } from "./noise";
-import { detectDecoration, detectPagerCut, detectWrapWidth, Furniture, isPasteBanner, isWrapTail, stripBackticks, stripDecoration, stripPagerCut, wrapMinLength } from "./paste";
+import { detectDecoration, detectFrame, detectPagerCut, detectWrapWidth, Furniture, isPasteBanner, isProseLabel, isWrapTail, stripBackticks, stripDecoration, stripFrame, stripPagerCut, wrapMinLength } from "./paste";
 import { scanPairs } from "./text-scan";
 import { formatByName, FORMAT_REGISTRY } from "./registry";
 import { recordsNewestFirst, resolveTimes, wallToUtc , zoneFromStamps } from "./resolve-time";
@@ -333,7 +338,10 @@ function skip(counts: LineCounts, reason: string): void {
 }
 
 /** Components that name a source kind of their own (a file holding only them is of that kind). */
-const COMPONENT_KINDS = new Set(["kubelet", "containerd", "crio", "cni-calico", "istio-cni", "cilium", "flannel", "k8s-events", "kernel", "k3s", "rke2", "aws-vpc-cni", "multus"]);
+const COMPONENT_KINDS = new Set([
+  "kubelet", "containerd", "crio", "cni-calico", "istio-cni", "cilium", "flannel", "k8s-events", "kernel", "k3s", "rke2", "aws-vpc-cni", "multus",
+  "kube-router", "kube-proxy", "antrea", "azure-cni", "linkerd-cni", "ovs", "ovn",
+]);
 
 /**
  * Zone for the file: the first banner that states one (DST pairs → their IANA zone when it
@@ -391,6 +399,11 @@ function uptimeOf(r: ParsedRecord): number {
  */
 function isMonotonicReset(prev: number, cur: number): boolean {
   return cur < prev - 1 && cur * 2 < prev;
+}
+
+/** A letter, digit or `_` (a cut between two of them fell inside a word). */
+function isWordCode(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
 
 /** Refused lines tried on the other formats before the per-file fallback gives up (when none took any). */
@@ -460,6 +473,8 @@ class LineReader {
   private wrapText: string | null = null;
   /** paste furniture (banners and the blocks they open), asked about refused lines only */
   private readonly furniture = new Furniture();
+  /** 1-based numbers of lines that continue the line above inside a k9s frame (paste.ts `stripFrame`) */
+  frameWrap: Set<number> | null = null;
 
   constructor(
     readonly path: string,
@@ -557,7 +572,7 @@ class LineReader {
    * format so that values the wrap cut (`err="…`) are whole; kept only when that parser reads a
    * record with the same time and severity, and no other continuation came before.
    */
-  private wrappedPiece(lineNo: number, raw: string, truncated: number): void {
+  private wrappedPiece(lineNo: number, raw: string, truncated: number, glue = ""): void {
     this.info.wrapped++;
     const k = this.current;
     const rec = this.entries.recs[k];
@@ -566,9 +581,9 @@ class LineReader {
       this.wrapText = rec.line === rec.endLine && !this.entries.extra.has(k) ? this.lines[rec.line - 1] : null;
     }
     const tail = raw.trimEnd();
-    this.continueRecord(lineNo, raw, truncated, tail, "");
+    this.continueRecord(lineNo, raw, truncated, tail, glue);
     if (this.wrapText === null || truncated) return;
-    this.wrapText += tail;
+    this.wrapText = (glue === "" ? this.wrapText : this.wrapText.trimEnd() + glue) + tail;
     let text = this.wrapText;
     if (this.plan !== null) {
       const st = stripPrefix(text, this.plan.layers);
@@ -639,6 +654,12 @@ class LineReader {
    */
   refused(line: string, raw: string, lineNo: number, truncated: number, facts: PrefixFacts | null): void {
     if (this.current >= 0 && !this.deferred && lineNo >= 2 && this.entries.recs[this.current].endLine === lineNo - 1) {
+      if (this.frameWrap !== null && this.frameWrap.has(lineNo)) {
+        // cut at the frame's width: inside a word nothing went missing, else the blank at the cut did
+        const prev = this.lines[lineNo - 2];
+        this.wrappedPiece(lineNo, raw, truncated, isWordCode(prev.charCodeAt(prev.length - 1)) && isWordCode(raw.charCodeAt(0)) ? "" : " ");
+        return;
+      }
       if (this.wrapWidth < 0) this.wrapWidth = detectWrapWidth(this.lines);
       if (isWrapTail(raw, this.lines[lineNo - 2], this.wrapWidth)) {
         this.wrappedPiece(lineNo, raw, truncated);
@@ -650,7 +671,7 @@ class LineReader {
       return;
     }
     if (!this.deferred && this.tryOthers(line, raw, lineNo, truncated, facts)) return;
-    if (!this.pasteBannersFirst && this.furniture.test(raw, lineNo - 1)) {
+    if ((!this.pasteBannersFirst && this.furniture.test(raw, lineNo - 1)) || (line !== raw && isPasteBanner(line)) || isProseLabel(raw)) {
       this.parser.pasteBanner?.(raw);
       this.take({ type: "banner", banner: { type: "header" } }, lineNo, raw, truncated, null, false);
       return;
@@ -712,6 +733,14 @@ export function parseLines(path: string, linesIn: readonly string[], opts: Parse
   // a pager's right-edge cut marks go before anything reads the lines
   const pagerCut = linesIn.length > 1 ? detectPagerCut(linesIn) : null;
   let lines = pagerCut ? linesIn.map((l) => stripPagerCut(l, pagerCut)) : linesIn;
+  // a k9s frame (`│ … │`) or `| ` bars go before the sniff; pieces wrapped inside the frame are marked
+  const frame = lines.length > 1 ? detectFrame(lines) : null;
+  let frameWrap: Set<number> | null = null;
+  if (frame) {
+    const fr = stripFrame(lines, frame);
+    lines = fr.lines;
+    if (fr.wrapped.size > 0) frameWrap = fr.wrapped;
+  }
   // inline-code backticks at a paste's ends (and around its lines) go before the sniff
   const unticked = lines.length > 0 ? stripBackticks(lines) : null;
   if (unticked) lines = unticked;
@@ -777,6 +806,7 @@ export function parseLines(path: string, linesIn: readonly string[], opts: Parse
   const parser = spec.createParser(ctx);
   const deferred = parser.deferred === true;
   const reader = new LineReader(path, lines, spec, parser, deferred, counts, plan, pasteBanners > 0, ctx);
+  reader.frameWrap = frameWrap;
   if (plan) reader.info.prefix = plan.layers.map((l) => l.name);
   if (pagerCut) reader.info.pagerMark = pagerCut.mark;
   const paste = plan !== null || pasteBanners > 0;
@@ -784,6 +814,7 @@ export function parseLines(path: string, linesIn: readonly string[], opts: Parse
   let cutLines = 0;
   if (decoration !== null) reader.info.decoration = decoration;
   if (unticked) reader.info.decoration = reader.info.decoration ? `backticks+${reader.info.decoration}` : "backticks";
+  if (frame) reader.info.decoration = reader.info.decoration ? `frame+${reader.info.decoration}` : "frame";
 
 
   for (let i = 0; i < lines.length; i++) {

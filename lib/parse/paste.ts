@@ -29,6 +29,20 @@
  *   by 4 or 8 blanks or a tab, a `> ` block quote (`>` alone on blank quoted lines), inline code
  *   backticks around a line or opened on the first and closed on the last line of a paste, a
  *   fence glued to the text of a paste's first or last lines (```` ```Events: ````).
+ * - More one-line furniture: a line of only closing quotes or backticks (`"`, `'`, `` '` ``: the
+ *   tail of a row a user wrapped in quotes or inline code), HTML tags GitHub renders (`<details>`,
+ *   `<summary>…</summary>`, `</details>`, `<pre>`, `<br>`), a chat client's Markdown link to a
+ *   message (`[7:25](https://…slack.com/archives/…)`) or a bare URL line, a diff's file
+ *   and hunk headers (`diff --git`, `--- a/x`, `+++ b/x`, `@@ -1,4 +1,6 @@`), and the
+ *   `stream closed` trailer log tools print when a container's stream ends. A short prose label
+ *   ending with a colon (`Logs error:`, `Events from the pod:`; `isProseLabel`) is furniture only
+ *   where the file's format refused it.
+ * - Frames (`detectFrame`, `stripFrame`): a k9s view copies each line as `│ text   │` (U+2502, one
+ *   blank each side, padded to the view's width), and text that does not fit goes on inside the
+ *   frame on the next line (`│ rest … │`), cut at the width mid-word or not; a Markdown table or
+ *   a quote bar puts `| ` before lines. The bars (and the one blank next to each) go before the
+ *   sniff; a piece that continues the line above inside the frame (that line's text reached the
+ *   right bar, this one starts at the left bar's first column) is marked to be joined to it.
  * - Pager cut marks: `less -S` (and editors without wrapping) end a line cut at the screen's right
  *   edge with `>` (some with `$`); every cut line then has the same length, the screen width.
  *   `cat -A` / `cat -e` end every line with `$`.
@@ -52,6 +66,31 @@ const NOTICE =
 /** Header of a table with no time column (crictl pods/ps/images, docker ps, kubectl get pods/nodes). */
 const TABLE_HEAD =
   /^(?:POD ID {2,}CREATED {2,}STATE {2,}NAME|CONTAINER(?: ID)? {2,}IMAGE {2,}(?:CREATED|COMMAND)|IMAGE {2,}TAG {2,}IMAGE ID|(?:NAMESPACE {2,})?NAME {2,}(?:READY {2,}STATUS|STATUS {2,}ROLES))/;
+/** A line of closing quotes/backticks only (the tail of a quoted or inline-code row). */
+const QUOTE_TAIL = /^\s*["'`]{1,3}\s*$/;
+/** HTML tags of a GitHub issue body (`<details>`, `<summary>title</summary>`, `</details>`, `<pre>`, `<br/>`). */
+const HTML_TAG = /^\s*(?:<\/?(?:details|summary|pre|code|p|br|hr|b|sub|sup|kbd|blockquote)\b[^>]{0,80}>\s*)+(?:[^<>]{0,120}<\/(?:summary|b|code|sub|sup|kbd|p)>\s*)?$/i;
+/** A Markdown link line (a chat client's link to a message: `[7:25](https://…)`) or a bare URL. */
+const LINK_LINE = /^\s*(?:\[[^\]]{0,80}\]\(https?:\/\/[^\s)]+\)|<?https?:\/\/\S+?>?)\s*$/;
+/** A short prose label ending with a colon (`Logs error:`, `Events from the pod:`, `kubelet logs:`). */
+const LABEL_LINE = /^[A-Za-z][A-Za-z]*(?: [A-Za-z][\w'()/-]*){0,5}:\s*$/;
+/**
+ * Is `line` a short prose label ending with a colon, two to six words (`Logs error:`, `kubelet
+ * logs:`)? Asked only about lines the file's format refused: a describe's own key lines
+ * (`Containers:`, `Events:`) are the format's.
+ */
+export function isProseLabel(line: string): boolean {
+  const n = line.length;
+  if (n > 60 || n < 4) return false;
+  const e = line.trimEnd();
+  return e.charCodeAt(e.length - 1) === 58 && e.indexOf(" ") > 0 && LABEL_LINE.test(e);
+}
+
+/** A unified diff's file and hunk headers. */
+const DIFF_HEAD = /^(?:diff --git \S|(?:---|\+\+\+) (?:a\/|b\/|\/dev\/null)|@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@)/;
+/** Log tools' trailer when a container's stream ends (`stream closed`, `stream closed EOF for ns/pod (container)`). */
+const STREAM_CLOSED = /^stream closed(?: EOF for \S+ \([\w.-]+\))?\s*$/;
+
 /** Elision marks (optionally indented). */
 const ELISION =
   /^\s*(?:\.{2,}|…+|\[\s*(?:\.{2,}|…|snip(?:ped)?|truncated|cut|omitted)\s*\]|\(\s*(?:\.{2,}|…|snip(?:ped)?|truncated)\s*\)|<\s*(?:snip(?:ped)?|\.{2,}|…)\s*>|(?:\.{2,}|…) *\(?\d+ (?:more )?(?:lines?|entries|rows)(?: \w+)?\)?)\s*$/i;
@@ -104,17 +143,20 @@ function inBlock(line: string, block: Block): boolean {
 export function isPasteBanner(line: string): boolean {
   const c = line.charCodeAt(0);
   // # $ % [ / ` - ~ and letters/digits (user@host, PS C:\>, sh-5.1#) and the two prompt glyphs
-  if (c === 35 || c === 47 || c === 96 || c === 126) return NOTE.test(line) || PROMPT.test(line);
-  if (c === 45 || c === 61 || c === 95) return NOTE.test(line) || RULE.test(line) || PROMPT.test(line);
+  if (c === 35 || c === 47 || c === 96 || c === 126) return NOTE.test(line) || PROMPT.test(line) || (c === 96 && QUOTE_TAIL.test(line));
+  if (c === 45 || c === 61 || c === 95) return NOTE.test(line) || RULE.test(line) || PROMPT.test(line) || (c === 45 && DIFF_HEAD.test(line));
   if (c === 36 || c === 37 || c === 0x276f || c === 0x279c) return PROMPT.test(line);
-  if (c === 91) return PROMPT.test(line) || ELISION.test(line);
+  if (c === 91) return PROMPT.test(line) || ELISION.test(line) || LINK_LINE.test(line);
+  if (c === 34 || c === 39) return QUOTE_TAIL.test(line);
+  if (c === 43 || c === 64) return DIFF_HEAD.test(line);
   if (c === 46 || c === 0x2026 || c === 40 || c === 60 || c === 32 || c === 9) {
     if (c === 32 || c === 9) {
       const t = line.trimStart().charCodeAt(0);
+      if (t === 34 || t === 39 || t === 96) return QUOTE_TAIL.test(line);
       if (t !== 46 && t !== 0x2026 && t !== 91 && t !== 40 && t !== 60 && t !== 45 && t !== 61) return false;
-      return ELISION.test(line) || RULE.test(line);
+      return ELISION.test(line) || RULE.test(line) || (t === 60 && HTML_TAG.test(line));
     }
-    return ELISION.test(line);
+    return ELISION.test(line) || (c === 60 && (HTML_TAG.test(line) || LINK_LINE.test(line)));
   }
   if (c === 0x25cf || c === 0x25cb || c === 0xd7 || c === 0x21bb || c === 42) return STATUS_HEAD.test(line) || RULE.test(line);
   if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95) {
@@ -123,7 +165,9 @@ export function isPasteBanner(line: string): boolean {
     if (at > 0 && at < 64 && PROMPT.test(line)) return true;
     if ((c === 80 || c === 98 || c === 115 || c === 122 || line.charCodeAt(1) === 58) && PROMPT.test(line)) return true;
     if (c >= 48 && c <= 57) return false;
-    return line.length < 400 && (COMMAND.test(line) || NOTICE.test(line) || TABLE_HEAD.test(line));
+    if (line.length >= 400) return false;
+    if (COMMAND.test(line) || NOTICE.test(line) || TABLE_HEAD.test(line)) return true;
+    return (c === 104 && LINK_LINE.test(line)) || (c === 115 && STREAM_CLOSED.test(line));
   }
   return false;
 }
@@ -403,4 +447,86 @@ export function stripBackticks(lines: readonly string[]): string[] | null {
     }
   }
   return changed ? out : null;
+}
+
+/** A frame around a paste's lines: k9s box bars (`│`) or ASCII bars (`| `). */
+export interface Frame {
+  bar: "│" | "|";
+}
+
+const BOX_BAR = 0x2502;
+
+/** The box bar at the start (after blanks) of `l`, or -1. */
+function leftBar(l: string, bar: number): number {
+  let i = 0;
+  if (bar === BOX_BAR) while (i < l.length && l.charCodeAt(i) === 32) i++;
+  return l.charCodeAt(i) === bar ? i : -1;
+}
+
+/** Does `l` end with the bar (after padding)? */
+function rightBar(l: string, bar: number): boolean {
+  let e = l.length;
+  while (e > 0 && l.charCodeAt(e - 1) === 32) e--;
+  return e > 1 && l.charCodeAt(e - 1) === bar;
+}
+
+/**
+ * The frame around the lines of a paste, or null: k9s box bars when two or more of the first `max`
+ * non-blank lines start or end with `│` and one at least ends with it; ASCII bars when the first
+ * non-blank line and 4 in 5 of them start with `| ` (a Markdown table or quote bar).
+ */
+export function detectFrame(lines: readonly string[], max = 400): Frame | null {
+  const n = Math.min(lines.length, max);
+  let nonBlank = 0;
+  let box = 0;
+  let closed = 0;
+  let ascii = 0;
+  let firstAscii: boolean | null = null;
+  for (let i = 0; i < n; i++) {
+    const l = lines[i];
+    if (l.length === 0 || l.trim().length === 0) continue;
+    nonBlank++;
+    const a = l.charCodeAt(0) === 124 && (l.length === 1 || l.charCodeAt(1) === 32);
+    if (firstAscii === null) firstAscii = a;
+    if (a) ascii++;
+    const r = rightBar(l, BOX_BAR);
+    if (r) closed++;
+    if (r || leftBar(l, BOX_BAR) >= 0) box++;
+  }
+  if (box >= 2 && closed >= 1) return { bar: "│" };
+  if (firstAscii && ascii * 5 >= nonBlank * 4) return { bar: "|" };
+  return null;
+}
+
+/**
+ * `lines` without the frame's bars (and the one blank next to each; the padding before a right bar
+ * stays, so framed lines keep the view's width), and the 1-based numbers of the lines that continue
+ * the line above inside the frame (see the module comment).
+ */
+export function stripFrame(lines: readonly string[], frame: Frame): { lines: string[]; wrapped: Set<number> } {
+  const bar = frame.bar === "│" ? BOX_BAR : 124;
+  const out: string[] = new Array(lines.length);
+  const wrapped = new Set<number>();
+  let prevFull = false;
+  for (let i = 0; i < lines.length; i++) {
+    let l = lines[i];
+    const at = leftBar(l, bar);
+    const right = bar === BOX_BAR && rightBar(l, bar);
+    let full = false;
+    if (right) {
+      let e = l.length;
+      while (e > 0 && l.charCodeAt(e - 1) === 32) e--;
+      e--; // the bar
+      // one blank between the text and the bar: the text reached the frame's edge
+      full = e >= 2 && l.charCodeAt(e - 1) === 32 && l.charCodeAt(e - 2) !== 32;
+      l = l.slice(0, e > 0 && l.charCodeAt(e - 1) === 32 ? e - 1 : e);
+    }
+    if (at >= 0) {
+      l = l.slice(at + (l.charCodeAt(at + 1) === 32 ? 2 : 1));
+      if (prevFull && l.length > 0 && l.charCodeAt(0) !== 32) wrapped.add(i + 1);
+    }
+    out[i] = at >= 0 || right ? l : lines[i];
+    prevFull = full;
+  }
+  return { lines: out, wrapped };
 }

@@ -45,6 +45,9 @@ import { zapJsonSpec } from "./zap-json";
 import { zapConsoleSpec } from "./zap-console";
 import { logrusTextSpec } from "./logrus-text";
 import { weaveSpec } from "./weave";
+import { azureCniSpec } from "./azure-cni";
+import { linkerdCniSpec } from "./linkerd-cni";
+import { ovsLogSpec } from "./ovs-log";
 import { gcpLoggingJsonSpec } from "./gcp-logging";
 import { gcloudLoggingYamlSpec, gcpConsoleSpec } from "./gcp-logging-text";
 import { cloudwatchEventsJsonSpec, cloudwatchEventsTextSpec, cloudwatchInsightsCsvSpec, cloudwatchTailSpec } from "./cloudwatch";
@@ -81,11 +84,14 @@ export const FORMAT_REGISTRY: readonly FormatSpec[] = [
   calicoCniSpec, // CL
   logrusTextSpec, // logrus terminal layout (`FATA[0000] …`)
   istioCniJsonSpec, // IJ
+  azureCniSpec, // Azure CNI azure-vnet*.log (before AZ: its zap-era JSON lines mix with the Go log lines)
   zapJsonSpec, // AZ, ZE
   ciliumJsonSpec, // cilium slog JSON
   ciliumLogfmtSpec, // CI
   multusSpec, // MU
   weaveSpec, // Weave Net
+  linkerdCniSpec, // linkerd-cni installer `[YYYY-MM-DD hh:mm:ss] msg`
+  ovsLogSpec, // Open vSwitch / OVN vlog `stamp|seq|module|LEVEL|msg`
   inotifywaitSpec, // IN (inotifywait -m output; not in FORMATS.md 5b)
   syslogRfc5424Spec, // R5
   gcpLoggingJsonSpec, // Cloud Logging entries (before EJ: an events export holds Event payloads)

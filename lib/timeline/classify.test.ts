@@ -264,3 +264,26 @@ describe("hasHex64", () => {
     expect(seen.false).toBeGreaterThan(300);
   });
 });
+
+describe("classifyRecord on CNI plugins' own logs", () => {
+  it("an Azure CNI ADD that completed with an error is a failed ADD, its cause the IPAM's", () => {
+    const r = classifyRecord({
+      component: "azure-cni",
+      message: "[cni-net] ADD command completed for pod web-5d8f7b9c6-x7k2p with IP:[] err:Failed to allocate pool: Failed to delegate: Failed to allocate address: No available addresses.",
+      fields: { err: "Failed to allocate pool: Failed to delegate: Failed to allocate address: No available addresses.", pod: "default/web-5d8f7b9c6-x7k2p" },
+      severity: 3,
+    });
+    expect(r).toMatchObject({ kind: "cni.add.failed", lane: "cni-plugin", pod: "default/web-5d8f7b9c6-x7k2p", errorClass: "ipam-exhausted" });
+  });
+
+  it("CRI-O's failed ADD names the pod as <namespace>_<name>; a multus delegate names it in brackets", () => {
+    const crio = classifyRecord({ component: "crio", message: 'Error adding pod default_example-pod-2 to CNI network "crio": plugin type="bridge" failed (add): failed to set bridge addr', severity: 3 });
+    expect(crio).toMatchObject({ kind: "cni.add.failed", lane: "runtime", pod: "default/example-pod-2" });
+    const multus = classifyRecord({
+      component: "multus",
+      message: '[kube-system/app-7d9c9b7b8c-x2l4p/5b9c0d1e-aaaa-bbbb-cccc-ddddeeeeffff:cilium]: error adding container to network "cilium": unable to connect to Cilium daemon',
+      severity: 3,
+    });
+    expect(multus).toMatchObject({ kind: "cni.add.failed", pod: "kube-system/app-7d9c9b7b8c-x2l4p", errorClass: "cilium-agent-unreachable" });
+  });
+});

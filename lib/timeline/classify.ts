@@ -104,7 +104,7 @@ export function hasHex64(s: string): boolean {
 /** Headlines only the kubelet's CRI client (kubelet, crictl) prints (kubernetes `pkg/kubelet/kuberuntime`, cri-client `remote_runtime.go`). */
 const KUBELET_CRI_HEADLINE =
   /^(?:RunPodSandbox from runtime service failed|[Cc]reatePodSandbox for pod|Failed to create sandbox for pod|Error syncing pod, skipping|StopPodSandbox from runtime service failed|Failed to stop sandbox|killPodWithSyncResult failed)/;
-const CNI_OP_HINT = /\(add\)|\(del|set ?up|destroy|tear ?down|KillPodSandbox|CNI (?:ADD|DEL)|[Ee]rror (?:adding|deleting)|invoking (?:Conflist|Delegate)(?:Add|Del)|(?:Add|Del)Network gRPC|configure nic/;
+const CNI_OP_HINT = /\(add\)|\(del|set ?up|destroy|tear ?down|KillPodSandbox|CNI (?:ADD|DEL)|[Ee]rror (?:adding|deleting)|invoking (?:Conflist|Delegate)(?:Add|Del)|(?:Add|Del)Network gRPC|configure nic|(?:ADD|DEL) command completed/;
 const CALICO_CALLER_RE = /^(?:[\w.-]+\/)?(?:[\w.-]+\.go|<nil>) (?:\d+|<nil>): /;
 const FAILURE_KINDS = new Set<EventKind>([
   "sandbox.create.failed",
@@ -276,7 +276,8 @@ export function laneOf(r: Pick<ClassifyInput, "component" | "ident" | "k8sEvent"
   }
   if (c === "istio-cni" || c === "istio" || c === "cilium" || c === "cilium-agent" || c === "flannel" || c === "flanneld") return "cni-agent";
   if (c === "aws-node" || c === "ipamd" || c === "aws-vpc-cni" || c === "calico-node" || c === "kube-ovn" || c === "weave") return "cni-agent";
-  if (c === "multus" || c === "cilium-cni" || c === "aws-cni" || c.startsWith("cni-") || c.startsWith("cni:")) return "cni-plugin";
+  if (c === "linkerd-cni" || c === "antrea" || c === "kube-router" || c === "ovs" || c === "ovn") return "cni-agent";
+  if (c === "multus" || c === "cilium-cni" || c === "aws-cni" || c === "azure-cni" || c.startsWith("cni-") || c.startsWith("cni:")) return "cni-plugin";
   // component unknown: fall back on the syslog identifier
   if (id === "kubelet" || id === "kubenswrapper" || id === "k3s" || id === "rke2") return "kubelet";
   if (id === "containerd" || id === "crio" || id === "dockerd") return "runtime";
@@ -440,16 +441,30 @@ const CRIO_POD_RE = new RegExp(`(?:Running pod sandbox: |infra container: )(${NA
 const CRIO_NET_RE = new RegExp(`Got pod network &\\{Name:(${NAME}) Namespace:(${NAME})`);
 /** containerd's sandbox name `<name>_<namespace>_<uid>_<attempt>` (`failed to reserve sandbox name "…"`), also cut after the uid's start */
 const SANDBOX_NAME_RE = new RegExp(`sandbox name "(${NAME})_(${NAME})_[0-9a-f]`);
+/** CRI-O's and dockershim's sandbox names: `k8s_<name>_<namespace>_<uid>_<attempt>`, `k8s_POD_<name>_<namespace>_<uid>_<attempt>` */
+const K8S_SANDBOX_NAME_RE = new RegExp(`\\bk8s_(?:POD_)?(${NAME})_(${NAME})_[0-9a-f]{8}`);
+/** CRI-O `Error adding pod <namespace>_<name> to CNI network` (and deleting … from) */
+const CRIO_CNI_POD_RE = new RegExp(`[Ee]rror (?:adding|deleting) pod (${NAME})_(${NAME}) (?:to|from) CNI network`);
+/** CNI_ARGS as plugins and multus print them: `K8S_POD_NAMESPACE=<ns>;K8S_POD_NAME=<name>` (either order) */
+const CNI_ARGS_POD_RE = /K8S_POD_NAMESPACE=([A-Za-z0-9.-]+);(?:[^;\s]*;)*?K8S_POD_NAME=([A-Za-z0-9.-]+)|K8S_POD_NAME=([A-Za-z0-9.-]+);(?:[^;\s]*;)*?K8S_POD_NAMESPACE=([A-Za-z0-9.-]+)/;
+/** multus `[<namespace>/<name>/<uid>:<network>]` (uid optional) */
+const MULTUS_POD_RE = new RegExp(`\\[(${NAME})/(${NAME})(?:/[0-9a-f-]*)?:[\\w.-]+\\]`);
 
 function podOf(r: ClassifyInput, text: string, fields: Record<string, string>): string | null {
   const f = fields.pod;
   if (f && POD_FIELD_RE.test(f)) return f;
+  // kubelet JSON logging prints the pod as an object: {"name":…,"namespace":…}
+  if (f && f.charCodeAt(0) === 123) {
+    const m = /"name":"([^"]+)"/.exec(f);
+    const n = /"namespace":"([^"]+)"/.exec(f);
+    if (m && n) return `${n[1]}/${m[1]}`;
+  }
   const ev = r.k8sEvent;
   if (ev && (ev.objectKind ?? "Pod") === "Pod" && ev.objectName) {
     // a table that shows no namespace (`kubectl get events` without -A, the namespace not on the pasted command line): the bare name
     return ev.namespace ? `${ev.namespace}/${ev.objectName}` : ev.objectName;
   }
-  if (!/pod|Pod|POD|Namespace/.test(text)) return null;
+  if (!/pod|Pod|POD|Namespace|k8s_|\]: /.test(text)) return null;
   let m = POD_KV_RE.exec(text);
   if (m) return `${m[1]}/${m[2]}`;
   m = METADATA_RE.exec(text);
@@ -460,8 +475,12 @@ function podOf(r: ClassifyInput, text: string, fields: Record<string, string>): 
   if (m) return m[1] !== undefined ? `${m[2]}/${m[1]}` : `${m[4]}/${m[3]}`;
   m = CALICO_POD_RE.exec(text);
   if (m) return m[1] ? `${m[1]}/${m[2]}` : `${m[4]}/${m[3]}`;
-  m = SANDBOX_NAME_RE.exec(text);
+  m = SANDBOX_NAME_RE.exec(text) ?? K8S_SANDBOX_NAME_RE.exec(text);
   if (m) return `${m[2]}/${m[1]}`;
+  m = CRIO_CNI_POD_RE.exec(text) ?? MULTUS_POD_RE.exec(text);
+  if (m) return `${m[1]}/${m[2]}`;
+  m = CNI_ARGS_POD_RE.exec(text);
+  if (m) return m[1] !== undefined ? `${m[1]}/${m[2]}` : `${m[4]}/${m[3]}`;
   if (fields.Namespace && fields.Pod) return `${fields.Namespace}/${fields.Pod}`;
   return null;
 }
@@ -505,8 +524,9 @@ const CNI_OP_RE = new RegExp(
     /([Ff][Aa][Ii][Ll][Ee][Dd] \([Aa][Dd][Dd]\))/.source,
     /([Ff][Aa][Ii][Ll][Ee][Dd] \([Dd][Ee][Ll](?:[Ee][Tt][Ee])?\))/.source,
     // multus `error adding container to network`, `DelegateAdd`; aws-vpc-cni `AddNetwork gRPC call`; kube-ovn `failed to configure nic`
-    /(failed to (?:setup|set up) (?:network|sandbox container)|failed to set up pod "[^"]*" network|CNI ADD\b|[Ee]rror adding (?:pod|network|container to network)|error invoking (?:Conflist|Delegate)Add\b|AddNetwork gRPC call|failed to configure nic)/.source,
-    /(failed to (?:destroy|teardown|tear down) (?:network|pod)|failed to teardown pod "[^"]*" network|CNI DEL\b|KillPodSandbox|[Ee]rror deleting (?:pod|network)|error invoking (?:Conflist|Delegate)Del\b|DelNetwork gRPC call)/.source,
+    // Azure CNI `ADD command completed … err:…`
+    /(failed to (?:setup|set up) (?:network|sandbox container)|failed to set up pod "[^"]*" network|CNI ADD\b|[Ee]rror adding (?:pod|network|container to network)|error invoking (?:Conflist|Delegate)Add\b|AddNetwork gRPC call|failed to configure nic|\bADD command completed\b)/.source,
+    /(failed to (?:destroy|teardown|tear down) (?:network|pod)|failed to teardown pod "[^"]*" network|CNI DEL\b|KillPodSandbox|[Ee]rror deleting (?:pod|network)|error invoking (?:Conflist|Delegate)Del\b|DelNetwork gRPC call|\bDEL command completed\b)/.source,
   ].join("|"),
 );
 

@@ -34,6 +34,11 @@ describe("errorClassOf: fixed slugs", () => {
       "runtime-unreachable",
     ],
     ['NetworkPlugin cni failed to set up pod "coredns-5c98db65d4-x7k2p_kube-system" network: open /run/flannel/subnet.env: no such file or directory', "flannel-subnet-missing"],
+    [
+      'plugin type="antrea" failed (add): rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing dial unix /var/run/antrea/cni.sock: connect: no such file or directory"',
+      "cni-agent-unreachable",
+    ],
+    ['plugin type="calico" failed (add): error getting ClusterInformation: connection is unauthorized: Unauthorized', "cni-api-unauthorized"],
   ];
   it.each(cases)("%s -> %s", (text, slug) => {
     expect(errorClassOf(text)).toBe(slug);

@@ -20,6 +20,8 @@ export const ERROR_CLASS_SLUGS = [
   "cni-connection-refused",
   "runtime-unreachable",
   "flannel-subnet-missing",
+  "cni-agent-unreachable",
+  "cni-api-unauthorized",
   "truncated",
 ] as const;
 
@@ -41,7 +43,13 @@ export type ErrorClassSlug = (typeof ERROR_CLASS_SLUGS)[number];
  * - cni-plugin-not-found: libcni `failed to find plugin "x" in path [...]`;
  * - netplugin-no-error-message: dockershim `netplugin failed with no error message` (case 013);
  * - ipam: host-local `no IP addresses available in range set`, calico `ipam ... no
- *   more free affine blocks`, aws-vpc-cni `failed to assign an IP address`;
+ *   more free affine blocks`, aws-vpc-cni `failed to assign an IP address`, Azure CNI `No available
+ *   addresses`;
+ * - cni-agent-unreachable: a CNI plugin that cannot reach its node agent's socket (antrea
+ *   `dial unix /var/run/antrea/cni.sock`, kube-ovn `kube-ovn-daemon.sock`, aws-vpc-cni's ipamd at
+ *   `127.0.0.1:50051`); Cilium's has its own slug;
+ * - cni-api-unauthorized: the CNI plugin's Kubernetes API token refused (Calico `connection is
+ *   unauthorized: Unauthorized` after its token expired or its service account was recreated);
  * - flannel-subnet-missing: flannel's CNI plugin before flanneld wrote its lease
  *   (`open /run/flannel/subnet.env: no such file or directory`, `failed to load flannel 'subnet.env'
  *   file`: flannel-io/cni-plugin `flannel.go`), the flannel twin of Calico's nodename race;
@@ -70,7 +78,7 @@ const RULES: Array<{ slug: ErrorClassSlug; re: RegExp }> = [
   },
   {
     slug: "ipam-exhausted",
-    re: /no IP addresses available|no more free affine blocks|range set[^;]*exhausted|ipam[^;]*exhausted|failed to assign an IP address|failed to allocate (?:an? )?IP|InsufficientCidrBlocks|not enough IPs/i,
+    re: /no IP addresses available|No available addresses|no more free affine blocks|range set[^;]*exhausted|ipam[^;]*exhausted|failed to assign an IP address|failed to allocate (?:an? )?IP|InsufficientCidrBlocks|not enough IPs/i,
   },
   {
     slug: "netplugin-no-error-message",
@@ -81,9 +89,17 @@ const RULES: Array<{ slug: ErrorClassSlug; re: RegExp }> = [
     re: /NetworkPluginNotReady|cni plugin not initialized|cni config uninitialized|no networks found in \/etc\/cni\/net\.d|no network config found in/i,
   },
   {
+    slug: "cni-agent-unreachable",
+    re: /(?:antrea\/cni\.sock|kube-ovn-daemon\.sock|kube-ovn\/cni-server\.sock|127\.0\.0\.1:50051)[^;]*?(?:no such file|connection refused|connect: |transientfailure)/i,
+  },
+  {
     slug: "cni-connection-refused",
     // a CNI plugin or agent endpoint refusing; the runtime's own socket refusing is runtime health, not a CNI cause
     re: /^(?![\s\S]*(?:containerd\.sock|crio\.sock|dockershim\.sock)[\s\S]*connection refused)[\s\S]*connect: connection refused/i,
+  },
+  {
+    slug: "cni-api-unauthorized",
+    re: /connection is unauthorized: Unauthorized|error getting ClusterInformation: [^;]*Unauthorized/i,
   },
   {
     slug: "flannel-subnet-missing",

@@ -141,3 +141,29 @@ describe.each(Object.entries(CASES))("case %s", (name, c) => {
     expect(iso(last)).toBe(want.lastFailure);
   });
 });
+
+describe("the istio-cni agent log as kubectl logs printed it, fields separated by spaces", () => {
+  /** `n` rewrites of Cilium's conflist by the istio-cni agent, `periodS` apart: announcement, then completion 2 ms later. */
+  function agentLog(n: number, periodS: number): string {
+    const start = Date.UTC(2025, 4, 19, 4, 20, 4, 809);
+    const stamp = (ms: number, us: number) => `${new Date(ms).toISOString().slice(0, 23)}${String(us).padStart(3, "0")}Z`;
+    const lines: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const t = start + Math.round(i * periodS * 1000);
+      lines.push(`${stamp(t, 762)} info cni-agent configuration requires updates, (re)writing CNI config file at "/host/etc/cni/net.d/05-cilium.conflist"`);
+      lines.push(`${stamp(t + 2, 118)} info cni-agent created CNI config /host/etc/cni/net.d/05-cilium.conflist`);
+    }
+    return `${lines.join("\n")}\n`;
+  }
+
+  it("200 rewrites 0.4 s apart are a conflist rewrite loop by one writer at 2.5 writes/s", () => {
+    const a = analyseBundle([{ path: "istio-cni-node.log", upload: "istio-cni-node.log", status: "read", data: Buffer.from(agentLog(200, 0.4)) }], { uploadMs: UPLOAD_MS });
+    expect(a.files[0]).toMatchObject({ format: "istio-cni", counts: { records: 400, skipped: 0 } });
+    const [node] = [...a.nodes.keys()];
+    const boot = a.nodes.get(node)![0];
+    const events = a.events.map((e, i) => toBootEvent(e, i + 1, 1)).filter((e) => e.kind !== "log");
+    const loops = runDetectors({ node, bootKey: boot.bootKey, start: boot.start, end: boot.end }, events).findings.filter((f) => f.detector === "conflist-rewrite-loop");
+    expect(loops).toHaveLength(1);
+    expect(loops[0].metrics).toMatchObject({ path: "/etc/cni/net.d/05-cilium.conflist", writes: 200, writers: ["istio-cni"], writesPerS: 2.5, durationS: 79.6 });
+  });
+});

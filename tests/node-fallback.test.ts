@@ -98,6 +98,8 @@ describe("records that name no node", () => {
     expect((await processBundle(db, e.bundleId)).status).toBe("ready");
     const report = await getIncidentReport(db, e.incidentId);
     expect(report.nodes.map((n) => [n.name, n.nameSource])).toEqual([["node-p-0000000000000000000", "logs"]]);
+    // the boot runs from the row's first occurrence to its last
+    expect(report.nodes[0].boots.map((b) => [b.start, b.end])).toEqual([["2018-04-12T07:54:00.000Z", "2018-04-12T07:59:00.000Z"]]);
     const [w] = report.findings.filter((f) => f.detector === "sandbox-failure-window");
     expect(w.metrics).toMatchObject({ attempts: 158, pods: 1, errorClass: "calico-nodename-missing", attemptsFromEvents: 158 });
     expect(w.start).toBe("2018-04-12T07:54:00.000Z");

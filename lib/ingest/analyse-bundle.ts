@@ -584,9 +584,12 @@ export function analyseNode(list: AnalysedEvent[]): AnalysedBoot[] {
   const boots = detectBoots(input);
   const index = new Map(boots.map((b, i) => [b.bootKey, i]));
   const keys = assignBootKeys(input, boots);
+  // a boot ends at its last event as stored (a repeated event's last occurrence, not its first)
+  const ends = boots.map((b) => b.end);
   list.forEach((e, i) => {
     const k = keys[i];
     e.boot = k === null ? null : (index.get(k) ?? null);
+    if (e.boot !== null && e.ts !== null && (ends[e.boot] === null || e.ts > (ends[e.boot] as number))) ends[e.boot] = e.ts;
   });
-  return boots.map((b) => ({ bootKey: b.bootKey, start: b.start, end: b.end, detectedBy: b.detectedBy, startApprox: b.startApprox }));
+  return boots.map((b, i) => ({ bootKey: b.bootKey, start: b.start, end: ends[i], detectedBy: b.detectedBy, startApprox: b.startApprox }));
 }

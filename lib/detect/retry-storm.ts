@@ -28,7 +28,7 @@
  * Pure: no I/O, no clock reads.
  */
 import type { BootEvent, BootInfo, Detector, Finding, FindingSeverity } from "./types";
-import { attemptEvidence, computeWindows, type Attempt } from "./sandbox-failure-window";
+import { attemptEvidence, computeWindows, distinctPods, type Attempt } from "./sandbox-failure-window";
 import { attemptsOf } from "./attempts-cache";
 import { fmtT, isoOf, median, plural, round3, sec } from "./numbers";
 
@@ -159,7 +159,7 @@ export function run(boot: BootInfo, events: BootEvent[], params: RetryStormParam
     const peak = peakRate(times, windowMs);
     const ratePerMin = round3((peak.count * 60) / p.rateWindowS);
     if (ratePerMin < p.minNodeRatePerMin) continue;
-    const pods = new Set(w.attempts.map((a) => a.pod).filter((x): x is string => !!x));
+    const pods = distinctPods(w.attempts);
     const inWindow = rhythms.filter((r) => r.attempts.some((a) => a.time >= w.start && (w.end === null || a.time <= w.end)));
     const steady = inWindow.filter((r) => r.rhythm === "steady");
     const growing = inWindow.filter((r) => r.rhythm === "growing");

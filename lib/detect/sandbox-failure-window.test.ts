@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { collectAttempts, defaults, run, sandboxFailureWindow, type SandboxWindowMetrics } from "./sandbox-failure-window";
+import { collectAttempts, defaults, distinctPods, run, sandboxFailureWindow, type SandboxWindowMetrics } from "./sandbox-failure-window";
 import { runDetectors, DETECTORS, assertUniqueNames } from "./index";
 import type { BootEvent, BootInfo, Detector, EventKind, Lane } from "./types";
 import { caseLineToInput } from "../timeline/case-lines";
@@ -215,6 +215,15 @@ describe("sandbox-failure-window: attempts", () => {
       [10800, 1],
       [12000, 1],
     ]);
+  });
+
+  it("a line naming the pod without its namespace joins the namespaced pod's attempt, and counts as that pod", () => {
+    const attempts = collectAttempts(sorted([be({ t: 10, pod: "kube-apiserver-node-p" }), be({ t: 10.1, pod: "kube-system/kube-apiserver-node-p" }), be({ t: 10.2, pod: "other" })]));
+    expect(attempts.map((a) => [a.time - T0, a.pod, a.lines.length])).toEqual([
+      [10000, "kube-system/kube-apiserver-node-p", 2],
+      [10200, "other", 1],
+    ]);
+    expect([...distinctPods(attempts)].sort()).toEqual(["kube-system/kube-apiserver-node-p", "other"]);
   });
 
   it("pod-only lines of the same pod within 1 s are one attempt, further apart two", () => {

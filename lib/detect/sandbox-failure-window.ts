@@ -145,11 +145,37 @@ function distance(a: Attempt, ts: number): number {
   return ts < a.time ? a.time - ts : ts > a.lastTs ? ts - a.lastTs : 0;
 }
 
+/**
+ * The distinct pods of some attempts (`namespace/name`): a bare name (namespace unknown) counts
+ * only when no namespaced key of the same name is among them.
+ */
+export function distinctPods(attempts: readonly Attempt[]): Set<string> {
+  const full = new Set<string>();
+  const bare = new Set<string>();
+  for (const a of attempts) if (a.pod) (a.pod.includes("/") ? full : bare).add(a.pod);
+  const names = new Set([...full].map(podName));
+  for (const b of bare) if (!names.has(b)) full.add(b);
+  return full;
+}
+
+/** The name part of a pod key (`namespace/name`, or a bare name when the namespace is unknown). */
+function podName(pod: string): string {
+  return pod.slice(pod.indexOf("/") + 1);
+}
+
+/** Two pod keys name the same pod: equal, or equal names where one of them has no namespace. */
+function samePod(a: string | null, b: string | null): boolean {
+  if (!a || !b) return false;
+  if (a === b) return true;
+  return (!a.includes("/") || !b.includes("/")) && podName(a) === podName(b);
+}
+
 function addLine(a: Attempt, e: BootEvent): void {
   a.lines.push(e);
   a.time = Math.min(a.time, e.ts!);
   a.lastTs = Math.max(a.lastTs, e.ts!);
-  if (!a.pod && e.pod) a.pod = e.pod;
+  // the fullest name of the pod any of its lines gives
+  if (e.pod && (!a.pod || (!a.pod.includes("/") && e.pod.includes("/")))) a.pod = e.pod;
   if (!a.sandboxId && e.sandboxId) a.sandboxId = e.sandboxId;
 }
 
@@ -199,12 +225,15 @@ export function collectAttempts(events: BootEvent[], p: Pick<SandboxFailureWindo
   }
   // attempts by pod, in creation order (a linear scan of every attempt per line was
   // quadratic: 2.7 s for 30k attempts)
+  // keyed by the pod's name: a line that names the pod without its namespace (`for pod "<name>"`,
+  // an event table that shows none) is the same pod as one that names both
   const byPod = new Map<string, Attempt[]>();
   const indexPod = (a: Attempt) => {
     if (!a.pod) return;
-    const list = byPod.get(a.pod);
+    const key = podName(a.pod);
+    const list = byPod.get(key);
     if (list) list.push(a);
-    else byPod.set(a.pod, [a]);
+    else byPod.set(key, [a]);
   };
   for (const a of attempts) indexPod(a);
   const order = new Map<Attempt, number>();
@@ -221,7 +250,8 @@ export function collectAttempts(events: BootEvent[], p: Pick<SandboxFailureWindo
   for (const e of nodeLines) {
     if (e.sandboxId || !e.pod) continue;
     let best: Attempt | null = null;
-    for (const a of byPod.get(e.pod) ?? []) {
+    for (const a of byPod.get(podName(e.pod)) ?? []) {
+      if (!samePod(a.pod, e.pod)) continue;
       const d = distance(a, e.ts!);
       if (d <= joinMs && (!best || d < distance(best, e.ts!))) best = a;
     }
@@ -281,7 +311,7 @@ export function collectAttempts(events: BootEvent[], p: Pick<SandboxFailureWindo
     for (const t of times) {
       if (covered(t)) {
         if (!attached) {
-          const match = nearestOfPod(ev.pod ? (byPod.get(ev.pod) ?? []) : attempts, ev.pod, first - slackMs - joinMs, last + slackMs + joinMs, last);
+          const match = nearestOfPod(ev.pod ? (byPod.get(podName(ev.pod)) ?? []) : attempts, ev.pod, first - slackMs - joinMs, last + slackMs + joinMs, last);
           if (match) {
             match.eventLines.push(ev);
             attached = true;
@@ -316,7 +346,7 @@ function firstKey(a: Attempt): number {
 function nearestOfPod(attempts: Attempt[], pod: string | null, from: number, to: number, at: number): Attempt | null {
   let best: Attempt | null = null;
   for (const a of attempts) {
-    if (a.fromEvent || (pod && a.pod !== pod) || a.time > to || a.lastTs < from) continue;
+    if (a.fromEvent || (pod && !samePod(a.pod, pod)) || a.time > to || a.lastTs < from) continue;
     if (!best || Math.abs(a.time - at) < Math.abs(best.time - at)) best = a;
   }
   return best;
@@ -517,7 +547,7 @@ export function run(boot: BootInfo, events: BootEvent[], params: SandboxFailureW
 
   return windows.map((w) => {
     const n = w.attempts.length;
-    const pods = new Set(w.attempts.map((a) => a.pod).filter((x): x is string => !!x));
+    const pods = distinctPods(w.attempts);
     const { cls, n: clsN, classes } = dominantClass(w.attempts);
     const opened = sec(w.start - t0);
     const closed = w.end === null ? null : sec(w.end - t0);

@@ -8,8 +8,9 @@
  * collection time); else what the record names (journal/syslog hostname, a tool's host column,
  * the Kubernetes event's node, `Node:` of `kubectl describe`); else the file's most common such
  * name; then `placeUnplaced`: the archive's top folder, the bundle's only node, and failing
- * those a node named after the upload (`uploadNodeName`), marked as not named by the logs. No
- * event is left on no node, so every event reaches the detectors.
+ * those a node named after the upload (`uploadNodeName`), marked as not named by the logs, so
+ * every record of a node's log reaches the detectors; only a Kubernetes events file's events of
+ * cluster objects, in a bundle that names several nodes, stay on no node.
  */
 import { createHash } from "node:crypto";
 import { fileBytes, fileSize, type UnpackedFile } from "../bundle/unpack";

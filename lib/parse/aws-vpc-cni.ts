@@ -9,12 +9,21 @@
  * ISO-8601 with milliseconds and `Z`, the level in brackets (TRACE DEBUG INFO WARN ERROR
  * CRITICAL), a tab (or spaces after a copy), the message. Component `aws-vpc-cni`.
  *
- * Read as a component line (component.ts), e.g. inside a journal, CRI or cloud export envelope. A
- * standalone file in this layout is claimed by `kubectl-timestamps` (a fractional stamp, then text).
+ * seelog's config in those versions was `%UTCDate(2006-01-02T15:04:05Z07:00) [%LEVEL] %Msg%n`: the
+ * first releases (2018) print whole seconds and one space; later ones milliseconds and a tab:
+ *
+ *     2018-06-02T07:40:58Z [INFO] Received AddNetwork for NS /proc/4242/ns/net, Pod web-0, NameSpace default, …
+ *     2018-06-02T07:40:58Z [ERROR] Failed to assign IP address to pod default/web-0: no available IP addresses
+ *
+ * Read as a component line (component.ts), e.g. inside a journal, CRI or cloud export envelope, and
+ * as a file of its own (`aws-vpc-cni-seelog`): its records, and indented lines continuing them.
+ * `kubectl-timestamps` refuses these lines (a `[LEVEL]` token after a stamp of 0 or 3 fraction
+ * digits), so the file comes here.
  */
-import type { ComponentLine } from "./component-line";
+import { type ComponentLine, componentRecord } from "./component-line";
+import { sniffRatio } from "./sniff-util";
 import { parseIsoStamp } from "./time-util";
-import type { Severity } from "./types";
+import type { FormatSpec, LineResult, Severity } from "./types";
 
 const LEVELS: Readonly<Record<string, Severity>> = { TRACE: 0, DEBUG: 0, INFO: 1, WARN: 2, ERROR: 3, CRITICAL: 4 };
 const RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})) \[(TRACE|DEBUG|INFO|WARN|ERROR|CRITICAL)\][\t ]+(.*)$/;
@@ -27,3 +36,59 @@ export function parseAwsSeelog(s: string): ComponentLine | null {
   if (!time) return null;
   return { time, severity: LEVELS[m[2]], message: m[3], component: "aws-vpc-cni" };
 }
+
+/** a seelog-era line: RFC 3339 UTC stamp with 0 or 3 fraction digits, then `[LEVEL]` */
+const SNIFF = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?Z \[(?:TRACE|DEBUG|INFO|WARN|ERROR|CRITICAL)\][\t ]/;
+
+/** Format spec: AWS VPC CNI `ipamd.log` / `plugin.log` of the seelog era (see the module comment). */
+export const awsVpcCniSeelogSpec: FormatSpec = {
+  name: "aws-vpc-cni-seelog",
+  kind: "aws-vpc-cni",
+  sniff: (_path, lines) => sniffRatio(lines, SNIFF),
+  createParser() {
+    let seen = false;
+    return {
+      settled: true,
+      parseLine(line: string): LineResult {
+        // the stamp has 0 or 3 fraction digits (a 9-digit one is a `kubectl logs --timestamps` envelope)
+        const z = line.charCodeAt(19) === 90 || (line.charCodeAt(19) === 46 && line.charCodeAt(23) === 90);
+        const c = z ? parseAwsSeelog(line) : null;
+        if (c) {
+          seen = true;
+          return { type: "record", record: componentRecord(c, "aws-vpc-cni") };
+        }
+        const c0 = line.charCodeAt(0);
+        return seen && (c0 === 32 || c0 === 9) ? { type: "continuation", text: line } : null;
+      },
+    };
+  },
+  samples: [
+    {
+      line: "2018-06-02T07:41:05Z [ERROR] Failed to assign IP address to pod kube-system/coredns-7f9c4-q2xz8: no available IP addresses",
+      expect: {
+        time: { year: 2018, month: 6, day: 2, hour: 7, minute: 41, second: 5, ms: 0, offsetMin: 0, precision: "s" },
+        component: "aws-vpc-cni",
+        severity: 3,
+        message: "Failed to assign IP address to pod kube-system/coredns-7f9c4-q2xz8: no available IP addresses",
+      },
+    },
+    {
+      line: "2019-11-26T02:28:11.342Z [INFO]\tReceived CNI add request: ContainerID(4b1c0e) Netns(/proc/3310/ns/net) IfName(eth0)",
+      expect: {
+        time: { year: 2019, month: 11, day: 26, hour: 2, minute: 28, second: 11, ms: 342, offsetMin: 0, precision: "ms" },
+        severity: 1,
+        message: "Received CNI add request: ContainerID(4b1c0e) Netns(/proc/3310/ns/net) IfName(eth0)",
+      },
+    },
+    {
+      line: "2018-06-02T07:41:06Z [DEBUG] IP pool stats: total = 14, used = 14, c.currentMaxAddrsPerENI = 15",
+      expect: { severity: 0, message: "IP pool stats: total = 14, used = 14, c.currentMaxAddrsPerENI = 15" },
+    },
+  ],
+  notMine: [
+    "2025-05-19T04:20:09.104730000Z [INFO] plugin/reload: Running configuration SHA512 = 1f2e",
+    '{"level":"info","ts":"2025-05-19T04:20:08.321Z","caller":"ipamd/ipamd.go:850","msg":"Found ENIs"}',
+    "2025-05-19T04:20:14Z [verbose] ADD starting CNI request ContainerID:\"5f1c\"",
+    "2025-05-19 04:20:11.207 [INFO][4123] cni-plugin/k8s.go 418: Populated endpoint",
+  ],
+};

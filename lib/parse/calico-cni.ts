@@ -22,10 +22,16 @@
  *     bird: Unable to open configuration file /etc/calico/confd/config/bird.cfg: No such file or directory
  *     Calico node started successfully                  startup, plain print: ident `calico-node`
  *     Starting libnetwork service
+ *     CALICO_NETWORKING_BACKEND is vxlan - no need to run a BGP daemon     the start script (rc.local)
  *
  * and the plain-text startup messages of calico-node before 3.x (`Using node name: node1`,
  * `Skipping datastore connection test`, `No AS number configured …`, `WARNING: …`). BIRD lines
  * with `Error` / `Unable` / `failed` are errors, other lines info.
+ *
+ * calico-node states the node it runs on at startup (`startup/startup.go`: `Determined node name:
+ * <name>`, `Using node name: <name>`; before 3.x untimed `Calico node name: <name>` /
+ * `Using node name: <name>`): those records carry the name as `host`, so the file's node comes
+ * from them.
  */
 import { type ComponentLine, componentRecord } from "./component-line";
 import { sniffRatio } from "./sniff-util";
@@ -102,21 +108,34 @@ function isDigit(c: number): boolean {
 }
 
 /** calico-node lines without a stamp (see the module comment); group 1: `bird` / `bird6` */
-const UNTIMED = /^(?:(bird6?): \S|(?:Calico node started successfully|Starting libnetwork service|Calico node name: |Using node name: |Skipping datastore connection test|Waiting for etcd connection|Using (?:autodetected|configured) IPv[46] address|No IPv6 address configured|No AS number configured|Using global AS number|Created default IPv[46] pool|WARNING: ))/;
+const UNTIMED = /^(?:(bird6?): \S|(?:Calico node started successfully|Starting libnetwork service|Calico node name: |Using node name: |Skipping datastore connection test|Waiting for etcd connection|Using (?:autodetected|configured) IPv[46] address|No IPv6 address configured|No AS number configured|Using global AS number|Created default IPv[46] pool|CALICO_NETWORKING_BACKEND is |WARNING: ))/;
 const BIRD_ERROR = /\b(?:Error|error|Unable|unable|failed)\b/;
+
+const NODE_NAME_RE = /^(?:Determined node name|Using node name|Calico node name): ([A-Za-z0-9][A-Za-z0-9._-]*)\s*$/;
+
+/** The node name a calico-node startup message states (see the module comment), or null. */
+export function calicoNodeName(message: string): string | null {
+  const c = message.charCodeAt(0);
+  if (c !== 68 && c !== 85 && c !== 67) return null; // D U C
+  const m = NODE_NAME_RE.exec(message);
+  return m ? m[1] : null;
+}
 
 /** The record of an untimed calico-node line, or null. */
 export function calicoUntimedRecord(line: string): ParsedRecord | null {
   const m = UNTIMED.exec(line);
   if (!m) return null;
   const bird = m[1];
-  return {
+  const rec: ParsedRecord = {
     time: null,
     component: "cni-calico",
     ident: bird ?? "calico-node",
     severity: line.startsWith("WARNING: ") ? 2 : bird !== undefined && BIRD_ERROR.test(line) ? 3 : 1,
     message: bird !== undefined ? line.slice(bird.length + 2) : line,
   };
+  const host = bird === undefined ? calicoNodeName(line) : null;
+  if (host) rec.host = host;
+  return rec;
 }
 
 const SNIFF = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} \[(?:DEBUG|INFO|WARNING|ERROR|FATAL|PANIC)\]\[\d+\] /;
@@ -139,7 +158,10 @@ export const calicoCniSpec: FormatSpec = {
           return u ? { type: "record", record: u } : null;
         }
         seen = true;
-        return { type: "record", record: componentRecord(c, "cni-calico", true) };
+        const rec = componentRecord(c, "cni-calico", true);
+        const host = calicoNodeName(c.message);
+        if (host) rec.host = host;
+        return { type: "record", record: rec };
       },
     };
   },
@@ -178,6 +200,16 @@ export const calicoCniSpec: FormatSpec = {
       line: "bird: Mesh_192_168_10_12: State changed to up",
       context: ["2025-05-19 04:20:11.900 [INFO][62] confd/resource.go 277: Target config /etc/calico/confd/config/bird.cfg has been updated"],
       expect: { time: null, component: "cni-calico", ident: "bird", severity: 1, message: "Mesh_192_168_10_12: State changed to up" },
+    },
+    {
+      // the node calico-node runs on
+      line: "2025-05-19 04:20:10.912 [INFO][9] startup/startup.go 318: Determined node name: ip-10-20-30-40.ec2.internal",
+      expect: { severity: 1, pid: 9, message: "Determined node name: ip-10-20-30-40.ec2.internal", host: "ip-10-20-30-40.ec2.internal" },
+    },
+    {
+      line: "Using node name: worker-2",
+      context: ["2019-03-02 11:05:44.020 [INFO][10] startup.go 251: Early log level set to info"],
+      expect: { time: null, ident: "calico-node", message: "Using node name: worker-2", host: "worker-2" },
     },
     {
       line: "Calico node started successfully",

@@ -31,7 +31,10 @@
  * `Node:  node-1/10.0.0.5`, a node's own name), else the rows' messages (`Successfully assigned
  * ns/name to node`, CNI's `pod "name_ns"`) and sources (`kubelet, <node>`); the node is set on every
  * row of the table. The describe's other lines (`Labels:`, `Containers:`, conditions, the Events
- * header and dashes, k9s frame borders, the prompt that ran kubectl) are banners (`header`).
+ * header and dashes, k9s frame borders, the prompt that ran kubectl) are banners (`header`); a
+ * paste cut just above the Events may start at a key line only a describe prints
+ * (`Tolerations:                 CriticalAddonsOnly op=Exists`), and the indented lines of a
+ * multi-line value under it are banners too.
  */
 import { type PendingAgeRecord, parseAge, parseAgeColumn, settleAges } from "./kube-age";
 import { AGE, AGE_CELL, ASSIGNED_RE, CNI_POD_RE, EVENT_TYPE, isBoxBorder, isKubectlPrompt, parseSource, SOURCE, typeSeverity, unbox } from "./kubectl-paste";
@@ -51,6 +54,15 @@ const NAME_RE = /^Name:\s+(\S+)\s*$/;
 const KEY_RE = /^([A-Z][A-Za-z0-9 ()/.-]{0,40}):(?:\s|$)/;
 const POD_KEYS = new Set(["Node", "Start Time", "Containers", "Init Containers", "QoS Class", "Priority", "Service Account", "IPs"]);
 const NODE_KEYS = new Set(["Roles", "Taints", "Unschedulable", "System Info", "Addresses", "PodCIDR", "PodCIDRs", "Non-terminated Pods", "Allocatable", "Capacity", "Lease"]);
+/**
+ * Key lines only a pod or node describe prints, that may open a paste cut above them
+ * (`Tolerations:` and its indented values). Keys other tools print too (`Labels:`, `Status:`,
+ * `IP:`) open a describe only after `Name:` or `Namespace:`.
+ */
+const DESCRIBE_KEYS = new Set([
+  ...POD_KEYS, ...NODE_KEYS, "Controlled By", "Conditions", "Volumes", "Node-Selectors", "Tolerations", "Priority Class Name",
+  "Runtime Class Name", "Readiness Gates",
+]);
 
 /** The object a describe output is about (from its key lines). */
 interface Described {
@@ -129,7 +141,7 @@ class DescribeEventsParser implements LineParser {
       return this.banner();
     }
     const k = KEY_RE.exec(line);
-    if (k && (this.inDescribe || k[1] === "Namespace")) {
+    if (k && (this.inDescribe || k[1] === "Namespace" || DESCRIBE_KEYS.has(k[1]))) {
       this.inDescribe = true;
       this.inEvents = false;
       this.key(k[1], line.slice(k[0].length).trim());

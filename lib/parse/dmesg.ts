@@ -1,7 +1,7 @@
 /**
  * Kernel ring buffer dumps, every time format of util-linux `dmesg` (sys-utils/dmesg.c) and the
- * raw `/dev/kmsg` records (kernel Documentation/ABI/testing/dev-kmsg): FORMATS.md 3.15, 5b rules
- * DR/DC (EKS `kernel/dmesg.*`, Rancher `systeminfo/dmesg`, Bottlerocket `dmesg`, pasted consoles).
+ * raw `/dev/kmsg` records (kernel Documentation/ABI/testing/dev-kmsg), as collectors and pastes hold them
+ * (EKS `kernel/dmesg.*`, Rancher `systeminfo/dmesg`, Bottlerocket `dmesg`, consoles).
  *
  *     [   11.803512] ena 0000:00:05.0 eth0: ENA device version: 0.10        raw: seconds since boot
  *     <6>[   11.803512] ena 0000:00:05.0 …                                 `dmesg -r`, console with PRI
@@ -86,8 +86,12 @@ const DIGITS = /^\d{1,2}$/;
  * the text is no such stamp. `close` is the index of `]` in `s`, -1 when the line was cut inside it.
  */
 function parseBracketStamp(s: string, close: number, severity: Severity): LineResult {
-  const stamp = close < 0 ? s : s.slice(0, close);
   const text = close < 0 ? "" : s.charCodeAt(close + 1) === 32 ? s.slice(close + 2) : s.slice(close + 1);
+  if (close === 24) {
+    const fast = cLocaleCtime(s, severity, text);
+    if (fast !== null) return fast;
+  }
+  const stamp = close < 0 ? s : s.slice(0, close);
   const tok = stamp.trim().split(/\s+/);
   if (tok[0] === "") return null;
   // `-e`: `May19 04:20` (month and day glued)
@@ -120,6 +124,44 @@ function parseBracketStamp(s: string, close: number, severity: Severity): LineRe
     if (wd !== 0 && day <= 31 && (wd & (1 << dayOfWeek(year, month, day))) === 0) return null;
   }
   return clockRecord(month, day, tok[k + 2], year, severity, text);
+}
+
+function isAsciiLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+function isDigitCode(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** Columns of the digits in a `-T` stamp `Www Mmm dd hh:mm:ss yyyy` (the day's are checked apart). */
+const CTIME_DIGITS = [11, 12, 14, 15, 17, 18, 20, 21, 22, 23];
+
+/**
+ * Fast path of `parseBracketStamp` for the common `-T` stamp, `Www Mmm dd hh:mm:ss yyyy` with a
+ * C-locale month and a known weekday (`s` starts after `[`, `]` at 24), read by its fixed columns:
+ * the same record the general reader gives. Null for anything else (the general reader decides).
+ */
+function cLocaleCtime(s: string, severity: Severity, text: string): LineResult {
+  if (s.charCodeAt(3) !== 32 || s.charCodeAt(7) !== 32 || s.charCodeAt(10) !== 32 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58 || s.charCodeAt(19) !== 32) return null;
+  if (!isAsciiLetter(s.charCodeAt(0)) || !isAsciiLetter(s.charCodeAt(1)) || !isAsciiLetter(s.charCodeAt(2))) return null;
+  const month = monthFromAbbrev(s, 4);
+  if (month === 0) return null;
+  const d1 = s.charCodeAt(8);
+  const d2 = s.charCodeAt(9);
+  if (!isDigitCode(d2) || (d1 !== 32 && !isDigitCode(d1))) return null;
+  for (let k = 0; k < CTIME_DIGITS.length; k++) if (!isDigitCode(s.charCodeAt(CTIME_DIGITS[k]))) return null;
+  const wd = weekdayMask(s.slice(0, 3));
+  if (wd === 0) return null;
+  const day = (d1 === 32 ? 0 : (d1 - 48) * 10) + (d2 - 48);
+  const year = (s.charCodeAt(20) - 48) * 1000 + (s.charCodeAt(21) - 48) * 100 + (s.charCodeAt(22) - 48) * 10 + (s.charCodeAt(23) - 48);
+  const hour = (s.charCodeAt(11) - 48) * 10 + (s.charCodeAt(12) - 48);
+  const minute = (s.charCodeAt(14) - 48) * 10 + (s.charCodeAt(15) - 48);
+  const second = (s.charCodeAt(17) - 48) * 10 + (s.charCodeAt(18) - 48);
+  if (day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60) return null;
+  if ((wd & (1 << dayOfWeek(year, month, day))) === 0) return null;
+  const time: WallTime = { year, month, day, hour, minute, second, ms: 0, offsetMin: null, precision: "s" };
+  return { type: "record", record: recordOf(time, severity, text) };
 }
 
 /** Record of a month/day and what is left of `hh:mm[:ss]` (cut stamps keep what they have). */
@@ -201,7 +243,7 @@ class DmesgParser implements LineParser {
 
 /**
  * First lines of a dmesg dump: raw lines that look like `host ident[pid]: ` after the stamp are
- * journal short-monotonic (FORMATS.md 5b DR); `-T` stamps need a known weekday and month.
+ * journal short-monotonic; `-T` stamps need a known weekday and month.
  */
 const SNIFF_RAW =
   /^(?:(?:<\d{1,3}>|[a-z0-9]+ *: *[a-z]+ *: )\[\s*\+?\d+\.\d+(?: <\s*\d+\.\d+>)?\]|\[\s*\+?\d+\.\d+(?: <\s*\d+\.\d+>)?\](?! ?\S+ [^\s[:]+(?:\[\d+\])?: ))/;

@@ -1,5 +1,5 @@
 /**
- * istio-cni agent and installer, zap console encoder: FORMATS.md 3.9; upstream istio/istio
+ * istio-cni agent and installer, zap console encoder; upstream istio/istio
  * `pkg/log/config.go` (`formatDate`: UTC, 6 digits, `Z`), `pkg/log/scope.go` (labels after a tab).
  *
  *     2025-05-19T04:20:12.400120Z<TAB>info<TAB>cni<TAB>Pod default/web-7d9c6b5f4-x2x9q excluded from mesh
@@ -17,6 +17,7 @@ import type { ComponentLine } from "./component-line";
 import { sniffRatio } from "./sniff-util";
 import type { FormatSpec } from "./types";
 import { parseZapConsole } from "./zap-console";
+import { isZtunnelSniffLine } from "./ztunnel";
 
 /**
  * Parse one istio zap console line (istio's stamp and lowercase level; any separators). `tabsOnly`
@@ -34,7 +35,8 @@ const SNIFF = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z[\t ]+(?:debug|info|w
 export const istioCniSpec: FormatSpec = {
   name: "istio-cni",
   kind: "istio-cni",
-  sniff: (_path, lines) => sniffRatio(lines, SNIFF),
+  // ztunnel's lines share the layout: its files are ztunnel.ts's
+  sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && !isZtunnelSniffLine(l)),
   createParser() {
     let seen = false;
     return {

@@ -9,7 +9,10 @@
  * RFC3339Nano (the kubelet writes a fixed 9-digit fraction) and the payload, with no stream or
  * tag column (that is cri-log). The payload goes through the component parsers; its own stamp
  * wins (cilium prints none: the envelope's is used). The container comes from the path.
- * A journal short-iso line (`<stamp> host ident[pid]: `) is refused.
+ * A journal short-iso line (`<stamp> host ident[pid]: `) is refused, and so is a seelog line of
+ * the AWS VPC CNI (`2019-11-26T02:28:11.342Z [INFO]<TAB>…`, aws-vpc-cni.ts): a `[LEVEL]` token after
+ * a stamp of 3 fraction digits (whole seconds never match here). A `[LEVEL]` payload after a longer
+ * fraction is the container's own text (CoreDNS prints `[INFO] plugin/reload: …`).
  */
 import { envelopeRecord } from "./component";
 import { containerFromPath } from "./cri-log";
@@ -20,10 +23,11 @@ import type { FormatSpec, LineResult, ParseContext } from "./types";
 const RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,9}(?:Z|[+-]\d{2}:\d{2})) (.*)$/;
 /**
  * a CRI stream/tag column, a journal `host ident[pid]: `, an RFC 5424 `host app pid - -` envelope,
- * a zap console level column (istio-cni's own `<stamp> info scope msg`, tabs turned to spaces), or a
- * seelog `[LEVEL]` column (aws-vpc-cni's own files)
+ * or a zap console level column (istio-cni's own `<stamp> info scope msg`, tabs turned to spaces)
  */
-const NOT_PAYLOAD = /^(?:(?:stdout|stderr) [FP](?::\S+)? |\S+ [^\s[:]+(?:\[\d+\])?: |\S+ \S+ (?:\d+|-) - -\s|(?:debug|info|warn|error|dpanic|panic|fatal)(?:[\t ]|$)|\[(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL)\]\s)/;
+const NOT_PAYLOAD = /^(?:(?:stdout|stderr) [FP](?::\S+)? |[^\s[]\S* [^\s[:]+(?:\[\d+\])?: |\S+ \S+ (?:\d+|-) - -\s|(?:debug|info|warn|error|dpanic|panic|fatal)(?:[\t ]|$))/;
+/** a seelog `[LEVEL]` column (aws-vpc-cni's own files), refused after a 3-digit fraction */
+const SEELOG_LEVEL = /^\[(?:TRACE|DEBUG|INFO|WARN|ERROR|CRITICAL)\][\t ]/;
 
 /** Container name from an API log path (must-gather, troubleshoot, sos podlogs), else the CRI layouts. */
 export function containerFromApiPath(path: string | undefined): string | undefined {
@@ -41,18 +45,21 @@ export function parseApiTimestampLine(line: string, ident?: string): LineResult 
   if (c0 < 48 || c0 > 57 || line.charCodeAt(10) !== 84) return null;
   const m = RE.exec(line);
   if (!m || NOT_PAYLOAD.test(m[2]) || m[2].charCodeAt(0) === 9) return null;
+  if (m[2].charCodeAt(0) === 91 && m[1].length === 24 && SEELOG_LEVEL.test(m[2])) return null;
   const time = parseIsoStamp(m[1]);
   if (!time) return null;
   return { type: "record", record: envelopeRecord({ time, ident }, m[2]) };
 }
 
-const SNIFF = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,9}(?:Z|[+-]\d{2}:\d{2}) (?!(?:stdout|stderr) [FP]|\S+ [^\s[:]+(?:\[\d+\])?: |\S+ \S+ (?:\d+|-) - -\s|(?:debug|info|warn|error|dpanic|panic|fatal)(?:[\t ]|$)|\[(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL)\]\s)\S/;
+const SNIFF = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,9}(?:Z|[+-]\d{2}:\d{2}) (?!(?:stdout|stderr) [FP]|[^\s[]\S* [^\s[:]+(?:\[\d+\])?: |\S+ \S+ (?:\d+|-) - -\s|(?:debug|info|warn|error|dpanic|panic|fatal)(?:[\t ]|$))\S/;
+/** seelog-era AWS VPC CNI lines (aws-vpc-cni.ts), not pod logs */
+const SNIFF_SEELOG = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z \[(?:TRACE|DEBUG|INFO|WARN|ERROR|CRITICAL)\][\t ]/;
 
 /** Format spec: API pod logs with timestamps (`kubectl logs --timestamps`). */
 export const kubectlTimestampsSpec: FormatSpec = {
   name: "kubectl-timestamps",
   kind: "container",
-  sniff: (_path, lines) => sniffRatio(lines, SNIFF),
+  sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && !SNIFF_SEELOG.test(l)),
   createParser(ctx: ParseContext) {
     const ident = containerFromApiPath(ctx.path);
     return { parseLine: (line: string) => parseApiTimestampLine(line, ident) };
@@ -79,6 +86,16 @@ export const kubectlTimestampsSpec: FormatSpec = {
         message: "listening on :8080",
       },
     },
+    {
+      // CoreDNS's own `[INFO]` after a 9-digit kubelet stamp: the container's text
+      line: "2025-05-19T04:20:10.200310000Z [INFO] plugin/reload: Running configuration SHA512 = 7a1c",
+      path: "must-gather.local.1/quay-io-x/namespaces/kube-system/pods/coredns-5d78c9869d-abcde/coredns/coredns/logs/current.log",
+      expect: {
+        time: { year: 2025, month: 5, day: 19, hour: 4, minute: 20, second: 10, ms: 200, offsetMin: 0, precision: "ns" },
+        ident: "coredns",
+        message: "[INFO] plugin/reload: Running configuration SHA512 = 7a1c",
+      },
+    },
   ],
   notMine: [
     "2025-05-19T04:20:09.10473Z stderr F listening on :8080",
@@ -87,5 +104,6 @@ export const kubectlTimestampsSpec: FormatSpec = {
     "2024-02-07T05:45:40.738Z NodeA containerd 1234 - -  time=x",
     "2025-05-19T04:20:12.400120Z info    cni-agent    Pod default/web excluded from mesh",
     "2019-08-14T09:12:40.127Z [INFO]\tStarting IPAM daemon",
+    "2018-05-12T00:59:59Z [ERROR] Failed to assign IP address to pod default/web-0: no available IP addresses",
   ],
 };

@@ -15,6 +15,11 @@
  * - `timestamps`: `kubectl logs --timestamps` / `docker logs -t` / stern `--timestamps`:
  *   RFC3339 (up to 9 fraction digits) and one space. The record's own stamp wins; records
  *   without one take this stamp. → fields.prefixTime (as printed).
+ * - `ci-stamp`: a CI console's print time in brackets before every line: Jenkins Pipeline with the
+ *   Timestamper plugin, `[2020-04-22T16:16:19.063Z] ` (ISO 8601 in UTC, ms). It is when the CI
+ *   job printed the line, not when the component logged it: never a record's time; with no
+ *   collection time given, the last one is the collection time of kubectl ages (`ciStampMs`).
+ *   → fields.prefixTime (as printed).
  * - `host`: `<address>: <line>` (`talosctl -n <ip> logs|dmesg`, pdsh/clush: `<host>: `) and
  *   `<host> | <line>` (multi-node tools, compose-style, name padded with spaces). IPv4, IPv6 or
  *   a host name holding a digit, `-` or `.`. → record.host (the node) unless the record names
@@ -57,6 +62,8 @@ export interface PrefixFacts {
   timeText?: string;
   file?: string;
   fileLine?: string;
+  /** the ci-stamp layer's stamp (as printed): when a CI job printed the line */
+  printedText?: string;
 }
 
 /** One prefix layer (see the module comment). */
@@ -118,6 +125,29 @@ export const TIMESTAMPS: PrefixLayer = {
     out.time = parseIsoStamp(m[1]);
   },
 };
+
+const CI_STAMP_RE = /^\[(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2}))\] /;
+
+export const CI_STAMP: PrefixLayer = {
+  name: "ci-stamp",
+  re: CI_STAMP_RE,
+  facts(m, out) {
+    out.printedText = m[1];
+  },
+};
+
+/** UTC ms (floored) of the last ci-stamp among `lines` (the collection time of a CI console paste), or null. */
+export function ciStampMs(lines: readonly string[]): number | null {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const m = CI_STAMP_RE.exec(lines[i]);
+    if (!m) continue;
+    const w = parseIsoStamp(m[1]);
+    if (!w || w.year === null) return null;
+    const ms = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, Math.floor(w.ms));
+    return ms - (w.offsetMin ?? 0) * 60_000;
+  }
+  return null;
+}
 
 const IPV4 = "(?:\\d{1,3}\\.){3}\\d{1,3}";
 const IPV6 = "[0-9a-fA-F]{0,4}(?::[0-9a-fA-F]{0,4}){2,7}";
@@ -193,7 +223,7 @@ export const CONTAINER: PrefixLayer = {
 };
 
 /** Candidate layers in the order they are tried. */
-export const PREFIX_LAYERS: readonly PrefixLayer[] = [KUBECTL_PREFIX, KAIL, KUBETAIL, TIMESTAMPS, CHAT, TAG, HOST, HOST_PIPE, NODE_JOURNAL, GREP, POD_CONTAINER, CONTAINER, DIFF];
+export const PREFIX_LAYERS: readonly PrefixLayer[] = [KUBECTL_PREFIX, KAIL, KUBETAIL, CI_STAMP, TIMESTAMPS, CHAT, TAG, HOST, HOST_PIPE, NODE_JOURNAL, GREP, POD_CONTAINER, CONTAINER, DIFF];
 
 /**
  * A host name token is only taken for a node when it holds a digit, `-` or `.` (not `Warning:`),
@@ -327,13 +357,14 @@ export function planPrefix(
 export function applyPrefixFacts(rec: ParsedRecord, f: PrefixFacts): void {
   if (f.host !== undefined && rec.host === undefined) rec.host = f.host;
   if (f.time && rec.time === null && (rec.epochMs === undefined || rec.epochMs === null)) rec.time = f.time;
-  if (f.pod === undefined && f.container === undefined && f.tag === undefined && f.file === undefined && f.fileLine === undefined && f.timeText === undefined) return;
+  if (f.pod === undefined && f.container === undefined && f.tag === undefined && f.file === undefined && f.fileLine === undefined && f.timeText === undefined && f.printedText === undefined) return;
   const fields = rec.fields ?? (rec.fields = {});
   if (f.tag !== undefined) fields.prefixTag = f.tag;
   if (f.namespace !== undefined) fields.prefixNamespace = f.namespace;
   if (f.pod !== undefined) fields.prefixPod = f.pod;
   if (f.container !== undefined) fields.prefixContainer = f.container;
   if (f.timeText !== undefined) fields.prefixTime = f.timeText;
+  else if (f.printedText !== undefined) fields.prefixTime = f.printedText;
   if (f.file !== undefined) fields.prefixFile = f.file;
   if (f.fileLine !== undefined) fields.prefixLine = f.fileLine;
 }

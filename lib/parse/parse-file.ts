@@ -52,9 +52,9 @@ import { LIMITS } from "../bundle/limits";
 import type { FileRecord, LayoutOptions, LineCounts, ParsedFile, TimeOptions } from "./file-types";
 import { isJournalBanner } from "./journal-banner";
 import { parseKlogHeader } from "./klog";
-import { applyPrefixFacts, planPrefix, type PrefixFacts, type PrefixPlan, splitGlued, stripPrefix } from "./line-prefix";
+import { applyPrefixFacts, CI_STAMP, ciStampMs, planPrefix, type PrefixFacts, type PrefixPlan, splitGlued, stripPrefix } from "./line-prefix";
 import { markNoise } from "./noise";
-import { detectDecoration, detectFrame, detectPagerCut, detectWrapWidth, Furniture, isPasteBanner, isProseLabel, isWrapTail, stripBackticks, stripDecoration, stripFrame, stripPagerCut, wrapMinLength } from "./paste";
+import { detectDecoration, detectFrame, detectPagerCut, detectWordWrap, detectWrapWidth, Furniture, isPasteBanner, isProse, isProseLabel, isWordWrapTail, isWrapTail, stripBackticks, stripDecoration, stripEmphasis, stripFrame, stripPagerCut, wrapMinLength } from "./paste";
 import { scanPairs } from "./text-scan";
 import { formatByName, FORMAT_REGISTRY } from "./registry";
 import { recordsNewestFirst, resolveTimes, wallToUtc , zoneFromStamps } from "./resolve-time";
@@ -111,9 +111,10 @@ export function sniffLines(lines: readonly string[], max = SNIFF_LINES, noise?: 
 /**
  * `sniffLines`, and how many paste banners (furniture: paste.ts) the window held. With a wrap
  * width `wrap` (> 0), lines that look like the wrapped tail of the line before them are left out
- * too: the sniff looks at lines that start records.
+ * too: the sniff looks at lines that start records. With `prose`, sentences typed around the
+ * paste (paste.ts `isProse`) are left out.
  */
-function sniffWindow(lines: readonly string[], max: number, noise?: ReadonlyArray<string | undefined> | null, wrap = 0): { first: string[]; pasteBanners: number } {
+function sniffWindow(lines: readonly string[], max: number, noise?: ReadonlyArray<string | undefined> | null, wrap = 0, prose = false): { first: string[]; pasteBanners: number } {
   const out: string[] = [];
   let pasteBanners = 0;
   const furniture = new Furniture();
@@ -125,6 +126,7 @@ function sniffWindow(lines: readonly string[], max: number, noise?: ReadonlyArra
       continue;
     }
     if (wrap > 0 && i > 0 && isWrapTail(l, lines[i - 1], wrap)) continue;
+    if (prose && isProse(l)) continue;
     out.push(l.length > 4096 ? l.slice(0, 4096) : l);
   }
   return { first: out, pasteBanners };
@@ -140,7 +142,8 @@ interface SniffResult {
 
 /**
  * Sniff `lines`: the registry on the sniff window; when nothing takes it, the window without
- * wrapped tails (a table whose rows a terminal wrapped); then a prefix stack (line-prefix.ts).
+ * wrapped tails (a table whose rows a terminal wrapped), then without prose lines; then a prefix
+ * stack (line-prefix.ts).
  */
 function sniffLinesOf(path: string, lines: readonly string[], noise: ReadonlyArray<string | undefined> | null): SniffResult {
   let win = sniffWindow(lines, SNIFF_LINES, noise);
@@ -154,6 +157,15 @@ function sniffLinesOf(path: string, lines: readonly string[], noise: ReadonlyArr
         win = win2;
         spec = spec2;
       }
+    }
+  }
+  if (spec === null && win.first.length > 1) {
+    // sentences a reviewer typed around a short paste can outnumber its records
+    const win3 = sniffWindow(lines, SNIFF_LINES, noise, 0, true);
+    const spec3 = win3.first.length > 0 && win3.first.length < win.first.length ? sniffFormat(path, win3.first) : null;
+    if (spec3) {
+      win = win3;
+      spec = spec3;
     }
   }
   let plan: PrefixPlan | null = null;
@@ -340,7 +352,7 @@ function skip(counts: LineCounts, reason: string): void {
 /** Components that name a source kind of their own (a file holding only them is of that kind). */
 const COMPONENT_KINDS = new Set([
   "kubelet", "containerd", "crio", "cni-calico", "istio-cni", "cilium", "flannel", "k8s-events", "kernel", "k3s", "rke2", "aws-vpc-cni", "multus",
-  "kube-router", "kube-proxy", "antrea", "azure-cni", "linkerd-cni", "ovs", "ovn",
+  "kube-router", "kube-proxy", "antrea", "azure-cni", "linkerd-cni", "ovs", "ovn", "ztunnel",
 ]);
 
 /**
@@ -401,10 +413,16 @@ function isMonotonicReset(prev: number, cur: number): boolean {
   return cur < prev - 1 && cur * 2 < prev;
 }
 
+/** A message that is only the start of a klog header (`E1106 09:58:48.855639     558`): a wrap cut the line there. */
+const KLOG_HEADER_CUT = /^[IWEF]\d{4} \d\d:\d\d:\d\d(?:\.\d*)?(?: +\d*)?\s*$/;
+
 /** A letter, digit or `_` (a cut between two of them fell inside a word). */
 function isWordCode(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
+
+/** Prose lines (paste.ts `isProse`) a file may hold as banners: more are more likely a layout bootline does not know. */
+const MAX_PROSE = 20;
 
 /** Refused lines tried on the other formats before the per-file fallback gives up (when none took any). */
 const FALLBACK_TRIES = 200;
@@ -421,7 +439,7 @@ export interface PasteInfo {
   wrapped: number;
   /** records that shared a physical line with the record before them (glued by the paste) */
   glued: number;
-  /** a decoration stripped from the lines before the sniff (paste.ts): `indent`, `quote`, `backticks` (joined by `+`) */
+  /** a decoration stripped from the lines before the sniff (paste.ts): `indent`, `quote`, `backticks`, `frame`, `emphasis` (joined by `+`) */
   decoration?: string;
 }
 
@@ -462,6 +480,10 @@ class LineReader {
   /** paste layer */
   readonly info: PasteInfo = { prefix: [], otherFormats: [], pagerMark: null, wrapped: 0, glued: 0 };
   private wrapWidth = -1;
+  /** width of a word wrap (paste.ts `detectWordWrap`; -1: not looked for yet) */
+  private wordWrap = -1;
+  /** prose lines taken as banners so far (at most `MAX_PROSE`) */
+  private prose = 0;
   private others: Array<{ spec: FormatSpec; parser: LineParser | null }> | null = null;
   private lastOther: { spec: FormatSpec; parser: LineParser | null } | null = null;
   private otherTries = 0;
@@ -570,9 +592,11 @@ class LineReader {
    * A piece a terminal hard-wrapped off the line before it: it continues the record (its text
    * joined with nothing between), and the joined line is read again by a fresh parser of the
    * format so that values the wrap cut (`err="…`) are whole; kept only when that parser reads a
-   * record with the same time and severity, and no other continuation came before.
+   * record with the same time and severity (a first piece that ends inside a klog header takes
+   * the whole line's level and stamp), and no other continuation came before. `wordWrap`:
+   * the piece came from a word wrap (its end blank is where the next piece was broken off).
    */
-  private wrappedPiece(lineNo: number, raw: string, truncated: number, glue = ""): void {
+  private wrappedPiece(lineNo: number, raw: string, truncated: number, glue = "", wordWrap = false): void {
     this.info.wrapped++;
     const k = this.current;
     const rec = this.entries.recs[k];
@@ -580,7 +604,8 @@ class LineReader {
       this.wrapRec = k;
       this.wrapText = rec.line === rec.endLine && !this.entries.extra.has(k) ? this.lines[rec.line - 1] : null;
     }
-    const tail = raw.trimEnd();
+    // a word wrap keeps the blank it broke at on the piece's end
+    const tail = wordWrap ? raw : raw.trimEnd();
     this.continueRecord(lineNo, raw, truncated, tail, glue);
     if (this.wrapText === null || truncated) return;
     this.wrapText = (glue === "" ? this.wrapText : this.wrapText.trimEnd() + glue) + tail;
@@ -595,7 +620,19 @@ class LineReader {
     const again = res.record;
     const a = again.time;
     const b = rec.time;
-    if (again.severity !== rec.severity || (a === null) !== (b === null) || (a !== null && b !== null && (a.second !== b.second || a.ms !== b.ms || a.minute !== b.minute))) return;
+    // the first piece ended inside a klog header: the whole line has the component's own level and stamp
+    const headerCut = KLOG_HEADER_CUT.test(rec.message) && a !== null && b !== null && a.minute === b.minute && a.second === b.second;
+    if (!headerCut && (again.severity !== rec.severity || (a === null) !== (b === null) || (a !== null && b !== null && (a.second !== b.second || a.ms !== b.ms || a.minute !== b.minute)))) return;
+    if (headerCut) {
+      rec.time = a;
+      rec.precision = (a as NonNullable<typeof a>).precision;
+      rec.severity = again.severity;
+      const s0 = this.entries.srcs?.[k];
+      if (s0) {
+        s0.time = a;
+        s0.severity = again.severity;
+      }
+    }
     const fields = again.fields;
     if (rec.fields) for (const key in rec.fields) if (key.startsWith("prefix")) (again.fields ??= {})[key] = rec.fields[key];
     rec.message = again.message;
@@ -660,6 +697,12 @@ class LineReader {
         this.wrappedPiece(lineNo, raw, truncated, isWordCode(prev.charCodeAt(prev.length - 1)) && isWordCode(raw.charCodeAt(0)) ? "" : " ");
         return;
       }
+      // a break at a blank or after `-` keeps that blank (a word wrap, or a hard wrap that fell there)
+      if (this.wordWrap < 0) this.wordWrap = detectWordWrap(this.lines);
+      if (this.wordWrap > 0 && isWordWrapTail(raw, this.lines[lineNo - 2], this.wordWrap)) {
+        this.wrappedPiece(lineNo, raw, truncated, "", true);
+        return;
+      }
       if (this.wrapWidth < 0) this.wrapWidth = detectWrapWidth(this.lines);
       if (isWrapTail(raw, this.lines[lineNo - 2], this.wrapWidth)) {
         this.wrappedPiece(lineNo, raw, truncated);
@@ -671,7 +714,7 @@ class LineReader {
       return;
     }
     if (!this.deferred && this.tryOthers(line, raw, lineNo, truncated, facts)) return;
-    if ((!this.pasteBannersFirst && this.furniture.test(raw, lineNo - 1)) || (line !== raw && isPasteBanner(line)) || isProseLabel(raw)) {
+    if ((!this.pasteBannersFirst && this.furniture.test(raw, lineNo - 1)) || (line !== raw && isPasteBanner(line)) || isProseLabel(raw) || this.isProseBanner(line, lineNo)) {
       this.parser.pasteBanner?.(raw);
       this.take({ type: "banner", banner: { type: "header" } }, lineNo, raw, truncated, null, false);
       return;
@@ -683,6 +726,18 @@ class LineReader {
       }
     }
     skip(this.counts, "unknown-format");
+  }
+
+  /**
+   * A sentence a reviewer typed around the paste (paste.ts `isProse`), up to `MAX_PROSE` of them;
+   * in a prefixed file a line without the prefix right under a record continues it instead.
+   */
+  private isProseBanner(line: string, lineNo: number): boolean {
+    if (this.prose >= MAX_PROSE) return false;
+    if (this.unprefixed && this.current >= 0 && this.entries.recs[this.current].endLine === lineNo - 1) return false;
+    if (!isProse(line)) return false;
+    this.prose++;
+    return true;
   }
 
   /** Try the other registered formats on a refused line (parsers cached per file). */
@@ -744,6 +799,9 @@ export function parseLines(path: string, linesIn: readonly string[], opts: Parse
   // inline-code backticks at a paste's ends (and around its lines) go before the sniff
   const unticked = lines.length > 0 ? stripBackticks(lines) : null;
   if (unticked) lines = unticked;
+  // Markdown emphasis (`**…**`) in or around log lines pasted outside a code block
+  const plain = lines.length > 0 ? stripEmphasis(lines) : null;
+  if (plain) lines = plain;
   let noise = opts.noise && opts.noise.length ? markNoise(lines, opts.noise) : null;
   let spec: FormatSpec | null;
   let plan: PrefixPlan | null = null;
@@ -800,9 +858,11 @@ export function parseLines(path: string, linesIn: readonly string[], opts: Parse
     };
   }
 
-  // relative ages (kubectl) count back from the collection time, else from the upload's time (a guess)
-  const agesFromUpload = (opts.collectedMs ?? null) === null && (opts.uploadMs ?? null) !== null;
-  const ctx = { collectedMs: opts.collectedMs ?? opts.uploadMs ?? null, path };
+  // relative ages (kubectl) count back from the collection time, else from a CI console's last
+  // print time, else from the upload's time (a guess)
+  const printedMs = (opts.collectedMs ?? null) === null && plan !== null && plan.layers[0] === CI_STAMP ? ciStampMs(lines) : null;
+  const agesFromUpload = (opts.collectedMs ?? null) === null && printedMs === null && (opts.uploadMs ?? null) !== null;
+  const ctx = { collectedMs: opts.collectedMs ?? printedMs ?? opts.uploadMs ?? null, path };
   const parser = spec.createParser(ctx);
   const deferred = parser.deferred === true;
   const reader = new LineReader(path, lines, spec, parser, deferred, counts, plan, pasteBanners > 0, ctx);
@@ -814,6 +874,7 @@ export function parseLines(path: string, linesIn: readonly string[], opts: Parse
   let cutLines = 0;
   if (decoration !== null) reader.info.decoration = decoration;
   if (unticked) reader.info.decoration = reader.info.decoration ? `backticks+${reader.info.decoration}` : "backticks";
+  if (plain) reader.info.decoration = reader.info.decoration ? `emphasis+${reader.info.decoration}` : "emphasis";
   if (frame) reader.info.decoration = reader.info.decoration ? `frame+${reader.info.decoration}` : "frame";
 
 

@@ -530,3 +530,136 @@ export function stripFrame(lines: readonly string[], frame: Frame): { lines: str
   }
   return { lines: out, wrapped };
 }
+
+/**
+ * Marks of a log line that a sentence typed around a paste never holds: `key=value`, brackets,
+ * braces, angle brackets, a bar, a tab, a clock (`9:58`), a Go `file.go:N`, a URL, columns (3+
+ * blanks between cells), or a level word first (`ERROR`, `info:`).
+ */
+const LOG_MARK = /[=[\]{}<>|\t]|\d:\d\d|\.go:\d|:\/\/|\S {3,}\S|^\s*(?:trace|debug|info|warn(?:ing)?|err(?:or)?|fatal|crit(?:ical)?|panic|notice|alert|emerg)\b/i;
+/** The first line of a stack trace or a Go panic (a record's continuation, never prose). */
+const STACK_START = /^\s*(?:Traceback \(|goroutine \d|Caused by:|Exception in )/;
+/** A Markdown list marker before a sentence. */
+const LIST_MARK = /^\s*(?:[-*+]|\d{1,2}[.)])\s+/;
+/** A word of prose: letters (`'`, `’`, `-` inside), in quotes, brackets or backticks, with closing punctuation. */
+const PROSE_WORD = /^[("'`“]*[A-Za-z]+(?:['’-][A-Za-z]+)*[)"'`”]*[,.:;?!…]*$/;
+/** A one-word label (`kubelet:`, `Logs:`). */
+const ONE_WORD_LABEL = /^[A-Za-z][\w.-]{0,30}:$/;
+
+/**
+ * Is `line` prose a reviewer typed around a paste (`When I describe the Pod I get:`, `Here is the
+ * output`, `` The full error shown by `kubectl describe`: ``, `kubelet:`)? Three or more words of
+ * which 7 in 10 are plain words (letters, quoted or in backticks, closing punctuation; the first
+ * one plain), ending with `:`, `.`, `?` or `!` or starting with a capital; or two words ending
+ * with `:` or `?`; or one word ending with `:`. Never a line with
+ * a mark of a log line (`LOG_MARK`), an error chain (`a: b: c`) or a stack trace's first line.
+ * Asked only about lines the file's format (and every other format) refused.
+ */
+export function isProse(line: string): boolean {
+  const t = line.trim();
+  const n = t.length;
+  if (n < 4 || n > 600 || LOG_MARK.test(t) || STACK_START.test(t)) return false;
+  const body = t.replace(LIST_MARK, "");
+  const words = body.split(/\s+/);
+  if (words.length === 1) return ONE_WORD_LABEL.test(body);
+  const last = t.charCodeAt(n - 1);
+  const ends = last === 58 || last === 63 || last === 46 || last === 33;
+  if (words.length === 2 && last !== 58 && last !== 63) return false;
+  if (!PROSE_WORD.test(words[0])) return false;
+  // a sentence ends with `:`, `.`, `?` or `!`, or starts with a capital (`Here is the output`)
+  if (!ends && !/^[("'`“]*[A-Z]/.test(words[0])) return false;
+  let plain = 0;
+  for (const w of words) if (PROSE_WORD.test(w)) plain++;
+  if (plain * 10 < words.length * 7) return false;
+  // an error chain (`failed to x: dial tcp: i/o timeout`) is a log message
+  let colons = 0;
+  for (let i = t.indexOf(": "); i >= 0; i = t.indexOf(": ", i + 2)) colons++;
+  return colons < 2;
+}
+
+/** Markdown strong emphasis inside a line: `**text**` after a blank, quote or bracket, before a blank, quote or punctuation. */
+const STRONG = /(^|[\s"'(])\*\*(?=[^\s*])([^*]*?[^\s*])\*\*(?=$|[\s"'.,:;!?)])/g;
+/** Markdown emphasis around a whole line: `**…**`, `__…__`, `*…*` (blanks around it kept). */
+const WHOLE_EMPHASIS = /^(\s*)(\*\*|__|\*)(?=[^\s*_])(.*?[^\s*_])\2(\s*)$/;
+
+/** `line` without Markdown emphasis marks (see `stripEmphasis`). */
+function unemphasise(line: string): string {
+  let l = line;
+  const w = WHOLE_EMPHASIS.exec(l);
+  if (w) l = w[1] + w[3] + w[4];
+  return l.indexOf("**") >= 0 ? l.replace(STRONG, "$1$2") : l;
+}
+
+/**
+ * `lines` without Markdown emphasis (a log line pasted outside a code block and partly set in
+ * bold: `E0607 … **remote_runtime**.go:116] "**RunPodSandbox from runtime service failed**"`,
+ * or a whole line in `**…**`, `__…__`, `*…*`), or null when none of the first `max` lines holds
+ * any. `**` inside a word or next to a slash (a path glob), and `__` inside a line
+ * (`__init__`), are not emphasis and stay.
+ */
+export function stripEmphasis(lines: readonly string[], max = 400): string[] | null {
+  const n = Math.min(lines.length, max);
+  let found = false;
+  for (let i = 0; i < n && !found; i++) {
+    const l = lines[i];
+    if (l.indexOf("**") >= 0) {
+      STRONG.lastIndex = 0;
+      found = STRONG.test(l) || WHOLE_EMPHASIS.test(l);
+    } else if (l.length > 2) {
+      const t = l.trimStart().charCodeAt(0);
+      found = (t === 42 || t === 95) && WHOLE_EMPHASIS.test(l);
+    }
+  }
+  STRONG.lastIndex = 0;
+  if (!found) return null;
+  return lines.map(unemphasise);
+}
+
+/** Length of the first word of `line` (up to a blank). */
+function firstWordLength(line: string): number {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 32 || c === 9) return i;
+  }
+  return line.length;
+}
+
+/**
+ * Width of a word-wrapped paste, or 0. An editor or issue form that wraps at word boundaries
+ * breaks a long line at a blank (kept at the line's end) or after a `-`, where the next word
+ * would not fit: the lines vary in length, end with a blank or `-`, and each one's length plus
+ * the first word of the next runs past the width. The width is the longest line that ends so;
+ * it is taken when at least 60 wide and two breaks or more, most of those that end so, are of
+ * that kind. Looks at the first `max` lines.
+ */
+export function detectWordWrap(lines: readonly string[], max = 5000): number {
+  const n = Math.min(lines.length, max);
+  const breaks: Array<[number, number]> = [];
+  let w = 0;
+  for (let i = 1; i < n; i++) {
+    const prev = lines[i - 1];
+    const l = lines[i];
+    const last = prev.charCodeAt(prev.length - 1);
+    if ((last !== 32 && last !== 45) || l.length === 0 || l.charCodeAt(0) === 32 || l.charCodeAt(0) === 9 || prev.trim().length === 0) continue;
+    breaks.push([prev.length, firstWordLength(l)]);
+    if (prev.length > w) w = prev.length;
+  }
+  if (w < 60) return 0;
+  let fit = 0;
+  for (const [len, word] of breaks) if (len + word > w) fit++;
+  return fit >= 2 && fit * 3 >= breaks.length * 2 ? w : 0;
+}
+
+/**
+ * Is `line` a piece a word wrap at width `w` (`detectWordWrap`) broke off `prev`? `prev` ends with
+ * a blank or `-`, the first word of `line` would not have fit after it, and `line` starts with no
+ * blank and no time or level. The caller checks that the file's format refused `line`.
+ */
+export function isWordWrapTail(line: string, prev: string, w: number): boolean {
+  if (w <= 0 || line.length === 0) return false;
+  const c = line.charCodeAt(0);
+  if (c === 32 || c === 9) return false;
+  const last = prev.charCodeAt(prev.length - 1);
+  if (last !== 32 && last !== 45) return false;
+  return prev.length + firstWordLength(line) > w && !RECORD_START.test(line);
+}

@@ -41,6 +41,8 @@ import { klogJsonSpec } from "./klog-json";
 import { kubectlTimestampsSpec } from "./kubectl-timestamps";
 import { lastRebootSpec } from "./last-reboot";
 import { multusSpec } from "./multus";
+import { awsVpcCniSeelogSpec } from "./aws-vpc-cni";
+import { ztunnelSpec } from "./ztunnel";
 import { zapJsonSpec } from "./zap-json";
 import { zapConsoleSpec } from "./zap-console";
 import { logrusTextSpec } from "./logrus-text";
@@ -56,6 +58,7 @@ import type { FormatSpec } from "./types";
 /** All format specs, in sniff priority order. */
 export const FORMAT_REGISTRY: readonly FormatSpec[] = [
   journalShortSpec, // JS
+  ztunnelSpec, // istio ztunnel (before JI: its old layout `<stamp> DEBUG xds{id=3}: target: msg` looks like `<stamp> host ident: `)
   journalShortIsoSpec, // JI
   journalVerboseSpec, // JF (verbose header: "[s=")
   journalShortFullSpec, // JF
@@ -75,6 +78,7 @@ export const FORMAT_REGISTRY: readonly FormatSpec[] = [
   istioCniSpec, // IS (before AT: a 6-digit `Z` stamp then a level word)
   zapConsoleSpec, // zap console of other loggers (before AT)
   cloudwatchTailSpec, // `aws logs tail` (before AT: `<stamp> <stream> <message>`)
+  awsVpcCniSeelogSpec, // AWS VPC CNI seelog-era ipamd.log / plugin.log (before AT: `<stamp> [LEVEL] msg`)
   kubectlTimestampsSpec, // AT
   klogSpec, // KH, KL
   klogJsonSpec, // KJ

@@ -304,6 +304,9 @@ function fallsThrough(
   let rises = 0;
   let falls = 0;
   let sum = 0;
+  // sub-ms value of the last index asked (a run of equal stamps asks each record twice)
+  let subIndex = -1;
+  let subValue = Number.NaN;
   for (let i = 0; i < n; i++) {
     const t = tsAt(i);
     if (t === null) continue;
@@ -312,12 +315,17 @@ function fallsThrough(
       let d = t - prev;
       if ((yl || prevYearless) && Math.abs(d) > HALF_YEAR_MS) d = wrapYear(d);
       if (d === 0 && subMsAt) {
-        const f = subMsAt(i) - subMsAt(prevIndex);
+        const before = subIndex === prevIndex ? subValue : subMsAt(prevIndex);
+        subValue = subMsAt(i);
+        subIndex = i;
+        const f = subValue - before;
         if (!Number.isNaN(f)) d = f;
       }
       if (d < 0) falls++;
       else if (d > 0) rises++;
       sum += d;
+      // the answer is already no: even if every step left were a fall, rises * 10 would stay above falls
+      if (rises * 10 > falls + (n - 1 - i)) return false;
     }
     prev = t;
     prevIndex = i;

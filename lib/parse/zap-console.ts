@@ -30,6 +30,7 @@ import { LOGRUS_LEVELS } from "./logfmt";
 import { sniffRatio } from "./sniff-util";
 import { scanPairs } from "./text-scan";
 import { parseIsoStamp, precisionOfDigits, utcWallTime } from "./time-util";
+import { isZtunnelSniffLine, parseZtunnelText } from "./ztunnel";
 import type { FormatSpec, LineParser, LineResult, ParseContext, WallTime } from "./types";
 
 /** istio log scopes seen on nodes (istio-cni agent, installer, repair, ambient; shared scopes). */
@@ -134,7 +135,9 @@ function labels(s: string): Record<string, string> | null {
 
 /**
  * Parse one zap console line; null when `s` is not one. `component` is `istio-cni` for istio's
- * shape (6-digit UTC stamp, lowercase level), else null (the caller decides: logger name, path).
+ * shape (6-digit UTC stamp, lowercase level), `ztunnel` when that shape's tab-separated scope
+ * column is a ztunnel target (`::` path or span: parsed by ztunnel.ts), else null (the caller
+ * decides: logger name, path).
  * `fields`: `scope` (istio) or `logger` (others), `caller`, JSON context keys, istio labels.
  */
 export function parseZapConsole(s: string): ComponentLine | null {
@@ -158,6 +161,8 @@ export function parseZapConsole(s: string): ComponentLine | null {
 
   if (tabbed) {
     const parts = rest.split("\t");
+    // ztunnel's target column (`inpod::statemanager`, `xds::client:xds{id=3}`): its own layout
+    if (istioShape && parts.length >= 2 && (parts[0].includes("::") || parts[0].includes("{"))) return parseZtunnelText(s);
     let k = 0;
     if (parts.length >= 2 && SCOPE_RE.test(parts[0])) {
       const onlyLabels = parts.length === 2 && !ISTIO_SCOPES.has(parts[0]) && labels(parts[1]) !== null;
@@ -261,7 +266,7 @@ const ISTIO_STAMP_LEVEL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z[\t ]+[a-
 export const zapConsoleSpec: FormatSpec = {
   name: "zap-console",
   kind: "zap",
-  sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && !ISTIO_STAMP_LEVEL.test(l)),
+  sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && !ISTIO_STAMP_LEVEL.test(l) && !isZtunnelSniffLine(l)),
   createParser: (ctx) => new ZapConsoleParser(ctx),
   samples: [
     {

@@ -287,3 +287,31 @@ describe("classifyRecord on CNI plugins' own logs", () => {
     expect(multus).toMatchObject({ kind: "cni.add.failed", pod: "kube-system/app-7d9c9b7b8c-x2l4p", errorClass: "cilium-agent-unreachable" });
   });
 });
+
+describe("classifyRecord on older and partial sandbox failure reports", () => {
+  it("a FailedSync event of a kubelet before 1.8 that failed to create the sandbox is an attempt; one that failed to kill it is a stop", () => {
+    const ev = (message: string) =>
+      classifyRecord({
+        component: "k8s-events",
+        message,
+        severity: 2,
+        k8sEvent: { reason: "FailedSync", type: "Warning", count: 9, namespace: "default", objectKind: "Pod", objectName: "busybox-3219474226-8x1tq", node: "n1", firstMs: null, lastMs: null },
+      });
+    expect(ev('Error syncing pod, skipping: failed to "CreatePodSandbox" for "busybox-3219474226-8x1tq_default(0c1d)" with CreatePodSandboxError: "..."').kind).toBe("sandbox.create.failed");
+    expect(ev('Error syncing pod, skipping: failed to "KillPodSandbox" for "busybox-3219474226-8x1tq_default(0c1d)" with KillPodSandboxError: "..."').kind).toBe("sandbox.stop.failed");
+    expect(ev("Error syncing pod, skipping: failed to \"StartContainer\" for \"app\" with CrashLoopBackOff").kind).toBe("k8s.event");
+  });
+
+  it("the runtime's set-up error on a kubelet line of its own (a grep of an err=< block) is an attempt line, with its sandbox", () => {
+    const id = "eda8bab9e1914ec43190de3df221354a5a9db9b2385bddc2afe02b271d11668b";
+    const r = classifyRecord({ component: "kubelet", message: `        rpc error: code = Unknown desc = failed to setup network for sandbox "${id}": plugin type="cilium-cni" failed (add): unable to connect to Cilium daemon`, severity: 1 });
+    expect(r).toMatchObject({ kind: "sandbox.create.failed", sandboxId: id, errorClass: "cilium-agent-unreachable" });
+  });
+});
+
+describe("classifyRecord on the AWS VPC CNI's ipamd", () => {
+  it("a failed IP assignment is a failed ADD for the pod it names, its cause IPAM exhaustion", () => {
+    const r = classifyRecord({ component: "aws-vpc-cni", message: "Failed to assign IP address to pod default/web-0: no available IP addresses", severity: 3 });
+    expect(r).toMatchObject({ kind: "cni.add.failed", lane: "cni-agent", pod: "default/web-0", errorClass: "ipam-exhausted" });
+  });
+});

@@ -104,7 +104,7 @@ export function hasHex64(s: string): boolean {
 /** Headlines only the kubelet's CRI client (kubelet, crictl) prints (kubernetes `pkg/kubelet/kuberuntime`, cri-client `remote_runtime.go`). */
 const KUBELET_CRI_HEADLINE =
   /^(?:RunPodSandbox from runtime service failed|[Cc]reatePodSandbox for pod|Failed to create sandbox for pod|Error syncing pod, skipping|StopPodSandbox from runtime service failed|Failed to stop sandbox|killPodWithSyncResult failed)/;
-const CNI_OP_HINT = /\(add\)|\(del|set ?up|destroy|tear ?down|KillPodSandbox|CNI (?:ADD|DEL)|[Ee]rror (?:adding|deleting)|invoking (?:Conflist|Delegate)(?:Add|Del)|(?:Add|Del)Network gRPC|configure nic|(?:ADD|DEL) command completed/;
+const CNI_OP_HINT = /\(add\)|\(del|set ?up|destroy|tear ?down|KillPodSandbox|CNI (?:ADD|DEL)|[Ee]rror (?:adding|deleting)|invoking (?:Conflist|Delegate)(?:Add|Del)|(?:Add|Del)Network gRPC|configure nic|(?:ADD|DEL) command completed|assign (?:an )?IP address to/;
 const CALICO_CALLER_RE = /^(?:[\w.-]+\/)?(?:[\w.-]+\.go|<nil>) (?:\d+|<nil>): /;
 const FAILURE_KINDS = new Set<EventKind>([
   "sandbox.create.failed",
@@ -276,7 +276,7 @@ export function laneOf(r: Pick<ClassifyInput, "component" | "ident" | "k8sEvent"
   }
   if (c === "istio-cni" || c === "istio" || c === "cilium" || c === "cilium-agent" || c === "flannel" || c === "flanneld") return "cni-agent";
   if (c === "aws-node" || c === "ipamd" || c === "aws-vpc-cni" || c === "calico-node" || c === "kube-ovn" || c === "weave") return "cni-agent";
-  if (c === "linkerd-cni" || c === "antrea" || c === "kube-router" || c === "ovs" || c === "ovn") return "cni-agent";
+  if (c === "linkerd-cni" || c === "antrea" || c === "kube-router" || c === "ovs" || c === "ovn" || c === "ztunnel") return "cni-agent";
   if (c === "multus" || c === "cilium-cni" || c === "aws-cni" || c === "azure-cni" || c.startsWith("cni-") || c.startsWith("cni:")) return "cni-plugin";
   // component unknown: fall back on the syslog identifier
   if (id === "kubelet" || id === "kubenswrapper" || id === "k3s" || id === "rke2") return "kubelet";
@@ -313,6 +313,10 @@ function eventKind(ev: K8sEventInfo, text: string): EventKind {
   switch (ev.reason) {
     case "FailedCreatePodSandBox":
       return "sandbox.create.failed";
+    // kubelets before 1.8 reported every sync error as FailedSync, a sandbox's among them
+    case "FailedSync":
+      if (/failed to "?CreatePodSandbox"?|CreatePodSandboxError|failed to "?SetupNetwork"?|SetupNetworkError/.test(text)) return "sandbox.create.failed";
+      return /failed to "?KillPodSandbox"?|KillPodSandboxError/.test(text) ? "sandbox.stop.failed" : "k8s.event";
     case "FailedKillPod":
       return "sandbox.stop.failed";
     case "NetworkNotReady":
@@ -324,6 +328,8 @@ function eventKind(ev: K8sEventInfo, text: string): EventKind {
 
 function kubeletKind(h: string, text: string, severity: number): EventKind | null {
   if (/^RunPodSandbox from runtime service failed/.test(h)) return "sandbox.create.failed";
+  // the runtime's error on a line of its own (a klog `err=<` block's line, kept alone by a grep)
+  if (/^rpc error: code = \w+ desc = failed to (?:setup|set up) network for sandbox "/.test(h)) return "sandbox.create.failed";
   // structured (`CreatePodSandbox for pod failed`) and dockershim-era text (`CreatePodSandbox for pod "<name>_<ns>(<uid>)" failed: ...`,
   // `createPodSandbox ...`), also cut by a terminal before its `failed`
   if (/^[Cc]reatePodSandbox for pod (?:failed|"[^"]*" failed)/.test(h) || (severity >= 3 && /^[Cc]reatePodSandbox for pod "/.test(h))) return "sandbox.create.failed";
@@ -443,10 +449,14 @@ const CRIO_NET_RE = new RegExp(`Got pod network &\\{Name:(${NAME}) Namespace:(${
 const SANDBOX_NAME_RE = new RegExp(`sandbox name "(${NAME})_(${NAME})_[0-9a-f]`);
 /** CRI-O's and dockershim's sandbox names: `k8s_<name>_<namespace>_<uid>_<attempt>`, `k8s_POD_<name>_<namespace>_<uid>_<attempt>` */
 const K8S_SANDBOX_NAME_RE = new RegExp(`\\bk8s_(?:POD_)?(${NAME})_(${NAME})_[0-9a-f]{8}`);
+/** `for pod "<name>"` without namespace (dockershim-era kubelet text messages) */
+const POD_NAME_ONLY_RE = new RegExp(`\\bfor pod "(${NAME})"`);
 /** CRI-O `Error adding pod <namespace>_<name> to CNI network` (and deleting … from) */
 const CRIO_CNI_POD_RE = new RegExp(`[Ee]rror (?:adding|deleting) pod (${NAME})_(${NAME}) (?:to|from) CNI network`);
 /** CNI_ARGS as plugins and multus print them: `K8S_POD_NAMESPACE=<ns>;K8S_POD_NAME=<name>` (either order) */
 const CNI_ARGS_POD_RE = /K8S_POD_NAMESPACE=([A-Za-z0-9.-]+);(?:[^;\s]*;)*?K8S_POD_NAME=([A-Za-z0-9.-]+)|K8S_POD_NAME=([A-Za-z0-9.-]+);(?:[^;\s]*;)*?K8S_POD_NAMESPACE=([A-Za-z0-9.-]+)/;
+/** aws-vpc-cni ipamd `Failed to assign IP address to pod <namespace>/<name>` */
+const IPAMD_POD_RE = new RegExp(`assign (?:an )?IP address to pod (${NAME})/(${NAME})`);
 /** multus `[<namespace>/<name>/<uid>:<network>]` (uid optional) */
 const MULTUS_POD_RE = new RegExp(`\\[(${NAME})/(${NAME})(?:/[0-9a-f-]*)?:[\\w.-]+\\]`);
 
@@ -477,10 +487,13 @@ function podOf(r: ClassifyInput, text: string, fields: Record<string, string>): 
   if (m) return m[1] ? `${m[1]}/${m[2]}` : `${m[4]}/${m[3]}`;
   m = SANDBOX_NAME_RE.exec(text) ?? K8S_SANDBOX_NAME_RE.exec(text);
   if (m) return `${m[2]}/${m[1]}`;
-  m = CRIO_CNI_POD_RE.exec(text) ?? MULTUS_POD_RE.exec(text);
+  m = CRIO_CNI_POD_RE.exec(text) ?? MULTUS_POD_RE.exec(text) ?? IPAMD_POD_RE.exec(text);
   if (m) return `${m[1]}/${m[2]}`;
   m = CNI_ARGS_POD_RE.exec(text);
   if (m) return m[1] !== undefined ? `${m[1]}/${m[2]}` : `${m[4]}/${m[3]}`;
+  // the dockershim-era kubelet named the pod alone (`for pod "<name>"`): the bare name, matched to its namespaced key by the attempt grouping
+  m = POD_NAME_ONLY_RE.exec(text);
+  if (m) return m[1];
   if (fields.Namespace && fields.Pod) return `${fields.Namespace}/${fields.Pod}`;
   return null;
 }
@@ -525,7 +538,7 @@ const CNI_OP_RE = new RegExp(
     /([Ff][Aa][Ii][Ll][Ee][Dd] \([Dd][Ee][Ll](?:[Ee][Tt][Ee])?\))/.source,
     // multus `error adding container to network`, `DelegateAdd`; aws-vpc-cni `AddNetwork gRPC call`; kube-ovn `failed to configure nic`
     // Azure CNI `ADD command completed … err:…`
-    /(failed to (?:setup|set up) (?:network|sandbox container)|failed to set up pod "[^"]*" network|CNI ADD\b|[Ee]rror adding (?:pod|network|container to network)|error invoking (?:Conflist|Delegate)Add\b|AddNetwork gRPC call|failed to configure nic|\bADD command completed\b)/.source,
+    /(failed to (?:setup|set up) (?:network|sandbox container)|failed to set up pod "[^"]*" network|CNI ADD\b|[Ee]rror adding (?:pod|network|container to network)|error invoking (?:Conflist|Delegate)Add\b|AddNetwork gRPC call|failed to configure nic|\bADD command completed\b|[Ff]ailed to assign (?:an )?IP address to (?:pod|container))/.source,
     /(failed to (?:destroy|teardown|tear down) (?:network|pod)|failed to teardown pod "[^"]*" network|CNI DEL\b|KillPodSandbox|[Ee]rror deleting (?:pod|network)|error invoking (?:Conflist|Delegate)Del\b|DelNetwork gRPC call|\bDEL command completed\b)/.source,
   ].join("|"),
 );

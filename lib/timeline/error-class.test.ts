@@ -39,6 +39,7 @@ describe("errorClassOf: fixed slugs", () => {
       "cni-agent-unreachable",
     ],
     ['plugin type="calico" failed (add): error getting ClusterInformation: connection is unauthorized: Unauthorized', "cni-api-unauthorized"],
+    ['Failed to create pod sandbox: rpc error: code = Unavailable desc = transport is closing', "runtime-unreachable"],
   ];
   it.each(cases)("%s -> %s", (text, slug) => {
     expect(errorClassOf(text)).toBe(slug);

@@ -36,7 +36,8 @@ export type ErrorClassSlug = (typeof ERROR_CLASS_SLUGS)[number];
  *   (`%s: check that the calico/node container is running and has mounted /var/lib/calico/`
  *   around `stat /var/lib/calico/nodename`), cases 001, 044;
  * - istio-cni: INCIDENTS.md pattern 1 (`istio-cni-kubeconfig: no such file or directory`);
- * - cilium: cilium-cni `Unable to connect to Cilium daemon ... cilium.sock`, "Is the agent running?";
+ * - cilium: cilium-cni `Unable to connect to Cilium daemon ... cilium.sock`, "Is the agent running?",
+ *   `unable to create endpoint: Cilium API client timeout exceeded` (the agent up but not answering);
  * - cni-config-uninitialized: kubelet/containerd `NetworkPluginNotReady`,
  *   `cni plugin not initialized`, `cni config uninitialized`, `no networks found in
  *   /etc/cni/net.d` (case 009, DESIGN.md);
@@ -55,7 +56,8 @@ export type ErrorClassSlug = (typeof ERROR_CLASS_SLUGS)[number];
  *   file`: flannel-io/cni-plugin `flannel.go`), the flannel twin of Calico's nodename race;
  * - runtime-unreachable: the CRI socket of containerd / CRI-O / cri-dockerd closed or absent
  *   (`read unix @->/run/containerd/containerd.sock: read: connection reset by peer`, `error reading
- *   from server: EOF`, `dial unix /run/containerd/containerd.sock: connect: connection refused`), as the kubelet's CRI
+ *   from server: EOF`, `dial unix /run/containerd/containerd.sock: connect: connection refused`, gRPC's
+ *   `transport is closing` when the runtime restarts under a call), as the kubelet's CRI
  *   client reports it (kubernetes cri-client `remote_runtime.go`);
  * - deadline: gRPC `code = DeadlineExceeded desc = context deadline exceeded`.
  */
@@ -70,7 +72,7 @@ const RULES: Array<{ slug: ErrorClassSlug; re: RegExp }> = [
   },
   {
     slug: "cilium-agent-unreachable",
-    re: /unable to connect to cilium (?:daemon|agent)|cilium\.sock[^;]*(?:no such file|connection refused|timeout)|Is the agent running\?/i,
+    re: /unable to connect to cilium (?:daemon|agent)|cilium API client timeout exceeded|cilium\.sock[^;]*(?:no such file|connection refused|timeout)|Is the agent running\?/i,
   },
   {
     slug: "cni-plugin-not-found",
@@ -78,7 +80,7 @@ const RULES: Array<{ slug: ErrorClassSlug; re: RegExp }> = [
   },
   {
     slug: "ipam-exhausted",
-    re: /no IP addresses available|No available addresses|no more free affine blocks|range set[^;]*exhausted|ipam[^;]*exhausted|failed to assign an IP address|failed to allocate (?:an? )?IP|InsufficientCidrBlocks|not enough IPs/i,
+    re: /no IP addresses available|No available addresses|no available IP addresses|no more free affine blocks|range set[^;]*exhausted|ipam[^;]*exhausted|failed to assign an IP address|failed to allocate (?:an? )?IP|InsufficientCidrBlocks|not enough IPs/i,
   },
   {
     slug: "netplugin-no-error-message",
@@ -108,7 +110,7 @@ const RULES: Array<{ slug: ErrorClassSlug; re: RegExp }> = [
   {
     slug: "runtime-unreachable",
     // the socket named: gRPC's `Unavailable` alone is as likely a CNI plugin's call to its daemon (aws-vpc-cni to ipamd)
-    re: /(?:containerd|crio|cri-dockerd|dockershim|docker)\.sock[^;]*?(?:connection refused|connection reset by peer|no such file or directory|broken pipe|EOF)|error reading from server: EOF|code = Unavailable desc = error reading from server: read unix/i,
+    re: /(?:containerd|crio|cri-dockerd|dockershim|docker)\.sock[^;]*?(?:connection refused|connection reset by peer|no such file or directory|broken pipe|EOF)|error reading from server: EOF|code = Unavailable desc = error reading from server: read unix|^(?![\s\S]*(?:AddNetwork|DelNetwork|ipamd))[\s\S]*code = Unavailable desc = transport is closing/i,
   },
   {
     slug: "context-deadline-exceeded",

@@ -19,6 +19,7 @@ import { journalShortSpec } from "./journal-short";
 import { journalShortIsoSpec } from "./journal-short-iso";
 import { k8sEventsJsonSpec } from "./k8s-events-json";
 import { klogSpec } from "./klog";
+import { k8sMessageSpec } from "./k8s-message";
 import { kubectlEventsTableSpec } from "./kubectl-events-table";
 import { syslogRfc3164Spec } from "./syslog-rfc3164";
 import { syslogRfc5424Spec } from "./syslog-rfc5424";
@@ -108,6 +109,7 @@ export const FORMAT_REGISTRY: readonly FormatSpec[] = [
   k8sEventsYamlSpec, // EY
   kubectlEventsTableSpec, // ET
   describeEventsSpec, // ED, ER
+  k8sMessageSpec, // event messages quoted without row or time
   goPanicSpec, // Go panics / goroutine dumps
 ];
 

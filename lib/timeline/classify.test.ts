@@ -315,3 +315,18 @@ describe("classifyRecord on the AWS VPC CNI's ipamd", () => {
     expect(r).toMatchObject({ kind: "cni.add.failed", lane: "cni-agent", pod: "default/web-0", errorClass: "ipam-exhausted" });
   });
 });
+
+describe("classifyRecord on crictl, Antrea and kube-ovn failure lines", () => {
+  it("crictl's fatal `run pod sandbox` is an attempt line, its sandbox and cause kept", () => {
+    const id = "2dd1f42497899f01a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70819";
+    const r = classifyRecord({ component: "crictl", message: `run pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${id}": plugin type="calico" failed (add): stat /var/lib/calico/nodename: no such file or directory`, severity: 4 });
+    expect(r).toMatchObject({ kind: "sandbox.create.failed", lane: "kubelet", sandboxId: id, errorClass: "calico-nodename-missing" });
+  });
+
+  it("an Antrea agent that could not configure a container's interface failed its ADD; kube-ovn names the pod unquoted", () => {
+    const antrea = classifyRecord({ component: "antrea", message: 'Failed to configure container 2bf8333eafa19313d398bc07afeaa0496d11d01ab4eb9dd5d3f7485fb7e76d83 interface: failed to Statfs "/host/var/run/netns/cni-90c1": no such file or directory', severity: 3 });
+    expect(antrea).toMatchObject({ kind: "cni.add.failed", lane: "cni-agent" });
+    const ovn = classifyRecord({ component: "kube-ovn", message: "failed to configure nic eth0 for pod kubevirt/virt-operator-6965ff7dff-jbvgh: network not ready after 200 ping to gateway 10.16.0.1", severity: 3 });
+    expect(ovn).toMatchObject({ kind: "cni.add.failed", pod: "kubevirt/virt-operator-6965ff7dff-jbvgh" });
+  });
+});

@@ -104,7 +104,7 @@ export function hasHex64(s: string): boolean {
 /** Headlines only the kubelet's CRI client (kubelet, crictl) prints (kubernetes `pkg/kubelet/kuberuntime`, cri-client `remote_runtime.go`). */
 const KUBELET_CRI_HEADLINE =
   /^(?:RunPodSandbox from runtime service failed|[Cc]reatePodSandbox for pod|Failed to create sandbox for pod|Error syncing pod, skipping|StopPodSandbox from runtime service failed|Failed to stop sandbox|killPodWithSyncResult failed)/;
-const CNI_OP_HINT = /\(add\)|\(del|set ?up|destroy|tear ?down|KillPodSandbox|CNI (?:ADD|DEL)|[Ee]rror (?:adding|deleting)|invoking (?:Conflist|Delegate)(?:Add|Del)|(?:Add|Del)Network gRPC|configure nic|(?:ADD|DEL) command completed|assign (?:an )?IP address to/;
+const CNI_OP_HINT = /\(add\)|\(del|set ?up|destroy|tear ?down|KillPodSandbox|CNI (?:ADD|DEL)|[Ee]rror (?:adding|deleting)|invoking (?:Conflist|Delegate)(?:Add|Del)|(?:Add|Del)Network gRPC|configure nic|(?:ADD|DEL) command completed|assign (?:an )?IP address to|configure container \S+ interface/;
 const CALICO_CALLER_RE = /^(?:[\w.-]+\/)?(?:[\w.-]+\.go|<nil>) (?:\d+|<nil>): /;
 const FAILURE_KINDS = new Set<EventKind>([
   "sandbox.create.failed",
@@ -328,6 +328,8 @@ function eventKind(ev: K8sEventInfo, text: string): EventKind {
 
 function kubeletKind(h: string, text: string, severity: number): EventKind | null {
   if (/^RunPodSandbox from runtime service failed/.test(h)) return "sandbox.create.failed";
+  // crictl's own report of a sandbox it could not create (`FATA[0000] run pod sandbox: rpc error: …`)
+  if (/^(?:running container: )?run pod sandbox(?: failed)?: /.test(h)) return "sandbox.create.failed";
   // the runtime's error on a line of its own (a klog `err=<` block's line, kept alone by a grep)
   if (/^rpc error: code = \w+ desc = failed to (?:setup|set up) network for sandbox "/.test(h)) return "sandbox.create.failed";
   // structured (`CreatePodSandbox for pod failed`) and dockershim-era text (`CreatePodSandbox for pod "<name>_<ns>(<uid>)" failed: ...`,
@@ -455,8 +457,8 @@ const POD_NAME_ONLY_RE = new RegExp(`\\bfor pod "(${NAME})"`);
 const CRIO_CNI_POD_RE = new RegExp(`[Ee]rror (?:adding|deleting) pod (${NAME})_(${NAME}) (?:to|from) CNI network`);
 /** CNI_ARGS as plugins and multus print them: `K8S_POD_NAMESPACE=<ns>;K8S_POD_NAME=<name>` (either order) */
 const CNI_ARGS_POD_RE = /K8S_POD_NAMESPACE=([A-Za-z0-9.-]+);(?:[^;\s]*;)*?K8S_POD_NAME=([A-Za-z0-9.-]+)|K8S_POD_NAME=([A-Za-z0-9.-]+);(?:[^;\s]*;)*?K8S_POD_NAMESPACE=([A-Za-z0-9.-]+)/;
-/** aws-vpc-cni ipamd `Failed to assign IP address to pod <namespace>/<name>` */
-const IPAMD_POD_RE = new RegExp(`assign (?:an )?IP address to pod (${NAME})/(${NAME})`);
+/** `… to pod <namespace>/<name>` / `… for pod <namespace>/<name>` unquoted (aws-vpc-cni ipamd, kube-ovn) */
+const IPAMD_POD_RE = new RegExp(`\\b(?:to|for) pod (${NAME})/(${NAME})\\b`);
 /** multus `[<namespace>/<name>/<uid>:<network>]` (uid optional) */
 const MULTUS_POD_RE = new RegExp(`\\[(${NAME})/(${NAME})(?:/[0-9a-f-]*)?:[\\w.-]+\\]`);
 
@@ -538,7 +540,7 @@ const CNI_OP_RE = new RegExp(
     /([Ff][Aa][Ii][Ll][Ee][Dd] \([Dd][Ee][Ll](?:[Ee][Tt][Ee])?\))/.source,
     // multus `error adding container to network`, `DelegateAdd`; aws-vpc-cni `AddNetwork gRPC call`; kube-ovn `failed to configure nic`
     // Azure CNI `ADD command completed … err:…`
-    /(failed to (?:setup|set up) (?:network|sandbox container)|failed to set up pod "[^"]*" network|CNI ADD\b|[Ee]rror adding (?:pod|network|container to network)|error invoking (?:Conflist|Delegate)Add\b|AddNetwork gRPC call|failed to configure nic|\bADD command completed\b|[Ff]ailed to assign (?:an )?IP address to (?:pod|container))/.source,
+    /(failed to (?:setup|set up) (?:network|sandbox container)|failed to set up pod "[^"]*" network|CNI ADD\b|[Ee]rror adding (?:pod|network|container to network)|error invoking (?:Conflist|Delegate)Add\b|AddNetwork gRPC call|failed to configure nic|Failed to configure container \S+ interface|\bADD command completed\b|[Ff]ailed to assign (?:an )?IP address to (?:pod|container))/.source,
     /(failed to (?:destroy|teardown|tear down) (?:network|pod)|failed to teardown pod "[^"]*" network|CNI DEL\b|KillPodSandbox|[Ee]rror deleting (?:pod|network)|error invoking (?:Conflist|Delegate)Del\b|DelNetwork gRPC call|\bDEL command completed\b)/.source,
   ].join("|"),
 );

@@ -12,7 +12,7 @@ import type { BootEvent } from "../lib/detect/types";
 import { analyseBundle, uploadNodeName, type IngestOptions } from "../lib/ingest/analyse-bundle";
 import { toBootEvent } from "../lib/ingest/store-bundle";
 import { parseFile } from "../lib/parse/parse-file";
-import { caseBytes, caseText } from "../lib/testing/cases";
+import { caseBytes, caseText } from "./cases/cases";
 
 const UPLOAD_MS = Date.UTC(2026, 11, 1, 12, 0, 0);
 const at = (s: string) => Date.parse(s);

@@ -9,7 +9,7 @@ import { createTestDb, type TestDb } from "../lib/db/test-db";
 import { enqueueBundle, type UploadedFile } from "../lib/ingest/enqueue-bundle";
 import { processBundle, type BundleOptions } from "../lib/ingest/process-bundle";
 import { getIncidentReport } from "../lib/incidents/get-incident-report";
-import { caseBytes } from "../lib/testing/cases";
+import { caseBytes } from "./cases/cases";
 
 const caseFile = caseBytes;
 

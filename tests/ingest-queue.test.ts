@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../lib/db/test-db";
 import type { DbHandles } from "../lib/db/connection";
-import { caseBytes } from "../lib/testing/cases";
+import { caseBytes } from "./cases/cases";
 
 const CASE = caseBytes("056-kind-journald-containerd-kubelet-cilium-cni-retry.log");
 

@@ -11,7 +11,7 @@ import { enqueueBundle } from "../lib/ingest/enqueue-bundle";
 import { processBundle } from "../lib/ingest/process-bundle";
 import { bundleWarnings } from "../lib/incidents/bundle-warnings";
 import { getIncidentReport } from "../lib/incidents/get-incident-report";
-import { caseBytes } from "../lib/testing/cases";
+import { caseBytes } from "./cases/cases";
 import { EDGE_NODE, edgeNodeArchive } from "./support/edge-node-archive";
 import { generateScenario } from "../lib/sample/index";
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { POST } from "../app/api/preview/route";
-import { caseText } from "../lib/testing/cases";
+import { caseText } from "./cases/cases";
 
 const post = (body: unknown, headers: Record<string, string> = {}) =>
   POST(new Request("http://127.0.0.1/api/preview", { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body), headers: { "content-type": "application/json", ...headers } }));

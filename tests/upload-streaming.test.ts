@@ -12,7 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb, type DbHandles } from "../lib/db/connection";
 import { useTestDatabaseUrl } from "../lib/db/test-db";
-import { caseBytes } from "../lib/testing/cases";
+import { caseBytes } from "./cases/cases";
 
 // the route hands an accepted bundle to the ingest worker: here it is only recorded
 const enqueued: string[] = [];

@@ -4,7 +4,7 @@ import { BOOT, T0, eventFactory, sortEvents } from "./test-support";
 import type { BootEvent } from "./types";
 import { parseFile } from "../parse/parse-file";
 import { classifyRecord } from "../timeline/classify";
-import { caseText } from "../testing/cases";
+import { caseText } from "../../tests/cases/cases";
 
 const CONF = "/host/etc/cni/net.d/05-cilium.conflist";
 const istioAnnounce = `configuration requires updates, (re)writing CNI config file at "${CONF}": istio-cni CNI config removed from CNI config file: ${CONF}`;

@@ -4,7 +4,7 @@ import { runDetectors, DETECTORS, assertUniqueNames } from "./index";
 import type { BootEvent, BootInfo, Detector, EventKind, Lane } from "./types";
 import { caseLineToInput } from "../timeline/case-lines";
 import { classifyRecord } from "../timeline/classify";
-import { caseText } from "../testing/cases";
+import { caseText } from "../../tests/cases/cases";
 
 const T0 = Date.UTC(2026, 2, 14, 2, 10, 0);
 const boot: BootInfo = { node: "n1", bootKey: "6513a0c2d1e84f0bb2a7c3d4e5f60718", start: T0, end: null };

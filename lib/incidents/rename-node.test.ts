@@ -9,7 +9,7 @@ import { useTestDatabaseUrl } from "@/lib/db/test-db";
 import { getIncidentMarkdown } from "@/lib/export/get-incident-markdown";
 import { enqueueBundle } from "@/lib/ingest/enqueue-bundle";
 import { processBundle } from "@/lib/ingest/process-bundle";
-import { caseText } from "@/lib/testing/cases";
+import { caseText } from "../../tests/cases/cases";
 import { getBootView, nodeNameByAlias } from "@/lib/timeline/get-boot-view";
 import { getIncident } from "./get-incident";
 import { checkNodeName, MAX_NODE_NAME, renameNode } from "./rename-node";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../http/errors";
-import { caseText } from "../testing/cases";
+import { caseText } from "../../tests/cases/cases";
 import { describeFormat, PREVIEW_MAX_BYTES, previewText } from "./preview-text";
 
 const NOW = Date.UTC(2026, 2, 14, 3, 0, 0);

@@ -20,7 +20,7 @@
  * `kubectl-timestamps` refuses these lines (a `[LEVEL]` token after a stamp of 0 or 3 fraction
  * digits), so the file comes here.
  */
-import { type ComponentLine, componentRecord } from "./component-line";
+import { type ComponentLine, componentRecord, indentedContinuation } from "./component-line";
 import { sniffRatio } from "./sniff-util";
 import { parseIsoStamp } from "./time-util";
 import type { FormatSpec, LineResult, Severity } from "./types";
@@ -57,8 +57,7 @@ export const awsVpcCniSeelogSpec: FormatSpec = {
           seen = true;
           return { type: "record", record: componentRecord(c, "aws-vpc-cni") };
         }
-        const c0 = line.charCodeAt(0);
-        return seen && (c0 === 32 || c0 === 9) ? { type: "continuation", text: line } : null;
+        return indentedContinuation(line, seen);
       },
     };
   },

@@ -20,7 +20,7 @@
  * writes zap JSON (`"ts"`, `"pid"`, `"component":"cni…"`), partly mixed with the old lines; those
  * JSON lines are read here too. Component `azure-cni`.
  */
-import { type ComponentLine, componentRecord } from "./component-line";
+import { type ComponentLine, componentRecord, indentedContinuation } from "./component-line";
 import { parseZapJson } from "./zap-json";
 import type { FormatSpec, LineParser, LineResult, ParsedRecord, WallTime } from "./types";
 
@@ -124,7 +124,7 @@ class AzureCniParser implements LineParser {
     else if (c0 === 123) c = parseZapJson(line);
     if (!c) {
       // a panic or a wrapped value: indented text after a record
-      return this.seen && (c0 === 32 || c0 === 9) ? { type: "continuation", text: line } : null;
+      return indentedContinuation(line, this.seen);
     }
     this.seen = true;
     const rec: ParsedRecord = componentRecord(c, "azure-cni", true);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseFile } from "./parse-file";
-import { caseText } from "../testing/cases";
+import { caseText } from "../../tests/cases/cases";
 import { expectAccounting, recordIso as iso } from "../testing/parse-cases";
 
 describe("case 004: istio install-cni, zap console with runs of spaces", () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { FileRecord, ParsedFile } from "./file-types";
-import { caseText } from "../testing/cases";
+import { caseText } from "../../tests/cases/cases";
 import { expectAccounting, parseCase } from "../testing/parse-cases";
 
 function expected(name: string): { records: number; timestamped: number } {

@@ -15,7 +15,7 @@
  * any 1-9 digits are a fraction of a second, floored to the ms.
  * A line with a quoted `time=` and no `subsys=` is containerd/logrus, not cilium.
  */
-import { type ComponentLine, componentRecord } from "./component-line";
+import { type ComponentLine, componentRecord, indentedContinuation } from "./component-line";
 import { LOGRUS_LEVELS, scanLogfmt } from "./logfmt";
 import { sniffRatio } from "./sniff-util";
 import { parseIsoStamp } from "./time-util";
@@ -52,8 +52,7 @@ export const ciliumLogfmtSpec: FormatSpec = {
       parseLine(line) {
         const c = parseCiliumText(line);
         if (!c) {
-          const c0 = line.charCodeAt(0);
-          return seen && (c0 === 32 || c0 === 9) ? { type: "continuation", text: line } : null;
+          return indentedContinuation(line, seen);
         }
         seen = true;
         return { type: "record", record: componentRecord(c, "cilium") };

@@ -3,7 +3,7 @@
  * message is a whole line of its own file or the MESSAGE inside a journal/syslog/CRI envelope
  * (FORMATS.md 5b "Two-level parsing").
  */
-import type { ParsedRecord, Severity, WallTime } from "./types";
+import type { LineResult, ParsedRecord, Severity, WallTime } from "./types";
 
 /** One parsed component line (see the module comment). */
 export interface ComponentLine {
@@ -52,4 +52,13 @@ export function isContainerdMessage(message: string): boolean {
   // first letters of the messages above: R S C P I T F E s c l
   if (c !== 82 && c !== 83 && c !== 67 && c !== 80 && c !== 73 && c !== 84 && c !== 70 && c !== 69 && c !== 115 && c !== 99 && c !== 108) return false;
   return CONTAINERD_MESSAGE_RE.test(message);
+}
+
+/**
+ * A line a component format did not parse, after one of its records: indented (a blank or a tab
+ * first) it continues that record, as multi-line values and stack traces print; else not mine.
+ */
+export function indentedContinuation(line: string, afterRecord: boolean): LineResult {
+  const c = line.charCodeAt(0);
+  return afterRecord && (c === 32 || c === 9) ? { type: "continuation", text: line } : null;
 }

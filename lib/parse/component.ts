@@ -115,22 +115,7 @@ export function unwrapSupervised(outer: ComponentLine, line: string): ComponentL
     if (rest) out.fields = rest;
     return out;
   }
-  let time = inner.time ?? outer.time;
-  const o = outer.time;
-  if (inner.time && o && o.year !== null && (inner.time.year === null || (inner.time.offsetMin === null && o.offsetMin !== null))) {
-    const t = inner.time;
-    time = {
-      year: t.year ?? closestYear(t, o),
-      month: t.month,
-      day: t.day,
-      hour: t.hour,
-      minute: t.minute,
-      second: t.second,
-      ms: t.ms,
-      offsetMin: t.offsetMin ?? o.offsetMin,
-      precision: t.precision,
-    };
-  }
+  const time = inner.time ? completedBy(inner.time, outer.time) : outer.time;
   const out: ComponentLine = { time, severity: inner.severity, message: inner.message, component, named: true };
   if (inner.fields) out.fields = inner.fields;
   if (inner.pid !== undefined) out.pid = inner.pid;
@@ -233,6 +218,26 @@ export function componentFor(ident: string | undefined, parsed: ComponentLine | 
   return ident || "unknown";
 }
 
+/**
+ * A component's stamp completed by the stamp around it (a journal, syslog or supervisor line): a
+ * missing year is the envelope's year closest to it, a missing offset the envelope's. The stamp
+ * itself when the envelope has no year or there is nothing to complete.
+ */
+function completedBy(t: WallTime, env: WallTime | null): WallTime {
+  if (!env || env.year === null || !(t.year === null || (t.offsetMin === null && env.offsetMin !== null))) return t;
+  return {
+    year: t.year ?? closestYear(t, env),
+    month: t.month,
+    day: t.day,
+    hour: t.hour,
+    minute: t.minute,
+    second: t.second,
+    ms: t.ms,
+    offsetMin: t.offsetMin ?? env.offsetMin,
+    precision: t.precision,
+  };
+}
+
 /** Year for a year-less component stamp that is closest to a complete envelope stamp. */
 function closestYear(w: WallTime, env: WallTime): number {
   const envYear = env.year as number;
@@ -292,26 +297,7 @@ export function envelopeRecordOf(env: Envelope, msg: string, parsed: ComponentLi
     rec.severity = parsed.severity;
     rec.message = parsed.message;
     if (parsed.fields) rec.fields = parsed.fields;
-    if (parsed.time) {
-      let t = parsed.time;
-      const e = env.time;
-      if (e && e.year !== null && (t.year === null || (t.offsetMin === null && e.offsetMin !== null))) {
-        t = {
-          year: t.year,
-          month: t.month,
-          day: t.day,
-          hour: t.hour,
-          minute: t.minute,
-          second: t.second,
-          ms: t.ms,
-          offsetMin: t.offsetMin,
-          precision: t.precision,
-        };
-        if (t.year === null) t.year = closestYear(t, e);
-        if (t.offsetMin === null) t.offsetMin = e.offsetMin;
-      }
-      rec.time = t;
-    }
+    if (parsed.time) rec.time = completedBy(parsed.time, env.time);
   }
   return rec;
 }

@@ -11,10 +11,10 @@
  * `name=containerd-shim-v2`: component `kata`. dockerd writes the same layout (component from
  * the path, else containerd).
  */
-import { type ComponentLine, componentRecord } from "./component-line";
+import { type ComponentLine, componentRecord, indentedContinuation } from "./component-line";
 import { parseLogrusText } from "./logfmt";
 import { sniffRatio } from "./sniff-util";
-import type { FormatSpec, LineResult } from "./types";
+import type { FormatSpec } from "./types";
 
 /** Parse one containerd/logrus line (`T` between date and time); null when it is not one. */
 export function parseContainerdText(s: string): ComponentLine | null {
@@ -34,10 +34,6 @@ const KATA_SOURCES = new Set(["virtcontainers", "katautils", "runtime", "agent",
 /** a fraction is required: second-precision lines are the k3s/rke2 supervisor's (k3s-logrus.ts) */
 const SNIFF = /^time="\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+[^"]*" level=(?:trace|debug|info|warning|error|fatal|panic) msg=/;
 
-function continuation(line: string, seen: boolean): LineResult {
-  const c = line.charCodeAt(0);
-  return seen && (c === 32 || c === 9) ? { type: "continuation", text: line } : null;
-}
 
 /** Format spec: containerd logrus text files (k3s/rke2 `agent/containerd/containerd.log`). */
 export const containerdLogrusSpec: FormatSpec = {
@@ -52,7 +48,7 @@ export const containerdLogrusSpec: FormatSpec = {
       settled: true,
       parseLine(line) {
         const c = parseContainerdText(line);
-        if (!c) return continuation(line, seen);
+        if (!c) return indentedContinuation(line, seen);
         seen = true;
         return { type: "record", record: componentRecord(c, c.component ?? fileComponent) };
       },

@@ -8,7 +8,7 @@
  * The same key layout with Go's `time.Time.String()` stamp (`time="2024-01-01 00:00:00.123 +0000
  * UTC"`) is read too; its component comes from the path (k3s, rke2, docker, kata), else crio.
  */
-import { type ComponentLine, componentRecord } from "./component-line";
+import { type ComponentLine, componentRecord, indentedContinuation } from "./component-line";
 import { LOGRUS_LEVELS, parseLogrusText, scanLogfmt } from "./logfmt";
 import { parseGoTimeText } from "./logrus-text";
 import { sniffRatio } from "./sniff-util";
@@ -59,8 +59,7 @@ export const crioLogrusSpec: FormatSpec = {
       parseLine(line) {
         const c = parseCrioText(line);
         if (!c) {
-          const c0 = line.charCodeAt(0);
-          return seen && (c0 === 32 || c0 === 9) ? { type: "continuation", text: line } : null;
+          return indentedContinuation(line, seen);
         }
         seen = true;
         return { type: "record", record: componentRecord(c, component) };

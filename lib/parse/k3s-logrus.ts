@@ -10,7 +10,7 @@
  * a line whose message is one of containerd's own (`RunPodSandbox for …`, `shim reaped`: the
  * containerd k3s embeds or supervises) is `containerd`.
  */
-import { componentRecord, isContainerdMessage } from "./component-line";
+import { componentRecord, isContainerdMessage, indentedContinuation } from "./component-line";
 import { parseLogrusText } from "./logfmt";
 import { sniffRatio } from "./sniff-util";
 import type { FormatSpec, LineResult } from "./types";
@@ -29,8 +29,7 @@ export const k3sLogrusSpec: FormatSpec = {
       parseLine(line: string): LineResult {
         const c = parseLogrusText(line, "T");
         if (!c || c.fields?.subsys !== undefined) {
-          const c0 = line.charCodeAt(0);
-          return seen && (c0 === 32 || c0 === 9) ? { type: "continuation", text: line } : null;
+          return indentedContinuation(line, seen);
         }
         seen = true;
         return { type: "record", record: componentRecord(c, isContainerdMessage(c.message) ? "containerd" : component) };

@@ -24,7 +24,7 @@
  * reaped`, …: early k3s ran containerd in-process and printed its lines with full timestamps) is
  * `containerd`.
  */
-import { type ComponentLine, componentRecord, isContainerdMessage } from "./component-line";
+import { type ComponentLine, componentRecord, isContainerdMessage, indentedContinuation } from "./component-line";
 import { sniffRatio } from "./sniff-util";
 import { splitTrailingPairs } from "./text-scan";
 import { parseIsoStamp } from "./time-util";
@@ -125,8 +125,7 @@ class LogrusTerminalParser implements LineParser {
   parseLine(line: string): LineResult {
     const c = parseLogrusTerminal(line);
     if (!c) {
-      const c0 = line.charCodeAt(0);
-      return this.seen && (c0 === 32 || c0 === 9) ? { type: "continuation", text: line } : null;
+      return indentedContinuation(line, this.seen);
     }
     this.seen = true;
     let component = this.component ?? c.component ?? "logrus";

@@ -15,7 +15,7 @@
  * Levels EMER (fatal), ERR, WARN, INFO, DBG. Component `ovs`, or `ovn` when the path names an OVN
  * daemon.
  */
-import { type ComponentLine, componentRecord } from "./component-line";
+import { type ComponentLine, componentRecord, indentedContinuation } from "./component-line";
 import { sniffRatio } from "./sniff-util";
 import { parseIsoStamp } from "./time-util";
 import type { FormatSpec, LineParser, LineResult, ParseContext, Severity } from "./types";
@@ -49,8 +49,7 @@ class OvsParser implements LineParser {
   parseLine(line: string): LineResult {
     const c = parseOvsText(line);
     if (!c) {
-      const c0 = line.charCodeAt(0);
-      return this.seen && (c0 === 32 || c0 === 9) ? { type: "continuation", text: line } : null;
+      return indentedContinuation(line, this.seen);
     }
     this.seen = true;
     return { type: "record", record: componentRecord(c, this.component) };

@@ -10,7 +10,7 @@
  * time, UTC in the weave images). Indented lines continue the record before them. Component
  * `weave`.
  */
-import { type ComponentLine, componentRecord } from "./component-line";
+import { type ComponentLine, componentRecord, indentedContinuation } from "./component-line";
 import { sniffRatio } from "./sniff-util";
 import { d2, d4, fractionMs } from "./time-util";
 import type { FormatSpec, LineResult, Severity } from "./types";
@@ -58,8 +58,7 @@ export const weaveSpec: FormatSpec = {
           seen = true;
           return { type: "record", record: componentRecord(c, "weave") };
         }
-        const c0 = line.charCodeAt(0);
-        return seen && (c0 === 32 || c0 === 9) ? { type: "continuation", text: line } : null;
+        return indentedContinuation(line, seen);
       },
     };
   },

@@ -1,12 +1,12 @@
 /**
- * Test support for the parse tests of the real-format cases (lib/testing/cases.ts): a case parsed
+ * Test support for the parse tests of the real-format cases (tests/cases/cases.ts): a case parsed
  * as uploaded alone, a record's time as ISO, and the line accounting check. Kept apart from
  * cases.ts, which tests that set limits through the environment import before they set them.
  */
 import { expect } from "vitest";
 import type { FileRecord, ParsedFile } from "../parse/file-types";
 import { parseFile, type ParseFileOptions } from "../parse/parse-file";
-import { caseText } from "./cases";
+import { caseText } from "../../tests/cases/cases";
 
 /** A case file parsed as a reviewer would upload it alone (`opts`: the upload values). */
 export function parseCase(name: string, opts: ParseFileOptions = {}): ParsedFile {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { caseLineToInput } from "./case-lines";
 import { classifyRecord, cniOpOf, hasHex64, inheritErrorClasses, laneOf, recordCniOp } from "./classify";
 import type { K8sEventInfo } from "../parse/types";
-import { caseText } from "../testing/cases";
+import { caseText } from "../../tests/cases/cases";
 
 const caseLines = (file: string) =>
   caseText(file)

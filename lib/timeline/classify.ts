@@ -130,7 +130,7 @@ export function classifyRecord(r: ClassifyInput): Classification {
   // the kubelet's (and crictl's) CRI client texts say who wrote them, whatever a file's name suggested
   if ((lane === "cni-plugin" || lane === "cni-agent" || lane === "other") && KUBELET_CRI_HEADLINE.test(headline)) lane = "kubelet";
   const kind = kindOf(r, lane, headline, text, fields);
-  const pod = podOf(r, text, fields);
+  const pod = podOf(r, text, fields, kind);
   const sandboxId = hasHex64(text) || fields.podSandboxID ? sandboxIdOf(kind, text, fields) : null;
   let errorClass: string | null = null;
   if (FAILURE_KINDS.has(kind) || r.severity >= 3) {
@@ -462,7 +462,12 @@ const IPAMD_POD_RE = new RegExp(`\\b(?:to|for) pod (${NAME})/(${NAME})\\b`);
 /** multus `[<namespace>/<name>/<uid>:<network>]` (uid optional) */
 const MULTUS_POD_RE = new RegExp(`\\[(${NAME})/(${NAME})(?:/[0-9a-f-]*)?:[\\w.-]+\\]`);
 
-function podOf(r: ClassifyInput, text: string, fields: Record<string, string>): string | null {
+/**
+ * The pod a record names (`namespace/name`; a bare name when only that is known). The forms only
+ * failure reports print (sandbox names, CNI plugins' wording, a name alone) are looked for on
+ * signal records only: a plain log line does not pay for them.
+ */
+function podOf(r: ClassifyInput, text: string, fields: Record<string, string>, kind: EventKind): string | null {
   const f = fields.pod;
   if (f && POD_FIELD_RE.test(f)) return f;
   // kubelet JSON logging prints the pod as an object: {"name":…,"namespace":…}
@@ -487,6 +492,7 @@ function podOf(r: ClassifyInput, text: string, fields: Record<string, string>): 
   if (m) return m[1] !== undefined ? `${m[2]}/${m[1]}` : `${m[4]}/${m[3]}`;
   m = CALICO_POD_RE.exec(text);
   if (m) return m[1] ? `${m[1]}/${m[2]}` : `${m[4]}/${m[3]}`;
+  if (kind === "log") return fields.Namespace && fields.Pod ? `${fields.Namespace}/${fields.Pod}` : null;
   m = SANDBOX_NAME_RE.exec(text) ?? K8S_SANDBOX_NAME_RE.exec(text);
   if (m) return `${m[2]}/${m[1]}`;
   m = CRIO_CNI_POD_RE.exec(text) ?? MULTUS_POD_RE.exec(text) ?? IPAMD_POD_RE.exec(text);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { uploadOptionFields } from "@/lib/ingest/upload-options";
 import { ApiError, route } from "@/lib/http/errors";
 import { readJson } from "@/lib/http/read-json";
 import { PREVIEW_MAX_BYTES, previewText } from "@/lib/ingest/preview-text";
@@ -12,9 +13,7 @@ const MAX_BODY = Math.floor(PREVIEW_MAX_BYTES * 1.8);
 const ZPreview = z.object({
   text: z.string(),
   name: z.string().trim().max(255).optional(),
-  node: z.string().trim().max(253).optional(),
-  tz: z.string().trim().max(64).optional(),
-  year: z.coerce.number().int().min(1970).max(2100).optional(),
+  ...uploadOptionFields,
   collected: z
     .string()
     .trim()

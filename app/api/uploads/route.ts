@@ -4,6 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import busboy from "busboy";
 import { z } from "zod";
+import { uploadOptionFields } from "@/lib/ingest/upload-options";
 import { requireAuth } from "@/lib/auth/auth";
 import { fmtSize, LIMIT_ENV, LIMITS } from "@/lib/bundle/limits";
 import { getDb } from "@/lib/db/connection";
@@ -24,9 +25,7 @@ const tooLarge = (what: string) => new ApiError("payload_too_large", `${what} is
 const ZUploadFields = z.object({
   incidentId: z.string().trim().max(200).optional(),
   title: z.string().trim().max(200).optional(),
-  node: z.string().trim().max(253).optional(),
-  tz: z.string().trim().max(64).optional(),
-  year: z.coerce.number().int().min(1970).max(2100).optional(),
+  ...uploadOptionFields,
   collected: z
     .string()
     .trim()

@@ -42,7 +42,7 @@ const CASES: Record<string, CaseExpect> = {
   "040-get-events-all-namespaces-starting-kubelet.log": { opts: { collectedMs: at("2019-04-03T10:00:00Z") }, node: "node-p-0000", errorClass: null },
   "044-describe-calico-nodename-x158-over-6m.log": { opts: { collectedMs: at("2018-04-12T08:00:00Z") }, node: "node-p-0000000000000000000", errorClass: "calico-nodename-missing" },
   "056-kind-journald-containerd-kubelet-cilium-cni-retry.log": { node: "kind-worker", errorClass: "sig:" },
-  "069-journalctl-reverse-order-pager-truncated.log": { opts: { year: 2025 }, node: "node", errorClass: "sig:" },
+  "069-journalctl-reverse-order-pager-truncated.log": { opts: { year: 2025 }, node: "node", errorClass: "sig:failed to reserve sandbox name" },
   "070-syslog-kubelet-containerd-deadline.log": { node: "NodeA", errorClass: "context-deadline-exceeded" },
   "079-klog-calico-nodename-triple.log": { opts: { year: 2020 }, errorClass: "calico-nodename-missing" },
   "091-after-reboot-flannel-klog-out-of-order-timestamps.log": { opts: { year: 2021 }, errorClass: null },

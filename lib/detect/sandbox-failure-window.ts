@@ -184,14 +184,20 @@ function newAttempt(e: BootEvent): Attempt {
 }
 
 /**
- * Class of an attempt: the first fixed slug among its lines by time, else the first `sig:` class
- * (a cause one line states in full beats another line cut before it), else `truncated`.
+ * Class of an attempt: the first fixed slug among its lines by time, else the `sig:` class most of
+ * its lines state (ties: the earliest; a cause stated in full beats a line cut before it), else
+ * `truncated`.
  */
 function attemptClass(lines: BootEvent[]): string | null {
   const sorted = [...lines].sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0) || a.fileId - b.fileId || a.line - b.line);
   const cls = (l: BootEvent) => l.errorClass;
   const slug = sorted.find((l) => cls(l) && !cls(l)!.startsWith("sig:") && cls(l) !== "truncated");
-  return slug?.errorClass ?? sorted.find((l) => cls(l)?.startsWith("sig:"))?.errorClass ?? sorted.find(cls)?.errorClass ?? null;
+  if (slug) return slug.errorClass;
+  const sigs = new Map<string, number>();
+  for (const l of sorted) if (cls(l)?.startsWith("sig:")) sigs.set(cls(l)!, (sigs.get(cls(l)!) ?? 0) + 1);
+  let best: string | null = null;
+  for (const [c, n] of sigs) if (best === null || n > sigs.get(best)!) best = c;
+  return best ?? sorted.find(cls)?.errorClass ?? null;
 }
 
 /**

@@ -13,6 +13,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
+        <a href="#main" className="skip-link">
+          Skip to content
+        </a>
         <header className="topbar">
           <Link href="/" className="brand">
             bootline
@@ -24,7 +27,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           </Link>
         </header>
         <Providers>
-          <main>{children}</main>
+          <main id="main" tabIndex={-1}>
+            {children}
+          </main>
         </Providers>
       </body>
     </html>

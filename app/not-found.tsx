@@ -1,6 +1,9 @@
 import Link from "next/link";
+import { connection } from "next/server";
 
-export default function NotFound() {
+export default async function NotFound() {
+  // rendered per request, so its scripts carry the Content-Security-Policy nonce (proxy.ts)
+  await connection();
   return (
     <section className="panel">
       <h1>Not found</h1>

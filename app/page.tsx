@@ -13,6 +13,7 @@ export default async function Home({ searchParams }: { searchParams: Promise<Rec
   const pre = ZIncidentId.safeParse(Array.isArray(sp.incident) ? sp.incident[0] : sp.incident).data ?? null;
   return (
     <div className="home">
+      <h1 className="sr-only">bootline: reboot incidents</h1>
       <UploadPanel incidents={incidents.map((i) => ({ id: i.id, title: i.title }))} defaultIncidentId={pre} />
       <section className="panel" aria-labelledby="incidents-h">
         <h2 id="incidents-h">Incidents</h2>

@@ -1,6 +1,6 @@
 /**
- * Access with BOOTLINE_AUTH_TOKEN (issue 7). Starts a second server of the built app on its
- * own port with the token set (same database), and checks: pages send a browser to the
+ * Access with BOOTLINE_AUTH_TOKEN (docs/hostile-input.md "Access"). Starts a second server of
+ * the built app on its own port with the token set (same database), and checks: pages send a browser to the
  * sign-in page, which sets an httpOnly cookie and returns to the page asked for; APIs answer
  * 401 without the token and work with `Authorization: Bearer`; uploads (which the proxy leaves
  * alone) check the token themselves; /api/health stays open.
@@ -49,7 +49,7 @@ test("with BOOTLINE_AUTH_TOKEN every page and API needs it; health stays open", 
   expect((await request.get(`${BASE}/api/incidents`, { headers: { Authorization: "Bearer wrong" } })).status()).toBe(401);
 
   // uploads check the token themselves
-  const file = { name: "x.log", mimeType: "text/plain", buffer: Buffer.from("Mar 14 02:10:01 node-z kubelet[1]: I0314 02:10:01.000000 1 k.go:1] \"x\"\n") };
+  const file = { name: "x.log", mimeType: "text/plain", buffer: Buffer.from('Mar 14 02:10:01 node-z kubelet[1]: I0314 02:10:01.000000 1 k.go:1] "x"\n') };
   const refused = await request.post(`${BASE}/api/uploads`, { multipart: { files: file, title: "auth e2e" } });
   expect(refused.status()).toBe(401);
   const accepted = await request.post(`${BASE}/api/uploads`, { multipart: { files: file, title: "auth e2e" }, headers: { Authorization: `Bearer ${TOKEN}` } });
@@ -69,8 +69,45 @@ test("with BOOTLINE_AUTH_TOKEN every page and API needs it; health stays open", 
   const cookie = (await context.cookies(BASE)).find((c) => c.name === "bootline_session");
   expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Lax" });
   expect(cookie!.value).not.toContain(TOKEN);
+  expect(cookie!.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
   // the browser's own API calls carry the cookie
   expect(await page.evaluate(async (id) => (await fetch(`/api/incidents/${id}`)).status, incidentId)).toBe(200);
+  // signing out ends the session: the old cookie no longer works, even sent by hand
+  await page.goto(`${BASE}/sign-in`);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(`${BASE}/sign-in`);
+  expect((await context.cookies(BASE)).find((c) => c.name === "bootline_session")).toBeUndefined();
+  expect((await request.get(`${BASE}/api/incidents/${incidentId}`, { headers: { cookie: `bootline_session=${cookie!.value}` } })).status()).toBe(401);
+  await page.goto(`${BASE}/i/${incidentId}`);
+  await expect(page).toHaveURL(/\/sign-in\?next=/);
+
+  // a malformed cookie is no session, not an error
+  const bad = await request.get(`${BASE}/api/incidents`, { headers: { cookie: "bootline_session=%E0%A4%A" } });
+  expect(bad.status()).toBe(401);
+  expect((await request.get(`${BASE}/sign-in`, { headers: { cookie: "bootline_session=%E0%A4%A" } })).status()).toBe(200);
+
   // clean up through the API
   expect((await request.delete(`${BASE}/api/incidents/${incidentId}`, { headers: { Authorization: `Bearer ${TOKEN}` } })).status()).toBe(200);
+});
+
+test("wrong tokens from one address are throttled: 429 with Retry-After", async ({ request }) => {
+  const from = { "x-forwarded-for": "198.51.100.23" };
+  const guess = (token: string) => request.post(`${BASE}/api/auth/sign-in`, { form: { token, next: "/" }, headers: from, maxRedirects: 0 });
+  for (let i = 0; i < 6; i++) {
+    const r = await guess(`wrong-guess-${i}-0123456789`);
+    expect(r.status()).toBe(303);
+    expect(r.headers().location).toBe("/sign-in?error=1&next=%2F");
+  }
+  const locked = await guess(TOKEN);
+  expect(locked.status()).toBe(429);
+  expect(Number(locked.headers()["retry-after"])).toBeGreaterThanOrEqual(1);
+  expect(locked.headers()["set-cookie"]).toBeUndefined();
+  // the same address with a Bearer token is refused too while locked
+  const api = await request.get(`${BASE}/api/incidents`, { headers: { ...from, Authorization: `Bearer ${TOKEN}` } });
+  expect(api.status()).toBe(429);
+  expect(await api.json()).toMatchObject({ error: { code: "too_many_requests" } });
+  // another address is not affected
+  expect((await request.get(`${BASE}/api/incidents`, { headers: { "x-forwarded-for": "198.51.100.24", Authorization: `Bearer ${TOKEN}` } })).status()).toBe(
+    200,
+  );
 });

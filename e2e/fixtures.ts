@@ -9,7 +9,7 @@ import { buildTarGz } from "../lib/bundle/tar-build";
 import { generateCalicoNodename } from "../lib/sample/calico-boot";
 
 /**
- * Writes the Calico nodename race (INCIDENTS.md pattern 2, generator defaults) as an
+ * Writes the Calico nodename race (the startup race of docs/detectors.md, generator defaults) as an
  * EKS-style `.tar.gz` into a fresh temp folder and returns its path.
  */
 export async function calicoBundle(): Promise<string> {

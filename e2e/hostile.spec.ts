@@ -1,5 +1,5 @@
 /**
- * Hostile log text in the browser (issue 7): a bundle whose lines carry a `<script>` tag, an
+ * Hostile log text in the browser: a bundle whose lines carry a `<script>` tag, an
  * HTML event handler and a bearer token is uploaded through the page. The markup shows as
  * literal text and never runs; the token is replaced by `[REDACTED:bearer]` everywhere (table,
  * event detail, raw source lines, report) and counted on the incident page. Then the incident

@@ -1,5 +1,5 @@
 /**
- * Page objects as plain objects of verbs (STYLE.md "Playwright like cal.com and dub"),
+ * Page objects as plain objects of verbs (as cal.com's and dub's Playwright suites write them),
  * built on roles and test ids.
  */
 import { expect, type Page, type TestInfo } from "@playwright/test";

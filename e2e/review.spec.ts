@@ -1,5 +1,5 @@
 /**
- * Review, compare and share timelines (issue 5), on the two-boots scenario (the Calico
+ * Review, compare and share timelines, on the two-boots scenario (the Calico
  * nodename race on boot 2 of the node, a healthy boot 3): search and filters narrow the
  * events table, j/k and Enter open events, a finding's evidence is highlighted; the
  * Markdown export holds the findings and links that open the right view; the PNG and SVG
@@ -152,12 +152,17 @@ test("the Markdown export holds the findings with working permalinks; the view d
   const md = await res.text();
   expect(md).toContain("## Nodes and boots");
   expect(md).toContain("## Findings");
-  expect(md).toContain(`sandbox\\-failure\\-window`);
+  expect(md).toContain(`sandbox-failure-window`);
+  // pasted as plain text it shows no backslash before a hyphen, dot or plus sign
+  expect(md).not.toMatch(/\\[-.+]/);
   expect(md).toContain(`- **Window:** `);
   expect(md).toContain(`(${tPlus(win.startMs)}) → `);
-  expect(md).toContain(`attempts ${win.metrics.attempts} · pods ${win.metrics.pods}`);
-  // every link is absolute and answers
-  const links = [...md.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)].map((m) => m[1]);
+  expect(md).toContain(`  - failed attempts: ${win.metrics.attempts}\n  - pods: ${win.metrics.pods}\n`);
+  // the window's cause: what it means, what to do, with its public reports and fixes
+  expect(md).toContain("- **Cause:** Calico nodename not written yet.");
+  const appOrigin = /\*\*Incident:\*\* \[[^\]]*\]\((https?:\/\/[^/]+)\//.exec(md)![1];
+  // every link to the app is absolute and answers (the causes' public reports point elsewhere)
+  const links = [...md.matchAll(/\]\((https?:\/\/[^)\s]+)\)/g)].map((m) => m[1]).filter((l) => l.startsWith(appOrigin));
   expect(links.length).toBeGreaterThan(inc.findings.length);
   for (const l of new Set(links)) expect((await request.get(l)).status(), l).toBe(200);
   // the finding's permalink opens its window with its evidence highlighted
@@ -223,7 +228,7 @@ test("a note pinned to an event and one pinned to a time survive a reload and re
 
   const md = await (await request.get(`/api/incidents/${inc.id}/export.md`)).text();
   expect(md).toContain("## Notes");
-  expect(md).toContain(`&lt;b&gt;calico&lt;/b&gt; \\*not\\* ready`);
+  expect(md).toContain(`\\<b>calico\\</b> \\*not\\* ready`);
   expect(md).toContain(`[event ${eventId}](`);
   expect(md).toContain("second note, at a time");
 });
@@ -283,4 +288,48 @@ test("the compare page stacks two boots on one T+ axis, failure window shaded, z
   expect(to).toBeGreaterThan(win.endMs! - boot.startMs);
   await expect(blocks.nth(0).getByRole("link", { name: "open timeline" })).toHaveAttribute("href", new RegExp(`from=${new Date(boot.startMs + from).toISOString().replace(/\./, "\\.")}`));
   await screenshot(page, info, "compare-zoomed");
+});
+
+test("the incident list keeps up: a new incident shows on Back, a row deletes after a confirm, a failed upload is dismissed with its incident", async ({ page, request }, info) => {
+  await page.goto("/");
+  const rows = page.getByTestId("incident-row");
+  await expect(rows.filter({ hasText: inc.title })).toHaveCount(1);
+  await rows.filter({ hasText: inc.title }).getByRole("link").click();
+  await page.waitForURL(new RegExp(`/i/${inc.id}$`));
+  // the healthy boot says what was checked and found
+  await expect(page.getByTestId("healthy-boot").first()).toContainText("sandbox failure window: none; failed sandbox attempts: 0; milestones seen:");
+  // an incident made elsewhere meanwhile (an API upload) is on the list after Back, with no reload
+  const other = await seedIncident(request, await twoBootsBundle(), uniqueTitle(info, "keeps up"));
+  const otherTitle = ((await (await request.get(`/api/incidents/${other}`)).json()) as { title: string }).title;
+  await page.goBack();
+  await expect(rows.filter({ hasText: otherTitle })).toHaveCount(1);
+  // delete it from the list: asked first, gone from the list and the API
+  page.once("dialog", (d) => void d.accept());
+  await rows.filter({ hasText: otherTitle }).getByRole("button", { name: `delete incident ${otherTitle}` }).click();
+  await expect(rows.filter({ hasText: otherTitle })).toHaveCount(0);
+  expect((await request.get(`/api/incidents/${other}`)).status()).toBe(404);
+
+  // a bundle nothing can be read from fails; "dismiss" deletes the incident it started
+  const failedTitle = uniqueTitle(info, "failed upload");
+  await page.getByTestId("upload-files").setInputFiles({ name: "broken.tar.gz", mimeType: "application/gzip", buffer: Buffer.from("\x1f\x8b\x08\x00 not really gzip") });
+  await page.getByLabel("Incident title").fill(failedTitle);
+  await page.getByRole("button", { name: "Upload and parse" }).click();
+  const error = page.getByTestId("upload-error");
+  await expect(error).toBeVisible({ timeout: 60_000 });
+  await expect(rows.filter({ hasText: failedTitle })).toHaveCount(1);
+  page.once("dialog", (d) => void d.accept());
+  await page.getByTestId("upload-dismiss").click();
+  await expect(error).toHaveCount(0);
+  await expect(rows.filter({ hasText: failedTitle })).toHaveCount(0);
+});
+
+test("the picture of a view comes light for white pages with theme=light, dark by default", async ({ request }) => {
+  const base = `/api/incidents/${inc.id}/boots/${boot.id}/timeline`;
+  const light = await request.get(`${base}.svg?theme=light`);
+  expect(light.status()).toBe(200);
+  expect(await light.text()).toContain('<rect width="1200" height="630" fill="#ffffff"/>');
+  expect(await (await request.get(`${base}.svg`)).text()).toContain('<rect width="1200" height="630" fill="#0f1115"/>');
+  const png = await request.get(`${base}.png?theme=light`);
+  expect(png.headers()["content-type"]).toBe("image/png");
+  expect((await png.body()).subarray(1, 4).toString("latin1")).toBe("PNG");
 });

@@ -152,3 +152,115 @@ test("a link to an event far into the boot opens with the events table scrolled 
   expect(box!.y + box!.height).toBeLessThanOrEqual(area!.y + area!.height);
   await screenshot(page, info, "deep-event");
 });
+
+/** The lane totals the chart states for the visible range, once it has them: lane → [count text, data-total]. */
+async function laneTotals(page: import("@playwright/test").Page): Promise<Record<string, [string, string | null]>> {
+  await expect(page.getByTestId("lanes-chart")).toHaveAttribute("data-ready", "true");
+  const out: Record<string, [string, string | null]> = {};
+  for (const lane of await page.locator('[data-testid^="lane-"][data-lane]').all()) {
+    const name = (await lane.getAttribute("data-lane"))!;
+    const text = (await lane.getByTestId("lane-total").count()) ? await lane.getByTestId("lane-total").innerText() : "";
+    out[name] = [text, await lane.getAttribute("data-total")];
+  }
+  return out;
+}
+
+test("lane counts after a drag-zoom equal those after a reload of the same URL", async ({ page, request }, info) => {
+  test.setTimeout(180_000);
+  const incidentId = await seedIncident(request, await calicoBundle(), uniqueTitle(info, "drag-counts"));
+  const report = (await (await request.get(`/api/incidents/${incidentId}/report`)).json()) as { findings: ReportFinding[] };
+  const win = report.findings.find((f) => f.detector === "sandbox-failure-window")!;
+  await page.goto(`/i/${incidentId}`);
+  await incidentPage(page).openBoot(win.node, win.bootId);
+  const tl = timelinePage(page);
+  const whole = await laneTotals(page);
+  expect(Object.values(whole).some(([, n]) => Number(n) > 0)).toBe(true);
+
+  // drag across the window; the pointer stays over the lanes afterwards
+  const start = Date.parse(win.start);
+  const end = win.end ? Date.parse(win.end) : start + 10_000;
+  await tl.zoomTo(start - 1_000, end + 1_000);
+  const dragged = await laneTotals(page);
+  expect(Object.values(dragged).some(([, n]) => Number(n) > 0)).toBe(true);
+  // a hover over the lanes shows the bucket under the cursor in its own label, not in the lane counts
+  await expect(page.getByTestId("crosshair-label")).toContainText("events in this");
+  expect(await laneTotals(page)).toEqual(dragged);
+
+  await page.reload();
+  expect(await laneTotals(page)).toEqual(dragged);
+  // and the zoom buttons agree with the API's density of the same range
+  const { from, to } = await tl.visibleRange();
+  const bootId = (await page.locator("[data-testid=export-png]").getAttribute("href"))!.match(/\/boots\/(\d+)\//)![1];
+  const density = (await (await request.get(`/api/incidents/${incidentId}/boots/${bootId}/density?from=${from}&to=${to}&buckets=300`)).json()) as {
+    lanes: Array<{ lane: string; total: number }>;
+  };
+  for (const l of density.lanes) if (dragged[l.lane]) expect(dragged[l.lane][1], l.lane).toBe(String(l.total));
+});
+
+test("a pod search and a pod filter on a large boot give exact counts", async ({ page, request }, info) => {
+  test.setTimeout(300_000);
+  // a Calico storm of 25 pods over 700 s: about 70,000 events in one boot, some 1,700 per pod,
+  // more than one count request reads, so the count goes on in slices until it is exact
+  const { bundleTarGz, generateScenario } = await import("../lib/sample/index");
+  const { mkdtemp, writeFile } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  const path = await import("node:path");
+  const dir = await mkdtemp(path.join(tmpdir(), "bootline-e2e-"));
+  const file = path.join(dir, "calico-storm.tar.gz");
+  await writeFile(file, bundleTarGz(generateScenario("calico", { pods: 25, nodenameDelayS: 700, retryIntervalS: 2, seed: 11 })));
+  const incidentId = await seedIncident(request, file, uniqueTitle(info, "pod-count"));
+  const report = (await (await request.get(`/api/incidents/${incidentId}/report`)).json()) as { findings: ReportFinding[] };
+  const win = report.findings.find((f) => f.detector === "sandbox-failure-window")!;
+
+  await page.goto(`/i/${incidentId}`);
+  const first = page.waitForRequest((r) => /\/boots\/\d+\/events\?/.test(r.url()));
+  await incidentPage(page).openBoot(win.node, win.bootId);
+  const api = new URL((await first).url());
+  const base = api.pathname;
+  const range = `from=${api.searchParams.get("from")}&to=${api.searchParams.get("to")}`;
+  const count = page.getByTestId("events-count");
+  await expect(count).toHaveAttribute("data-total", /\d+/);
+  const total = Number(await count.getAttribute("data-total"));
+  expect(total).toBeGreaterThan(50_000);
+
+  // the pod with the most signal events
+  const facets = (await (await request.get(`${base}/facets?${range}`)).json()) as { pods: Array<{ pod: string; n: number }> };
+  const pod = facets.pods[0].pod;
+  // its events, read page by page through the events API
+  const eventsOf = async (param: string) => {
+    let n = 0;
+    let cursor: string | null = null;
+    do {
+      const r = (await (await request.get(`${base}?${range}&${param}&limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)).json()) as {
+        events: unknown[];
+        nextCursor: string | null;
+      };
+      n += r.events.length;
+      cursor = r.nextCursor;
+    } while (cursor);
+    return n;
+  };
+  const bySearch = await eventsOf(`q=${encodeURIComponent(pod)}`);
+  const byPod = await eventsOf(`pod=${encodeURIComponent(pod)}`);
+  expect(byPod).toBeGreaterThan(1_000);
+  // one count request does not cover the boot: the count stops at a bound and the table goes on
+  const slice = (await (await request.get(`${base}/count?${range}&q=${encodeURIComponent(pod)}`)).json()) as { matching: number; scannedToMs?: number };
+  expect(slice.scannedToMs).toBeDefined();
+  expect(slice.matching).toBeLessThan(bySearch);
+
+  // the search box: the count finishes, exact
+  await page.getByTestId("events-search").fill(pod);
+  await expect(count).toHaveAttribute("data-matching", String(bySearch), { timeout: 60_000 });
+  await expect(count).toHaveText(`${bySearch.toLocaleString("en-US")} of ${total.toLocaleString("en-US")}`);
+  await screenshot(page, info, "pod-search-count");
+
+  // the pod filter: exact in one request, and its rows at once
+  await page.getByTestId("events-search").fill("");
+  await page.getByTestId("filter-pod").fill(pod);
+  await expect(count).toHaveAttribute("data-matching", String(byPod), { timeout: 30_000 });
+  await expect(count).toHaveText(`${byPod.toLocaleString("en-US")} of ${total.toLocaleString("en-US")}`);
+  const podCount = (await (await request.get(`${base}/count?${range}&pod=${encodeURIComponent(pod)}`)).json()) as { matching: number; capped: boolean; scannedToMs?: number };
+  expect(podCount).toEqual({ total, matching: byPod, capped: false });
+  await expect(timelinePage(page).rows().first()).toBeVisible();
+  await expect(timelinePage(page).rows().first().locator(".ev-pod")).toHaveText(pod);
+});

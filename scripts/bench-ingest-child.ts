@@ -25,6 +25,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { closeDb, getDb } from "../lib/db/connection";
+import { claimBundle } from "../lib/ingest/bundle-status";
 import { digestFiles, enqueueBundle, type UploadedFile } from "../lib/ingest/enqueue-bundle";
 import { ingestExecutors } from "../lib/ingest/ingest-pool";
 import { processBundle } from "../lib/ingest/process-bundle";
@@ -62,7 +63,7 @@ async function main() {
   const digest = digestFiles(files);
   const t0 = performance.now();
   const { bundleId, incidentId } = await enqueueBundle(db, { title: "bench", files, digest });
-  await db.sql.query(`UPDATE "Bundle" SET status = 'parsing' WHERE id = $1`, [bundleId]);
+  await claimBundle(db.sql, bundleId);
   const r = await processBundle(db, bundleId);
   const seconds = (performance.now() - t0) / 1000;
   const bundle = await db.prisma.bundle.findUniqueOrThrow({ where: { id: bundleId } });

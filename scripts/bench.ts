@@ -1,8 +1,9 @@
 /**
  * `npm run bench [-- --json] [--lines N] [--query-events N] [--skip-queries] [--skip-pglite]
- *   [--pglite-lines N] [--pglite-query-events N] [--ingest-runs N] [--backend postgres|pglite]`
+ *   [--pglite-lines N] [--pglite-query-events N] [--ingest-runs N] [--backend postgres|pglite]
+ *   [--search-events N] [--boot-events N] [--lnav-runs N] [--skip-lnav] [--skip-search]`
  *
- * Measures, on this machine, in one run (issue "Ingest and query at scale"):
+ * Measures, on this machine, in one run:
  * - end-to-end ingest (enqueueBundle, then processBundle: unpack, parse, normalise, COPY,
  *   detect) of a generated bundle of about N lines (default 1,000,000), in lines/s and MB/s
  *   (MB = 10^6 bytes of uncompressed log text), with the phase timings the ingest records in
@@ -27,6 +28,17 @@
  *   as it is, and `query.storedEvents` is the real count): lane-density histogram for a
  *   boot window, an events page for a range, a search, and a search count; median and p95
  *   of 20 runs, ms.
+ * - lnav on the same input (scripts/bench-lnav.ts): the node files written out as plain files,
+ *   opened and indexed by `lnav` headless, `SELECT count(*) FROM all_logs`, `--lnav-runs` runs
+ *   (default 3, the median kept), before the ingest; `lnav.seconds` is null when lnav is not
+ *   installed (`apt-get install lnav`), and `ingest.ratioToLnav` = ingest seconds / lnav seconds;
+ * - incident search (scripts/bench-search.ts) on a store grown further to `--search-events`
+ *   events (default: the `--query-events` value): the search index's build, a rare token
+ *   (`search.rareTokenMs`), a common word (in about a tenth of the events) with its exact count (`search.commonTokenMs`,
+ *   `search.exactCount`), a substring, and the boot timeline's filtered first page; then a boot
+ *   of at least `--boot-events` events (default 500,000): the density request and the first
+ *   events page (`bigBoot`).
+ * The machine (CPU model, cores, memory) is in `machine`. The table is one Markdown table.
  * All of that on PostgreSQL, then again on the embedded PGlite (the backend of `npm start` without
  * DATABASE_URL), where it makes sense: a bundle of at most `--pglite-lines` (default 1,000,000)
  * and queries on a store of at most `--pglite-query-events` (default 1,000,000), in a process of
@@ -46,7 +58,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpSync, createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, tmpdir, totalmem } from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
@@ -54,6 +66,8 @@ import pg from "pg";
 import { buildTarGz } from "../lib/bundle/tar-build";
 import { parseFile } from "../lib/parse/parse-file";
 import { generateScenario } from "../lib/sample/index";
+import { benchLnav, type LnavResult } from "./bench-lnav";
+import { benchBigBoot, benchSearch, commonWord, rareSandboxIds } from "./bench-search";
 
 const { values } = parseArgs({
   options: {
@@ -66,14 +80,27 @@ const { values } = parseArgs({
     "pglite-lines": { type: "string", default: "1000000" },
     "pglite-query-events": { type: "string", default: "1000000" },
     "ingest-runs": { type: "string" },
+    "search-events": { type: "string" },
+    "boot-events": { type: "string", default: "500000" },
+    "lnav-runs": { type: "string", default: "3" },
+    "skip-lnav": { type: "boolean", default: false },
+    "skip-search": { type: "boolean", default: false },
   },
 });
 const backend = values.backend as "postgres" | "pglite";
 if (backend !== "postgres" && backend !== "pglite") throw new Error("--backend takes postgres or pglite");
-if (!(Number(values["pglite-lines"]) > 0) || !(Number(values["pglite-query-events"]) >= 0)) throw new Error("--pglite-lines and --pglite-query-events take numbers");
+if (!(Number(values["pglite-lines"]) > 0) || !(Number(values["pglite-query-events"]) >= 0))
+  throw new Error("--pglite-lines and --pglite-query-events take numbers");
 const targetLines = Number(values.lines);
 const queryEvents = Number(values["query-events"]);
 if (!(targetLines > 0) || !(queryEvents >= 0)) throw new Error("--lines and --query-events take numbers");
+/** the store the search figures are taken on: at least this many events (default: --query-events) */
+const searchEvents = values["search-events"] !== undefined ? Number(values["search-events"]) : queryEvents;
+/** the big boot of the density and first-page figures: at least this many events */
+const bootEvents = Number(values["boot-events"]);
+const lnavRuns = Number(values["lnav-runs"]);
+if (!(searchEvents >= 0) || !(bootEvents > 0) || !(Number.isInteger(lnavRuns) && lnavRuns >= 1))
+  throw new Error("--search-events, --boot-events and --lnav-runs take numbers");
 /**
  * End-to-end ingest runs on PostgreSQL (the median is the figure, as for plain COPY): one run's
  * time moves by up to a quarter with the host's load on these shared machines. Three up to 2M
@@ -90,8 +117,11 @@ const log = (s: string) => process.stderr.write(`bench${backend === "pglite" ? "
 // ---------------------------------------------------------------- input
 const countLines = (s: string) => s.split("\n").length - (s.endsWith("\n") ? 1 : 0);
 
-/** Writes one .tar.gz per node into `dir` (about `lines` lines in all); keeps none of them. */
-function writeBundle(dir: string, lines: number) {
+/**
+ * Writes one .tar.gz per node into `dir` (about `lines` lines in all); keeps none of them. With
+ * `plainDir`, also each node's files as plain files under `plainDir/<node>/` (lnav's input).
+ */
+function writeBundle(dir: string, lines: number, plainDir?: string) {
   const base = generateScenario("calico", { pods: 60, nodenameDelayS: 900, retryIntervalS: 15, seed: 3 });
   const node0 = base.truth.node;
   const perNode = base.files.reduce((n, f) => n + countLines(f.content), 0);
@@ -99,6 +129,7 @@ function writeBundle(dir: string, lines: number) {
   const nodes = Math.max(1, Math.ceil(lines / perNode));
   let bytes = 0;
   let archiveBytes = 0;
+  const plainFiles: string[] = [];
   for (let i = 0; i < nodes; i++) {
     const name = `ip-10-20-${Math.floor(i / 250)}-${(i % 250) + 1}.ec2.internal`;
     // files that never name their node (Calico's cni.log) would be byte-identical on every node:
@@ -110,11 +141,19 @@ function writeBundle(dir: string, lines: number) {
       mtimeMs: base.truth.collectedMs,
     }));
     for (const f of files) bytes += Buffer.byteLength(f.content);
+    if (plainDir) {
+      for (const f of files) {
+        const to = path.join(plainDir, name, f.path);
+        mkdirSync(path.dirname(to), { recursive: true });
+        writeFileSync(to, f.content);
+        plainFiles.push(to);
+      }
+    }
     const data = buildTarGz(files);
     archiveBytes += data.length;
     writeFileSync(path.join(dir, `eks_${name}_2026-03-14_0300-UTC.tar.gz`), data);
   }
-  return { lines: perNode * nodes, bytes, archiveBytes, nodes, sampleFiles: base.files };
+  return { lines: perNode * nodes, bytes, archiveBytes, nodes, sampleFiles: base.files, plainFiles };
 }
 
 // ---------------------------------------------------------------- helpers
@@ -239,8 +278,10 @@ async function runPgliteBench(lines: number, queryEvents: number): Promise<Recor
   const dataDir = mkdtempSync(path.join(root, ".tmp", "bench-pglite-"));
   const env: NodeJS.ProcessEnv = { ...process.env, BOOTLINE_DATA_DIR: dataDir };
   delete env.DATABASE_URL;
-  const args = ["--backend", "pglite", "--json", "--skip-pglite", "--lines", String(lines), "--query-events", String(queryEvents)];
+  const args = ["--backend", "pglite", "--json", "--skip-pglite", "--skip-lnav", "--lines", String(lines), "--query-events", String(queryEvents)];
+  args.push("--search-events", String(Math.min(searchEvents, queryEvents)), "--boot-events", String(bootEvents));
   if (values["skip-queries"]) args.push("--skip-queries");
+  if (values["skip-search"]) args.push("--skip-search");
   try {
     return await runJsonChild<Record<string, unknown>>("scripts/bench.ts", args, env);
   } catch (e) {
@@ -269,9 +310,14 @@ async function createDatabase(): Promise<{ url: string; drop: () => Promise<void
   return { url: u.toString(), drop };
 }
 
+/** The machine the figures are for: CPU model, cores, memory (10^9 bytes), Node.js. */
+function machine() {
+  return { cpu: cpus()[0]?.model.trim() ?? "unknown", cpus: cpus().length, memoryGb: +(totalmem() / 1e9).toFixed(1), node: process.version };
+}
+
 /** One backend's run: ingest, parse-only, plain COPY, queries (see the module comment). */
 async function benchBackend(): Promise<Record<string, unknown>> {
-  const result: Record<string, unknown> = { machine: { cpus: cpus().length, node: process.version }, backend };
+  const result: Record<string, unknown> = { machine: machine(), backend };
   let dropDatabase: (() => Promise<void>) | null = null;
   if (backend === "postgres") {
     const made = await createDatabase();
@@ -297,11 +343,22 @@ async function benchBackend(): Promise<Record<string, unknown>> {
     const uploads = path.join(work, "uploads");
     mkdirSync(uploads);
     const tg = performance.now();
-    const input = writeBundle(uploads, targetLines);
+    const withLnav = backend === "postgres" && !values["skip-lnav"];
+    const input = writeBundle(uploads, targetLines, withLnav ? path.join(work, "plain") : undefined);
     log(
       `${input.nodes} nodes, ${input.lines.toLocaleString()} lines, ${(input.bytes / 1e6).toFixed(1)} MB of text ` +
         `(${(input.archiveBytes / 1e6).toFixed(1)} MB of .tar.gz), generated in ${((performance.now() - tg) / 1000).toFixed(1)} s`,
     );
+
+    // lnav on the same node files, as plain files (before the ingest: nothing else runs meanwhile)
+    let lnav: LnavResult | null = null;
+    if (withLnav) {
+      log(`lnav: ${input.plainFiles.length} files, ${lnavRuns} run${lnavRuns === 1 ? "" : "s"}`);
+      lnav = await benchLnav(input.plainFiles, work, lnavRuns);
+      log(lnav ? `lnav: ${lnav.seconds} s (${lnav.version}, ${lnav.rows.toLocaleString()} rows)` : "lnav: not installed (apt-get install lnav), skipped");
+      rmSync(path.join(work, "plain"), { recursive: true, force: true });
+    }
+    result.lnav = lnav ?? { seconds: null };
 
     // end-to-end ingest, in a child process, `ingestRuns` times (the median kept): the runs
     // before the last one each into a database of their own, dropped after it, so every run
@@ -346,6 +403,8 @@ async function benchBackend(): Promise<Record<string, unknown>> {
       peakRssMb: Math.round((Math.max(...childRuns.map((x) => x.peakRssKiB)) * 1024) / 1e6),
       peakRssSource: r.rssSource,
       ratioToCopy: 0,
+      /** ingest seconds / lnav's seconds on the same files (null without lnav) */
+      ratioToLnav: lnav ? +(ingestS / lnav.seconds).toFixed(2) : null,
       /** the median run's phases */
       timings: median.counts.timings ?? {},
       /** "by-node" (parse and COPY node by node) or "two-pass" (lib/ingest/ingest-bundle.ts) */
@@ -369,34 +428,46 @@ async function benchBackend(): Promise<Record<string, unknown>> {
     }
     result.parse = Object.fromEntries(Object.entries(perFormat).map(([k, v]) => [k, { lines: v.lines, linesPerSec: Math.round(v.lines / v.seconds) }]));
 
-    // plain COPY of the same rows into the same table; three runs, the median kept: on these
-    // shared machines one COPY of the same rows took 4.0 to 7.1 s within a day, so a single run
-    // made the ratio swing with it. PGlite's runs come before getDb opens it here
+    // plain COPY of the same rows into the same table; three runs, the median kept: on shared
+    // machines one COPY of the same rows varies widely, and a single run would make the ratio
+    // swing with it. PGlite's runs come before getDb opens it here
     const runs = backend === "postgres" ? await pgCopyRuns(bundleId, work) : await pgliteCopyRuns(bundleId);
     const copyS = medianBy(runs, (x) => x);
-    const copy = { rows: r.events, seconds: +copyS.toFixed(2), runsSeconds: runs.map((x) => +x.toFixed(2)), rowsPerSec: Math.round(r.events / copyS), linesPerSec: Math.round(input.lines / copyS) };
+    const copy = {
+      rows: r.events,
+      seconds: +copyS.toFixed(2),
+      runsSeconds: runs.map((x) => +x.toFixed(2)),
+      rowsPerSec: Math.round(r.events / copyS),
+      linesPerSec: Math.round(input.lines / copyS),
+    };
     ingest.ratioToCopy = +(copyS / ingestS).toFixed(3);
     result.ingest = ingest;
     result.copy = copy;
     log(`plain COPY: ${copy.rowsPerSec.toLocaleString()} rows/s; ingest/COPY = ${ingest.ratioToCopy}`);
 
     const db = await getDb();
-    if (!values["skip-queries"]) {
-      // grow the store to `queryEvents` rows by replicating the bundle's events server-side;
-      // a store already that large (a big ingest) is used as it is
-      const countAll = async () => Number((await db.sql.query<{ n: string | number }>(`SELECT count(*) AS n FROM "Event"`))[0].n);
+    // the store grows by replicating the bundle's events server-side (same bundle, incident and
+    // boots); a store already that large (a big ingest) is used as it is
+    const countAll = async () => Number((await db.sql.query<{ n: string | number }>(`SELECT count(*) AS n FROM "Event"`))[0].n);
+    const growStore = async (target: number) => {
       let stored = await countAll();
-      if (stored < queryEvents) log(`growing the store to ${queryEvents.toLocaleString()} events (now ${stored.toLocaleString()})`);
-      else log(`the store already holds ${stored.toLocaleString()} events (asked for ${queryEvents.toLocaleString()}): querying it as it is`);
-      while (stored < queryEvents) {
+      if (stored < target) log(`growing the store to ${target.toLocaleString()} events (now ${stored.toLocaleString()})`);
+      else log(`the store already holds ${stored.toLocaleString()} events (asked for ${target.toLocaleString()}): querying it as it is`);
+      while (stored < target) {
         const [ins] = await db.sql.query<{ n: string | number }>(
           `WITH ins AS (INSERT INTO "Event" (${COPY_COLS}) SELECT ${COPY_COLS} FROM "Event" WHERE "bundleId" = $1 ORDER BY id LIMIT $2 RETURNING 1) SELECT count(*) AS n FROM ins`,
-          [bundleId, Math.min(queryEvents - stored, r.events)],
+          [bundleId, Math.min(target - stored, r.events)],
         );
         if (!Number(ins.n)) throw new Error("the ingested bundle has no events to replicate");
         stored += Number(ins.n);
       }
-      stored = await countAll();
+      return countAll();
+    };
+    // the rarest sandbox ids of the bundle, picked before the store grows (each then repeats as often as the bundle does)
+    const rare = values["skip-search"] ? [] : await rareSandboxIds(bundleId, 20);
+    const common = values["skip-search"] ? null : await commonWord(bundleId);
+    if (!values["skip-queries"]) {
+      const stored = await growStore(queryEvents);
       // the rolled-back COPY runs left their rows dead in the table and its indexes: cleared
       // here, so that autovacuum does not run during the timings (and PGlite, which has none,
       // does not scan past them)
@@ -433,6 +504,14 @@ async function benchBackend(): Promise<Record<string, unknown>> {
         searchCount: stats(count),
       };
     }
+    if (!values["skip-queries"] && !values["skip-search"]) {
+      // incident search over a store of `searchEvents` (lib/search)
+      await growStore(searchEvents);
+      if (!common) throw new Error("no common word picked");
+      result.search = await benchSearch({ incidentId, bundleId, rare, common, log });
+      // the density request and first events page of a boot of `bootEvents` events
+      result.bigBoot = await benchBigBoot({ incidentId, bootEvents, copyCols: COPY_COLS, log });
+    }
     await closeDb(db);
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -448,23 +527,86 @@ function tableRows(result: Record<string, unknown>, label: string): Array<[strin
   const i = result.ingest as Record<string, number> & { timings: Record<string, number>; runsSeconds: number[] };
   const ingestRunsNote = i.runsSeconds.length > 1;
   const c = result.copy as Record<string, number> & { runsSeconds: number[] };
-  const rows: Array<[string, string]> = [
+  const rows: Array<[string, string]> = [];
+  const lnav = result.lnav as (Partial<LnavResult> & { seconds: number | null }) | undefined;
+  if (!label && lnav) {
+    rows.push([
+      "lnav on the same files",
+      lnav.seconds === null
+        ? "not installed (apt-get install lnav)"
+        : `${lnav.seconds} s, ${Math.round(i.lines / lnav.seconds).toLocaleString()} lines/s (${lnav.version}, ${lnav.files} plain files opened and indexed, \`SELECT count(*) FROM all_logs\` = ${lnav.rows?.toLocaleString()}; median of ${lnav.runsSeconds?.join(", ")} s)`,
+    ]);
+  }
+  rows.push(
     [
       "ingest end to end",
       `${i.linesPerSec.toLocaleString()} lines/s, ${i.mbPerSec} MB/s (${i.lines.toLocaleString()} lines, ${i.linesCounted?.toLocaleString()} of them in files read, ${(i.bytes / 1e6).toFixed(0)} MB, ${i.nodes} nodes, ${i.events.toLocaleString()} events, ${i.seconds} s${ingestRunsNote ? `: median of ${i.runsSeconds.join(", ")} s` : ""})`,
     ],
     // jsonb does not keep key order: pipeline order first, anything else after
     ["ingest path", String(i.path)],
-    ["ingest phases", Object.entries(i.timings).sort(([a], [b]) => phaseRank(a) - phaseRank(b)).map(([k, v]) => `${k.replace(/Ms$/, "")} ${(v / 1000).toFixed(2)} s`).join(", ") || "(none recorded)"],
+    [
+      "ingest phases",
+      Object.entries(i.timings)
+        .sort(([a], [b]) => phaseRank(a) - phaseRank(b))
+        .map(([k, v]) => `${k.replace(/Ms$/, "")} ${(v / 1000).toFixed(2)} s`)
+        .join(", ") || "(none recorded)",
+    ],
     ["peak RSS during ingest", `${i.peakRssMb} MB (ingest child process, ${i.peakRssSource}${ingestRunsNote ? "; the highest of the runs" : ""})`],
-    ["plain COPY of the same rows", `${c.rowsPerSec.toLocaleString()} rows/s, ${c.linesPerSec.toLocaleString()} lines/s (${c.rows.toLocaleString()} rows, ${c.seconds} s: median of ${c.runsSeconds.join(", ")} s)`],
+    [
+      "plain COPY of the same rows",
+      `${c.rowsPerSec.toLocaleString()} rows/s, ${c.linesPerSec.toLocaleString()} lines/s (${c.rows.toLocaleString()} rows, ${c.seconds} s: median of ${c.runsSeconds.join(", ")} s)`,
+    ],
     ["ingest / COPY", `${i.ratioToCopy} (ingest throughput as a fraction of plain COPY's)`],
-  ];
-  if (!label) for (const [k, v] of Object.entries(result.parse as Record<string, { linesPerSec: number }>)) rows.push([`parse only: ${k}`, `${v.linesPerSec.toLocaleString()} lines/s`]);
+  );
+  if (!label && i.ratioToLnav !== undefined)
+    rows.push(["ingest / lnav", i.ratioToLnav === null ? "(no lnav)" : `${i.ratioToLnav} (ingest seconds over lnav's seconds on the same input)`]);
+  if (!label)
+    for (const [k, v] of Object.entries(result.parse as Record<string, { linesPerSec: number }>))
+      rows.push([`parse only: ${k}`, `${v.linesPerSec.toLocaleString()} lines/s`]);
   const q = result.query as (Record<string, { medianMs: number; p95Ms: number }> & { storedEvents: number; eventsPerBoot: number }) | undefined;
   if (q) {
     rows.push(["query store", `${q.storedEvents.toLocaleString()} events (${q.eventsPerBoot.toLocaleString()} in the largest boot)`]);
     for (const k of ["histogram", "events", "search", "searchCount"]) rows.push([`query ${k}`, `median ${q[k].medianMs} ms, p95 ${q[k].p95Ms} ms`]);
+  }
+  const s = result.search as Awaited<ReturnType<typeof benchSearch>> | undefined;
+  if (s) {
+    const ms = (x: { median: number; p95: number; runs: number }) => `median ${x.median} ms, p95 ${x.p95} ms (${x.runs} runs)`;
+    rows.push(
+      [
+        "search store",
+        `${s.storedEvents.toLocaleString()} events, all in the searched incident (${s.incidentEvents.toLocaleString()}); its search index built in ${s.indexSeconds} s`,
+      ],
+      [
+        "search: rare token (a sandbox id)",
+        `${ms(s.rareTokenMs)}; ${s.rareTokenHits.join(", ")} events per id; one counted by a scan without index: ${s.rareScanCount} (search: ${s.rareSearchCount})`,
+      ],
+      [
+        `search: common word "${s.commonToken}"`,
+        `${ms(s.commonTokenMs)}; exact count ${s.exactCount.toLocaleString()}${s.scanCount === null ? "" : ` (a scan without index: ${s.scanCount.toLocaleString()})`}; in ${(s.commonTokenShare * 100).toFixed(1)}% of the sampled events`,
+      ],
+      [
+        `search: the word "${s.frequentToken}"`,
+        `${ms(s.frequentTokenMs)}; exact count ${s.frequentCount.toLocaleString()} of ${s.incidentEvents.toLocaleString()} events${s.frequentScanCount === null ? "" : ` (a scan without index: ${s.frequentScanCount.toLocaleString()})`}`,
+      ],
+      ["search: substring (13 characters of a sandbox id)", `${s.substringMs} ms, ${s.substringCount.toLocaleString()} events (a scan of the incident)`],
+      [
+        "boot timeline: filtered first page (rare token)",
+        `${ms(s.timelineFilteredPageMs)}; boot of ${s.timelineFilteredPage.bootEvents.toLocaleString()} events, ${s.timelineFilteredPage.rows} rows${s.timelineFilteredPage.scannedToMs === null ? "" : ", stopped at its scan bound"}`,
+      ],
+    );
+  }
+  const b = result.bigBoot as Awaited<ReturnType<typeof benchBigBoot>> | undefined;
+  if (b) {
+    rows.push(
+      [
+        `big boot (${b.bootEvents.toLocaleString()} events): density`,
+        `median ${b.densityMs.median} ms, p95 ${b.densityMs.p95} ms (whole boot; rollup ${b.rollup})`,
+      ],
+      [
+        `big boot (${b.bootEvents.toLocaleString()} events): first events page`,
+        `median ${b.firstPageMs.median} ms, p95 ${b.firstPageMs.p95} ms (200 rows, no filter)`,
+      ],
+    );
   }
   return rows.map(([k, v]) => [label ? `${label}: ${k}` : k, v]);
 }
@@ -481,12 +623,15 @@ async function main() {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return;
   }
-  const rows = tableRows(result, "");
+  // one Markdown table: the machine, then lnav, plain COPY and bootline on the same input, then the rest
+  const m = result.machine as ReturnType<typeof machine>;
+  const rows: Array<[string, string]> = [["machine", `${m.cpu}, ${m.cpus} cores, ${m.memoryGb} GB memory, Node.js ${m.node}`], ...tableRows(result, "")];
   const lite = result.pglite as Record<string, unknown> | undefined;
   if (lite?.error) rows.push(["PGlite", `the run failed: ${String(lite.error)}`]);
   else if (lite) rows.push(...tableRows(lite, "PGlite"));
-  const w = Math.max(...rows.map((r) => r[0].length));
-  for (const [k, v] of rows) process.stdout.write(`${k.padEnd(w)}  ${v}\n`);
+  const cell = (t: string) => t.replaceAll("|", "\\|");
+  process.stdout.write(`| measure | result |\n| --- | --- |\n`);
+  for (const [k, v] of rows) process.stdout.write(`| ${cell(k)} | ${cell(v)} |\n`);
 }
 
 main().catch((e) => {

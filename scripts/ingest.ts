@@ -21,6 +21,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { buildTar } from "../lib/bundle/tar-build";
 import { closeDb, openDb, pgliteOwner } from "../lib/db/connection";
+import { claimBundle } from "../lib/ingest/bundle-status";
 import { enqueueBundle } from "../lib/ingest/enqueue-bundle";
 
 /** A file the CLI read into memory. */
@@ -182,7 +183,7 @@ async function main() {
     try {
       process.stderr.write(`bootline: ingesting into ${db.backend === "pglite" ? `the embedded database at ${db.location}` : db.location}\n`);
       const { incidentId, bundleId } = await enqueueBundle(db, { incident: values.incident, files, options });
-      await db.sql.query(`UPDATE "Bundle" SET status = 'parsing' WHERE id = $1`, [bundleId]);
+      await claimBundle(db.sql, bundleId);
       const r = await processBundle(db, bundleId);
       if (r.status === "failed") fail(`bootline: ${r.error}`);
       report = await getIncidentReport(db, incidentId);

@@ -1,5 +1,5 @@
 // Runs `prisma generate` with the schema engine stub unless a real engine is configured.
-// Prisma cannot download its schema engine without network access (DESIGN.md).
+// Prisma cannot download its schema engine from a machine that reaches only the npm registry.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 

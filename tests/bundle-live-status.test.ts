@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET } from "../app/api/bundles/[bundleId]/route";
 import { getDb } from "../lib/db/connection";
 import { useTestDatabaseUrl } from "../lib/db/test-db";
+import { claimBundle } from "../lib/ingest/bundle-status";
 import { enqueueBundle } from "../lib/ingest/enqueue-bundle";
 import { endLiveStatus, liveStatus, setLiveStatus, type LiveStatus } from "../lib/ingest/live-status";
 import { processBundle } from "../lib/ingest/process-bundle";
@@ -43,7 +44,7 @@ describe("bundle live status", () => {
     const db = await getDb();
     const s = generateScenario("calico", { pods: 20, nodenameDelayS: 300, retryIntervalS: 15, seed: 5 });
     const { bundleId } = await enqueueBundle(db, { title: "live", files: [{ name: s.truth.archiveName, data: bundleTarGz(s) }] });
-    await db.sql.query(`UPDATE "Bundle" SET status = 'parsing' WHERE id = $1`, [bundleId]);
+    await claimBundle(db.sql, bundleId);
     const seen: LiveStatus[] = [];
     let running = true;
     const run = processBundle(db, bundleId).finally(() => (running = false));

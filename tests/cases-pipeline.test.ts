@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { runDetectors } from "../lib/detect/index";
 import type { BootEvent } from "../lib/detect/types";
 import { analyseBundle, uploadNodeName, type IngestOptions } from "../lib/ingest/analyse-bundle";
-import { toBootEvent } from "../lib/ingest/store-bundle";
+import { toBootEvent } from "../lib/model/boot-event";
 import { parseFile } from "../lib/parse/parse-file";
 import { caseBytes, caseText } from "./cases/cases";
 

@@ -1,9 +1,9 @@
 /**
  * A file whose bytes repeat another file's is read once, but only within one node (or across the
  * bundle for files on no node and Kubernetes events files): two nodes' logs that hold the same
- * bytes are two nodes' records (FORMATS.md "Duplicates" keys repeats on the host). Calico's
- * cni.log names no host, so in the scenario below both nodes' copies are byte-identical; before,
- * the second node's was listed `duplicate` and its lines were lost. Checked on the node-by-node
+ * bytes are two nodes' records (a repeated record is a duplicate only on the same host). Calico's
+ * cni.log names no host, so in the scenario below both nodes' copies are byte-identical, and
+ * both must be read. Checked on the node-by-node
  * ingest (PostgreSQL), the two passes, and the in-memory reference, which must all agree.
  */
 import path from "node:path";

@@ -1,5 +1,5 @@
 /**
- * Hostile and broken bundles through the whole pipeline on PostgreSQL (issue 7), each built on
+ * Hostile and broken bundles through the whole pipeline on PostgreSQL, each built on
  * the fly: every problem file is named in the report with a clear reason (and line), the rest
  * lands; redaction reaches the stored messages and the stored source text and is counted per
  * file; an error or a dropped connection mid-store leaves nothing of the bundle and marks it
@@ -11,7 +11,8 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildHostileZip } from "../lib/bundle/hostile-zip";
-import { buildTarGz } from "../lib/bundle/tar-build";
+import { Header } from "tar";
+import { buildTar, buildTarGz } from "../lib/bundle/tar-build";
 import { createTestDb, type TestDb } from "../lib/db/test-db";
 import { deleteIncident } from "../lib/incidents/delete-incident";
 import { getIncidentReport } from "../lib/incidents/get-incident-report";
@@ -53,7 +54,10 @@ describe("a bundle full of broken files", () => {
   it("names every problem file with a clear reason (and line), accounts for every line, and lands the rest", async () => {
     const good = text(kubelet("node-a", 20));
     const long = text([...kubelet("node-a", 1, 20), ...kubelet("node-a", 1, 21, () => `"${"x".repeat(70_000)}"`), ...kubelet("node-a", 1, 22)]);
-    const latin1 = Buffer.concat([Buffer.from(text(kubelet("node-a", 2, 30))), Buffer.from(`${kubelet("node-a", 1, 32, () => '"caf\xe9 au lait"')[0]}\n`, "latin1")]);
+    const latin1 = Buffer.concat([
+      Buffer.from(text(kubelet("node-a", 2, 30))),
+      Buffer.from(`${kubelet("node-a", 1, 32, () => '"caf\xe9 au lait"')[0]}\n`, "latin1"),
+    ]);
     const rotated = gzipSync(text(kubelet("node-a", 2000, 100)));
     const zip = buildHostileZip([
       { name: "zip/ok.log", data: text(kubelet("node-a", 3, 40)) },
@@ -79,7 +83,11 @@ describe("a bundle full of broken files", () => {
     expect(by["node-a/kubelet.log"].reason).toBeUndefined();
     // CRLF: same records, no CR in what is stored
     expect(by["node-a/kubelet-crlf.log"]).toMatchObject({ status: "read", lines: 5, records: 5, skipped: 0 });
-    expect(await count(`SELECT count(*) AS n FROM "Event" e JOIN "SourceFile" f ON f.id = e."fileId" WHERE f.path = 'node-a/kubelet-crlf.log' AND e.message LIKE '%' || chr(13) || '%'`)).toBe(0);
+    expect(
+      await count(
+        `SELECT count(*) AS n FROM "Event" e JOIN "SourceFile" f ON f.id = e."fileId" WHERE f.path = 'node-a/kubelet-crlf.log' AND e.message LIKE '%' || chr(13) || '%'`,
+      ),
+    ).toBe(0);
     expect(by["node-a/empty.log"]).toMatchObject({ status: "read", lines: 0, records: 0, reason: "empty: the file has no bytes, nothing to parse" });
     expect(by["node-a/core.bin"].reason).toBe("binary: not a text log (NUL bytes in its first 8 KiB); not parsed");
     expect(by["node-a/core.bin"].status).toBe("skipped");
@@ -87,9 +95,7 @@ describe("a bundle full of broken files", () => {
     expect(by["node-a/latin1.log"].reason).toBe("not valid UTF-8: 1 byte sequence shown as \uFFFD (first on line 3)");
     expect(by["node-a/notes.txt"]).toMatchObject({ status: "read", records: 0, skipped: 2 });
     // and what its lines look like (lib/parse/explain-unknown.ts)
-    expect(by["node-a/notes.txt"].reason).toBe(
-      "unknown-format: No line looks like a log record bootline knows (first line: `hello`).",
-    );
+    expect(by["node-a/notes.txt"].reason).toBe("unknown-format: No line looks like a log record bootline knows (first line: `hello`).");
     expect(by["node-a/fake.tar.gz"]).toMatchObject({ status: "read", records: 2, reason: "named .tar.gz but holds no tar.gz data: read as a plain file" });
     // a long line is kept, cut, with a marker; the report names the line
     expect(by["node-a/long.log"]).toMatchObject({ status: "read", records: 3 });
@@ -102,11 +108,15 @@ describe("a bundle full of broken files", () => {
     // a cut .gz member keeps its complete lines and says which line may be cut
     expect(by["node-a/rotated.log"].status).toBe("read");
     expect(by["node-a/rotated.log"].records).toBeGreaterThan(100);
-    expect(by["node-a/rotated.log"].reason).toMatch(/^gzip stream broken \(unexpected end of file\) after \d+ compressed bytes: kept the first \d+ bytes; the last line \(line [\d,]+\) may be incomplete$/);
+    expect(by["node-a/rotated.log"].reason).toMatch(
+      /^gzip stream broken \(unexpected end of file\) after \d+ compressed bytes: kept the first \d+ bytes; the last line \(line [\d,]+\) may be incomplete$/,
+    );
     // the zip inside: the readable entry lands, the encrypted one is named
     expect(by["node-a/upload.zip/zip/ok.log"]).toMatchObject({ status: "read", records: 3 });
     expect(by["node-a/upload.zip/zip/locked.log"]).toMatchObject({ status: "skipped" });
-    expect(by["node-a/upload.zip/zip/locked.log"].reason).toBe("encrypted: an encrypted (password-protected) zip entry: bootline cannot read it; upload it unencrypted");
+    expect(by["node-a/upload.zip/zip/locked.log"].reason).toBe(
+      "encrypted: an encrypted (password-protected) zip entry: bootline cannot read it; upload it unencrypted",
+    );
 
     // every line accounted for; the store holds exactly the records
     for (const f of report.files) expect(f.parsed + f.blank + f.skipped, f.path).toBe(f.lines);
@@ -133,7 +143,9 @@ describe("a bundle full of broken files", () => {
     expect(result.status).toBe("ready");
     expect(report.files[0]).toMatchObject({ path: "node-b/first.log", status: "read", records: 10 });
     expect(report.files[1].path).toBe("node-b/second.log");
-    expect(report.files[1].reason).toMatch(/^cut short: the archive ends inside this file after [\d,]+ of its [\d,]+ bytes \(archive cut\.tgz broke: gzip stream broken/);
+    expect(report.files[1].reason).toMatch(
+      /^cut short: the archive ends inside this file after [\d,]+ of its [\d,]+ bytes \(archive cut\.tgz broke: gzip stream broken/,
+    );
     expect(report.files[1].reason).toMatch(/the last line \(line [\d,]+\) may be incomplete$/);
     expect(await count(`SELECT count(*) AS n FROM "Event" WHERE "bundleId" = $1`, [bundleId])).toBe(report.files[0].records + report.files[1].records);
   });
@@ -153,9 +165,70 @@ describe("a bundle full of broken files", () => {
   });
 });
 
+describe("refused members, empty archives and encrypted entries, then the next upload", () => {
+  /** A ustar header block for a regular file of `size` bytes (its bytes follow). */
+  const header = (name: string, size: number) => {
+    const h = Buffer.alloc(512);
+    new Header({ path: name, mode: 0o644, size, mtime: new Date(0), type: "File", uid: 0, gid: 0 }).encode(h, 0);
+    return h;
+  };
+
+  it("a .tar.gz with a 3 GiB member after a good one: the good one lands, the refused one is listed with its reason", async () => {
+    const good = Buffer.from(text(kubelet("node-h1", 40)));
+    const pad = Buffer.alloc((512 - (good.length % 512)) % 512);
+    // a gzip stream of several members (RFC 1952 section 2.2): the headers, then 48 x 64 MiB of zeros
+    const zeros = gzipSync(Buffer.alloc(64 * 1024 * 1024));
+    const tgz = Buffer.concat([
+      gzipSync(Buffer.concat([header("node-h1/kubelet.log", good.length), good, pad, header("node-h1/huge.log", 3 * 1024 ** 3)])),
+      ...Array.from({ length: 48 }, () => zeros),
+      gzipSync(Buffer.alloc(1024)),
+    ]);
+    const { result, report, bundleId } = await ingest([{ name: "bomb-after-good.tar.gz", data: tgz }]);
+    expect(result).toMatchObject({ status: "ready", events: 40 });
+    expect(report.files.map((f) => [f.path, f.status, f.records])).toEqual([
+      ["node-h1/kubelet.log", "read", 40],
+      ["node-h1/huge.log", "skipped", 0],
+    ]);
+    expect(report.files[1].reason).toMatch(
+      /^too-large: larger than 512 MiB unpacked \(BOOTLINE_MAX_FILE_BYTES\); not read; the archive was not read past it: unpacks to more than 200 times/,
+    );
+    expect(await count(`SELECT count(*) AS n FROM "Event" WHERE "bundleId" = $1`, [bundleId])).toBe(40);
+    const next = await ingest([{ name: "next.tgz", data: buildTarGz([{ path: "node-h2/kubelet.log", content: text(kubelet("node-h2", 7)) }]) }]);
+    expect(next.result).toMatchObject({ status: "ready", events: 7 });
+  });
+
+  it("an empty tar is an empty archive (not binary); an encryption-flagged zip entry is listed as encrypted beside the good one", async () => {
+    const empty = await ingest([{ name: "empty.tar", data: buildTar([]) }]);
+    expect(empty.result.status).toBe("failed");
+    expect(empty.result.error).toBe(
+      "nothing in this bundle could be read (empty.tar: empty-archive: an empty tar archive (only its end-of-archive blocks): it holds no files)",
+    );
+
+    const zip = buildHostileZip([
+      { name: "node-z/kubelet.log", data: text(kubelet("node-z", 6)), method: 0 },
+      { name: "node-z/locked.log", data: text(kubelet("node-z", 6)), method: 0 },
+    ]);
+    // the encryption flag (bit 0) on the second entry's local and central headers, its sizes left as stored
+    zip[zip.indexOf(Buffer.from([0x50, 0x4b, 3, 4]), 1) + 6] |= 1;
+    zip[zip.indexOf(Buffer.from([0x50, 0x4b, 1, 2]), zip.indexOf(Buffer.from([0x50, 0x4b, 1, 2])) + 1) + 8] |= 1;
+    const z = await ingest([{ name: "flagged.zip", data: zip }]);
+    expect(z.result).toMatchObject({ status: "ready", events: 6 });
+    expect(z.report.files.map((f) => [f.path, f.status, f.reason ?? null])).toEqual([
+      ["node-z/kubelet.log", "read", null],
+      ["node-z/locked.log", "skipped", "encrypted: an encrypted (password-protected) zip entry: bootline cannot read it; upload it unencrypted"],
+    ]);
+  });
+});
+
 describe("redaction on ingest", () => {
   const JWT = "eyJhbGciOiJSUzI1NiIsImtpZCI6IkRIZ2MifQ.eyJpc3MiOiJrdWJlcm5ldGVzL3NlcnZpY2VhY2NvdW50In0.c2lnbmF0dXJlLWJ5dGVzLWhlcmU";
-  const secrets = ["9f8e7d6c5b4a39281706f5e4d3c2b1a0", JWT, "s3cr3t-pw", "AKIAIOSFODNN7EXAMPLE", "MIIEowIBAAKCAQEA1x3Yp9qg3R9kYV1eT0sJ8m3dC2K0f8mAq2yQv6rV2yOe7bq4"];
+  const secrets = [
+    "9f8e7d6c5b4a39281706f5e4d3c2b1a0",
+    JWT,
+    "s3cr3t-pw",
+    "AKIAIOSFODNN7EXAMPLE",
+    "MIIEowIBAAKCAQEA1x3Yp9qg3R9kYV1eT0sJ8m3dC2K0f8mAq2yQv6rV2yOe7bq4",
+  ];
 
   it("replaces secrets before storage: messages, fields and source text hold markers; counts per file in the report", async () => {
     const lines = [
@@ -175,7 +248,9 @@ describe("redaction on ingest", () => {
     // line numbers unchanged: the key block still spans lines 6-8
     expect(report.files[0]).toMatchObject({ lines: 9, records: 6 });
     const events = await db.sql.query<{ message: string; fields: string | null }>(`SELECT message, fields FROM "Event" WHERE "bundleId" = $1`, [bundleId]);
-    const blocks = await db.sql.query<{ data: Buffer }>(`SELECT b.data FROM "SourceBlock" b JOIN "SourceFile" f ON f.id = b."fileId" WHERE f."bundleId" = $1`, [bundleId]);
+    const blocks = await db.sql.query<{ data: Buffer }>(`SELECT b.data FROM "SourceBlock" b JOIN "SourceFile" f ON f.id = b."fileId" WHERE f."bundleId" = $1`, [
+      bundleId,
+    ]);
     const stored = [...events.map((e) => `${e.message}\n${e.fields ?? ""}`), ...blocks.map((b) => decodeSourceBlock(b.data))].join("\n");
     for (const s of secrets) expect(stored).not.toContain(s);
     expect(stored).toContain("Authorization: Bearer [REDACTED:bearer]");
@@ -282,7 +357,13 @@ describe("five uploads at once", () => {
     const inc = (await enqueueBundle(db, { title: "five", files: [{ name: "seed.log", data: Buffer.from(text(kubelet("node-p0", 1))) }] })).incidentId;
     const uploads = await Promise.all(
       [1, 2, 3, 4, 5].map((i) =>
-        enqueueBundle(db, { incident: inc, files: [{ name: `node-${i}.tgz`, data: buildTarGz([{ path: `node-p${i % 3}/kubelet.log`, content: text(kubelet(`node-p${i % 3}`, 500 * i, i * 1000)) }]) }], options: { year: 2026 } }),
+        enqueueBundle(db, {
+          incident: inc,
+          files: [
+            { name: `node-${i}.tgz`, data: buildTarGz([{ path: `node-p${i % 3}/kubelet.log`, content: text(kubelet(`node-p${i % 3}`, 500 * i, i * 1000)) }]) },
+          ],
+          options: { year: 2026 },
+        }),
       ),
     );
     const results = await Promise.all(uploads.map((u) => processBundle(db, u.bundleId)));
@@ -304,7 +385,13 @@ describe("deleting an incident", () => {
     const r = await deleteIncident(db, { incidentId: gone.incidentId });
     expect(r).toEqual({ incidentId: gone.incidentId, bundles: 2, events: 9 });
     for (const table of ["Bundle", "SourceFile", "Node", "Boot", "Finding", "Event", "EventDensity"])
-      expect(await count(`SELECT count(*) AS n FROM "${table}" WHERE "${table === "EventDensity" ? "bundleId" : "incidentId"}" ${table === "EventDensity" ? "= ANY($1::text[])" : "= $1"}`, [table === "EventDensity" ? `{${gone.bundleId},${queued.bundleId}}` : gone.incidentId]), table).toBe(0);
+      expect(
+        await count(
+          `SELECT count(*) AS n FROM "${table}" WHERE "${table === "EventDensity" ? "bundleId" : "incidentId"}" ${table === "EventDensity" ? "= ANY($1::text[])" : "= $1"}`,
+          [table === "EventDensity" ? `{${gone.bundleId},${queued.bundleId}}` : gone.incidentId],
+        ),
+        table,
+      ).toBe(0);
     expect(await count(`SELECT count(*) AS n FROM "Incident" WHERE id = $1`, [gone.incidentId])).toBe(0);
     expect(existsSync(uploadsDir(queued.bundleId))).toBe(false);
     expect(await count(`SELECT count(*) AS n FROM "Event" WHERE "incidentId" = $1`, [keep.incidentId])).toBe(4);

@@ -1,5 +1,5 @@
 /**
- * Issue "Upload a reboot log bundle...", done means: a scenario of incident 2 (Calico
+ * Upload to findings: a scenario of the startup race (docs/detectors.md pattern 2, Calico
  * nodename race: 20 DaemonSet pods retrying every 15 s, nodename written 18 s after
  * containerd starts) is ingested from a bundle file, and the window's attempts, pods,
  * error class, open and close offsets equal the values the scenario was built with.

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../lib/db/test-db";
 import type { DbHandles } from "../lib/db/connection";
 import { caseBytes } from "./cases/cases";
+import { claimBundle, setPhase } from "../lib/ingest/bundle-status";
 
 const CASE = caseBytes("056-kind-journald-containerd-kubelet-cilium-cni-retry.log");
 
@@ -51,7 +52,8 @@ describe("ingest queue (pg-boss)", () => {
     const { enqueueBundle } = await import("../lib/ingest/enqueue-bundle");
     // a bundle a crashed process had claimed: its files wait on disk, nothing was committed
     const stale = await enqueueBundle(app, { title: "stale", files: [{ name: "kind.log", data: CASE }] });
-    await db.sql.query(`UPDATE "Bundle" SET status = 'parsing', phase = 'store' WHERE id = $1`, [stale.bundleId]);
+    await claimBundle(db.sql, stale.bundleId);
+    await setPhase(db.sql, stale.bundleId, "store", 0);
 
     const { startIngestWorker } = await import("../lib/ingest/worker");
     const worker = await startIngestWorker();

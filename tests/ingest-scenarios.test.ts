@@ -1,6 +1,6 @@
 /**
- * Issue "Detect and explain retry storms, conflist rewrite loops, CNI bootstrap deadlocks
- * and runtime degradation", done means: each scenario's bundle (built in memory as the
+ * Detectors through the real ingest (retry storms, conflist rewrite loops, CNI bootstrap
+ * deadlocks, runtime degradation): each scenario's bundle (built in memory as the
  * tar.gz a reviewer uploads) is ingested into PostgreSQL through the real pipeline
  * (enqueueBundle -> processBundle -> detectFindings), and the report's findings carry each
  * detector's metrics with the values the scenario was generated with.

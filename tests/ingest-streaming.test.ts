@@ -1,5 +1,5 @@
 /**
- * Issue "Ingest and query at scale": the streaming ingest (worker threads, events spilled per
+ * The streaming ingest (worker threads, events spilled per
  * node, rows formatted per node; lib/ingest/ingest-bundle.ts) stores exactly what the in-memory
  * reference (`analyseBundle`) computes: the same boots per node, and every event with the same
  * time, boot, node and error class. Run with worker threads (events held in memory, or all

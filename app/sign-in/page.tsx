@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
-import { configuredToken, safeNext } from "@/lib/auth/auth";
+import { cookies } from "next/headers";
+import { configuredToken, safeNext, SESSION_COOKIE } from "@/lib/auth/auth";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Sign in · bootline" };
@@ -8,11 +9,16 @@ type Search = Promise<{ next?: string | string[]; error?: string | string[] }>;
 
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
-/** Sign-in page: the access token (BOOTLINE_AUTH_TOKEN) in, an httpOnly session cookie out. A plain form: works without JavaScript. */
+/**
+ * Sign-in page: the access token (BOOTLINE_AUTH_TOKEN) in, an httpOnly session cookie out; with
+ * a session cookie, also a sign-out button (ends the session server side). Plain forms: work
+ * without JavaScript.
+ */
 export default async function SignInPage({ searchParams }: { searchParams: Search }) {
   const sp = await searchParams;
   const next = safeNext(one(sp.next));
   const open = configuredToken() === null;
+  const hasSession = !open && (await cookies()).has(SESSION_COOKIE);
   return (
     <section className="panel" aria-labelledby="sign-in-h" style={{ maxWidth: 520, margin: "3rem auto" }}>
       <h1 id="sign-in-h">Sign in</h1>
@@ -36,6 +42,14 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
           Sign in
         </button>
       </form>
+      {hasSession && (
+        <form method="post" action="/api/auth/sign-out" style={{ marginTop: "1.5rem" }}>
+          <p className="muted">This browser has a session.</p>
+          <button type="submit" className="btn">
+            Sign out
+          </button>
+        </form>
+      )}
     </section>
   );
 }

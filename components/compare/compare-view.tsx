@@ -1,10 +1,12 @@
 "use client";
 /**
- * Two or more node boots stacked on one T+ seconds axis: for each boot its density lanes
- * (aggregated in SQL for the boot's own absolute range [T+0 + from, T+0 + to)), its sandbox
- * failure windows shaded and its milestones marked, so "the window opened 6 s later on
- * node B" reads straight off the page. Drag across the stack to zoom; the range (as T+
- * seconds), the boots and the lanes live in the URL.
+ * Two or more node boots stacked in T+ seconds: for each boot its density lanes (aggregated
+ * in SQL for the boot's own absolute range [T+0 + from, T+0 + to)), its sandbox failure
+ * windows shaded and its milestones marked. By default each boot is framed on its own range
+ * with its own axis (a short boot beside a long one keeps the full width); a zoom, or "one T+
+ * axis", puts every boot on one T+ range so "the window opened 6 s later on node B" reads
+ * straight off the page. Drag across a boot (or the stack) to zoom; the range (as T+ seconds),
+ * the alignment, the boots and the lanes live in the URL.
  */
 import Link from "next/link";
 import { useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
@@ -17,6 +19,7 @@ import { LANE_LABELS, LANES, type TLane } from "@/lib/timeline/lanes";
 import { timeTicks } from "@/lib/timeline/time-scale";
 import { bootPath } from "@/lib/timeline/view-state";
 import { useCompareState } from "./use-compare-state";
+import "@/components/timeline/timeline.css";
 
 const LANE_H = 26;
 const BUCKETS = 200;
@@ -26,7 +29,7 @@ const pct = (f: number) => `${(clamp01(f) * 100).toFixed(4)}%`;
 const tPlus = (ms: number, d = 3) => fmtOffset(ms, 0, d);
 
 export function CompareView({ view }: { view: TCompareView }) {
-  const { state, setRange, setLanes } = useCompareState();
+  const { state, shared, setRange, setLanes, setShared } = useCompareState();
   const from = state.from ?? view.extent.fromOffset;
   const to = state.to ?? view.extent.toOffset;
   const zoomed = state.from !== null || state.to !== null;
@@ -57,7 +60,7 @@ export function CompareView({ view }: { view: TCompareView }) {
             {tPlus(from)} → {tPlus(to)}
           </b>
           <span className="muted">
-            {plural(view.boots.length, "boot")} on one T+ axis · {fmtDuration(to - from)}
+            {shared ? `${plural(view.boots.length, "boot")} on one T+ axis · ${fmtDuration(to - from)}` : `${plural(view.boots.length, "boot")}, each on its own range (T+ since each boot)`}
           </span>
         </div>
         <span className="spacer" />
@@ -87,63 +90,108 @@ export function CompareView({ view }: { view: TCompareView }) {
         <button type="button" className="btn" onClick={() => setRange(null, null)} disabled={!zoomed}>
           reset zoom
         </button>
+        {!zoomed && view.boots.length > 1 && (
+          <button type="button" className="btn" onClick={() => setShared(!shared)} aria-pressed={shared} data-testid="compare-align" title="every boot on one T+ range, or each on its own">
+            {shared ? "each boot on its own range" : "one T+ axis for all"}
+          </button>
+        )}
       </div>
 
       <section className="panel tl-panel" aria-label="boots compared">
-        <div className="tl-row tl-axis" data-testid="compare-axis">
-          <div className="tl-label tl-axis-label">
-            <span>T+ since each boot</span>
+        {shared && (
+          <div className="tl-row tl-axis" data-testid="compare-axis">
+            <div className="tl-label tl-axis-label">
+              <span>T+ since each boot</span>
+            </div>
+            <div className="tl-plot">
+              {ticks.map((t) => (
+                <div key={t.t} className="tl-tick" style={{ left: pct(frac(t.t)) }}>
+                  <span className="tl-tick-off">{t.offsetLabel}</span>
+                </div>
+              ))}
+            </div>
           </div>
-          <div className="tl-plot">
-            {ticks.map((t) => (
-              <div key={t.t} className="tl-tick" style={{ left: pct(frac(t.t)) }}>
-                <span className="tl-tick-off">{t.offsetLabel}</span>
-              </div>
-            ))}
-          </div>
-        </div>
+        )}
         <div className="compare-stack">
-          {view.boots.map((b) => (
-            <CompareBootBlock key={b.id} incidentId={view.incident.id} boot={b} from={from} to={to} lanes={state.lanes} frac={frac} />
-          ))}
-          <div
-            className="tl-overlay compare-overlay"
-            ref={overlayRef}
-            onPointerDown={(e) => {
-              if (e.button !== 0 || (e.target as HTMLElement).closest("a,button")) return;
-              (e.target as HTMLElement).setPointerCapture?.(e.pointerId);
-              const f = fracAt(e);
-              setDrag({ a: f, b: f });
-            }}
-            onPointerMove={(e) => drag && setDrag({ ...drag, b: fracAt(e) })}
-            onPointerUp={(e) => {
-              if (!drag) return;
-              const f = fracAt(e);
-              const w = overlayRef.current!.getBoundingClientRect().width;
-              setDrag(null);
-              if (Math.abs(f - drag.a) * w >= 4) zoomTo(from + Math.min(f, drag.a) * (to - from), from + Math.max(f, drag.a) * (to - from));
-            }}
-            onPointerCancel={() => setDrag(null)}
-            onDoubleClick={() => zoomTo(from - (to - from) / 2, to + (to - from) / 2)}
-            title="drag to zoom · double-click to zoom out"
-          >
-            {drag && Math.abs(drag.b - drag.a) > 0 && (
-              <div className="tl-selection" style={{ left: pct(Math.min(drag.a, drag.b)), width: pct(Math.abs(drag.b - drag.a)) }}>
-                <span>
-                  {tPlus(from + Math.min(drag.a, drag.b) * (to - from))} → {tPlus(from + Math.max(drag.a, drag.b) * (to - from))}
-                </span>
-              </div>
-            )}
-          </div>
+          {view.boots.map((b) =>
+            shared ? (
+              <CompareBootBlock key={b.id} incidentId={view.incident.id} boot={b} from={from} to={to} lanes={state.lanes} frac={frac} />
+            ) : (
+              <CompareBootBlock
+                key={b.id}
+                incidentId={view.incident.id}
+                boot={b}
+                from={b.fromOffset}
+                to={b.toOffset}
+                lanes={state.lanes}
+                frac={(t) => (t - b.fromOffset) / Math.max(1, b.toOffset - b.fromOffset)}
+                ownAxis
+                onZoom={zoomTo}
+              />
+            ),
+          )}
+          {shared && (
+            <div
+              className="tl-overlay compare-overlay"
+              ref={overlayRef}
+              onPointerDown={(e) => {
+                if (e.button !== 0 || (e.target as HTMLElement).closest("a,button")) return;
+                (e.target as HTMLElement).setPointerCapture?.(e.pointerId);
+                const f = fracAt(e);
+                setDrag({ a: f, b: f });
+              }}
+              onPointerMove={(e) => drag && setDrag({ ...drag, b: fracAt(e) })}
+              onPointerUp={(e) => {
+                if (!drag) return;
+                const f = fracAt(e);
+                const w = overlayRef.current!.getBoundingClientRect().width;
+                setDrag(null);
+                if (Math.abs(f - drag.a) * w >= 4) zoomTo(from + Math.min(f, drag.a) * (to - from), from + Math.max(f, drag.a) * (to - from));
+              }}
+              onPointerCancel={() => setDrag(null)}
+              onDoubleClick={() => zoomTo(from - (to - from) / 2, to + (to - from) / 2)}
+              title="drag to zoom · double-click to zoom out"
+            >
+              {drag && Math.abs(drag.b - drag.a) > 0 && (
+                <div className="tl-selection" style={{ left: pct(Math.min(drag.a, drag.b)), width: pct(Math.abs(drag.b - drag.a)) }}>
+                  <span>
+                    {tPlus(from + Math.min(drag.a, drag.b) * (to - from))} → {tPlus(from + Math.max(drag.a, drag.b) * (to - from))}
+                  </span>
+                </div>
+              )}
+            </div>
+          )}
         </div>
-        <div className="tl-foot muted">drag across the boots to zoom · double-click to zoom out · every boot is drawn from its own T+0</div>
+        <div className="tl-foot muted">
+          {shared
+            ? "drag across the boots to zoom · double-click to zoom out · every boot is drawn from its own T+0"
+            : "each boot on its own range and axis · drag across a boot to zoom (every boot then shows that T+ range)"}
+        </div>
       </section>
     </div>
   );
 }
 
-function CompareBootBlock(p: { incidentId: string; boot: TCompareBoot; from: number; to: number; lanes: TLane[]; frac(t: number): number }) {
+function CompareBootBlock(p: {
+  incidentId: string;
+  boot: TCompareBoot;
+  /** visible range as T+ offsets, ms */
+  from: number;
+  to: number;
+  lanes: TLane[];
+  frac(t: number): number;
+  /** framed on its own range: draws its own axis and takes drags itself */
+  ownAxis?: boolean;
+  onZoom?(from: number, to: number): void;
+}) {
   const b = p.boot;
+  const ticks = useMemo(() => (p.ownAxis ? timeTicks(p.from, p.to, 0, 8) : []), [p.ownAxis, p.from, p.to]);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const [drag, setDrag] = useState<{ a: number; b: number } | null>(null);
+  const fracAt = (e: ReactPointerEvent) => {
+    const r = boxRef.current!.getBoundingClientRect();
+    return clamp01((e.clientX - r.left) / Math.max(1, r.width));
+  };
   const density = useLaneDensityQuery({ incidentId: p.incidentId, bootId: b.id, from: b.t0 + p.from, to: b.t0 + p.to, lanes: p.lanes, buckets: BUCKETS });
   const series = useMemo(() => {
     const d = density.data;
@@ -194,7 +242,19 @@ function CompareBootBlock(p: { incidentId: string; boot: TCompareBoot; from: num
           open timeline →
         </Link>
       </div>
-      <div className="compare-lanes-box">
+      {p.ownAxis && (
+        <div className="tl-row tl-axis compare-boot-axis" data-testid="compare-boot-axis">
+          <div className="tl-label muted small">T+ of this boot</div>
+          <div className="tl-plot">
+            {ticks.map((t) => (
+              <div key={t.t} className="tl-tick" style={{ left: pct(p.frac(t.t)) }}>
+                <span className="tl-tick-off">{t.offsetLabel}</span>
+              </div>
+            ))}
+          </div>
+        </div>
+      )}
+      <div className="compare-lanes-box" data-from={p.from} data-to={p.to}>
         {rows.map((lane) => {
           const s = series.get(lane);
           return (
@@ -233,6 +293,34 @@ function CompareBootBlock(p: { incidentId: string; boot: TCompareBoot; from: num
             ) : null,
           )}
         </div>
+        {p.ownAxis && p.onZoom && (
+          <div
+            className="tl-overlay compare-overlay"
+            ref={boxRef}
+            style={{ height }}
+            onPointerDown={(e) => {
+              if (e.button !== 0) return;
+              (e.target as HTMLElement).setPointerCapture?.(e.pointerId);
+              const f = fracAt(e);
+              setDrag({ a: f, b: f });
+            }}
+            onPointerMove={(e) => drag && setDrag({ ...drag, b: fracAt(e) })}
+            onPointerUp={(e) => {
+              if (!drag) return;
+              const f = fracAt(e);
+              const w = boxRef.current!.getBoundingClientRect().width;
+              setDrag(null);
+              const span = p.to - p.from;
+              if (Math.abs(f - drag.a) * w >= 4) p.onZoom!(p.from + Math.min(f, drag.a) * span, p.from + Math.max(f, drag.a) * span);
+            }}
+            onPointerCancel={() => setDrag(null)}
+            title="drag to zoom (every boot then shows that T+ range)"
+          >
+            {drag && Math.abs(drag.b - drag.a) > 0 && (
+              <div className="tl-selection" style={{ left: pct(Math.min(drag.a, drag.b)), width: pct(Math.abs(drag.b - drag.a)) }} />
+            )}
+          </div>
+        )}
       </div>
     </div>
   );

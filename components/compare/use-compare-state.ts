@@ -22,7 +22,10 @@ const parseLanes = createParser<TLane[]>({
   eq: (a, b) => a.length === b.length && a.every((l) => b.includes(l)),
 }).withDefault([...LANES]);
 
-export const compareStateParsers = { boots: parseBoots, from: parseOffset, to: parseOffset, lanes: parseLanes };
+/** `align=shared`: every boot on the union of their ranges; absent: each boot framed on its own range until a zoom */
+const parseAlign = createParser<"shared">({ parse: (s) => (s === "shared" ? "shared" : null), serialize: (s) => s });
+
+export const compareStateParsers = { boots: parseBoots, from: parseOffset, to: parseOffset, lanes: parseLanes, align: parseAlign };
 
 export function useCompareState() {
   const [raw, set] = useQueryStates(compareStateParsers, { history: "replace", shallow: true, scroll: false });
@@ -35,5 +38,8 @@ export function useCompareState() {
     [set],
   );
   const setLanes = useCallback((lanes: TLane[]) => void set({ lanes: lanes.length ? lanes : null }), [set]);
-  return { state, setRange, setLanes };
+  const setShared = useCallback((shared: boolean) => void set({ align: shared ? "shared" : null }, { history: "push" }), [set]);
+  /** one T+ range for every boot: a zoom, or `align=shared`; else each boot on its own range */
+  const shared = state.from !== null || state.to !== null || raw.align === "shared";
+  return { state, shared, setRange, setLanes, setShared };
 }

@@ -1,6 +1,6 @@
 /**
- * The one key factory for TanStack Query (STYLE.md "Client data: one query hook per
- * resource"): `['lane-density', { … }]` and so on, so invalidation can match by prefix.
+ * The one key factory for TanStack Query (one query hook per resource, as umami does):
+ * `['lane-density', { … }]` and so on, so invalidation can match by prefix.
  */
 import type { TLane } from "@/lib/timeline/lanes";
 

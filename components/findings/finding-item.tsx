@@ -1,19 +1,17 @@
 /**
  * One finding: severity, detector, title, window start/end as UTC wall clock and T+
- * seconds, the metrics reviewers quote (attempts, pods, error class, closed by) and the
- * explanation. A finding whose `metrics.approximate` lists reasons (counts spread from Kubernetes
+ * seconds, its metrics in words with their units (lib/export/finding-metrics.ts: lists as
+ * lists, not-applicable ones left out), the explanation, and for a known cause
+ * (lib/causes/causes.ts) what it means, what to do and the public reports and fixes. A finding whose `metrics.approximate` lists reasons (counts spread from Kubernetes
  * event counts, relative ages, a T+0 without a boot marker) carries an "approximate" badge and
  * the reasons. Plain server-renderable markup; actions are passed in.
  */
 import type { ReactNode } from "react";
 import type { TFindingView } from "@/lib/incidents/get-incident";
 import styles from "./approximate.module.css";
-import { fmtBootKey, fmtDuration, fmtMetric as metricText, fmtOffset, fmtUtc, metricLabel } from "@/lib/timeline/format";
-
-const KNOWN = ["attempts", "pods", "errorClass", "closedBy"] as const;
-const KNOWN_LABEL: Record<(typeof KNOWN)[number], string> = { attempts: "attempts", pods: "pods", errorClass: "error class", closedBy: "closed by" };
-/** Metrics shown elsewhere on the card than in the metrics list. */
-const NOT_LISTED = ["approximate"];
+import { causeOfFinding, type Cause } from "@/lib/causes/causes";
+import { metricLines } from "@/lib/export/finding-metrics";
+import { fmtBootKey, fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/format";
 
 /** The reasons a finding's numbers or times are approximate (`metrics.approximate`), or none. */
 export function approximateReasons(metrics: Record<string, unknown>): string[] {
@@ -23,7 +21,8 @@ export function approximateReasons(metrics: Record<string, unknown>): string[] {
 
 export function FindingItem(p: { f: TFindingView; actions?: ReactNode; showNode?: boolean; selected?: boolean }) {
   const f = p.f;
-  const extra = Object.entries(f.metrics).filter(([k]) => !(KNOWN as readonly string[]).includes(k) && !NOT_LISTED.includes(k));
+  const lines = metricLines(f.detector, f.metrics);
+  const cause = causeOfFinding(f);
   const approx = approximateReasons(f.metrics);
   return (
     <li
@@ -65,16 +64,20 @@ export function FindingItem(p: { f: TFindingView; actions?: ReactNode; showNode?
         {f.endMs !== null && <span className="muted"> · {fmtDuration(f.endMs - f.startMs)}</span>}
       </div>
       <dl className="finding-metrics">
-        {KNOWN.filter((k) => k in f.metrics).map((k) => (
-          <div key={k}>
-            <dt>{KNOWN_LABEL[k]}</dt>
-            <dd className="mono">{metricText(f.metrics[k])}</dd>
-          </div>
-        ))}
-        {extra.map(([k, v]) => (
-          <div key={k}>
-            <dt title={k}>{metricLabel(k)}</dt>
-            <dd className="mono">{metricText(v)}</dd>
+        {lines.map((l) => (
+          <div key={l.key}>
+            <dt title={l.key}>{l.label}</dt>
+            <dd className={l.code ? "mono" : undefined}>
+              {l.items ? (
+                <ul className="metric-list">
+                  {l.items.map((x) => (
+                    <li key={x}>{x}</li>
+                  ))}
+                </ul>
+              ) : (
+                l.text
+              )}
+            </dd>
           </div>
         ))}
       </dl>
@@ -86,6 +89,42 @@ export function FindingItem(p: { f: TFindingView; actions?: ReactNode; showNode?
         </ul>
       )}
       <p className="finding-explanation">{f.explanation}</p>
+      {cause && <CauseNotes cause={cause} />}
     </li>
+  );
+}
+
+/** The table's text with its `code` spans as <code>. */
+function withCode(text: string): ReactNode[] {
+  return text.split("`").map((part, i) => (i % 2 === 1 ? <code key={i}>{part}</code> : part));
+}
+
+/** What a known cause means, what to do next, and the public reports and fixes (folded). */
+export function CauseNotes({ cause }: { cause: Cause }) {
+  return (
+    <details className="cause" data-testid="finding-cause" data-cause={cause.key}>
+      <summary>
+        Next steps: <b>{cause.title}</b>
+      </summary>
+      <p>{withCode(cause.meaning)}</p>
+      <ol>
+        {cause.remediation.map((r) => (
+          <li key={r}>{withCode(r)}</li>
+        ))}
+      </ol>
+      {cause.refs.length > 0 && (
+        <ul className="cause-refs">
+          {cause.refs.map((r) => (
+            <li key={r.url}>
+              <span className="muted">{r.kind === "fix" ? "fix" : r.kind === "docs" ? "guide" : "report"}:</span>{" "}
+              <a href={r.url} rel="noreferrer noopener" target="_blank">
+                {r.label}
+              </a>{" "}
+              <span className="muted">{withCode(r.note)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </details>
   );
 }

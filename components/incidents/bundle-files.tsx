@@ -101,7 +101,16 @@ export function BundleFiles({ b }: { b: TBundleView }) {
                   </td>
                   <td className="small">
                     {f.timeZone}
-                    {f.clockOffsetMs ? ` ${f.clockOffsetMs > 0 ? "+" : ""}${(f.clockOffsetMs / 1000).toFixed(1)} s` : ""}
+                    {f.clockOffsetMs ? (
+                      <div
+                        className="muted"
+                        data-testid="file-clock-offset"
+                        title="This file's clock (Kubernetes events are stamped by the control plane) differed from the node's: this much was added to every time in this file so it lines up with the node's logs (estimated from the sandbox failures both record, or given with the upload)."
+                      >
+                        shifted {f.clockOffsetMs > 0 ? "+" : "−"}
+                        {Math.abs(f.clockOffsetMs / 1000).toFixed(1)} s to the node clock
+                      </div>
+                    ) : null}
                     {f.yearSource ? <div className="muted">year: {f.yearSource}</div> : null}
                   </td>
                   <td>

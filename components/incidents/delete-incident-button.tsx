@@ -1,13 +1,17 @@
 "use client";
 /**
  * "Delete incident": asks first, then DELETE /api/incidents/:id (the incident and all its
- * data) and goes back to the incident list.
+ * data), then `onDeleted` (the incident list refreshes itself) or, without it, goes back to the
+ * incident list. `compact`: a short "delete" labelled with the incident's title (a table row).
  */
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
 import { fetchJson } from "@/components/data/fetch-json";
+import { queryKeys } from "@/components/data/query-keys";
 
-export function DeleteIncidentButton(p: { incidentId: string; title: string }) {
+export function DeleteIncidentButton(p: { incidentId: string; title: string; compact?: boolean; onDeleted?: () => void }) {
+  const qc = useQueryClient();
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -17,6 +21,8 @@ export function DeleteIncidentButton(p: { incidentId: string; title: string }) {
     setError(null);
     try {
       await fetchJson(`/api/incidents/${encodeURIComponent(p.incidentId)}`, { method: "DELETE" });
+      void qc.invalidateQueries({ queryKey: queryKeys.incidents() });
+      if (p.onDeleted) return p.onDeleted();
       router.push("/");
       router.refresh();
     } catch (e) {
@@ -26,8 +32,15 @@ export function DeleteIncidentButton(p: { incidentId: string; title: string }) {
   };
   return (
     <span>
-      <button type="button" className="btn small danger" data-testid="delete-incident" onClick={onClick} disabled={busy}>
-        {busy ? "deleting…" : "delete incident"}
+      <button
+        type="button"
+        className="btn small danger"
+        data-testid="delete-incident"
+        onClick={onClick}
+        disabled={busy}
+        aria-label={p.compact ? `delete incident ${p.title}` : undefined}
+      >
+        {busy ? "deleting…" : p.compact ? "delete" : "delete incident"}
       </button>
       {error && (
         <span className="bad small" role="alert">

@@ -25,6 +25,9 @@ export function BootHeader({ view }: { view: TBootView }) {
   const journal = /^[0-9a-f]{32}$/.test(boot.bootKey);
   return (
     <header className="page-head">
+      <a href="#events" className="skip-link" data-testid="skip-to-events">
+        Skip to the events table
+      </a>
       <nav className="crumbs" aria-label="breadcrumbs">
         <Link href="/">bootline</Link>
         <span>/</span>
@@ -53,6 +56,9 @@ export function BootHeader({ view }: { view: TBootView }) {
           ) : null}
         </span>
       </nav>
+      <h1 className="sr-only">
+        Timeline of {node.name}, boot {boot.index} of {boot.count}
+      </h1>
       <div className="boot-facts">
         <span>
           T+0 <b className="mono" data-testid="boot-t0">{fmtUtc(boot.startMs)} UTC</b>

@@ -1,7 +1,8 @@
 "use client";
 /**
  * The selected event: full message, raw line, where it came from (file in the bundle and
- * line number), the clock offset and zone applied, and its structured fields. Text only.
+ * line number), the clock offset and zone applied, and its structured fields. Text only; long
+ * lines are wrapped (never cut), and the panel can take half the width.
  */
 import { useEventQuery } from "@/components/data/use-event-query";
 import { fmtOffset, fmtUtc } from "@/lib/timeline/format";
@@ -22,6 +23,9 @@ export function EventDetail(p: {
   bootKey: string;
   onClose(): void;
   onZoomTo(ts: number): void;
+  /** the panel takes half the width */
+  wide?: boolean;
+  onToggleWide?(): void;
 }) {
   const q = useEventQuery(p.incidentId, p.eventId);
   const e = q.data;
@@ -33,6 +37,11 @@ export function EventDetail(p: {
           {e?.ts != null && e.bootKey === p.bootKey && (
             <button type="button" className="btn small" onClick={() => p.onZoomTo(e.ts!)}>
               zoom ±5 s
+            </button>
+          )}
+          {p.onToggleWide && (
+            <button type="button" className="btn small" onClick={p.onToggleWide} aria-pressed={!!p.wide} title="give this panel half the width (long lines)">
+              {p.wide ? "narrow" : "widen"}
             </button>
           )}
           <button type="button" className="btn small" onClick={p.onClose} aria-label="close event detail">

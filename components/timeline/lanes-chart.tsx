@@ -2,8 +2,11 @@
 /**
  * The node boot timeline: a time axis (T+seconds and UTC wall clock), one density lane
  * per source, the sandbox failure window shaded across the lanes with its start and end
- * labelled, other findings as bands, milestones as labelled vertical lines, and a drag
- * selection on the lanes to zoom. All positions are fractions of the visible range
+ * labelled, other findings as bands in rows by detector (most severe first, none hidden:
+ * a detector with many rows folds them behind a "show all"), milestones as labelled vertical
+ * lines, and a drag selection on the lanes to zoom. Lane counts are the visible range's totals
+ * (shown once the density of that range is in); the bucket under the pointer is counted in the
+ * crosshair's label. All positions are fractions of the visible range
  * [from, to) (UTC ms), so the HTML overlays line up with the Recharts plots below them.
  */
 import { useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
@@ -15,12 +18,17 @@ import { fmtCompact, fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/forma
 import { LANE_LABELS, type TLane } from "@/lib/timeline/lanes";
 import { densify, LANE_COLORS, LaneSparkline, type TSparkPoint } from "./lane-sparkline";
 import { timeScale, timeTicks } from "@/lib/timeline/time-scale";
+import { findingRows } from "./finding-rows";
 import { useElementWidth } from "./use-element-width";
 
 export const LANE_H = 44;
 const WINDOW_ROW_H = 26;
 const MS_ROW_H = 17;
 const MIN_DRAG_PX = 4;
+/** height of one row of finding bands, px */
+const FINDING_ROW_H = 16;
+/** rows of one detector shown before "show all" */
+const FINDING_ROWS_FOLDED = 3;
 
 export interface TLanesChartProps {
   /** T+0, UTC ms */
@@ -76,8 +84,18 @@ export function LanesChart(p: TLanesChartProps) {
     return out;
   }, [p.density]);
 
+  // the density answers this range (while a new range loads, the previous one's stays drawn but its
+  // counts are not shown as this range's)
+  const ready = !!p.density && p.density.fromMs === p.from && p.density.toMs === p.to;
   const hoverBucket =
-    hoverT !== null && p.density ? Math.floor((hoverT - p.density.startMs) / p.density.bucketMs) : null;
+    hoverT !== null && p.density && ready ? Math.floor((hoverT - p.density.startMs) / p.density.bucketMs) : null;
+  const hoverCount =
+    hoverBucket === null ? null : p.rows.reduce((n, l) => n + (p.lanes.includes(l) ? (series.get(l)?.data[hoverBucket]?.n ?? 0) : 0), 0);
+  const [findingsOpen, setFindingsOpen] = useState<ReadonlySet<string>>(new Set());
+  const findingGroups = useMemo(
+    () => findingRows(p.findings, p.from, p.to, p.dataEndMs, 8 / Math.max(1, plotWidth), 2 / Math.max(1, plotWidth)),
+    [p.findings, p.from, p.to, p.dataEndMs, plotWidth],
+  );
 
   const fracAt = (e: ReactPointerEvent) => {
     const r = overlayRef.current!.getBoundingClientRect();
@@ -130,7 +148,7 @@ export function LanesChart(p: TLanesChartProps) {
   const msRows = Math.max(1, ...msLayout.map((l) => l.row + 1));
 
   return (
-    <div className="tl" aria-busy={p.fetching}>
+    <div className="tl" aria-busy={p.fetching || !ready} data-testid="lanes-chart" data-ready={ready || undefined}>
       {/* axis */}
       <div className="tl-row tl-axis">
         <div className="tl-label tl-axis-label">
@@ -139,7 +157,7 @@ export function LanesChart(p: TLanesChartProps) {
         </div>
         <div className="tl-plot" ref={plotRef}>
           {ticks.map((t) => (
-            <div key={t.t} className="tl-tick" style={{ left: pct(scale.frac(t.t)) }}>
+            <div key={t.t} className={`tl-tick${tickEdge(scale.frac(t.t), plotWidth)}`} style={{ left: pct(scale.frac(t.t)) }}>
               <span className="tl-tick-off">{t.offsetLabel}</span>
               <span className="tl-tick-wall">{t.wallLabel}</span>
             </div>
@@ -152,7 +170,6 @@ export function LanesChart(p: TLanesChartProps) {
         {p.rows.map((lane) => {
           const on = p.lanes.includes(lane);
           const s = series.get(lane);
-          const hv = hoverBucket !== null && s ? s.data[hoverBucket] : undefined;
           return (
             <div
               key={lane}
@@ -160,24 +177,25 @@ export function LanesChart(p: TLanesChartProps) {
               style={{ height: on ? LANE_H : 22 }}
               data-testid={`lane-${lane}`}
               data-lane={lane}
-              data-total={s?.total ?? 0}
+              data-total={ready ? (s?.total ?? 0) : undefined}
             >
               <label className="tl-label tl-lane-label" title={on ? "hide this lane" : "show this lane"}>
                 <input type="checkbox" checked={on} onChange={() => p.onToggleLane(lane)} aria-label={`lane ${LANE_LABELS[lane]}`} />
                 <span className="tl-swatch" style={{ background: LANE_COLORS[lane] }} />
                 <span className="tl-lane-name">{LANE_LABELS[lane]}</span>
                 {on && s && (
-                  <span className="tl-lane-stats">
-                    {hv ? (
-                      <>
-                        {fmtCompact(hv.n)}
-                        {hv.e ? <b className="bad"> {fmtCompact(hv.e)}E</b> : null}
-                      </>
-                    ) : (
+                  <span
+                    className="tl-lane-stats"
+                    data-testid="lane-total"
+                    title={ready ? `${s.total.toLocaleString("en-US")} events in view${s.errors ? `, ${s.errors.toLocaleString("en-US")} errors` : ""}` : "counting"}
+                  >
+                    {ready ? (
                       <>
                         {fmtCompact(s.total)}
                         {s.errors ? <b className="bad"> {fmtCompact(s.errors)}E</b> : null}
                       </>
+                    ) : (
+                      "…"
                     )}
                   </span>
                 )}
@@ -263,8 +281,9 @@ export function LanesChart(p: TLanesChartProps) {
           )}
           {hoverT !== null && !drag && (
             <div className="tl-crosshair" style={{ left: pct(scale.frac(hoverT)), height: lanesHeight + WINDOW_ROW_H }}>
-              <span className="tl-crosshair-label">
+              <span className="tl-crosshair-label" data-testid="crosshair-label">
                 {fmtOffset(hoverT, p.t0)} · {fmtUtc(hoverT, { date: false })} UTC
+                {hoverCount !== null && p.density ? ` · ${fmtCompact(hoverCount)} events in this ${fmtDuration(p.density.bucketMs)}` : ""}
               </span>
             </div>
           )}
@@ -278,33 +297,72 @@ export function LanesChart(p: TLanesChartProps) {
         </div>
       </div>
 
-      {/* other findings */}
-      <div className="tl-row tl-findings-row">
-        <div className="tl-label muted">findings</div>
-        <div className="tl-plot">
-          {p.findings.length === 0 && <span className="tl-empty">no other findings</span>}
-          {p.findings.map((f, i) => {
-            const end = f.endMs ?? p.dataEndMs;
-            if (end < p.from || f.startMs > p.to) return null;
-            const a = clamp01(scale.frac(f.startMs));
-            const b = clamp01(scale.frac(Math.max(end, f.startMs)));
+      {/* other findings: one group of rows per detector, the most severe group first */}
+      {findingGroups.length === 0 ? (
+        <div className="tl-row tl-findings-row">
+          <div className="tl-label muted">findings</div>
+          <div className="tl-plot">
+            <span className="tl-empty">{p.findings.length === 0 ? "no other findings" : "no other findings in view"}</span>
+          </div>
+        </div>
+      ) : (
+        <div className="tl-findings" role="group" aria-label="findings by detector, most severe first">
+          {findingGroups.map((g) => {
+            const open = findingsOpen.has(g.detector);
+            const folded = !open && g.rows.length > FINDING_ROWS_FOLDED;
+            const rows = folded ? g.rows.slice(0, FINDING_ROWS_FOLDED) : g.rows;
+            const hidden = g.rows.slice(rows.length).reduce((n, r) => n + r.length, 0);
             return (
-              <button
-                key={f.id}
-                type="button"
-                className={`tl-finding-band sev-${f.severity}${f.id === p.selectedFindingId ? " selected" : ""}`}
-                data-testid="finding-band"
-                data-finding-id={f.id}
-                style={{ left: pct(a), width: `max(6px, ${pct(b - a)})`, top: 2 + (i % 2) * 9 }}
-                title={`${f.severity.toUpperCase()} ${f.title} (${fmtOffset(f.startMs, p.t0)} → ${f.endMs === null ? "open" : fmtOffset(f.endMs, p.t0)}); click to zoom`}
-                onClick={() => (p.onSelectFinding ? p.onSelectFinding(f) : p.onZoom(f.startMs - 1000, end + 1000))}
-              >
-                <span>{f.detector}</span>
-              </button>
+              <div key={g.detector} className="tl-row tl-finding-group" data-testid="finding-group" data-detector={g.detector} data-severity={g.severity}>
+                <div className="tl-label tl-finding-label">
+                  <span className={`sev-badge sev-${g.severity}`}>{g.severity}</span>
+                  <span className="tl-lane-name mono" title={g.detector}>
+                    {g.detector}
+                  </span>
+                  <span className="tl-lane-stats">{g.count > 1 ? `×${fmtCompact(g.count)}` : ""}</span>
+                </div>
+                <div className={`tl-plot tl-finding-plot${open && g.rows.length > 12 ? " scroll" : ""}`} style={{ height: rows.length * FINDING_ROW_H + 4 + (folded || (open && g.rows.length > FINDING_ROWS_FOLDED) ? FINDING_ROW_H : 0) }}>
+                  {rows.map((row, ri) =>
+                    row.map(({ f, a, w }) => (
+                      <button
+                        key={f.id}
+                        type="button"
+                        className={`tl-finding-band sev-${f.severity}${f.id === p.selectedFindingId ? " selected" : ""}`}
+                        data-testid="finding-band"
+                        data-finding-id={f.id}
+                        style={{ left: pct(a), width: pct(w), top: 2 + ri * FINDING_ROW_H }}
+                        title={`${f.severity.toUpperCase()} ${f.title} (${fmtOffset(f.startMs, p.t0)} → ${f.endMs === null ? "open" : fmtOffset(f.endMs, p.t0)}); click to zoom`}
+                        aria-label={`${f.severity} ${f.detector}: ${f.title}`}
+                        onClick={() => (p.onSelectFinding ? p.onSelectFinding(f) : p.onZoom(f.startMs - 1000, (f.endMs ?? p.dataEndMs) + 1000))}
+                      >
+                        <span>{f.title}</span>
+                      </button>
+                    )),
+                  )}
+                  {(folded || (open && g.rows.length > FINDING_ROWS_FOLDED)) && (
+                    <button
+                      type="button"
+                      className="btn small tl-finding-more"
+                      style={{ top: 2 + rows.length * FINDING_ROW_H }}
+                      aria-expanded={open}
+                      onClick={() =>
+                        setFindingsOpen((prev) => {
+                          const next = new Set(prev);
+                          if (next.has(g.detector)) next.delete(g.detector);
+                          else next.add(g.detector);
+                          return next;
+                        })
+                      }
+                    >
+                      {open ? "fold rows" : `show all: ${fmtCompact(hidden)} more ${g.detector} finding${hidden === 1 ? "" : "s"} on ${g.rows.length - rows.length} more row${g.rows.length - rows.length === 1 ? "" : "s"}`}
+                    </button>
+                  )}
+                </div>
+              </div>
             );
           })}
         </div>
-      </div>
+      )}
 
       {/* milestones */}
       <div className="tl-row tl-ms-row" style={{ height: msRows * MS_ROW_H + 6 }}>
@@ -363,4 +421,12 @@ export function LanesChart(p: TLanesChartProps) {
       </div>
     </div>
   );
+}
+
+/** Tick labels at the plot's edges are aligned inwards so the last one is not cut off. */
+function tickEdge(frac: number, width: number): string {
+  const px = frac * width;
+  if (width > 0 && px < 40) return " edge-left";
+  if (width > 0 && width - px < 40) return " edge-right";
+  return "";
 }

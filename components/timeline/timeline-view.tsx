@@ -29,6 +29,7 @@ import { OverviewBrush } from "./overview-brush";
 import { panRange, zoomRange } from "@/lib/timeline/time-scale";
 import { useUrlText } from "./use-url-text";
 import { useViewState } from "./use-view-state";
+import "./timeline.css";
 
 const BUCKETS = 300;
 /** Pages (of EVENTS_PAGE_SIZE rows) loaded at most to bring one selected event into the table. */
@@ -55,7 +56,8 @@ export function TimelineView({ view }: { view: TBootView }) {
   const counts = useEventsCountQuery(filter, { enabled: !events.isLoading && !(events.isPlaceholderData && events.isFetching) });
   const lastPage = events.data?.pages[events.data.pages.length - 1];
   const scannedToMs = events.hasNextPage && lastPage?.scannedToMs != null ? lastPage.scannedToMs : null;
-  const facets = useEventFacetsQuery({ ...base, from, to, lanes: state.lanes });
+  // the filters' choices after the first page: on the embedded database requests take turns
+  const facets = useEventFacetsQuery({ ...base, from, to, lanes: state.lanes }, { enabled: !events.isLoading });
   const rows = useMemo(() => events.data?.pages.flatMap((p) => p.events) ?? [], [events.data]);
 
   // a selected event (permalink, milestone, evidence link) further into the range than the pages
@@ -99,6 +101,8 @@ export function TimelineView({ view }: { view: TBootView }) {
   // reviewers' notes: markers on the chart, the list and form below the findings
   const notes = useAnnotationsQuery(view.incident.id, view.boot.id);
   const [pickedTs, setPickedTs] = useState<number | null>(null);
+  // the selected event's panel at half the width (long raw lines)
+  const [detailWide, setDetailWide] = useState(false);
   const showNote = (n: TAnnotation) => {
     if (n.ts < from || n.ts >= to) {
       const half = Math.min(to - from, bounds.toMs - bounds.fromMs) / 2;
@@ -267,7 +271,7 @@ export function TimelineView({ view }: { view: TBootView }) {
         onShow={showNote}
       />
 
-      <section className="panel events-panel" aria-label="events">
+      <section className="panel events-panel" aria-label="events" id="events" tabIndex={-1}>
         <div className="ev-toolbar">
           <h2>
             Events{" "}
@@ -277,10 +281,18 @@ export function TimelineView({ view }: { view: TBootView }) {
             <span
               className="small"
               data-testid="events-count"
-              data-total={counts.data && !counts.isPlaceholderData ? counts.data.total : undefined}
-              data-matching={counts.data && !counts.isPlaceholderData ? counts.data.matching : undefined}
+              data-total={counts.data && !counts.isPlaceholderData && !counts.progress ? counts.data.total : undefined}
+              data-matching={counts.data && !counts.isPlaceholderData && !counts.progress ? counts.data.matching : undefined}
             >
-              {counts.data && counts.isPlaceholderData ? (
+              {counts.progress ? (
+                <span data-testid="events-count-progress" title="counted so far; the count goes on through the rest of the range">
+                  at least {fmtCount(counts.progress.matching)} of {fmtCount(counts.progress.total)}{" "}
+                  <span className="muted">
+                    · counting, {fmtOffset(from, t0, 1)} – {fmtOffset(counts.progress.scannedToMs, t0, 1)} done (
+                    {Math.floor(((counts.progress.scannedToMs - from) / Math.max(1, to - from)) * 100)}%)
+                  </span>
+                </span>
+              ) : counts.data && counts.isPlaceholderData ? (
                 <span className="muted">counting…</span>
               ) : counts.data ? (
                 !filtered ? (
@@ -378,7 +390,7 @@ export function TimelineView({ view }: { view: TBootView }) {
             </button>
           </p>
         )}
-        <div className={`ev-layout${state.ev ? " with-detail" : ""}`}>
+        <div className={`ev-layout${state.ev ? " with-detail" : ""}${detailWide ? " wide-detail" : ""}`}>
           <EventsTable
             t0={t0}
             rows={rows}
@@ -401,6 +413,8 @@ export function TimelineView({ view }: { view: TBootView }) {
               bootKey={view.boot.bootKey}
               onClose={() => setEv(null)}
               onZoomTo={(ts) => zoomTo(ts - 5000, ts + 5000)}
+              wide={detailWide}
+              onToggleWide={() => setDetailWide((w) => !w)}
             />
           )}
         </div>

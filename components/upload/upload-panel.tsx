@@ -9,6 +9,11 @@
  * A paste is uploaded as one more file, `pasted-<yyyy-mm-dd-hhmm>.log` (UTC, named when the text
  * arrives), with the same options. While the text is there the panel shows, debounced, what
  * bootline recognises in it (`POST /api/preview`: nothing stored). Ctrl/Cmd+Enter submits.
+ *
+ * While the bytes are still going up, leaving the page (reload, Back, closing the tab, a link)
+ * asks first: the upload would be lost. When the parse of a bundle that started a new incident
+ * fails, "dismiss" deletes that incident (nothing of it is usable) and clears the error. The
+ * incident list is invalidated when an upload is stored, when it is ready and when it is dismissed.
  */
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
@@ -48,8 +53,8 @@ function isField(el: Element | null): boolean {
 type TStage =
   | { kind: "idle" }
   | { kind: "uploading"; loaded: number; total: number }
-  | { kind: "parsing"; result: TUploadResult }
-  | { kind: "error"; message: string; result?: TUploadResult };
+  | { kind: "parsing"; result: TUploadResult; newIncident: boolean }
+  | { kind: "error"; message: string; result?: TUploadResult; newIncident?: boolean };
 
 function validTz(tz: string): boolean {
   if (/^[+-]\d{2}:?\d{2}$/.test(tz)) return true;
@@ -106,14 +111,59 @@ export function UploadPanel(p: { incidents: Array<{ id: string; title: string }>
       void qc.invalidateQueries({ queryKey: queryKeys.incidents() });
       router.push(`/i/${encodeURIComponent(stage.result.incidentId)}`);
     } else if (s.status === "failed") {
-      setStage({ kind: "error", message: s.error || "parsing failed", result: stage.result });
+      void qc.invalidateQueries({ queryKey: queryKeys.incidents() });
+      setStage({ kind: "error", message: s.error || "parsing failed", result: stage.result, newIncident: stage.newIncident });
     }
   }, [s, stage, router, qc]);
 
   useEffect(() => {
     if (stage.kind === "parsing" && status.error)
-      setStage({ kind: "error", message: `lost track of the parse: ${(status.error as Error).message}`, result: stage.result });
+      setStage({ kind: "error", message: `lost track of the parse: ${(status.error as Error).message}`, result: stage.result, newIncident: stage.newIncident });
   }, [status.error, stage]);
+
+  // leaving while the bytes go up loses the upload: the browser asks first (reload, Back, close), and so does a link on the page
+  const uploading = stage.kind === "uploading";
+  useEffect(() => {
+    if (!uploading) return;
+    const onBeforeUnload = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      e.returnValue = "";
+    };
+    const onClick = (e: MouseEvent) => {
+      const a = (e.target as Element | null)?.closest?.("a[href]");
+      if (!a || a.getAttribute("target") === "_blank") return;
+      if (!window.confirm("The upload is still in progress and leaving the page stops it. Leave anyway?")) {
+        e.preventDefault();
+        e.stopPropagation();
+      }
+    };
+    window.addEventListener("beforeunload", onBeforeUnload);
+    document.addEventListener("click", onClick, true);
+    return () => {
+      window.removeEventListener("beforeunload", onBeforeUnload);
+      document.removeEventListener("click", onClick, true);
+    };
+  }, [uploading]);
+
+  const [dismissing, setDismissing] = useState(false);
+  /** Clears a failed upload's error; a new incident it made goes with it (after a confirm). */
+  const dismiss = async () => {
+    if (stage.kind !== "error") return;
+    if (stage.result && stage.newIncident) {
+      if (!window.confirm("Delete the incident this upload started? Nothing of it could be parsed.")) return;
+      setDismissing(true);
+      try {
+        await fetchJson(`/api/incidents/${encodeURIComponent(stage.result.incidentId)}`, { method: "DELETE" });
+      } catch (err) {
+        setDismissing(false);
+        return setStage({ ...stage, message: `${stage.message} (and the incident could not be deleted: ${(err as Error).message})` });
+      }
+      setDismissing(false);
+      void qc.invalidateQueries({ queryKey: queryKeys.incidents() });
+      router.refresh();
+    }
+    setStage({ kind: "idle" });
+  };
 
   const addFiles = (list: FileList | null) => {
     if (!list) return;
@@ -220,7 +270,8 @@ export function UploadPanel(p: { incidents: Array<{ id: string; title: string }>
     abortRef.current = req.abort;
     try {
       const result = await req.promise;
-      setStage({ kind: "parsing", result });
+      setStage({ kind: "parsing", result, newIncident: target === "new" });
+      void qc.invalidateQueries({ queryKey: queryKeys.incidents() });
     } catch (err) {
       setStage({ kind: "error", message: (err as Error).message });
     } finally {
@@ -440,11 +491,12 @@ export function UploadPanel(p: { incidents: Array<{ id: string; title: string }>
       {stage.kind === "error" && (
         <div className="error-box" role="alert" data-testid="upload-error">
           <strong>Could not {stage.result ? "parse" : "upload"} the bundle.</strong> {stage.message}
-          {stage.result && (
-            <div>
-              <Link href={`/i/${encodeURIComponent(stage.result.incidentId)}`}>see what was read in the incident</Link>
-            </div>
-          )}
+          <div className="row-gap">
+            {stage.result && <Link href={`/i/${encodeURIComponent(stage.result.incidentId)}`}>see what was read in the incident</Link>}
+            <button type="button" className="btn small" data-testid="upload-dismiss" onClick={dismiss} disabled={dismissing}>
+              {stage.result && stage.newIncident ? (dismissing ? "deleting…" : "dismiss and delete the incident") : "dismiss"}
+            </button>
+          </div>
         </div>
       )}
     </form>

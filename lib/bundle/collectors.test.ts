@@ -41,7 +41,7 @@ describe("journalHostOf", () => {
   });
 });
 
-describe("collection time per layout (DESIGN.md Year rule 4: archive name, collection files, member times, list-boots, event times)", () => {
+describe("collection time per layout (year rule 4: archive name, collection files, member times, list-boots, event times)", () => {
   const journal = "May 19 04:20:07 ip-10-20-30-40 kubelet[1]: x\n";
   const table: Array<{ name: string; files: UnpackedFile[]; collector: string | null; want: string | null; source: string | null }> = [
     {

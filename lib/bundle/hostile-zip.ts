@@ -1,5 +1,5 @@
 /**
- * Builds hostile or broken zip archives in memory for tests (issue 7): deflated or stored
+ * Builds hostile or broken zip archives in memory for tests: deflated or stored
  * entries, encrypted entries (the flag and a fake 12-byte encryption header; nothing is really
  * encrypted), symlinks (Unix mode), sizes that lie, any name. Cut the result with `subarray`
  * for a truncated zip. (lib/bundle/zip-build.ts builds plain stored zips of collector layouts.)

@@ -1,6 +1,6 @@
 /**
- * Limits on what one upload may hold (issue 7: hostile and broken bundles), each with a
- * documented default and an environment variable to change it (README "Limits"). Read once
+ * Limits on what one upload may hold (hostile and broken bundles: docs/hostile-input.md),
+ * each with a documented default and an environment variable to change it (README "Limits"). Read once
  * when the module loads; a value that is not a positive number fails loudly at start rather
  * than silently turning a limit off.
  *

@@ -1,5 +1,5 @@
 /**
- * Hostile and broken archives (issue 7), each built on the fly: archive bombs against the
+ * Hostile and broken archives, each built on the fly: archive bombs against the
  * ratio budget, file-count, size and depth limits, truncated tar/gzip/zip that keep what they
  * held and say where they broke, encrypted and linked zip entries, content notes.
  */
@@ -53,7 +53,14 @@ describe("archive bombs", () => {
 
   it("stops a zip entry whose declared size is past the budget, and one whose size lies", async () => {
     const big = Buffer.alloc(30 * 1024 * 1024, 0);
-    const honest = await unpackUpload("z.zip", buildZip([{ name: "ok.log", data: lines(5) }, { name: "zeros.bin", data: big }]), L());
+    const honest = await unpackUpload(
+      "z.zip",
+      buildZip([
+        { name: "ok.log", data: lines(5) },
+        { name: "zeros.bin", data: big },
+      ]),
+      L(),
+    );
     expect(honest.map((f) => [f.path, f.status, f.reason ?? null])).toEqual([
       ["ok.log", "read", null],
       ["zeros.bin", "skipped", "ratio-limit"],
@@ -112,7 +119,11 @@ describe("truncated archives keep what they held and say where they broke", () =
     expect(out[0].error).toBeUndefined();
     const kept = out[1].data!;
     expect(b.startsWith(kept.toString())).toBe(true);
-    expect(out[1].error).toMatch(new RegExp(`cut short: the archive ends inside this file after ${kept.length.toLocaleString("en-US")} of its ${Buffer.byteLength(b).toLocaleString("en-US")} bytes`));
+    expect(out[1].error).toMatch(
+      new RegExp(
+        `cut short: the archive ends inside this file after ${kept.length.toLocaleString("en-US")} of its ${Buffer.byteLength(b).toLocaleString("en-US")} bytes`,
+      ),
+    );
     const lastLine = kept.toString().split("\n").length;
     expect(out[1].error).toContain(`the last line (line ${lastLine.toLocaleString("en-US")}) may be incomplete`);
   });
@@ -134,7 +145,9 @@ describe("truncated archives keep what they held and say where they broke", () =
     expect(out).toHaveLength(1);
     expect(out[0].path).toBe("kubelet.log");
     expect(b.startsWith(out[0].data!.toString())).toBe(true);
-    expect(out[0].error).toMatch(/^gzip stream broken \(unexpected end of file\) after \d+ compressed bytes: kept the first \d+ bytes; the last line \(line [\d,]+\) may be incomplete$/);
+    expect(out[0].error).toMatch(
+      /^gzip stream broken \(unexpected end of file\) after \d+ compressed bytes: kept the first \d+ bytes; the last line \(line [\d,]+\) may be incomplete$/,
+    );
   });
 
   it("zip cut before its central directory: members read from their local headers", async () => {
@@ -150,7 +163,9 @@ describe("truncated archives keep what they held and say where they broke", () =
     ]);
     expect(out[0].data!.toString()).toBe(a);
     expect(out[0].error).toMatch(/read from its local header \(zip directory unreadable/);
-    expect(out[1].error).toMatch(/cut short: the archive ends inside this file after [\d,]+ of its [\d,]+ compressed bytes; the last line \(line [\d,]+\) may be incomplete/);
+    expect(out[1].error).toMatch(
+      /cut short: the archive ends inside this file after [\d,]+ of its [\d,]+ compressed bytes; the last line \(line [\d,]+\) may be incomplete/,
+    );
     expect(b.startsWith(out[1].data!.toString())).toBe(true);
   });
 
@@ -209,5 +224,162 @@ describe("entries past the file limit are counted, not held", () => {
     const zout = await unpackUpload("many.zip", zip, L({ maxFiles: 100 }));
     expect(zout).toHaveLength(101);
     expect(zout[100].error).toMatch(/^2,900 more files/);
+  });
+});
+
+/** A gzip stream of several members (RFC 1952 section 2.2): `head`, then `zeroMembers` times 64 MiB of zeros, then `tail`. */
+function multiMemberGz(head: Buffer, zeroMembers: number, tail: Buffer): Buffer {
+  const zeros = gzipSync(Buffer.alloc(64 * 1024 * 1024));
+  return Buffer.concat([gzipSync(head), ...Array.from({ length: zeroMembers }, () => zeros), gzipSync(tail)]);
+}
+
+/** A ustar header block for a regular file of `size` bytes (the member's bytes follow it). */
+function tarHeader(name: string, size: number): Buffer {
+  const block = buildTar([{ path: name, content: "" }]).subarray(0, 512);
+  const h = Buffer.from(block);
+  h.write(size.toString(8).padStart(11, "0") + "\0", 124, 12, "latin1");
+  // checksum: the header's bytes summed with the checksum field read as spaces (POSIX.1 ustar)
+  h.fill(0x20, 148, 156);
+  let sum = 0;
+  for (const b of h) sum += b;
+  h.write(sum.toString(8).padStart(6, "0") + "\0 ", 148, 8, "latin1");
+  return h;
+}
+
+describe("limits while the bytes stream", () => {
+  it("a tar.gz keeps the members before a bomb and lists the bomb with its reason", async () => {
+    const good = Buffer.from(lines(40));
+    const pad = Buffer.alloc((512 - (good.length % 512)) % 512);
+    // 3 GiB of zeros declared in the member's header; the stream is about 3 MB
+    const tgz = multiMemberGz(
+      Buffer.concat([tarHeader("node-h1/kubelet.log", good.length), good, pad, tarHeader("node-h1/huge.log", 3 * 1024 ** 3)]),
+      48,
+      Buffer.alloc(1024),
+    );
+    expect(tgz.length).toBeLessThan(4 * 1024 * 1024);
+    const out = await unpackUpload("bundle.tar.gz", tgz, L({ maxFileBytes: 512 * 1024 ** 2 }));
+    expect(out.map((f) => [f.path, f.status, f.reason ?? null])).toEqual([
+      ["node-h1/kubelet.log", "read", null],
+      ["node-h1/huge.log", "skipped", "too-large"],
+    ]);
+    expect(out[0].data!.toString()).toBe(lines(40));
+    expect(out[1].error).toMatch(
+      /^larger than 512 MiB unpacked \(BOOTLINE_MAX_FILE_BYTES\); not read; the archive was not read past it: unpacks to more than 200 times/,
+    );
+  });
+
+  it("a bomb met inside a member being read lists that member with the ratio limit; the members before stay", async () => {
+    const good = Buffer.from(lines(10));
+    const pad = Buffer.alloc((512 - (good.length % 512)) % 512);
+    // declared 256 MiB, under the file limit: read until the ratio budget runs out
+    const tgz = multiMemberGz(Buffer.concat([tarHeader("a.log", good.length), good, pad, tarHeader("zeros.log", 256 * 1024 ** 2)]), 4, Buffer.alloc(1024));
+    const out = await unpackUpload("b.tgz", tgz, L());
+    expect(out.map((f) => [f.path, f.status, f.reason ?? null])).toEqual([
+      ["a.log", "read", null],
+      ["zeros.log", "skipped", "ratio-limit"],
+    ]);
+  });
+
+  it("stops a plain .gz at the file limit as it streams", async () => {
+    const out = await unpackUpload(
+      "big.log.gz",
+      multiMemberGz(Buffer.from(lines(5)), 2, Buffer.from(lines(5))),
+      L({ maxFileBytes: 1024 * 1024, maxRatio: 100_000 }),
+    );
+    expect(out).toEqual([expect.objectContaining({ path: "big.log", status: "skipped", reason: "too-large" })]);
+  });
+});
+
+describe("empty archives and encrypted entries are named as such", () => {
+  it("an empty tar (only its end-of-archive blocks), plain or gzipped, is an empty archive, not a binary file", async () => {
+    for (const [name, data] of [
+      ["empty.tar", buildTar([])],
+      ["empty.tar.gz", buildTarGz([])],
+      ["gnu-empty.tar", Buffer.alloc(10240)],
+    ] as const) {
+      const out = await unpackUpload(name, data);
+      expect(out, name).toEqual([
+        expect.objectContaining({
+          status: "skipped",
+          reason: "empty-archive",
+          error: "an empty tar archive (only its end-of-archive blocks): it holds no files",
+        }),
+      ]);
+    }
+    // an empty tar inside a tar is listed the same way; 1 KiB of zeros named .log stays a (binary) file
+    const out = await unpackUpload(
+      "outer.tar",
+      buildTar([
+        { path: "inner.tar", content: buildTar([]) },
+        { path: "zeros.log", content: Buffer.alloc(1024) },
+      ]),
+    );
+    expect(out.map((f) => [f.path, f.status, f.reason ?? null])).toEqual([
+      ["inner.tar", "skipped", "empty-archive"],
+      ["zeros.log", "read", null],
+    ]);
+  });
+
+  it("a stored zip entry with only the encryption flag set is listed as encrypted, beside the readable ones", async () => {
+    const zip = buildZip([
+      { name: "good.log", data: lines(3), method: 0 },
+      { name: "enc.log", data: lines(3), method: 0 },
+    ]);
+    // set bit 0 (encrypted) on the second entry's local and central headers, sizes left as they are
+    const local = zip.indexOf(Buffer.from([0x50, 0x4b, 3, 4]), 1);
+    zip[local + 6] |= 1;
+    const central = zip.indexOf(Buffer.from([0x50, 0x4b, 1, 2]), zip.indexOf(Buffer.from([0x50, 0x4b, 1, 2])) + 1);
+    zip[central + 8] |= 1;
+    const out = await unpackUpload("flags.zip", zip);
+    expect(out.map((f) => [f.path, f.status, f.reason ?? null])).toEqual([
+      ["good.log", "read", null],
+      ["enc.log", "skipped", "encrypted"],
+    ]);
+    expect(out[0].data!.toString()).toBe(lines(3));
+  });
+
+  it("a zip entry whose stream holds more than its stated size keeps the stated bytes and says it is damaged", async () => {
+    const zip = buildZip([{ name: "liar.log", data: lines(50), method: 0, claimedSize: 100 }]);
+    const out = await unpackUpload("liar.zip", zip);
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({ path: "liar.log", status: "read" });
+    expect(out[0].data!.length).toBe(100);
+    expect(out[0].error).toMatch(/^zip entry damaged \(too many bytes in the stream: it claims 100\): kept the first 100 bytes/);
+  });
+});
+
+describe("unpacking an upload on disk", () => {
+  it("writes each file to the folder with its size and sha256, and nothing of the refused ones", async () => {
+    const { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } = await import("node:fs");
+    const { createHash } = await import("node:crypto");
+    const { tmpdir } = await import("node:os");
+    const path = await import("node:path");
+    const { unpackUploadFile } = await import("./unpack");
+    const dir = mkdtempSync(path.join(tmpdir(), "bootline-unpack-"));
+    try {
+      const inner = buildTarGz([{ path: "c.log", content: lines(3) }]);
+      const tar = buildTar([
+        { path: "a.log", content: lines(20) },
+        { path: "nested.tgz", content: inner },
+        { path: "big.log", content: lines(200) },
+      ]);
+      writeFileSync(path.join(dir, "upload"), tar);
+      const out = await unpackUploadFile("up.tar", path.join(dir, "upload"), path.join(dir, "files"), L({ maxFileBytes: Buffer.byteLength(lines(100)) }));
+      expect(out.map((f) => [f.path, f.status, f.reason ?? null, f.size ?? null])).toEqual([
+        ["a.log", "read", null, Buffer.byteLength(lines(20))],
+        ["nested.tgz/c.log", "read", null, Buffer.byteLength(lines(3))],
+        ["big.log", "skipped", "too-large", null],
+      ]);
+      for (const f of out.filter((f) => f.status === "read")) {
+        const bytes = readFileSync(f.dataPath!);
+        expect(f.data).toBeUndefined();
+        expect(f.sha256).toBe(createHash("sha256").update(bytes).digest("hex"));
+      }
+      expect(readFileSync(out[1].dataPath!).toString()).toBe(lines(3));
+      // the nested archive's own copy went once it was unpacked
+      expect(readdirSync(path.join(dir, "files")).sort()).toEqual([path.basename(out[0].dataPath!), path.basename(out[1].dataPath!)].sort());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

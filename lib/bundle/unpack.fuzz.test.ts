@@ -1,5 +1,5 @@
 /**
- * Property test (issue 7): random bytes and mutated archives (tar, tar.gz, zip, gz, nested)
+ * Property test: random bytes and mutated archives (tar, tar.gz, zip, gz, nested)
  * through the unpacker and then the in-memory half of ingest: nothing throws, nothing hangs
  * (each run is bounded), every file is listed as read or skipped with a reason, and the limits
  * hold.

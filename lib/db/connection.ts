@@ -1,12 +1,16 @@
 /**
  * The process-wide database handles: raw SQL (`getSql`) and Prisma Client (`getPrisma`),
- * both on the same backend. `DATABASE_URL` set: PostgreSQL (pg Pool + @prisma/adapter-pg).
+ * both on the same backend. `DATABASE_URL` set: PostgreSQL (pg Pool + @prisma/adapter-pg), on
+ * two pools so page reads and an ingest do not wait for each other (`splitSql`): statements and
+ * Prisma on one (`BOOTLINE_DB_POOL`, default 10 connections), transactions on the other
+ * (`BOOTLINE_DB_WRITE_POOL`, default 10), whose server processes run at nice
+ * `BOOTLINE_DB_WRITE_NICE` (default 10) when the server is on this machine and may be reniced.
  * Unset: embedded PGlite in `BOOTLINE_DATA_DIR` (default `./.data/pglite`), shared by both
- * handles because PGlite allows one process per data folder (DESIGN.md "Storage backends").
+ * handles because PGlite allows one process per data folder.
  * Migrations are applied once per process before the first handle is returned.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { uptime } from "node:os";
+import { setPriority, uptime } from "node:os";
 import path from "node:path";
 import type { PrismaClient } from "./generated/client";
 import { applyMigrations } from "./migrate";
@@ -34,11 +38,14 @@ export async function openDb(url: string | null | undefined): Promise<DbHandles>
   if (url) {
     const pg = await import("pg");
     // timestamptz -> JS Date is fine; BIGINT ids come back as strings: keep them so.
-    // one pool for raw SQL and Prisma, so closing it closes every connection
-    const pool = new pg.default.Pool({ connectionString: url, max: 10 });
+    // two pools (see `splitSql`): statements and Prisma on one, transactions on the other
+    const pool = new pg.default.Pool({ connectionString: url, max: poolSize("BOOTLINE_DB_POOL", 10), application_name: "bootline" });
+    const writes = new pg.default.Pool({ connectionString: url, max: poolSize("BOOTLINE_DB_WRITE_POOL", 10), application_name: "bootline-write" });
+    const nice = writeNice();
+    if (nice > 0 && isLoopback(url)) writes.on("connect", (client) => void lowerBackendPriority(client, nice));
     // an idle connection closed by the server (restart, DROP DATABASE) must not crash the process
-    pool.on("error", (e) => console.error(`bootline: database connection lost: ${e.message}`));
-    const sql = pgSql(pool);
+    for (const p of [pool, writes]) p.on("error", (e) => console.error(`bootline: database connection lost: ${e.message}`));
+    const sql = splitSql(pgSql(pool), pgSql(writes));
     await applyMigrations(sql);
     const { PrismaPg } = await import("@prisma/adapter-pg");
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
@@ -54,6 +61,62 @@ export async function openDb(url: string | null | undefined): Promise<DbHandles>
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(lite) });
   return { sql, prisma, backend: "pglite", location: dir };
+}
+
+/** A pool's size from `name` (a positive integer), else `dflt`. */
+function poolSize(name: string, dflt: number): number {
+  const n = Number(process.env[name]);
+  return Number.isInteger(n) && n > 0 ? n : dflt;
+}
+
+/** Nice value for the database backends of the transaction pool (`BOOTLINE_DB_WRITE_NICE`, 0 to 19, default 10; 0 leaves them alone). */
+function writeNice(): number {
+  const raw = process.env.BOOTLINE_DB_WRITE_NICE;
+  const n = raw === undefined || raw.trim() === "" ? 10 : Number(raw);
+  return Number.isInteger(n) ? Math.min(19, Math.max(0, n)) : 10;
+}
+
+/** Whether the database server of `url` runs on this machine (its backends are this machine's processes). */
+function isLoopback(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === "" || host === "localhost" || host === "127.0.0.1" || host === "[::1]" || host === "::1";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Lowers the CPU priority (nice, setpriority(2)) of the server process behind a new connection of
+ * the transaction pool, so an ingest's COPY yields the CPU to the backends answering page reads.
+ * Best effort: only where the process may change the backend's priority (same user, or root).
+ */
+async function lowerBackendPriority(client: { query(text: string): Promise<{ rows: Array<{ pid: number }> }> }, nice: number): Promise<void> {
+  try {
+    const { rows } = await client.query("SELECT pg_backend_pid() AS pid");
+    setPriority(rows[0].pid, nice);
+  } catch {
+    // not allowed (another user's process) or gone: the backend keeps its priority
+  }
+}
+
+/**
+ * One `SqlDb` over two pools, so the app's reads and an ingest do not wait for each other's
+ * connections: statements outside a transaction (every page's reads, progress writes) run on
+ * `reads`; transactions (an ingest holds one for its whole store, COPY included) on `writes`,
+ * whose backends run at a lower CPU priority where that can be set (`lowerBackendPriority`).
+ */
+function splitSql(reads: SqlDb, writes: SqlDb): SqlDb {
+  return {
+    backend: reads.backend,
+    query: (text, params) => reads.query(text, params),
+    exec: (text) => reads.exec(text),
+    copyFrom: (table, columns, chunks) => writes.copyFrom(table, columns, chunks),
+    transaction: (fn) => writes.transaction(fn),
+    close: async () => {
+      await Promise.all([reads.close(), writes.close()]);
+    },
+  };
 }
 
 /** Closes both handles; for the embedded database, also gives up its folder (`bootline.owner`). */
@@ -117,7 +180,12 @@ function processStart(pid: number): string | null {
  */
 function claimPgliteDir(dir: string): void {
   const file = ownerFile(dir);
-  const me: PgliteOwner = { pid: process.pid, started: processStart(process.pid), port: process.env.NEXT_RUNTIME ? (process.env.PORT ?? null) : null, since: Date.now() };
+  const me: PgliteOwner = {
+    pid: process.pid,
+    started: processStart(process.pid),
+    port: process.env.NEXT_RUNTIME ? (process.env.PORT ?? null) : null,
+    since: Date.now(),
+  };
   try {
     writeFileSync(file, JSON.stringify(me), { flag: "wx" });
   } catch (e) {

@@ -47,7 +47,7 @@ function readSchema(text: string): Model[] {
 
 /** Indexes created by raw SQL in the migrations that Prisma's schema language cannot express. */
 const RAW_SQL_INDEXES: Record<string, string[]> = {
-  Event: ["Event_signal_idx"],
+  Event: ["Event_signal_idx", "Event_bootId_pod_ts_idx"],
 };
 
 const SQL_TYPE: Record<string, string> = {

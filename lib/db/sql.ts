@@ -3,7 +3,7 @@
  * and the timeline's aggregate queries. Two backends with one interface:
  * - PostgreSQL (`DATABASE_URL` set) through `pg` and `pg-copy-streams`;
  * - embedded PGlite (`DATABASE_URL` unset), one instance per process, data in `./.data/`
- *   (DESIGN.md "Storage backends"; PGlite allows one process per data folder).
+ *   (PGlite allows one process per data folder).
  */
 import type { PGlite, Transaction } from "@electric-sql/pglite";
 import type { Pool, PoolClient } from "pg";
@@ -73,9 +73,12 @@ class PgConn implements SqlConn {
         stream.on("finish", resolve);
         stream.on("error", reject);
       });
+      // settled below; this only keeps a failure while chunks are still produced from going unhandled
+      done.catch(() => {});
       try {
         for await (const chunk of chunks) {
-          if (!stream.write(chunk)) await new Promise((r) => stream.once("drain", r));
+          // a COPY that fails (connection lost, statement cancelled) emits no "drain": wait for either
+          if (!stream.write(chunk)) await Promise.race([new Promise((r) => stream.once("drain", r)), done]);
         }
       } catch (e) {
         // the input failed (a rows file gone, a thread's error): abort the COPY (CopyFail), or the
@@ -144,8 +147,7 @@ class PgliteConn implements SqlConn {
   async copyFrom(table: string, columns: string[], chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>): Promise<number> {
     // PGlite reads COPY input from a Blob ("/dev/blob"); send it in slices of ~4 MB. PGlite runs
     // each statement on this thread, so a slice blocks the event loop while it is copied: small
-    // slices let the app answer its pages and progress polls between them during an ingest
-    // (32 MB slices held a poll for 5 s on an 8-node upload).
+    // slices let the app answer its pages and progress polls between them during an ingest.
     const sql = `COPY "${table}" (${columns.map((c) => `"${c}"`).join(",")}) FROM '/dev/blob'`;
     let parts: Array<string | Uint8Array> = [];
     let size = 0;

@@ -1,8 +1,7 @@
 /**
  * Test helper: a fresh PostgreSQL database per test file on the server at
  * `BOOTLINE_TEST_PG` (default postgresql://postgres@127.0.0.1:5432/test), dropped after.
- * Refuses non-local servers (STYLE.md "Playwright like cal.com and dub": a guard against
- * running tests on a real database).
+ * Refuses non-local servers: a guard against running tests on a real database.
  */
 import { randomBytes } from "node:crypto";
 import pg from "pg";

@@ -1,12 +1,12 @@
 /**
  * One boot's attempts, computed once per detector run: `runDetectors` hands the same
  * sorted events array to every detector, and four of them read the same attempts
- * (`collectAttempts`, DESIGN.md "Attempt"). The cache is keyed by that array (weakly: it
+ * (`collectAttempts`; docs/definitions.md "Attempt"). The cache is keyed by that array (weakly: it
  * goes with the array) and the grouping parameters, so results are exactly what
  * `collectAttempts` returns; callers must not change the attempts.
  */
 import type { BootEvent } from "./types";
-import { collectAttempts, type Attempt } from "./sandbox-failure-window";
+import { collectAttempts, type Attempt } from "./attempts";
 
 const cache = new WeakMap<BootEvent[], Map<string, Attempt[]>>();
 

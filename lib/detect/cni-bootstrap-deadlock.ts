@@ -1,6 +1,6 @@
 /**
- * Detector `cni-bootstrap-deadlock` (DESIGN.md "Detectors"; INCIDENTS.md pattern 1: the
- * CNI agent waits for a file only it can write).
+ * Detector `cni-bootstrap-deadlock` (docs/detectors.md, pattern 1: the CNI agent waits for a
+ * file only it can write).
  *
  * Input: one node boot's events (BootEvent, UTC ms), sorted by (ts, fileId, line).
  *
@@ -25,7 +25,7 @@
  * Pure: no I/O, no clock reads.
  */
 import type { BootEvent, BootInfo, Detector, Finding } from "./types";
-import { attemptEvidence, type Attempt } from "./sandbox-failure-window";
+import { attemptEvidence, type Attempt } from "./attempts";
 import { attemptsOf } from "./attempts-cache";
 import { fmtT, isoOf, plural, sec } from "./numbers";
 
@@ -33,7 +33,7 @@ import { fmtT, isoOf, plural, sec } from "./numbers";
 export interface CniBootstrapDeadlockParams extends Record<string, number> {
   /** failed attempts of the writer pod itself: 2 show that its retry meets the same missing file (one could be a race lost once) */
   minWriterAttempts: number;
-  /** lines of one failure lie within this of each other, s (DESIGN.md "Attempt": 1 s) */
+  /** lines of one failure lie within this of each other, s */
   joinS: number;
   /** tolerance when matching Kubernetes events to node logs, s (as sandbox-failure-window) */
   eventSlackS: number;
@@ -55,7 +55,7 @@ export function describe(p: CniBootstrapDeadlockParams): string {
   );
 }
 
-/** Files CNI agents write on start, and the pods that write them (INCIDENTS.md 1 and 2; FORMATS.md 3.8-3.11). */
+/** Files CNI agents write on start, and the pods that write them (the agents' install and start-up code: istio-cni, calico-node, flannel, Cilium, Multus). */
 export const KNOWN_WRITERS: ReadonlyArray<{ path: RegExp; pod: RegExp; agent: string }> = [
   { path: /istio-cni-kubeconfig$/, pod: /^istio-cni-node-/, agent: "istio-cni" },
   { path: /\/var\/lib\/calico\/(?:nodename|mtu)$/, pod: /^calico-node-/, agent: "calico-node" },

@@ -1,6 +1,6 @@
 /**
- * Detector `conflist-rewrite-loop` (DESIGN.md "Detectors"; INCIDENTS.md pattern 3: two
- * agents fight over one conflist; cases 002, 003, 006).
+ * Detector `conflist-rewrite-loop` (docs/detectors.md, pattern 3: two agents fight over one
+ * conflist; cases 002, 003, 006).
  *
  * Input: one node boot's events (BootEvent, UTC ms), sorted by (ts, fileId, line). Writes
  * are `cni.config.written` / `cni.config.removed` events (lib/timeline/classify.ts):
@@ -38,13 +38,13 @@ export interface ConflistRewriteLoopParams extends Record<string, number> {
   minWrites: number;
   /** ... within this long, s */
   withinS: number;
-  /** consecutive writes further apart than this end a loop, s ("several times a second": INCIDENTS.md 3) */
+  /** consecutive writes further apart than this end a loop, s (a loop writes several times a second) */
   maxGapS: number;
   /** an announcement and the completion of one write lie within this, ms (case 006: 9.8 ms; margin for a slow disk, below one turn of a loop) */
   pairMs: number;
   /** a loop whose last write is less than this before the end of the data is still open, s */
   openGapS: number;
-  /** writes per second from which the loop is high severity (INCIDENTS.md 3: several per second starve the agent, fail its readiness) */
+  /** writes per second from which the loop is high severity (several per second starve the agent and fail its readiness) */
   highWritesPerS: number;
 }
 

@@ -1,8 +1,7 @@
 /**
- * The detector registry and runner (STYLE.md "Detectors as registered analyzers", after
- * Timesketch's analyzer manager): one explicit array, order is priority, no
- * registration by import side effect; duplicate names are rejected when this module
- * loads; each detector runs inside its own error wrapper and its findings are
+ * The detector registry and runner (modelled on Timesketch's analyzer manager): one explicit
+ * array, order is priority, no registration by import side effect; duplicate names are
+ * rejected when this module loads; each detector runs inside its own error wrapper and its findings are
  * validated, so one failing detector never hides the others.
  *
  * Adding a detector: one new file exporting a `Detector`, one line in `DETECTORS`.
@@ -35,7 +34,7 @@ export function assertUniqueNames(detectors: ReadonlyArray<Pick<Detector, "name"
 }
 assertUniqueNames(DETECTORS);
 
-/** Shape every finding must have (DESIGN.md "Data model: Finding"). */
+/** Shape every finding must have (the `Finding` table, prisma/schema.prisma). */
 export const ZFinding = z.object({
   detector: z.string().min(1),
   severity: z.enum(["info", "low", "medium", "high", "critical"]),

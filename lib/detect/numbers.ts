@@ -1,7 +1,6 @@
 /**
  * Number and text helpers shared by the detectors (pure). Times are UTC ms; offsets and
- * durations in findings are seconds with 3 decimals (DESIGN.md "CLI contract details:
- * findings").
+ * durations in findings are seconds with 3 decimals (docs/definitions.md "The report").
  */
 
 /** ms -> s with 3 decimals (`1234` -> `1.234`). */

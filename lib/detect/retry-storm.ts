@@ -1,11 +1,11 @@
 /**
- * Detector `retry-storm` (DESIGN.md "Detectors"; INCIDENTS.md "What every pattern has in
- * common: a rhythm", pattern 2: "DaemonSet pods ... retry about every 15 s, 50 or more of
- * them").
+ * Detector `retry-storm` (docs/detectors.md, pattern 2: DaemonSet pods that tolerate the
+ * network-unavailable taint retry at a steady interval, around 15 s, dozens of them on a busy
+ * node).
  *
  * Input: one node boot's events (BootEvent, UTC ms), sorted by (ts, fileId, line). The
  * attempts are the ones `sandbox-failure-window` counts (`collectAttempts`: one failed
- * RunPodSandbox, its kubelet/runtime/event lines joined; DESIGN.md "Attempt"), from T+0 on.
+ * RunPodSandbox, its kubelet/runtime/event lines joined; docs/definitions.md "Attempt"), from T+0 on.
  *
  * Two kinds of finding:
  *  - scope "node", one per sandbox failure window (`computeWindows`) whose peak failure
@@ -28,7 +28,7 @@
  * Pure: no I/O, no clock reads.
  */
 import type { BootEvent, BootInfo, Detector, Finding, FindingSeverity } from "./types";
-import { attemptEvidence, computeWindows, distinctPods, type Attempt } from "./sandbox-failure-window";
+import { attemptEvidence, computeWindows, distinctPods, type Attempt } from "./attempts";
 import { attemptsOf } from "./attempts-cache";
 import { fmtT, isoOf, median, plural, round3, sec } from "./numbers";
 
@@ -46,11 +46,11 @@ export interface RetryStormParams extends Record<string, number> {
   rateWindowS: number;
   /** node failure rate from which a window is a storm, per min: 10/min is one failure every 6 s, above what a few pods starting after boot produce; case 044: 31/min for one pod */
   minNodeRatePerMin: number;
-  /** node failure rate from which the storm is high severity, per min (INCIDENTS.md 2: 50+ pods every 15 s = 200/min stalled containerd) */
+  /** node failure rate from which the storm is high severity, per min (50 pods retrying every 15 s make 200/min, a load that stalls containerd) */
   highRatePerMin: number;
-  /** quiet time that closes a window, s (DESIGN.md "Sandbox failure window": 60 s) */
+  /** quiet time that closes a window, s (as sandbox-failure-window) */
   quietS: number;
-  /** lines of one failure lie within this of each other, s (DESIGN.md "Attempt": 1 s) */
+  /** lines of one failure lie within this of each other, s */
   joinS: number;
   /** tolerance when matching Kubernetes events to node logs, s (as sandbox-failure-window) */
   eventSlackS: number;

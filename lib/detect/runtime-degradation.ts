@@ -1,7 +1,7 @@
 /**
- * Detector `runtime-degradation` (DESIGN.md "Detectors"; INCIDENTS.md pattern 2: "every
- * failed attempt leaves a cleanup goroutine in containerd ... under enough load containerd
- * stalls or dies, its event stream to the kubelet breaks, and the node looks dead").
+ * Detector `runtime-degradation` (docs/detectors.md, pattern 2: every failed attempt leaves
+ * cleanup work in containerd waiting on its shim; under enough load containerd stalls or dies,
+ * its event stream to the kubelet breaks, and the node looks dead).
  *
  * Input: one node boot's events (BootEvent, UTC ms), sorted by (ts, fileId, line).
  *
@@ -31,7 +31,7 @@
  * Pure: no I/O, no clock reads.
  */
 import type { BootEvent, BootInfo, Detector, Finding } from "./types";
-import { computeWindows } from "./sandbox-failure-window";
+import { computeWindows } from "./attempts";
 import { attemptsOf } from "./attempts-cache";
 import { fmtT, isoOf, plural, sec } from "./numbers";
 
@@ -39,13 +39,13 @@ import { fmtT, isoOf, plural, sec } from "./numbers";
 export interface RuntimeDegradationParams extends Record<string, number> {
   /** health signals (network-not-ready aside) that make a finding: one timed-out stop happens on a busy healthy node; three in one storm are a pattern */
   minSignalEvents: number;
-  /** quiet time that closes a failure window, s (DESIGN.md "Sandbox failure window": 60 s) */
+  /** quiet time that closes a failure window, s (as sandbox-failure-window) */
   quietS: number;
-  /** lines of one failure lie within this of each other, s (DESIGN.md "Attempt": 1 s) */
+  /** lines of one failure lie within this of each other, s */
   joinS: number;
   /** tolerance when matching Kubernetes events to node logs, s */
   eventSlackS: number;
-  /** how long after the storm's last failure signals still count, s: the runtime sinks behind the storm (INCIDENTS.md 2: until a reboot), but trouble much later has other causes */
+  /** how long after the storm's last failure signals still count, s: the runtime sinks behind the storm (in a long storm, until the node reboots), but trouble much later has other causes */
   afterStormS: number;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { collectAttempts, defaults, distinctPods, run, sandboxFailureWindow, type SandboxWindowMetrics } from "./sandbox-failure-window";
+import { collectAttempts, distinctPods } from "./attempts";
+import { defaults, run, sandboxFailureWindow, type SandboxWindowMetrics } from "./sandbox-failure-window";
 import { runDetectors, DETECTORS, assertUniqueNames } from "./index";
 import type { BootEvent, BootInfo, Detector, EventKind, Lane } from "./types";
 import { caseLineToInput } from "../timeline/case-lines";
@@ -87,7 +88,7 @@ describe("sandbox-failure-window: windows", () => {
   });
 
   it("a success followed by >= quietS without attempts closes; the next attempt opens a new window", () => {
-    // exactly 60 s after the closing attempt counts as quiet (DESIGN.md)
+    // exactly 60 s after the closing attempt counts as quiet
     const ws = metrics([fail(10, "ds/a", 1), ok(20, "ds/b", 9), fail(70, "ds/a", 2), ok(80, "ds/a", 3)]);
     expect(ws.map((w) => [w.openedAfterBootS, w.closedAfterBootS, w.attempts])).toEqual([
       [10, 10, 1],

@@ -1,13 +1,12 @@
 /**
- * Detector `sandbox-failure-window` (DESIGN.md "Detectors" and "Definitions: Attempt,
- * Sandbox failure window, Error class"; INCIDENTS.md "What every pattern has in
- * common: a window").
+ * Detector `sandbox-failure-window` (docs/detectors.md; the terms attempt, sandbox failure
+ * window and error class as docs/definitions.md defines them).
  *
  * Input: one node boot's events (BootEvent, UTC ms), sorted by (ts, fileId, line).
  * Output: one Finding per window, `start` = the window's first attempt, `end` = the
  * closing attempt or null while open.
  *
- * Attempts (DESIGN.md "Attempt"):
+ * Attempts (docs/definitions.md "Attempt"):
  *  - attempt lines are `sandbox.create.failed` events (kubelet, runtime and Kubernetes
  *    event lines); failed stops, CNI DEL failures and "network not ready" reports are
  *    other kinds and never count. The runtime's own report of a failed CNI `ADD` (CRI-O's
@@ -29,7 +28,7 @@
  *    evidence;
  *  - only attempts at or after T+0 (`BootInfo.start`) count.
  *
- * Windows (DESIGN.md "Sandbox failure window"): a window opens at the first attempt
+ * Windows (docs/definitions.md "Sandbox failure window"): a window opens at the first attempt
  * (after T+0, or after the previous window closed) and closes at the first attempt A
  * such that (1) a sandbox succeeds (`sandbox.created`) after A and before any later
  * attempt, and (2) no attempt follows A within `quietS` (or the data ends first).
@@ -39,19 +38,19 @@
  * Pure: no I/O, no clock reads.
  */
 import type { BootEvent, BootInfo, Detector, Finding, FindingSeverity } from "./types";
-import { splitStructured } from "../timeline/go-text";
+import { attemptEvidence, attemptDefaults, computeWindows, distinctPods, type Attempt } from "./attempts";
 import { attemptsOf } from "./attempts-cache";
 import { plural } from "./numbers";
 
 /** Thresholds, with units in their names. */
 export interface SandboxFailureWindowParams extends Record<string, number> {
-  /** quiet time after the closing attempt, s (DESIGN.md "Sandbox failure window": 60 s; a gap of exactly 60 s counts as quiet) */
+  /** quiet time after the closing attempt, s (a gap of exactly `quietS` counts as quiet) */
   quietS: number;
-  /** lines of one failure lie within this of each other, s (DESIGN.md "Attempt": 1 s) */
+  /** lines of one failure lie within this of each other, s */
   joinS: number;
-  /** tolerance when matching Kubernetes events (whole-second stamps, FORMATS.md 3.14; control-plane clock) to node logs, s */
+  /** tolerance when matching Kubernetes events (whole-second stamps on the control plane's clock) to node logs, s */
   eventSlackS: number;
-  /** attempts from which a window is high severity (INCIDENTS.md 2: storms of 50+ pods stall the runtime) */
+  /** attempts from which a window is high severity (a storm of dozens of pods is what stalls the runtime; docs/detectors.md) */
   highAttempts: number;
   /** attempts from which a window is medium severity */
   mediumAttempts: number;
@@ -61,9 +60,7 @@ export interface SandboxFailureWindowParams extends Record<string, number> {
 
 /** Default thresholds (sources on `SandboxFailureWindowParams`). */
 export const defaults: SandboxFailureWindowParams = {
-  quietS: 60,
-  joinS: 1,
-  eventSlackS: 2,
+  ...attemptDefaults,
   highAttempts: 20,
   mediumAttempts: 5,
   mediumDurationS: 30,
@@ -83,354 +80,6 @@ export function describe(p: SandboxFailureWindowParams): string {
     `before any further attempt and by at least ${p.quietS} s without attempts; otherwise it stays open. ` +
     `Severity: high when open or with ${p.highAttempts}+ attempts (critical when both), medium from ${p.mediumAttempts} attempts or ${p.mediumDurationS} s.`
   );
-}
-
-/** One failed RunPodSandbox. */
-export interface Attempt {
-  /** earliest failure line, UTC ms */
-  time: number;
-  lastTs: number;
-  sandboxId: string | null;
-  pod: string | null;
-  lines: BootEvent[];
-  /** Kubernetes events merged into this attempt as evidence */
-  eventLines: BootEvent[];
-  /** added from a Kubernetes event's count (no node log covers it) */
-  fromEvent: boolean;
-  errorClass: string | null;
-}
-
-/** Ids of every line of the attempts (their node-log lines and merged Kubernetes events), ascending, each once: a finding's evidence. */
-export function attemptEvidence(attempts: readonly Attempt[]): number[] {
-  const ids: number[] = [];
-  for (const a of attempts) {
-    for (const l of a.lines) ids.push(l.id);
-    for (const l of a.eventLines) ids.push(l.id);
-  }
-  ids.sort((x, y) => x - y);
-  let n = 0;
-  for (let i = 0; i < ids.length; i++) if (i === 0 || ids[i] !== ids[n - 1]) ids[n++] = ids[i];
-  ids.length = n;
-  return ids;
-}
-
-const isK8sEvent = (e: BootEvent): boolean => e.lane === "events" || e.k8s != null;
-
-/** The error text two lines must share to be one failure ("same error text"). */
-function errorText(e: BootEvent): string {
-  const f = e.fields ?? {};
-  const own = f.err ?? f.error;
-  if (own) return own;
-  const split = splitStructured(e.message ?? "");
-  return split.fields.err ?? split.fields.error ?? e.errorClass ?? e.message ?? "";
-}
-
-/**
- * Two lines state the same cause (the same error class, not `truncated`): the kubelet's line and the
- * runtime's line of one failure when neither names the pod or the sandbox.
- */
-function sameCause(a: BootEvent, b: BootEvent): boolean {
-  return a.errorClass !== null && a.errorClass === b.errorClass && a.errorClass !== "truncated";
-}
-
-/** The line names the pod (`namespace/name`) by its name alone: `"<name>"` or `"<name>_<namespace>…`. */
-function namesPod(e: BootEvent, pod: string | null): boolean {
-  if (!pod) return false;
-  const name = pod.slice(pod.indexOf("/") + 1);
-  const m = e.message ?? "";
-  return m.includes(`"${name}"`) || m.includes(`"${name}_`) || m.includes(`\\"${name}\\"`);
-}
-
-function distance(a: Attempt, ts: number): number {
-  return ts < a.time ? a.time - ts : ts > a.lastTs ? ts - a.lastTs : 0;
-}
-
-/**
- * The distinct pods of some attempts (`namespace/name`): a bare name (namespace unknown) counts
- * only when no namespaced key of the same name is among them.
- */
-export function distinctPods(attempts: readonly Attempt[]): Set<string> {
-  const full = new Set<string>();
-  const bare = new Set<string>();
-  for (const a of attempts) if (a.pod) (a.pod.includes("/") ? full : bare).add(a.pod);
-  const names = new Set([...full].map(podName));
-  for (const b of bare) if (!names.has(b)) full.add(b);
-  return full;
-}
-
-/** The name part of a pod key (`namespace/name`, or a bare name when the namespace is unknown). */
-function podName(pod: string): string {
-  return pod.slice(pod.indexOf("/") + 1);
-}
-
-/** Two pod keys name the same pod: equal, or equal names where one of them has no namespace. */
-function samePod(a: string | null, b: string | null): boolean {
-  if (!a || !b) return false;
-  if (a === b) return true;
-  return (!a.includes("/") || !b.includes("/")) && podName(a) === podName(b);
-}
-
-function addLine(a: Attempt, e: BootEvent): void {
-  a.lines.push(e);
-  a.time = Math.min(a.time, e.ts!);
-  a.lastTs = Math.max(a.lastTs, e.ts!);
-  // the fullest name of the pod any of its lines gives
-  if (e.pod && (!a.pod || (!a.pod.includes("/") && e.pod.includes("/")))) a.pod = e.pod;
-  if (!a.sandboxId && e.sandboxId) a.sandboxId = e.sandboxId;
-}
-
-function newAttempt(e: BootEvent): Attempt {
-  return { time: e.ts!, lastTs: e.ts!, sandboxId: e.sandboxId, pod: e.pod, lines: [e], eventLines: [], fromEvent: false, errorClass: null };
-}
-
-/**
- * Class of an attempt: the first fixed slug among its lines by time, else the `sig:` class most of
- * its lines state (ties: the earliest; a cause stated in full beats a line cut before it), else
- * `truncated`.
- */
-function attemptClass(lines: BootEvent[]): string | null {
-  const sorted = [...lines].sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0) || a.fileId - b.fileId || a.line - b.line);
-  const cls = (l: BootEvent) => l.errorClass;
-  const slug = sorted.find((l) => cls(l) && !cls(l)!.startsWith("sig:") && cls(l) !== "truncated");
-  if (slug) return slug.errorClass;
-  const sigs = new Map<string, number>();
-  for (const l of sorted) if (cls(l)?.startsWith("sig:")) sigs.set(cls(l)!, (sigs.get(cls(l)!) ?? 0) + 1);
-  let best: string | null = null;
-  for (const [c, n] of sigs) if (best === null || n > sigs.get(best)!) best = c;
-  return best ?? sorted.find(cls)?.errorClass ?? null;
-}
-
-/**
- * Group failure lines into attempts (DESIGN.md "Attempt"), Kubernetes events included.
- * Exported for other detectors (retry-storm counts the same attempts).
- * @param events the boot's events (any kinds; only `sandbox.create.failed` are read)
- * @returns attempts sorted by time, all of them (T+0 not applied)
- */
-export function collectAttempts(events: BootEvent[], p: Pick<SandboxFailureWindowParams, "joinS" | "eventSlackS"> = defaults): Attempt[] {
-  const joinMs = p.joinS * 1000;
-  const slackMs = p.eventSlackS * 1000;
-  // the runtime reporting its CNI ADD failing (CRI-O's `Error adding pod … to CNI network`) is its line of the failure
-  let lines = events.filter((e) => e.ts !== null && (e.kind === "sandbox.create.failed" || (e.kind === "cni.add.failed" && e.lane === "runtime")));
-  if (lines.length === 0) lines = events.filter((e) => e.kind === "cni.add.failed" && e.ts !== null);
-  lines.sort((a, b) => a.ts! - b.ts! || a.fileId - b.fileId || a.line - b.line);
-  const nodeLines = lines.filter((e) => !isK8sEvent(e));
-  const eventLines = lines.filter(isK8sEvent);
-
-  // 1. by sandbox id
-  const attempts: Attempt[] = [];
-  const byId = new Map<string, Attempt>();
-  for (const e of nodeLines) {
-    if (!e.sandboxId) continue;
-    const a = byId.get(e.sandboxId);
-    if (a) addLine(a, e);
-    else {
-      const n = newAttempt(e);
-      byId.set(e.sandboxId, n);
-      attempts.push(n);
-    }
-  }
-  // attempts by pod, in creation order (a linear scan of every attempt per line was
-  // quadratic: 2.7 s for 30k attempts)
-  // keyed by the pod's name: a line that names the pod without its namespace (`for pod "<name>"`,
-  // an event table that shows none) is the same pod as one that names both
-  const byPod = new Map<string, Attempt[]>();
-  const indexPod = (a: Attempt) => {
-    if (!a.pod) return;
-    const key = podName(a.pod);
-    const list = byPod.get(key);
-    if (list) list.push(a);
-    else byPod.set(key, [a]);
-  };
-  for (const a of attempts) indexPod(a);
-  const order = new Map<Attempt, number>();
-  const create = (e: BootEvent) => {
-    const n = newAttempt(e);
-    order.set(n, attempts.length);
-    attempts.push(n);
-    indexPod(n);
-    return n;
-  };
-  attempts.forEach((a, i) => order.set(a, i));
-
-  // 2. same pod within joinS
-  for (const e of nodeLines) {
-    if (e.sandboxId || !e.pod) continue;
-    let best: Attempt | null = null;
-    for (const a of byPod.get(podName(e.pod)) ?? []) {
-      if (!samePod(a.pod, e.pod)) continue;
-      const d = distance(a, e.ts!);
-      if (d <= joinMs && (!best || d < distance(best, e.ts!))) best = a;
-    }
-    if (best) addLine(best, e);
-    else create(e);
-  }
-  // 3. neither pod nor sandbox: same component and error text within joinS; candidates
-  // from the attempts sorted by start (an attempt within joinS starts before ts + joinS
-  // and after ts - joinS - the longest attempt)
-  const anonymous = nodeLines.filter((e) => !e.sandboxId && !e.pod);
-  if (anonymous.length) {
-    const sorted = [...attempts].sort((a, b) => a.time - b.time);
-    let longest = 0;
-    for (const a of attempts) longest = Math.max(longest, a.lastTs - a.time);
-    for (const e of anonymous) {
-      const ts = e.ts!;
-      const text = errorText(e);
-      let best: Attempt | null = null;
-      // first attempt starting after ts + joinMs
-      let hi = sorted.length;
-      let lo = 0;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (sorted[mid].time <= ts + joinMs) lo = mid + 1;
-        else hi = mid;
-      }
-      for (let i = lo - 1; i >= 0 && sorted[i].time >= ts - joinMs - longest; i--) {
-        const a = sorted[i];
-        const d = distance(a, ts);
-        if (d > joinMs) continue;
-        if (!namesPod(e, a.pod) && !a.lines.some((l) => (l.component === e.component && errorText(l) === text) || sameCause(l, e))) continue;
-        if (!best || d < distance(best, ts) || (d === distance(best, ts) && order.get(a)! < order.get(best)!)) best = a;
-      }
-      if (best) {
-        addLine(best, e);
-        longest = Math.max(longest, best.lastTs - best.time);
-      } else {
-        const n = create(e);
-        // keep `sorted` ordered by start
-        let at = sorted.length;
-        while (at > 0 && sorted[at - 1].time > n.time) at--;
-        sorted.splice(at, 0, n);
-      }
-    }
-  }
-
-  // 4. Kubernetes events: occurrences no node log covers add attempts
-  const spans = nodeLogSpans(events);
-  const covered = (t: number) => spans.some(([a, b]) => t >= a - slackMs && t <= b + slackMs);
-  for (const ev of eventLines) {
-    const count = Math.max(1, ev.k8s?.count ?? 1);
-    const last = ev.k8s?.lastMs ?? ev.ts!;
-    const first = Math.min(ev.k8s?.firstMs ?? last, last);
-    const times: number[] = [];
-    for (let i = 0; i < count; i++) times.push(count === 1 ? last : Math.floor(first + ((last - first) * i) / (count - 1)));
-    let attached = false;
-    for (const t of times) {
-      if (covered(t)) {
-        if (!attached) {
-          const match = nearestOfPod(ev.pod ? (byPod.get(podName(ev.pod)) ?? []) : attempts, ev.pod, first - slackMs - joinMs, last + slackMs + joinMs, last);
-          if (match) {
-            match.eventLines.push(ev);
-            attached = true;
-          }
-        }
-        continue;
-      }
-      attempts.push({
-        time: t,
-        lastTs: t,
-        sandboxId: ev.sandboxId,
-        pod: ev.pod,
-        lines: [ev],
-        eventLines: [],
-        fromEvent: true,
-        errorClass: null,
-      });
-      attached = true;
-    }
-  }
-
-  for (const a of attempts) a.errorClass = attemptClass(a.lines.length ? a.lines : a.eventLines);
-  attempts.sort((a, b) => a.time - b.time || firstKey(a) - firstKey(b));
-  return attempts;
-}
-
-function firstKey(a: Attempt): number {
-  const l = a.lines[0];
-  return l ? l.fileId * 1e9 + l.line : 0;
-}
-
-function nearestOfPod(attempts: Attempt[], pod: string | null, from: number, to: number, at: number): Attempt | null {
-  let best: Attempt | null = null;
-  for (const a of attempts) {
-    if (a.fromEvent || (pod && !samePod(a.pod, pod)) || a.time > to || a.lastTs < from) continue;
-    if (!best || Math.abs(a.time - at) < Math.abs(best.time - at)) best = a;
-  }
-  return best;
-}
-
-/** Time spans [first, last] (UTC ms) of the node's kubelet and runtime log files among the events. */
-function nodeLogSpans(events: BootEvent[]): Array<[number, number]> {
-  const byFile = new Map<number, { node: boolean; min: number; max: number }>();
-  for (const e of events) {
-    if (e.ts === null || isK8sEvent(e)) continue;
-    let f = byFile.get(e.fileId);
-    if (!f) {
-      f = { node: false, min: e.ts, max: e.ts };
-      byFile.set(e.fileId, f);
-    }
-    if (e.lane === "kubelet" || e.lane === "runtime") f.node = true;
-    f.min = Math.min(f.min, e.ts);
-    f.max = Math.max(f.max, e.ts);
-  }
-  return [...byFile.values()].filter((f) => f.node).map((f) => [f.min, f.max]);
-}
-
-/** One window as the definition computes it (times UTC ms). */
-export interface FailureWindow {
-  start: number;
-  end: number | null;
-  attempts: Attempt[];
-  /** the event named by `closedBy` */
-  closedByEvent: BootEvent | null;
-}
-
-const MILESTONE_KINDS = new Set(["sandbox.created", "cni.ready", "cni.config.written", "runtime.started", "kubelet.started"]);
-
-/**
- * Split attempts into windows per the definition.
- * @param attempts sorted by time, already restricted to T+0 and later
- * @param events the boot's events: `sandbox.created` ones are the successes (condition 1);
- *   milestones (`cni.ready`, `cni.config.written`, runtime/kubelet start) and successes name `closedBy`
- * @param quietS condition 2, seconds
- */
-export function computeWindows(attempts: Attempt[], events: BootEvent[], quietS: number): FailureWindow[] {
-  const quietMs = quietS * 1000;
-  const successes = events
-    .filter((e) => e.kind === "sandbox.created" && e.ts !== null)
-    .map((e) => e.ts!)
-    .sort((a, b) => a - b);
-  const successBetween = (after: number, before: number | null) =>
-    successes.some((s) => s > after && (before === null || s < before));
-  const windows: FailureWindow[] = [];
-  let i = 0;
-  while (i < attempts.length) {
-    let j = i;
-    for (;;) {
-      const a = attempts[j];
-      const next = attempts[j + 1] ?? null;
-      const quiet = next === null || next.time - a.time >= quietMs;
-      if (quiet && successBetween(a.time, next ? next.time : null)) {
-        windows.push({ start: attempts[i].time, end: a.time, attempts: attempts.slice(i, j + 1), closedByEvent: milestoneAfter(events, a.time) });
-        break;
-      }
-      if (next === null) {
-        windows.push({ start: attempts[i].time, end: null, attempts: attempts.slice(i), closedByEvent: null });
-        break;
-      }
-      j++;
-    }
-    i = j + 1;
-  }
-  return windows;
-}
-
-function milestoneAfter(events: BootEvent[], t: number): BootEvent | null {
-  let best: BootEvent | null = null;
-  for (const e of events) {
-    if (e.ts === null || e.ts <= t || !MILESTONE_KINDS.has(e.kind)) continue;
-    if (!best || e.ts < best.ts! || (e.ts === best.ts && (e.fileId < best.fileId || (e.fileId === best.fileId && e.line < best.line)))) best = e;
-  }
-  return best;
 }
 
 /**
@@ -461,7 +110,7 @@ export function milestoneLabel(e: BootEvent): string {
   }
 }
 
-/** `Finding.metrics` of this detector (offsets in seconds, 3 decimals; DESIGN.md "CLI contract details: findings"). */
+/** `Finding.metrics` of this detector (offsets in seconds, 3 decimals; docs/definitions.md "The report"). */
 export interface SandboxWindowMetrics {
   attempts: number;
   /** distinct `namespace/name` */

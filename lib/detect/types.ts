@@ -1,9 +1,9 @@
 /**
  * Contracts of the pure detector layer (`lib/detect`). A detector is a pure function of
- * one node boot's normalised events (STYLE.md "Detectors as registered analyzers").
+ * one node boot's normalised events (docs/detectors.md).
  */
 
-/** Normalised event kinds (DESIGN.md "Data model: Event"). */
+/** Normalised event kinds (docs/definitions.md "Event kinds and lanes"). */
 export type EventKind =
   | "sandbox.create.start" // RunPodSandbox called
   | "sandbox.create.failed" // one failed RunPodSandbox (CNI ADD path): an attempt line
@@ -23,7 +23,7 @@ export type EventKind =
   | "k8s.event"
   | "log";
 
-/** Timeline lanes (DESIGN.md "Timeline and permalinks"). */
+/** Timeline lanes, one per source family (docs/definitions.md "Event kinds and lanes"). */
 export type Lane = "kernel" | "runtime" | "kubelet" | "cni-plugin" | "cni-agent" | "events" | "other";
 
 /** One normalised event of a node boot, as detectors see it. */

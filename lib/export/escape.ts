@@ -1,23 +1,62 @@
 /**
- * Escaping for exports of log text (issue 7, output safety): a log line is data, never markup
- * or a formula. Use these whenever log text, pod names, file paths or messages go into a
- * Markdown summary or a CSV file. Pure.
+ * Escaping for exports of log text: a log line is data, never markup or a formula. Use these
+ * whenever log text, pod names, file paths or messages go into a Markdown summary or a CSV file.
+ * Pure.
  */
 
-/** Characters that mean something in CommonMark/GFM inline text. */
-const MD_SPECIAL = /[\\`*_{}[\]()#+\-.!|~>]/g;
+/** ASCII punctuation: a backslash before one of these is an escape in CommonMark (spec 2.4). */
+const ASCII_PUNCT = /[!-/:-@[-`{-~]/;
 
 /**
- * Log text as literal Markdown inline text: every Markdown punctuation character is
- * backslash-escaped, `<`, `>` and `&` become entities (no raw HTML gets through), and line
- * breaks become spaces (one line stays one line).
+ * Log text as literal Markdown inline text that still reads cleanly as plain text: only what a
+ * CommonMark/GFM reader would take as markup is backslash-escaped. Always: backticks (code
+ * spans), `*` and `~` (emphasis, strikethrough), a backslash before punctuation (an escape), `]`
+ * before `(`, `[` or `:` (a link), `<` before a letter, `/`, `!` or `?` (HTML, autolinks), `&`
+ * before an entity name (`&amp;`), `_` at a word's edge (GFM ignores it inside a word). At the
+ * start only: a block marker (`# `, `>`, `- `, `--`, `+ `, `1. `, `1) `). Dots, hyphens, plus
+ * signs and parentheses in the middle of text stay as they are (`ip-10-20-30-40.ec2.internal`,
+ * `T+12.103`). Line breaks become spaces (one line stays one line). `pipes` also escapes `|`
+ * (a table cell).
  */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/\r\n|\r|\n/g, " ")
-    .replace(MD_SPECIAL, (c) => (c === ">" ? "&gt;" : `\\${c}`))
-    .replace(/&(?!gt;)/g, "&amp;")
-    .replace(/</g, "&lt;");
+export function escapeMarkdown(text: string, opts: { pipes?: boolean } = {}): string {
+  const s = text.replace(/\r\n|\r|\n/g, " ");
+  let out = "";
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    const next = s[i + 1] ?? "";
+    const prev = s[i - 1] ?? "";
+    let esc = false;
+    switch (c) {
+      case "`":
+      case "*":
+      case "~":
+        esc = true;
+        break;
+      case "\\":
+        esc = next === "" || ASCII_PUNCT.test(next);
+        break;
+      case "]":
+        esc = next === "(" || next === "[" || next === ":";
+        break;
+      case "<":
+        esc = /[A-Za-z/!?]/.test(next);
+        break;
+      case "&":
+        esc = /^&#?[A-Za-z0-9]+;/.test(s.slice(i, i + 34));
+        break;
+      case "_":
+        esc = !/[\p{L}\p{N}]/u.test(prev) || !/[\p{L}\p{N}]/u.test(next);
+        break;
+      case "|":
+        esc = opts.pipes === true;
+        break;
+    }
+    out += esc ? `\\${c}` : c;
+  }
+  // block markers only mean something at the start of a line
+  return out.replace(/^(\s{0,3})(#{1,6}(?=\s|$)|>|[+-](?=\s|$)|-(?=-)|\d{1,9}(?=[.)](?:\s|$)))/, (_m, sp: string, mark: string) =>
+    /^\d/.test(mark) ? `${sp}${mark}\\` : `${sp}\\${mark}`,
+  );
 }
 
 /** Log text as one Markdown code span: a backtick fence longer than any run of backticks inside. */
@@ -30,9 +69,9 @@ export function markdownCode(text: string): string {
   return `${fence}${pad}${flat}${pad}${fence}`;
 }
 
-/** A cell of a GFM table: escaped inline text (pipes included). */
+/** A cell of a GFM table: escaped inline text, pipes included. */
 export function markdownTableCell(text: string): string {
-  return escapeMarkdown(text);
+  return escapeMarkdown(text, { pipes: true });
 }
 
 /**

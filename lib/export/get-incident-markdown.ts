@@ -1,10 +1,11 @@
 /**
- * Loads an incident, its notes and the messages of the events they are pinned to, and the
- * warnings of its bundles, and renders the postmortem Markdown (lib/export/markdown.ts) with permalinks on `origin`.
+ * Loads an incident, its notes and the messages of the events they are pinned to, the
+ * warnings of its bundles and what was checked on each boot, and renders the postmortem Markdown (lib/export/markdown.ts) with permalinks on `origin`.
  * `ApiError("not_found")` when there is no such incident.
  */
 import { listAnnotations } from "@/lib/annotations/list-annotations";
 import { getDb } from "@/lib/db/connection";
+import { getBootChecks } from "@/lib/incidents/boot-checks";
 import { bundleWarnings } from "@/lib/incidents/bundle-warnings";
 import { getIncident } from "@/lib/incidents/get-incident";
 import { renderIncidentMarkdown, type TMarkdownNote } from "./markdown";
@@ -37,6 +38,7 @@ export async function getIncidentMarkdown(opts: { incidentId: string; origin: st
     nodes: inc.nodes,
     findings: inc.findings,
     notes: withBoot,
+    checks: await getBootChecks(await getDb(), inc.id),
     warnings: inc.bundles.map((b) => ({ bundle: b.fileName, warnings: bundleWarnings(b).map((w) => w.text) })).filter((w) => w.warnings.length),
   });
   return { title: inc.title, markdown };

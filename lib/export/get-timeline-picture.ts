@@ -2,14 +2,14 @@
  * Loads what the timeline picture of one node boot's view needs (lib/export/timeline-picture.ts):
  * the boot page's data (incident, node, boot N of M, failure windows, milestones), the
  * lane density of the range and the boot's notes. `ApiError("not_found")` when the boot is
- * not in the incident. Range defaults to the whole boot; `other` is drawn only when it has
+ * not in the incident. `theme` picks the palette (dark unless asked). Range defaults to the whole boot; `other` is drawn only when it has
  * events or is asked for.
  */
 import { listAnnotations } from "@/lib/annotations/list-annotations";
 import { getBootViewById, type TBootView } from "@/lib/timeline/get-boot-view";
 import { getLaneDensity } from "@/lib/timeline/get-lane-density";
 import { FAILURE_WINDOW_DETECTOR, LANES, type TLane } from "@/lib/timeline/lanes";
-import { layoutTimelinePicture, type TPicture, type TPictureWindow } from "./timeline-picture";
+import { layoutTimelinePicture, type TPicture, type TPictureThemeName, type TPictureWindow } from "./timeline-picture";
 
 /** Buckets drawn across the picture's plot (about 4 px each). */
 const PICTURE_BUCKETS = 240;
@@ -38,6 +38,8 @@ export async function getTimelinePicture(opts: {
   to?: number | null;
   lanes?: readonly TLane[] | null;
   url?: string;
+  /** palette (default dark) */
+  theme?: TPictureThemeName;
 }): Promise<{ picture: TPicture; view: TBootView; from: number; to: number }> {
   const view = await getBootViewById(opts);
   let from = opts.from ?? view.range.fromMs;
@@ -61,6 +63,11 @@ export async function getTimelinePicture(opts: {
     milestones: view.milestones.map((m) => ({ label: m.label, ts: m.ts })),
     notes: notes.map((n) => ({ ts: n.ts, text: n.text })),
     url: opts.url,
-  });
+  }, opts.theme ?? "dark");
   return { picture, view, from, to };
+}
+
+/** The palette a picture request asks for: `?theme=light` or `?theme=dark` (anything else, and none: dark). */
+export function pictureThemeOf(req: Request): TPictureThemeName {
+  return new URL(req.url).searchParams.get("theme") === "light" ? "light" : "dark";
 }

@@ -76,58 +76,78 @@ describe("renderIncidentMarkdown", () => {
   const md = renderIncidentMarkdown(model());
 
   it("states the incident and links to it absolutely", () => {
-    expect(md.startsWith("# prod\\-eu reboot 03\\-14\n")).toBe(true);
-    expect(md).toContain("- **Incident:** [Ny6mY1b1DR\\-yb4uj](https://bootline.example:8443/i/Ny6mY1b1DR-yb4uj), created 2026-03-14 03:01:02 UTC");
+    expect(md.startsWith("# prod-eu reboot 03-14\n")).toBe(true);
+    expect(md).toContain("- **Incident:** [Ny6mY1b1DR-yb4uj](https://bootline.example:8443/i/Ny6mY1b1DR-yb4uj), created 2026-03-14 03:01:02 UTC");
     expect(md).toContain("- **Scope:** 1 node, 2 boots, 2 findings, 2 notes");
     expect(md).toContain("exported from bootline on 2026-03-15 09:00:00 UTC");
   });
 
   it("lists every boot with its times, span and a timeline link", () => {
     expect(md).toContain(
-      `| ip\\-10\\-20\\-30\\-40\\.ec2\\.internal | 2 of 2 \`${BOOT}\` | 2026-03-14 02:10:00.000 | 2026-03-14 02:11:17.493 | 77.5 s | journal boot separator | 2 | [open](https://bootline.example:8443/i/Ny6mY1b1DR-yb4uj/n/ip-10-20-30-40.ec2.internal/b/${BOOT}) |`,
+      `| ip-10-20-30-40.ec2.internal | 2 of 2 \`${BOOT}\` | 2026-03-14 02:10:00.000 | 2026-03-14 02:11:17.493 | 77.5 s | journal boot separator | 2 | [open](https://bootline.example:8443/i/Ny6mY1b1DR-yb4uj/n/ip-10-20-30-40.ec2.internal/b/${BOOT}) |`,
     );
     expect(md).toContain("| 1 of 2 `inferred-1` | 2026-03-14 01:41:34.326 (approximate) |");
   });
 
   it("gives each finding its numbers and a permalink to its window with the finding selected", () => {
-    expect(md).toContain("### 1. HIGH · sandbox\\-failure\\-window · Sandbox failure window T\\+11\\.833 s → T\\+15\\.102 s: 20 attempts, 20 pods");
+    expect(md).toContain("### 1. HIGH · sandbox-failure-window · Sandbox failure window T+11.833 s → T+15.102 s: 20 attempts, 20 pods");
     expect(md).toContain(`- **Where:** node \`${NODE}\`, boot 2 of 2 (\`${BOOT}\`), T+0 2026-03-14 02:10:00.000 UTC`);
     expect(md).toContain("- **Window:** 2026-03-14 02:10:11.833 UTC (T+11.833s) → 2026-03-14 02:10:15.102 UTC (T+15.102s), 3.27 s");
-    expect(md).toContain("- **Numbers:** attempts 20 · pods 20 · error class `calico-nodename-missing` · closed by calico nodename written");
-    expect(md).toContain("- **Metrics:** durationS 3\\.269 · errorClasses `calico-nodename-missing 20`");
+    // metrics in words with units, as a list; the one error class is not listed twice
+    expect(md).toContain(
+      [
+        "- **Numbers:**",
+        "  - failed attempts: 20",
+        "  - pods: 20",
+        "  - cause (error class): `calico-nodename-missing`",
+        "  - closed by: calico nodename written",
+        "  - lasted: 3.269 s",
+        "- **Evidence:**",
+      ].join("\n"),
+    );
+    expect(md).not.toMatch(/durationS|errorClass|closedAfterBootS/);
+    // the known cause: what it means, what to do, its public reports and fixes
+    expect(md).toContain("- **Cause:** Calico nodename not written yet. The Calico CNI plugin refuses every ADD and DEL");
+    expect(md).toContain("- **Next steps:**\n  1. Find why calico-node was slow to write the nodename");
+    expect(md).toContain("  - fix: [projectcalico/cni-plugin#480](https://github.com/projectcalico/cni-plugin/pull/480), introduced the nodename file check");
     expect(md).toContain("- **Evidence:** 120 events cited");
     // 15 % of 3.269 s on each side (at least 1 s): 02:10:10.833 to 02:10:16.102
     expect(md).toContain(
       `- **Permalink:** [timeline at this window, evidence highlighted](https://bootline.example:8443/i/Ny6mY1b1DR-yb4uj/n/ip-10-20-30-40.ec2.internal/b/${BOOT}?from=2026-03-14T02:10:10.833Z&to=2026-03-14T02:10:16.102Z&finding=7)`,
     );
-    expect(md).toContain("> 20 failed sandbox attempts from 20 pods between T\\+11\\.833 s and T\\+15\\.102 s after boot \\(3\\.269 s\\)\\.");
+    expect(md).toContain("> 20 failed sandbox attempts from 20 pods between T+11.833 s and T+15.102 s after boot (3.269 s).");
     // an open window: one minute shown, "still open" said
-    expect(md).toContain("### 2. MEDIUM · retry\\-storm");
+    expect(md).toContain("### 2. MEDIUM · retry-storm");
     expect(md).toContain("- **Window:** 2026-03-14 02:10:11.833 UTC (T+11.833s) → still open at the end of the data");
-    expect(md).toContain("- **Numbers:** attempts 20 · pods 20 · failures/min at peak 20");
+    expect(md).toContain("- **Numbers:**\n  - failed attempts: 20\n  - pods: 20\n  - peak failure rate: 20 / min\n- **Evidence:**");
     expect(md).toContain("- **Evidence:** 1 event cited");
     // open: a minute from its start, padded by 9 s (15 %) on each side
     expect(md).toContain("?from=2026-03-14T02:10:02.833Z&to=2026-03-14T02:11:20.833Z&finding=8)");
   });
 
   it("keeps notes and log text literal: no HTML, no emphasis, no injected links", () => {
-    expect(md).toContain(`### ip\\-10\\-20\\-30\\-40\\.ec2\\.internal, boot 2 of 2`);
+    expect(md).toContain(`### ip-10-20-30-40.ec2.internal, boot 2 of 2`);
     expect(md).toContain(
-      `- **T+11.833s · 2026-03-14 02:10:11.833 UTC** ([event 368](https://bootline.example:8443/i/Ny6mY1b1DR-yb4uj/n/ip-10-20-30-40.ec2.internal/b/${BOOT}?from=2026-03-14T02:10:06.833Z&to=2026-03-14T02:10:16.833Z&ev=368)): first failure: &lt;b&gt;calico&lt;/b&gt; not \\*ready\\* \\[see\\]\\(javascript:alert\\(1\\)\\) second line`,
+      `- **T+11.833s · 2026-03-14 02:10:11.833 UTC** ([event 368](https://bootline.example:8443/i/Ny6mY1b1DR-yb4uj/n/ip-10-20-30-40.ec2.internal/b/${BOOT}?from=2026-03-14T02:10:06.833Z&to=2026-03-14T02:10:16.833Z&ev=368)): first failure: \\<b>calico\\</b> not \\*ready\\* [see\\](javascript:alert(1)) second line`,
     );
     // the event's message as one code span that outruns its backticks
     expect(md).toContain("  - event: ``Failed to create pod sandbox: rpc error: code = Unknown desc = `stat /var/lib/calico/nodename` | <img src=x onerror=alert(1)>``");
     expect(md).toContain("- **T+23.430s · 2026-03-14 02:10:23.430 UTC** ([timeline](");
     // nothing outside code spans opens an HTML tag or a javascript: link
     const outsideCode = md.replace(/(`+)[^`][\s\S]*?\1/g, "");
-    expect(outsideCode).not.toMatch(/<[a-z/!]/i);
-    expect(outsideCode).not.toMatch(/\]\(javascript:/i);
+    expect(outsideCode).not.toMatch(/(?<!\\)<[a-z/!]/i);
+    expect(outsideCode).not.toMatch(/(?<!\\)\]\(javascript:/i);
+  });
+
+  it("reads as plain text: no backslash before a hyphen, dot or plus sign", () => {
+    expect(md).not.toMatch(/\\[-.+]/);
+    expect(md).toContain("ip-10-20-30-40.ec2.internal");
   });
 
   it("escapes a hostile incident title and node name and says when there is nothing", () => {
     const empty = renderIncidentMarkdown(model({ incident: { id: "abc", title: "# [x](http://evil) <script>", createdAt: 0, notes: "line1\n# line2" }, nodes: [], findings: [], notes: [] }));
-    expect(empty.split("\n")[0]).toBe("# \\# \\[x\\]\\(http://evil\\) &lt;script&gt;");
-    expect(empty).toContain("\nline1 \\# line2\n");
+    expect(empty.split("\n")[0]).toBe("# \\# [x\\](http://evil) \\<script>");
+    expect(empty).toContain("\nline1 # line2\n");
     expect(empty).toContain("No nodes: nothing was parsed into this incident.");
     expect(empty).toContain("No findings.");
     expect(empty).toContain("No notes.");
@@ -143,7 +163,18 @@ describe("renderIncidentMarkdown", () => {
     expect(at).toBeGreaterThan(md.indexOf("## Nodes and boots"));
     expect(at).toBeLessThan(md.indexOf("## Findings"));
     expect(md).toContain(
-      "- `eks_cut.tar.gz`: 1 file read with problems: var\\_log/calico/cni/cni\\.log \\(cut short: the archive ends inside this file after 3,735 of its 30,714 bytes\\)",
+      "- `eks_cut.tar.gz`: 1 file read with problems: var_log/calico/cni/cni.log (cut short: the archive ends inside this file after 3,735 of its 30,714 bytes)",
     );
+  });
+});
+
+describe("a boot with no finding", () => {
+  it("says what was checked and found fine", () => {
+    const checks = new Map([[1, { bootId: 1, failedCreations: 0, otherFailures: 0, milestones: [{ label: "runtime up", ts: Date.parse("2026-03-14T01:41:37.426Z") }, { label: "first sandbox", ts: Date.parse("2026-03-14T01:41:46.326Z") }] }]]);
+    const md = renderIncidentMarkdown(model({ checks }));
+    expect(md).toContain("### Checked and found fine\n\nChecked on every boot: Sandbox failure window, CNI bootstrap deadlock, Retry storm, CNI config rewrite loop, Container runtime degradation.");
+    expect(md).toContain("- `ip-10-20-30-40.ec2.internal`, boot 1 of 2: sandbox failure window: none; failed sandbox attempts: 0; milestones seen: runtime up T+3.100 s, first sandbox T+12.000 s\n");
+    // boot 2 has findings: not listed as fine
+    expect(md.match(/boot 2 of 2: sandbox failure window: none/)).toBeNull();
   });
 });

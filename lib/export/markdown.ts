@@ -1,6 +1,6 @@
 /**
- * The postmortem summary of an incident as Markdown (DESIGN.md "Users and their jobs": a
- * reviewer pastes findings into a postmortem): the incident, its nodes and boots (a node
+ * The postmortem summary of an incident as Markdown (a reviewer pastes findings into a
+ * postmortem): the incident, its nodes and boots (a node
  * named after the upload marked "not named by the logs"), the findings with their numbers,
  * the reasons they are approximate when they are (`metrics.approximate`), and an absolute
  * permalink each (the finding's window with its evidence highlighted), and the reviewers'
@@ -14,9 +14,12 @@
 import type { TAnnotation } from "@/lib/annotations/annotation";
 import type { TFindingView, TNodeSummary } from "@/lib/incidents/get-incident";
 import { plural } from "@/lib/detect/numbers";
-import { fmtDuration, fmtMetric, fmtOffset, fmtUtc } from "@/lib/timeline/format";
+import { causeOfFinding, type Cause } from "@/lib/causes/causes";
+import { bootCheckPhrases, CHECKED_BY, type TBootCheck } from "@/lib/incidents/boot-checks";
+import { fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/format";
 import { bootPath, findingView, type TViewState } from "@/lib/timeline/view-state";
 import { escapeMarkdown, markdownCode, markdownLink, markdownTableCell } from "./escape";
+import { metricLines } from "./finding-metrics";
 
 export interface TMarkdownNote extends TAnnotation {
   nodeName: string;
@@ -35,21 +38,12 @@ export interface TMarkdownIncident {
   /** most severe first (the incident page's order) */
   findings: TFindingView[];
   notes: TMarkdownNote[];
+  /** per boot id: what was checked on it (lib/incidents/boot-checks.ts); boots with no finding list it under "Checked and found fine" */
+  checks?: Map<number, TBootCheck>;
   /** per bundle with warnings (lib/incidents/bundle-warnings.ts): its file name and their texts; none: no section */
   warnings?: Array<{ bundle: string; warnings: string[] }>;
 }
 
-/** Metrics quoted on the "Numbers" line first, with their labels. */
-const KEY_METRICS: Array<[string, string]> = [
-  ["attempts", "attempts"],
-  ["pods", "pods"],
-  ["errorClass", "error class"],
-  ["closedBy", "closed by"],
-  ["ratePerMin", "failures/min at peak"],
-];
-
-/** Metrics written on their own line rather than under "Metrics". */
-const OWN_LINE_METRICS = ["approximate"];
 
 /** What the "not named by the logs" mark means, under the nodes table. */
 const UNNAMED_NOTE =
@@ -66,11 +60,38 @@ const DETECTED_BY: Record<string, string> = {
   "first-event": "first event (approximate)",
 };
 
+/** One metric value: quoted log text (error classes, pods, paths) as a code span, numbers and words as text. */
+const metricValueMd = (text: string, code: boolean) => (code ? markdownCode(text) : escapeMarkdown(text));
 
-/** Metric values from logs (error classes, pods) as code; numbers and detector words as text. */
-function metricMd(key: string, v: unknown): string {
-  if (key === "errorClass" || key === "errorClasses" || key === "path" || key === "pod") return markdownCode(fmtMetric(v));
-  return escapeMarkdown(fmtMetric(v));
+/**
+ * A finding's metrics as a nested list under "Numbers" (lib/export/finding-metrics.ts: labels in
+ * words, units, not-applicable ones left out), a list value as a list one level deeper.
+ */
+function numbersMd(f: TFindingView): string[] {
+  const lines = metricLines(f.detector, f.metrics);
+  if (!lines.length) return [];
+  const out = ["- **Numbers:**"];
+  for (const l of lines) {
+    if (l.items) {
+      out.push(`  - ${escapeMarkdown(l.label)}:`);
+      for (const x of l.items) {
+        // a "name: count" item keeps its name as code when the value is quoted from the logs
+        const m = l.code ? /^(.*): (\d[\d,]*)$/.exec(x) : null;
+        out.push(`    - ${m ? `${markdownCode(m[1])}: ${m[2]}` : metricValueMd(x, l.code)}`);
+      }
+    } else out.push(`  - ${escapeMarkdown(l.label)}: ${metricValueMd(l.text, l.code)}`);
+  }
+  return out;
+}
+
+/** What a known cause means, what to do next and its public reports and fixes (lib/causes/causes.ts); the table's text is Markdown already. */
+function causeMd(cause: Cause): string[] {
+  const out = [`- **Cause:** ${cause.title}. ${cause.meaning}`, "- **Next steps:**", ...cause.remediation.map((r, i) => `  ${i + 1}. ${r}`)];
+  if (cause.refs.length) {
+    out.push("- **Reports and fixes:**");
+    for (const r of cause.refs) out.push(`  - ${r.kind === "fix" ? "fix" : r.kind === "docs" ? "guide" : "report"}: ${markdownLink(r.label, r.url)}, ${r.note}`);
+  }
+  return out;
 }
 
 export function renderIncidentMarkdown(m: TMarkdownIncident): string {
@@ -133,16 +154,25 @@ export function renderIncidentMarkdown(m: TMarkdownIncident): string {
         ? `- **Window:** ${start} → still open at the end of the data`
         : `- **Window:** ${start} → ${fmtUtc(f.endMs)} UTC (${fmtOffset(f.endMs, f.bootStartMs)}), ${fmtDuration(f.endMs - f.startMs)}`,
     );
-    const known = KEY_METRICS.filter(([k]) => k in f.metrics).map(([k, label]) => `${label} ${metricMd(k, f.metrics[k])}`);
-    if (known.length) out.push(`- **Numbers:** ${known.join(" · ")}`);
+    out.push(...numbersMd(f));
     const approx = Array.isArray(f.metrics.approximate) ? f.metrics.approximate.filter((x): x is string => typeof x === "string" && x.trim() !== "") : [];
     if (approx.length) out.push(`- **Approximate:** ${approx.map((r) => escapeMarkdown(r)).join("; ")}`);
-    const rest = Object.entries(f.metrics).filter(([k]) => !KEY_METRICS.some(([x]) => x === k) && !OWN_LINE_METRICS.includes(k));
-    if (rest.length) out.push(`- **Metrics:** ${rest.map(([k, v]) => `${escapeMarkdown(k)} ${metricMd(k, v)}`).join(" · ")}`);
     out.push(`- **Evidence:** ${plural(f.evidenceCount, "event")} cited`);
     out.push(`- **Permalink:** ${markdownLink("timeline at this window, evidence highlighted", abs(bootPath(inc.id, f.nodeName, f.bootKey, findingView(f))))}`);
     out.push("", ...f.explanation.split(/\r?\n/).filter((l) => l.trim()).map((l) => `> ${escapeMarkdown(l)}`), "");
+    const cause = causeOfFinding(f);
+    if (cause) out.push(...causeMd(cause), "");
   });
+
+  const healthy = m.checks ? m.nodes.flatMap((n) => n.boots.filter((b) => b.findings === 0).map((b) => ({ n, b }))) : [];
+  if (healthy.length) {
+    out.push("### Checked and found fine", "", `Checked on every boot: ${CHECKED_BY.join(", ")}.`, "");
+    for (const { n, b } of healthy) {
+      const { facts, milestones } = bootCheckPhrases(m.checks!.get(b.id), b.startMs);
+      out.push(`- ${markdownCode(n.name)}, ${bootLabel(n.name, b.bootKey)}: ${facts.join("; ")}; milestones seen: ${milestones.length ? milestones.join(", ") : "none"}`);
+    }
+    out.push("");
+  }
 
   out.push("## Notes", "");
   if (m.notes.length === 0) out.push("No notes.", "");

@@ -1,5 +1,5 @@
 /**
- * Open Graph facts of a node boot timeline view, so a pasted permalink unfurls (issue 5):
+ * Open Graph facts of a node boot timeline view, so a pasted permalink unfurls:
  * og:title names the incident, node and boot; og:description gives the failure window's
  * numbers (or says there is none) and the visible range; og:image is the PNG of that view
  * (`…/boots/:bootId/timeline.png`, lib/export/timeline-picture.ts). Pure.

@@ -1,5 +1,5 @@
 /**
- * Shared checks of issue 5's stored reads and writes (notes, the Markdown export, the
+ * Shared checks of the review features' stored reads and writes (notes, the Markdown export, the
  * timeline picture, the compare view) on the incident that timeline-reads.suite.ts seeds,
  * run on PostgreSQL and on PGlite by review-reads.pg.test.ts and review-reads.pglite.test.ts.
  */
@@ -62,15 +62,15 @@ export function reviewReadsSuite() {
     const { markdown } = await getIncidentMarkdown({ incidentId, origin: "https://bootline.example", now: Date.parse("2026-03-15T00:00:00Z") });
     expect(markdown).toContain("# reads test\n");
     expect(markdown).toContain("- **Scope:** 1 node, 2 boots, 2 findings, 2 notes");
-    expect(markdown).toContain("### 1. CRITICAL · retry\\-storm · s");
-    expect(markdown).toContain("### 2. HIGH · sandbox\\-failure\\-window · w");
+    expect(markdown).toContain("### 1. CRITICAL · retry-storm · s");
+    expect(markdown).toContain("### 2. HIGH · sandbox-failure-window · w");
     expect(markdown).toContain("- **Window:** 2026-03-14 02:10:09.250 UTC (T+9.000s) → 2026-03-14 02:10:19.150 UTC (T+18.900s), 9.90 s");
     expect(markdown).toContain("- **Evidence:** 3 events cited");
     const win = (await getCompareView({ incidentId, bootIds: [bootId] })).boots[0].windows[0];
     expect(markdown).toContain(
       `(https://bootline.example/i/${incidentId}/n/node-a/b/${"a".repeat(32)}?from=2026-03-14T02:10:07.765Z&to=2026-03-14T02:10:20.635Z&finding=${win.id})`,
     );
-    expect(markdown).toContain(`([event ${ids[6]}](https://bootline.example/i/${incidentId}/n/node-a/b/${"a".repeat(32)}?from=2026-03-14T02:10:04.250Z&to=2026-03-14T02:10:14.250Z&ev=${ids[6]})): first failure see &lt;b&gt;here&lt;/b&gt;`);
+    expect(markdown).toContain(`([event ${ids[6]}](https://bootline.example/i/${incidentId}/n/node-a/b/${"a".repeat(32)}?from=2026-03-14T02:10:04.250Z&to=2026-03-14T02:10:14.250Z&ev=${ids[6]})): first failure see \\<b>here\\</b>`);
     expect(markdown).toContain("  - event: `failed 100%_x 0`");
     expect(markdown).toContain("**T+20.500s · 2026-03-14 02:10:20.750 UTC** ([timeline](");
     await expect(getIncidentMarkdown({ incidentId: "nope", origin: "http://h" })).rejects.toMatchObject({ code: "not_found" });

@@ -42,9 +42,10 @@ function input(over: Partial<TPictureInput> = {}): TPictureInput {
 const X0 = 178;
 const PLOT_W = 1172 - 178;
 
+const pic = layoutTimelinePicture(input());
+const texts = pic.texts.map((t) => t.text);
+
 describe("layoutTimelinePicture", () => {
-  const pic = layoutTimelinePicture(input());
-  const texts = pic.texts.map((t) => t.text);
 
   it("states the incident, node, boot and the failure window's numbers", () => {
     expect([pic.width, pic.height]).toEqual([PICTURE_W, PICTURE_H]);
@@ -108,5 +109,32 @@ describe("helpers", () => {
     expect(clip("abcdefghijk", 5)).toBe("abcd…");
     expect(xmlEscape(`<&>"'\u0001`)).toBe("&lt;&amp;&gt;&quot;&#39;");
     expect(windowSummary({ id: 1, startMs: T0 + 9000, endMs: null }, T0)).toBe("T+9.000s → open (end of data)");
+  });
+});
+
+/** WCAG 2 contrast ratio of two `#rrggbb` colours. */
+function contrast(a: string, b: string): number {
+  const lum = (hex: string) => {
+    const [r, g, bl] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [x, y] = [lum(a), lum(b)].sort((m, n) => n - m);
+  return (x + 0.05) / (y + 0.05);
+}
+
+describe("themes", () => {
+  it("draws a light picture for white pages, dark by default", () => {
+    const light = layoutTimelinePicture(input(), "light");
+    expect(layoutTimelinePicture(input()).background).toBe("#0f1115");
+    expect(light.background).toBe("#ffffff");
+    expect(light.texts.map((t) => t.text)).toEqual(texts);
+    expect(renderTimelineSvg(light)).toContain('<rect width="1200" height="630" fill="#ffffff"/>');
+  });
+
+  it("keeps every text at WCAG AA contrast on its background in both themes", () => {
+    for (const theme of ["dark", "light"] as const) {
+      const pic = layoutTimelinePicture(input(), theme);
+      for (const t of pic.texts) expect(contrast(t.color, pic.background), `${theme}: ${t.text}`).toBeGreaterThanOrEqual(4.5);
+    }
   });
 });

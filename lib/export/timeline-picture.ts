@@ -1,11 +1,15 @@
 /**
- * A picture of one node boot's timeline view for postmortems and link unfurls (issue 5):
+ * A picture of one node boot's timeline view for postmortems and link unfurls:
  * header (incident, node, boot, range, the failure window's numbers), a T+ seconds axis,
  * one density lane per source, failure windows shaded, milestones and reviewers' notes as
  * labelled lines. Pure: `layoutTimelinePicture` turns the data into shapes and text boxes
  * on a 1200 x 630 canvas (the Open Graph size); `renderTimelineSvg` writes them as SVG.
  * The PNG route draws the same layout with next/og (shapes as this SVG, text by satori),
  * so the SVG download and the PNG agree.
+ *
+ * Two palettes (`PICTURE_THEMES`): `dark` (the pages' default, and link unfurls) and `light`
+ * (for white postmortem pages and wikis); every text colour keeps a WCAG AA contrast on its
+ * background.
  *
  * All text is XML-escaped (log-derived names and notes are data, never markup).
  */
@@ -27,6 +31,65 @@ export const PICTURE_LANE_COLORS: Record<TLane, string> = {
   "cni-agent": "#d08bff",
   events: "#6fd3dc",
   other: "#9aa3b2",
+};
+
+/** A picture's colours. */
+export interface TPictureTheme {
+  background: string;
+  title: string;
+  muted: string;
+  /** small labels: the view length, lane counts, the footer */
+  faint: string;
+  tick: string;
+  axis: string;
+  laneLine: string;
+  lanes: Record<TLane, string>;
+  window: string;
+  windowText: string;
+  windowLabel: string;
+  milestone: string;
+  milestoneText: string;
+  note: string;
+  noteText: string;
+}
+
+export type TPictureThemeName = "dark" | "light";
+
+export const PICTURE_THEMES: Record<TPictureThemeName, TPictureTheme> = {
+  dark: {
+    background: "#0f1115",
+    title: "#e6e6e6",
+    muted: "#9aa3b2",
+    faint: "#8b94a5",
+    tick: "#c9ced8",
+    axis: "#3a4150",
+    laneLine: "#2a2f3a",
+    lanes: PICTURE_LANE_COLORS,
+    window: "#ff5d5d",
+    windowText: "#ff9c9c",
+    windowLabel: "#ffd0d0",
+    milestone: "#e6e6e6",
+    milestoneText: "#c9ced8",
+    note: "#f2b84b",
+    noteText: "#f2d28b",
+  },
+  light: {
+    background: "#ffffff",
+    title: "#1a1e26",
+    muted: "#4f596a",
+    faint: "#5c6575",
+    tick: "#2e3440",
+    axis: "#aeb5c1",
+    laneLine: "#d6dae1",
+    lanes: { kernel: "#4a5bd4", runtime: "#1f6fd1", kubelet: "#1f8f5c", "cni-plugin": "#b77700", "cni-agent": "#9140c9", events: "#13878f", other: "#6b7384" },
+    window: "#d12f36",
+    windowText: "#a3151c",
+    windowLabel: "#7a1015",
+    milestone: "#2e3440",
+    milestoneText: "#2e3440",
+    note: "#b77700",
+    noteText: "#7a4d00",
+  },
 };
 
 export interface TPictureWindow {
@@ -91,7 +154,6 @@ const PLOT_W = X1 - X0;
 const AXIS_Y = 118;
 const LANES_Y = 146;
 const LANES_H_MAX = 330;
-const WINDOW = "#ff5d5d";
 
 const r1 = (n: number) => Math.round(n * 10) / 10;
 
@@ -110,7 +172,10 @@ export function windowSummary(w: TPictureWindow, t0: number): string {
   return parts.join(", ");
 }
 
-export function layoutTimelinePicture(p: TPictureInput): TPicture {
+/** The shapes and texts of the picture of `p`, in the colours of `theme` (default dark). */
+export function layoutTimelinePicture(p: TPictureInput, theme: TPictureThemeName = "dark"): TPicture {
+  const c = PICTURE_THEMES[theme];
+  const WINDOW = c.window;
   const shapes: TShape[] = [];
   const texts: TTextBox[] = [];
   const scale = timeScale(p.from, p.to);
@@ -118,12 +183,12 @@ export function layoutTimelinePicture(p: TPictureInput): TPicture {
   const t0 = p.boot.t0;
 
   // header
-  texts.push({ x: PAD, y: 18, size: 28, color: "#e6e6e6", bold: true, anchor: "start", text: clip(p.title, 64), maxW: PICTURE_W - 2 * PAD });
+  texts.push({ x: PAD, y: 18, size: 28, color: c.title, bold: true, anchor: "start", text: clip(p.title, 64), maxW: PICTURE_W - 2 * PAD });
   texts.push({
     x: PAD,
     y: 56,
     size: 18,
-    color: "#9aa3b2",
+    color: c.muted,
     anchor: "start",
     text: clip(`${p.node} · boot ${p.boot.index} of ${p.boot.count} · T+0 ${fmtUtc(t0)} UTC`, 110),
     maxW: PICTURE_W - 2 * PAD,
@@ -134,19 +199,19 @@ export function layoutTimelinePicture(p: TPictureInput): TPicture {
     x: PAD,
     y: 82,
     size: 17,
-    color: first ? "#ff9c9c" : "#9aa3b2",
+    color: first ? c.windowText : c.muted,
     anchor: "start",
     text: clip(first ? `sandbox failure window ${windowSummary(first, t0)}` : "no sandbox failure window", 120),
     maxW: PICTURE_W - 2 * PAD,
   });
 
   // axis: ticks in T+ seconds
-  shapes.push({ kind: "line", x1: X0, y1: AXIS_Y + 22, x2: X1, y2: AXIS_Y + 22, stroke: "#3a4150" });
-  texts.push({ x: PAD, y: AXIS_Y + 4, size: 13, color: "#6b7384", anchor: "start", text: `view ${fmtDuration(p.to - p.from)}`, maxW: LABEL_W - 8 });
+  shapes.push({ kind: "line", x1: X0, y1: AXIS_Y + 22, x2: X1, y2: AXIS_Y + 22, stroke: c.axis });
+  texts.push({ x: PAD, y: AXIS_Y + 4, size: 13, color: c.faint, anchor: "start", text: `view ${fmtDuration(p.to - p.from)}`, maxW: LABEL_W - 8 });
   for (const tk of timeTicks(p.from, p.to, t0, 8)) {
     const x = xAt(tk.t);
-    shapes.push({ kind: "line", x1: x, y1: AXIS_Y + 18, x2: x, y2: AXIS_Y + 22, stroke: "#3a4150" });
-    texts.push({ x, y: AXIS_Y, size: 13, color: "#c9ced8", anchor: "middle", text: tk.offsetLabel, maxW: 110 });
+    shapes.push({ kind: "line", x1: x, y1: AXIS_Y + 18, x2: x, y2: AXIS_Y + 22, stroke: c.axis });
+    texts.push({ x, y: AXIS_Y, size: 13, color: c.tick, anchor: "middle", text: tk.offsetLabel, maxW: 110 });
   }
 
   // lanes
@@ -155,15 +220,15 @@ export function layoutTimelinePicture(p: TPictureInput): TPicture {
   lanes.forEach((s, i) => {
     const top = LANES_Y + i * laneH;
     const base = top + laneH - 2;
-    const color = PICTURE_LANE_COLORS[s.lane];
-    shapes.push({ kind: "line", x1: PAD, y1: top + laneH, x2: X1, y2: top + laneH, stroke: "#2a2f3a" });
+    const color = c.lanes[s.lane];
+    shapes.push({ kind: "line", x1: PAD, y1: top + laneH, x2: X1, y2: top + laneH, stroke: c.laneLine });
     shapes.push({ kind: "rect", x: PAD, y: top + laneH / 2 - 5, w: 10, h: 10, fill: color });
-    texts.push({ x: PAD + 16, y: top + laneH / 2 - 14, size: 15, color: "#e6e6e6", anchor: "start", text: LANE_LABELS[s.lane], maxW: LABEL_W - 20 });
+    texts.push({ x: PAD + 16, y: top + laneH / 2 - 14, size: 15, color: c.title, anchor: "start", text: LANE_LABELS[s.lane], maxW: LABEL_W - 20 });
     texts.push({
       x: PAD + 16,
       y: top + laneH / 2 + 4,
       size: 11,
-      color: s.errors ? "#ff9c9c" : "#6b7384",
+      color: s.errors ? c.windowText : c.faint,
       anchor: "start",
       text: `${s.total} event${s.total === 1 ? "" : "s"}${s.errors ? `, ${s.errors} error${s.errors === 1 ? "" : "s"}` : ""}`,
       maxW: LABEL_W - 20,
@@ -186,7 +251,7 @@ export function layoutTimelinePicture(p: TPictureInput): TPicture {
     }
     if (all) shapes.push({ kind: "path", d: all, fill: color, opacity: 0.55 });
     if (errs) shapes.push({ kind: "path", d: errs, fill: WINDOW, opacity: 0.7 });
-    if (!all) texts.push({ x: X0 + 6, y: top + laneH / 2 - 8, size: 12, color: "#6b7384", anchor: "start", text: "no events in view", maxW: 200 });
+    if (!all) texts.push({ x: X0 + 6, y: top + laneH / 2 - 8, size: 12, color: c.faint, anchor: "start", text: "no events in view", maxW: 200 });
   });
   const lanesBottom = LANES_Y + lanes.length * laneH;
 
@@ -200,7 +265,7 @@ export function layoutTimelinePicture(p: TPictureInput): TPicture {
     if (w.endMs !== null) shapes.push({ kind: "line", x1: xb, y1: LANES_Y, x2: xb, y2: lanesBottom + 22, stroke: WINDOW, width: 1.5, opacity: 0.8 });
     const label = `failure window ${fmtOffset(w.startMs, t0)} → ${w.endMs === null ? "open" : fmtOffset(w.endMs, t0)}`;
     const right = xa > X0 + PLOT_W * 0.6;
-    texts.push({ x: right ? xb - 4 : xa + 4, y: lanesBottom + 3, size: 13, color: "#ffd0d0", anchor: right ? "end" : "start", text: label, maxW: 420 });
+    texts.push({ x: right ? xb - 4 : xa + 4, y: lanesBottom + 3, size: 13, color: c.windowLabel, anchor: right ? "end" : "start", text: label, maxW: 420 });
   }
 
   // milestones: dashed lines, labels staggered in three rows
@@ -208,14 +273,14 @@ export function layoutTimelinePicture(p: TPictureInput): TPicture {
   const rowsEnd = [0, 0, 0];
   for (const m of p.milestones.filter((x) => x.ts >= p.from && x.ts <= p.to)) {
     const x = xAt(m.ts);
-    shapes.push({ kind: "line", x1: x, y1: LANES_Y, x2: x, y2: msY + 2, stroke: "#e6e6e6", dash: "3 3", opacity: 0.45 });
+    shapes.push({ kind: "line", x1: x, y1: LANES_Y, x2: x, y2: msY + 2, stroke: c.milestone, dash: "3 3", opacity: 0.45 });
     const text = `${m.label} ${fmtOffset(m.ts, t0, 1)}`;
     const w = text.length * 7 + 10;
     const row = rowsEnd.findIndex((end) => end <= x);
     if (row < 0) continue;
     rowsEnd[row] = x + w;
-    shapes.push({ kind: "line", x1: x, y1: msY + row * 18, x2: x, y2: msY + row * 18 + 16, stroke: "#e6e6e6", width: 2, opacity: 0.7 });
-    texts.push({ x: x + 4, y: msY + row * 18, size: 12, color: "#c9ced8", anchor: "start", text, maxW: w });
+    shapes.push({ kind: "line", x1: x, y1: msY + row * 18, x2: x, y2: msY + row * 18 + 16, stroke: c.milestone, width: 2, opacity: 0.7 });
+    texts.push({ x: x + 4, y: msY + row * 18, size: 12, color: c.milestoneText, anchor: "start", text, maxW: w });
   }
 
   // reviewers' notes: amber markers on top of the lanes, the first words of each
@@ -223,12 +288,12 @@ export function layoutTimelinePicture(p: TPictureInput): TPicture {
   const noteEnd = [0];
   for (const [i, n] of p.notes.filter((x) => x.ts >= p.from && x.ts <= p.to).entries()) {
     const x = xAt(n.ts);
-    shapes.push({ kind: "line", x1: x, y1: LANES_Y, x2: x, y2: lanesBottom, stroke: "#f2b84b", width: 1.5, opacity: 0.9 });
-    shapes.push({ kind: "path", d: `M${r1(x)} ${LANES_Y - 9}l6 6l-6 6l-6 -6z`, fill: "#f2b84b" });
+    shapes.push({ kind: "line", x1: x, y1: LANES_Y, x2: x, y2: lanesBottom, stroke: c.note, width: 1.5, opacity: 0.9 });
+    shapes.push({ kind: "path", d: `M${r1(x)} ${LANES_Y - 9}l6 6l-6 6l-6 -6z`, fill: c.note });
     if (x >= noteEnd[0] && notesY < PICTURE_H - 40) {
       const text = `note ${i + 1}: ${clip(n.text, 40)}`;
       noteEnd[0] = x + text.length * 7 + 12;
-      texts.push({ x, y: notesY, size: 12, color: "#f2d28b", anchor: x > X0 + PLOT_W * 0.7 ? "end" : "start", text, maxW: 320 });
+      texts.push({ x, y: notesY, size: 12, color: c.noteText, anchor: x > X0 + PLOT_W * 0.7 ? "end" : "start", text, maxW: 320 });
     }
   }
 
@@ -237,12 +302,12 @@ export function layoutTimelinePicture(p: TPictureInput): TPicture {
     x: PAD,
     y: PICTURE_H - 26,
     size: 12,
-    color: "#6b7384",
+    color: c.faint,
     anchor: "start",
     text: clip(`bootline · ${fmtUtc(p.from)} – ${fmtUtc(p.to)} UTC${p.url ? ` · ${p.url}` : ""}`, 150),
     maxW: PICTURE_W - 2 * PAD,
   });
-  return { width: PICTURE_W, height: PICTURE_H, background: "#0f1115", shapes, texts };
+  return { width: PICTURE_W, height: PICTURE_H, background: c.background, shapes, texts };
 }
 
 /** XML text and attribute escaping. */

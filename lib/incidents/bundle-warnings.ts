@@ -3,8 +3,8 @@
  * data it lost (files refused by a limit or damaged, files read only in part, lines of logs that
  * could not be parsed) and events that name no node (stored, but on no node's timeline). The
  * per-file table holds the details; these lines are its summary, shown at the top of the bundle
- * and of its incident page ("Bad input ... what was skipped is counted and shown": a truncated
- * archive used to show only "ready").
+ * and of its incident page: what was skipped is counted and shown, so a truncated archive never
+ * shows as a plain "ready".
  *
  * What a collector's bundle holds on purpose is no warning, or every EKS bundle would carry one:
  * files the layout skips (`collector-stack-dump`), noise lines (lib/parse/noise.ts rules), files

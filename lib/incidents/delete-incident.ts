@@ -1,5 +1,5 @@
 /**
- * Deletes an incident with all its data (issue 7): events, source files and their stored
+ * Deletes an incident with all its data: events, source files and their stored
  * text, nodes, boots, findings, bundles, and uploads still waiting on disk. One transaction:
  * the incident is there whole or gone whole.
  *

@@ -1,7 +1,7 @@
 /**
  * The machine-readable summary of an incident: the JSON that `npm run ingest -- --json`
- * prints and GET /api/incidents/:id/report serves (contract in issue "Upload a reboot log
- * bundle..." and DESIGN.md "CLI contract details"). Times are ISO 8601 UTC with ms;
+ * prints and GET /api/incidents/:id/report serves (contract in docs/definitions.md "The
+ * report"). Times are ISO 8601 UTC with ms;
  * offsets in seconds with 3 decimals. Arrays: files in upload order (bundle by bundle),
  * nodes by name, findings by node then start.
  */

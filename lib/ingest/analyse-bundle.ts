@@ -1,6 +1,6 @@
 /**
  * The in-memory half of ingest: unpacked files -> parsed, normalised events with node and
- * boot assigned (DESIGN.md "Pipeline": sniff, parse, normalise). No database access; the
+ * boot assigned (sniff, parse, normalise). No database access; the
  * store step (store-bundle.ts) writes the result in one transaction.
  *
  * Node of an event: the user's `node` option; else the collector layout (lib/bundle/collectors.ts,
@@ -14,16 +14,16 @@
  */
 import { createHash } from "node:crypto";
 import { fileBytes, fileSize, type UnpackedFile } from "../bundle/unpack";
-import type { FileRecord, LineCounts, ParsedFile } from "../parse/file-types";
+import type { FileRecord, ParsedFile } from "../parse/file-types";
 import { explainUnknown } from "../parse/explain-unknown";
 import { emptyCounts, parseFile, splitLines } from "../parse/parse-file";
 import { redactFileText } from "./redact-file";
 import { classifyRecord, inheritErrorClasses } from "../timeline/classify";
 import { assignBoots as assignBootKeys, detectBoots, type BootInputEvent } from "../timeline/boots";
-import type { EventKind, Lane } from "../detect/types";
 import { collectorNames, describeBundle, K8S_EVENTS_FILE, type BundleLayout, type FileLayout } from "../bundle/collectors";
 import { applyClockSkew, type SkewOption } from "../timeline/clock-skew";
 import { encodeSourceBlock } from "../timeline/source-block-codec";
+import { FLAG_OUT_OF_ORDER, FLAG_YEAR_INFERRED, FLAG_ZONE_ASSUMED, type AnalysedBoot, type AnalysedEvent, type AnalysedFile, type SourceBlockData } from "../model/event";
 
 export interface IngestOptions {
   /** `--node`: every file belongs to this node */
@@ -109,71 +109,6 @@ export function placeInputs(unpacked: readonly UnpackedFile[], layout: BundleLay
   return unpacked.map((u, ord) => ({ path: u.path, upload: u.upload, folderNode: layout.files[ord].folderNode, kind: files[ord].kind }));
 }
 
-/** Event flag bits stored in Event.flags. */
-export const FLAG_YEAR_INFERRED = 1;
-export const FLAG_ZONE_ASSUMED = 2;
-export const FLAG_OUT_OF_ORDER = 4;
-export const FLAG_TRUNCATED = 8;
-
-export interface AnalysedEvent {
-  fileIdx: number;
-  line: number;
-  /** physical lines of the record (1 + continuations) */
-  span: number;
-  ts: number | null;
-  precision: string;
-  flags: number;
-  component: string;
-  lane: Lane;
-  severity: number;
-  kind: EventKind;
-  pod: string | null;
-  sandboxId: string | null;
-  errorClass: string | null;
-  message: string;
-  fields: Record<string, unknown> | null;
-  node: string | null;
-  /** index into the node's boots */
-  boot: number | null;
-  /** journal boot id in force for the record, and its boot segment in the file (boot detection input) */
-  journalBootId: string | null;
-  bootSegment: number;
-  /** boot id named by a Kubernetes `Rebooted` event */
-  rebootBootId: string | null;
-  /** a boot the record states (list-boots / `last reboot` row; boot detection input) */
-  bootDecl?: BootInputEvent["bootDecl"];
-}
-
-export interface AnalysedFile {
-  ord: number;
-  path: string;
-  status: "read" | "skipped" | "duplicate";
-  reason: string | null;
-  duplicateOf: string | null;
-  kind: string;
-  format: string;
-  node: string | null;
-  byteSize: number;
-  counts: LineCounts;
-  firstTs: number | null;
-  lastTs: number | null;
-  timeZone: string;
-  zoneSource: string;
-  yearSource: string | null;
-  /** clock offset applied to the file's times, ms (SourceFile.clockOffsetMs) */
-  clockOffsetMs?: number;
-  errors: Array<{ line: number; message: string }>;
-  /** the file's text in compressed blocks of whole lines (SourceBlock rows) */
-  blocks: SourceBlockData[];
-}
-
-export interface SourceBlockData {
-  firstLine: number;
-  lineCount: number;
-  /** the block's lines joined with "\n", compressed (lib/timeline/source-block-codec.ts) */
-  data: Buffer;
-}
-
 /** Lines per stored source block: small enough to read one event's context cheaply. */
 export const BLOCK_LINES = 256;
 
@@ -204,14 +139,6 @@ export function toSourceBlocks(text: string): SourceBlockData[] {
     start = end;
   }
   return out;
-}
-
-export interface AnalysedBoot {
-  bootKey: string;
-  start: number;
-  end: number | null;
-  detectedBy: string;
-  startApprox: boolean;
 }
 
 export interface AnalysedBundle {
@@ -398,8 +325,8 @@ function unreadNote(text: string, parsed: ParsedFile): Array<{ line: number; mes
 /**
  * Per file, where its content can repeat another file's (`findDuplicates`): the node the layout
  * (or the `node` option) puts it on, so that two nodes' logs that happen to hold the same bytes
- * (a Calico `cni.log` names no host) are both read, as FORMATS.md "Duplicates" keys repeated
- * records on their host; null (the whole bundle) for files on no node and for Kubernetes events
+ * (a Calico `cni.log` names no host) are both read, since a repeated record is a duplicate only
+ * on the same host; null (the whole bundle) for files on no node and for Kubernetes events
  * files (`K8S_EVENTS_FILE`: their records name their own node, so a copy in every node's archive
  * repeats the same events). Known before parsing, so both ingest ways decide alike.
  */

@@ -131,17 +131,44 @@ export async function enqueueBundle(db: DbHandles, input: EnqueueInput): Promise
   }
   let created = false;
   if (!incidentId) {
-    const title = (input.incident || input.title || input.files[0].name).trim().slice(0, 200) || "untitled incident";
+    const title =
+      storable(input.incident || input.title || input.files[0].name)
+        .trim()
+        .slice(0, 200) || "untitled incident";
     const inc = await db.prisma.incident.create({ data: { id: newIncidentId(), title } });
     incidentId = inc.id;
     created = true;
   }
-  const { sha256, bytes: size } = input.digest ?? digestFiles(input.files);
   const bundleId = randomBytes(9).toString("base64url");
-  const fileName = input.files.length === 1 ? input.files[0].name : `${input.files[0].name} and ${input.files.length - 1} more`;
-  const options = JSON.stringify({ ...(input.options ?? {}), uploads: input.files.map((f) => f.name) });
   const incident = incidentId;
-  const duplicateOf = await db.sql.transaction(async (tx) => {
+  let duplicateOf: string | null;
+  try {
+    duplicateOf = await insertBundle(db, input, incident, bundleId, created);
+  } catch (e) {
+    // nothing of a refused upload stays: its files, and the incident made for it
+    rmSync(uploadsDir(bundleId), { recursive: true, force: true });
+    if (created)
+      await db.sql.query(`DELETE FROM "Incident" WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM "Bundle" WHERE "incidentId" = $1)`, [incident]).catch(() => {});
+    throw e;
+  }
+  // a repeat keeps no files: those waiting on disk go
+  if (duplicateOf) for (const f of input.files) if ("path" in f) rmSync(f.path, { force: true });
+  return { incidentId, bundleId, created, duplicateOf };
+}
+
+/** Text PostgreSQL can store (its text and jsonb take no NUL character): NULs dropped. */
+const storable = (s: string) => s.replace(/\0/g, "");
+
+/**
+ * In one transaction: the `Bundle` row (a repeat of a bundle already in the incident, or a
+ * queued one whose files move into its uploads folder). Returns the bundle it repeats, or null.
+ */
+async function insertBundle(db: DbHandles, input: EnqueueInput, incident: string, bundleId: string, created: boolean): Promise<string | null> {
+  const { sha256, bytes: size } = input.digest ?? digestFiles(input.files);
+  const names = input.files.map((f) => storable(f.name));
+  const fileName = names.length === 1 ? names[0] : `${names[0]} and ${names.length - 1} more`;
+  const options = JSON.stringify({ ...(input.options ?? {}), uploads: names }, (_k, v: unknown) => (typeof v === "string" ? storable(v) : v));
+  return db.sql.transaction(async (tx) => {
     // one upload at a time per incident decides whether it repeats one already there
     await tx.query(`SELECT pg_advisory_xact_lock(72707371, hashtext($1))`, [incident]);
     const [dup] = created
@@ -159,21 +186,14 @@ export async function enqueueBundle(db: DbHandles, input: EnqueueInput): Promise
       );
       return dup.id;
     }
-    try {
-      input.files.forEach((f, i) => saveUpload(bundleId, i, f.name, "path" in f ? f.path : f.data));
-    } catch (e) {
-      // no Bundle row will point at them: the files moved so far go
-      rmSync(uploadsDir(bundleId), { recursive: true, force: true });
-      throw e;
-    }
     await tx.query(
       `INSERT INTO "Bundle" (id, "incidentId", "fileName", sha256, "byteSize", status, phase, options)
        VALUES ($1, $2, $3, $4, $5, 'queued', 'queued', $6::jsonb)`,
       [bundleId, incident, fileName, sha256, size, options],
     );
+    // moved once the row is in: a row that cannot be written leaves the files where they were
+    // (the caller's to remove); files moved when the commit then fails go with the caller's cleanup
+    input.files.forEach((f, i) => saveUpload(bundleId, i, f.name, "path" in f ? f.path : f.data));
     return null;
   });
-  // a repeat keeps no files: those waiting on disk go
-  if (duplicateOf) for (const f of input.files) if ("path" in f) rmSync(f.path, { force: true });
-  return { incidentId, bundleId, created, duplicateOf };
 }

@@ -1,7 +1,7 @@
 /**
  * The streaming ingest: unpacked files -> events, boots, findings in PostgreSQL, on worker
  * threads, with memory bounded by a few nodes (or a per-thread budget) rather than by the
- * bundle (issue "Ingest and query at scale"; DESIGN.md "Pipeline").
+ * bundle.
  *
  * 1. `unpackUploads`: the uploads are unpacked while the threads start, then on the threads; each
  *    upload's files go to disk, hashed, as soon as it is unpacked. Then one of two ways:
@@ -25,16 +25,17 @@
  * The in-memory `analyseBundle` (analyse-bundle.ts) runs the same per-file and per-node steps;
  * tests/ingest-streaming.test.ts checks that both ways store what it computes.
  */
-import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { collectorNames, describeBundle, type BundleLayout } from "../bundle/collectors";
 import { fileSize, type UnpackedFile } from "../bundle/unpack";
 import type { SqlConn } from "../db/sql";
 import type { BootInfo } from "../detect/types";
 import { clockOffsets, shiftFile } from "../timeline/clock-skew";
-import { duplicateScopes, fileBase, findDuplicates, latestMtime, placeInputs, placeUnplaced, settleDuplicates, type AnalysedBoot, type AnalysedFile, type IngestOptions, type Progress } from "./analyse-bundle";
+import { duplicateScopes, fileBase, findDuplicates, latestMtime, placeInputs, placeUnplaced, settleDuplicates, type IngestOptions, type Progress } from "./analyse-bundle";
+import type { AnalysedBoot, AnalysedFile } from "../model/event";
 import { ingestExecutors, type Executor } from "./ingest-pool";
-import { fillFileId, ROW_COLUMNS, unpackTask, type NodeRowsResult, type ParseFileResult } from "./ingest-tasks";
+import { blockRowChunks, ROW_COLUMNS, unpackTask, type NodeRowsResult, type ParseFileResult } from "./ingest-tasks";
 import { TAIL_COLUMNS } from "./spill";
 import { nothingReadable } from "./file-reason";
 import { detectFindings, insertFiles, knownBoots, lockIngest, reserveIds, storeFindingRows, upsertNodes, writeBoots, type BootWrite, type KnownBoot } from "./store-bundle";
@@ -310,8 +311,9 @@ class BundleStore {
   async files(list: Array<{ file: AnalysedFile; blocksPath: string | null }>): Promise<void> {
     const fileIds = this.fileIds;
     await insertFiles(this.tx, this.ids.incidentId, this.ids.bundleId, list.map((x) => x.file), list.map((x) => fileIds[x.file.ord]));
+    // read in bounded pieces: a file's rows are about twice its size (hex)
     function* blockRows(): Generator<Buffer> {
-      for (const { file, blocksPath } of list) if (blocksPath) yield fillFileId(readFileSync(blocksPath), fileIds[file.ord]);
+      for (const { file, blocksPath } of list) if (blocksPath) yield* blockRowChunks(blocksPath, fileIds[file.ord]);
     }
     if (list.some((x) => x.blocksPath)) await this.tx.copyFrom("SourceBlock", ["fileId", "seq", "firstLine", "lineCount", "data"], blockRows());
   }
@@ -418,13 +420,19 @@ async function storeGroups(
     inflight.push(p);
   };
   while (next < groups.length && inflight.length < window) launch();
-  if (hooks.first) await hooks.first();
-  for (let k = 0; inflight.length; k++) {
-    const out = await inflight.shift()!;
-    if (next < groups.length) launch();
-    if (out) await store.copy(out);
-    await hooks.after?.(k);
-    if (hooks.total) hooks.progress?.("store", store.copied / Math.max(1, hooks.total()));
+  try {
+    if (hooks.first) await hooks.first();
+    for (let k = 0; inflight.length; k++) {
+      const out = await inflight.shift()!;
+      if (next < groups.length) launch();
+      if (out) await store.copy(out);
+      await hooks.after?.(k);
+      if (hooks.total) hooks.progress?.("store", store.copied / Math.max(1, hooks.total()));
+    }
+  } catch (e) {
+    // the nodes still in flight end first: what they leave on the threads is then forgotten with the bundle
+    await Promise.allSettled(inflight);
+    throw e;
   }
 }
 

@@ -1,8 +1,7 @@
 /**
  * Threads for the CPU-heavy ingest steps (ingest-tasks.ts): parsing files in parallel and
- * preparing nodes while the database copies the previous one (issue "Ingest and query at
- * scale"). `BOOTLINE_INGEST_THREADS` sets how many (default: the machine's available
- * parallelism, at most 4); `0` runs every task inline on the calling thread, which is also
+ * preparing nodes while the database copies the previous one. `BOOTLINE_INGEST_THREADS` sets
+ * how many (default: the machine's available parallelism, at most 4); `0` runs every task inline on the calling thread, which is also
  * the fallback when no worker starts (for example when `lib/ingest/ingest-worker.mjs` is not
  * beside the running code, or cannot load the tasks; tests point `BOOTLINE_INGEST_WORKER_ENTRY`
  * at a broken entry to check that). Workers live for the life of the process, unreferenced while idle.
@@ -26,6 +25,24 @@ const inline: Executor = {
   call: (method, arg) => Promise.resolve().then(() => (TASKS[method] as (a: unknown) => never)(arg)),
 };
 
+/** An error thrown by a task on a thread, as ingest-worker.mjs sends it. */
+interface ThreadError {
+  message: string;
+  name?: string;
+  code?: string;
+  stack?: string;
+}
+
+/** The thread's error rebuilt here: same message, name, code and (for the log) stack. */
+function threadError(t: ThreadError | string): Error {
+  if (typeof t === "string") return new Error(t);
+  const e = new Error(t.message) as Error & { code?: string };
+  if (t.name) e.name = t.name;
+  if (t.code) e.code = t.code;
+  if (t.stack) e.stack = t.stack;
+  return e;
+}
+
 class ThreadExecutor implements Executor {
   private pending = new Map<number, { resolve: (v: never) => void; reject: (e: Error) => void }>();
   private next = 1;
@@ -38,13 +55,13 @@ class ThreadExecutor implements Executor {
     let failed!: (e: Error) => void;
     this.ready = new Promise<void>((res, rej) => ((started = res), (failed = rej)));
     this.ready.catch(() => {});
-    w.on("message", (m: { id?: number; ready?: boolean; result?: never; error?: string }) => {
+    w.on("message", (m: { id?: number; ready?: boolean; result?: never; error?: ThreadError }) => {
       if (m.ready) return started();
       const p = this.pending.get(m.id!);
       if (!p) return;
       this.pending.delete(m.id!);
       if (!this.pending.size) w.unref();
-      if (m.error !== undefined) p.reject(new Error(m.error));
+      if (m.error !== undefined) p.reject(threadError(m.error));
       else p.resolve(m.result as never);
     });
     const fail = (e: Error) => {
@@ -68,10 +85,9 @@ class ThreadExecutor implements Executor {
 }
 
 /**
- * Young generation of each thread, MB (V8's default is about 48 on these machines). A node's
- * rows, detector input and per-line garbage then mostly die before a scavenge: the 1M-line bench
- * bundle ran 0.15 to 0.35 s faster (3 pairs of runs, 10.5 to 11.4 s) for 150 to 200 MB more
- * peak RSS.
+ * Young generation of each thread, MB (larger than V8's default): a node's rows, detector input
+ * and per-line garbage then mostly die before a scavenge, which trades some peak RSS for less
+ * copying (docs/scaling.md).
  */
 const YOUNG_GENERATION_MB = 192;
 
@@ -113,6 +129,23 @@ async function startExecutors(): Promise<Executor[]> {
   if (failure) warnOnce(failure.reason as Error);
   g.__bootlineIngestPool = ok;
   return ok.length ? ok.slice(0, n) : [inline];
+}
+
+/**
+ * Lets every thread (and the calling thread) drop what it holds for bundle `token`: held and
+ * prepared events, spill bookkeeping (ingest-tasks.ts `forgetBundle`). Called when a bundle ends
+ * however it ends, so nothing a bundle left on a thread can reach the next one. Never throws (a
+ * thread that died holds nothing).
+ */
+export async function forgetEverywhere(token: string): Promise<void> {
+  const threads: Executor[] = [...(g.__bootlineIngestPool ?? []).filter((x) => !x.dead), inline];
+  await Promise.all(threads.map((ex) => ex.call("forgetBundle", token).catch(() => {})));
+}
+
+/** What every live thread (and the calling thread) holds (ingest-tasks.ts `heldState`). */
+export async function heldStates(): Promise<Array<ReturnType<(typeof TASKS)["heldState"]>>> {
+  const threads: Executor[] = [...(g.__bootlineIngestPool ?? []).filter((x) => !x.dead), inline];
+  return Promise.all(threads.map((ex) => ex.call("heldState", undefined)));
 }
 
 let warned = false;

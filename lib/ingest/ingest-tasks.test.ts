@@ -2,17 +2,17 @@
  * The thread tasks of the streaming ingest (ingest-tasks.ts), run inline: a node's rows are the
  * same whether its chunks are fresh or taken back from an earlier node (`recycleRows`).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { UnpackedFile } from "../bundle/unpack";
-import { forgetBundle, nodeRows, parseFileTask, prepareNode, recycleRows } from "./ingest-tasks";
+import { blockRowChunks, fileLines, forgetBundle, heldState, nodeRows, parseFileTask, prepareNode, recycleRows } from "./ingest-tasks";
 
 const dir = mkdtempSync(path.join(tmpdir(), "bootline-tasks-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** klog lines of kubelet (FORMATS.md klog header), `n` of them, one RunPodSandbox failure each */
+/** klog lines of kubelet (klog header `Lmmdd hh:mm:ss.uuuuuu pid file:line]`), `n` of them, one RunPodSandbox failure each */
 function kubeletLog(n: number): string {
   let s = "";
   for (let i = 0; i < n; i++) {
@@ -59,5 +59,65 @@ describe("nodeRows chunks", () => {
     const after = rowsOf("t4", "ip-10-0-0-3", kubeletLog(100));
     expect(after.chunks.some((c) => kept.includes(c.buffer))).toBe(false);
     forgetBundle("t4");
+  });
+});
+
+describe("held events of a failed bundle", () => {
+  const file = (text: string): UnpackedFile => ({ path: "kubelet/kubelet.log", status: "read", data: Buffer.from(text), mtimeMs: Date.UTC(2026, 2, 14, 3) });
+  const task = (token: string, spillDir: string, holdBytes: number) => ({
+    token,
+    ord: 0,
+    file: file(kubeletLog(2_000)),
+    layout: { node: "ip-10-0-0-9" },
+    opts: { uploadMs: Date.UTC(2026, 2, 14, 3) },
+    collectedMs: Date.UTC(2026, 2, 14, 3),
+    dir: spillDir,
+    holdBytes,
+  });
+
+  it("a spill that fails leaves the parts held until the bundle is forgotten, and nothing of it reaches the next bundle", () => {
+    // a spill folder that does not exist: the write fails after the file's events are held
+    expect(() => parseFileTask(task("bad", path.join(dir, "no-such-folder"), 0))).toThrow(/ENOENT/);
+    expect(heldState().bundles).toEqual(["bad"]);
+    expect(heldState().heldBytes).toBeGreaterThan(2_000 * 1400);
+    forgetBundle("bad");
+    expect(heldState()).toEqual({ bundles: [], heldBytes: 0, prepared: 0 });
+    // the next bundle spills only its own part
+    const next = path.join(dir, "next");
+    const r = parseFileTask({ ...task("good", next, 0), dir: (mkdirSync(next), next) });
+    expect(r.parts).toEqual([{ node: "ip-10-0-0-9", events: 2_000 }]);
+    expect(readdirSync(next).filter((n) => n.endsWith(".ev"))).toHaveLength(1);
+    expect(heldState().heldBytes).toBe(0);
+    const boots = prepareNode({ token: "good", key: "good:0", node: "ip-10-0-0-9", sources: ["ip-10-0-0-9"], spilled: [], offsets: {} });
+    const rows = nodeRows({ key: "good:0", incidentId: "i", bundleId: "b", nodeId: 1, bootIds: boots.map((_, i) => i + 1), detect: boots.map(() => null), firstId: 1, fileIds: { 0: 1 } });
+    expect(rows.events).toBe(2_000);
+    forgetBundle("good");
+    expect(heldState()).toEqual({ bundles: [], heldBytes: 0, prepared: 0 });
+  });
+});
+
+describe("bounded reads of the thread's files", () => {
+  it("fileLines gives every line of a file longer than one read, multi-byte characters cut across reads included", () => {
+    const p = path.join(dir, "lines.txt");
+    // 4 MiB reads: 300,000 lines of 20 bytes (one 3-byte character each) cross two read boundaries
+    const lines = Array.from({ length: 300_000 }, (_, i) => `€ line ${String(i).padStart(9, "0")}`);
+    writeFileSync(p, `${lines.join("\n")}\n`);
+    const got = [...fileLines(p)];
+    expect(got.length).toBe(300_000);
+    expect(got[0]).toBe(lines[0]);
+    expect(got[299_999]).toBe(lines[299_999]);
+    expect(got.every((l, i) => l === lines[i])).toBe(true);
+  });
+
+  it("blockRowChunks cuts at row ends and fills the file id in every row", () => {
+    const p = path.join(dir, "blocks.blk");
+    const rows = Array.from({ length: 120_000 }, (_, i) => `0000000000\t${i}\t${i * 10}\t10\t\\\\x${"ab".repeat(20)}\n`);
+    writeFileSync(p, rows.join(""));
+    const chunks = [...blockRowChunks(p, 42)];
+    expect(chunks.length).toBeGreaterThanOrEqual(2);
+    for (const c of chunks) expect(c[c.length - 1]).toBe(10);
+    const text = Buffer.concat(chunks).toString("latin1").split("\n").slice(0, -1);
+    expect(text).toHaveLength(120_000);
+    expect(text.every((r, i) => r.startsWith(`0000000042\t${i}\t`))).toBe(true);
   });
 });

@@ -17,18 +17,21 @@
  * State lives in this module, keyed by the caller's bundle token: the thread that parsed a file
  * holds its events, so the caller prepares each node on the thread holding most of it.
  */
-import { createHash, randomUUID } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
+import { closeSync, mkdirSync, openSync, readSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
 import path from "node:path";
-import { releaseReadBuffer, unpackUpload, type UnpackedFile } from "../bundle/unpack";
+import { releaseReadBuffer, unpackUploadFile, type UnpackedFile } from "../bundle/unpack";
 import type { FileLayout } from "../bundle/collectors";
 import { copyJson, copyText } from "../db/sql";
 import { runDetectors } from "../detect/index";
 import type { BootEvent, BootInfo, Lane } from "../detect/types";
 import { skewInputOf, shiftEvent, type SkewInput } from "../timeline/clock-skew";
-import { analyseFile, analyseNode, type AnalysedBoot, type AnalysedEvent, type AnalysedFile, type IngestOptions } from "./analyse-bundle";
+import { analyseFile, analyseNode, type IngestOptions } from "./analyse-bundle";
+import type { AnalysedBoot, AnalysedEvent, AnalysedFile } from "../model/event";
 import { copyTail, decodeEvent, encodeEvent } from "./spill";
-import { findingRows, toBootEvent } from "./store-bundle";
+import { findingRows } from "./finding-rows";
+import { toBootEvent } from "../model/boot-event";
 
 /** Width of the `fileId` placeholder at the start of each SourceBlock row a thread writes (int4 has at most 10 digits). */
 const FILE_ID_WIDTH = 10;
@@ -50,6 +53,118 @@ export function fillFileId(rows: Buffer, fileId: number): Buffer {
 }
 
 /**
+ * Bytes written or read per step of the files a thread keeps on disk (spilled events, SourceBlock
+ * rows): no string or buffer the size of a file is ever built, whatever the file's size.
+ */
+const IO_CHUNK = 4 << 20;
+
+/**
+ * Writes text to `p` in pieces of about `IO_CHUNK` (`add` per piece of text, `end` once); on any
+ * error the partial file is removed and the error thrown.
+ */
+class ChunkedWriter {
+  private fd: number;
+  private parts: string[] = [];
+  private size = 0;
+  constructor(private readonly p: string) {
+    this.fd = openSync(p, "w");
+  }
+  add(text: string): void {
+    this.parts.push(text);
+    this.size += text.length;
+    if (this.size >= IO_CHUNK) this.flush();
+  }
+  end(): void {
+    try {
+      this.flush();
+    } finally {
+      this.close();
+    }
+  }
+  /** Gives up: closes and removes the file (after an error). */
+  abort(): void {
+    this.close();
+    rmSync(this.p, { force: true });
+  }
+  private close(): void {
+    if (this.fd < 0) return;
+    closeSync(this.fd);
+    this.fd = -1;
+  }
+  private flush(): void {
+    if (!this.parts.length) return;
+    const buf = Buffer.from(this.parts.join(""), "utf8");
+    this.parts = [];
+    this.size = 0;
+    for (let at = 0; at < buf.length; ) at += writeSync(this.fd, buf, at, buf.length - at);
+  }
+}
+
+/** Writes `count` pieces of text (`piece(i)`) to `p` in bounded chunks (`ChunkedWriter`). */
+function writeChunked(p: string, count: number, piece: (i: number) => string): void {
+  const w = new ChunkedWriter(p);
+  try {
+    for (let i = 0; i < count; i++) w.add(piece(i));
+  } catch (e) {
+    w.abort();
+    throw e;
+  }
+  w.end();
+}
+
+/**
+ * The lines of a UTF-8 text file (LF-terminated; a last line without LF is given too), read in
+ * pieces of `IO_CHUNK` bytes: memory holds one piece and the line it cuts, not the file.
+ */
+export function* fileLines(p: string): Generator<string> {
+  const fd = openSync(p, "r");
+  try {
+    const buf = Buffer.allocUnsafe(IO_CHUNK);
+    const dec = new StringDecoder("utf8");
+    let carry = "";
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      const text = carry + (n > 0 ? dec.write(buf.subarray(0, n)) : dec.end());
+      let start = 0;
+      for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
+        yield text.slice(start, nl);
+        start = nl + 1;
+      }
+      carry = text.slice(start);
+      if (n <= 0) break;
+    }
+    if (carry) yield carry;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A SourceBlock rows file (`parseFileTask`) with `fileId` filled in (`fillFileId`), in pieces of
+ * about `IO_CHUNK` bytes cut at row ends (each piece a fresh buffer, for a COPY).
+ */
+export function* blockRowChunks(p: string, fileId: number): Generator<Buffer> {
+  const fd = openSync(p, "r");
+  try {
+    let carry = Buffer.alloc(0);
+    for (;;) {
+      const buf = Buffer.allocUnsafe(IO_CHUNK);
+      const n = readSync(fd, buf, 0, buf.length, null);
+      const data = carry.length ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
+      if (n <= 0) {
+        if (data.length) yield fillFileId(Buffer.from(data), fileId);
+        return;
+      }
+      const cut = data.lastIndexOf(10) + 1;
+      carry = Buffer.from(data.subarray(cut));
+      if (cut) yield fillFileId(data.subarray(0, cut), fileId);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * Moves the bytes of freshly unpacked files to `dir` (one file each, named by its index),
  * leaving `dataPath` and `size` on each entry instead of `data`.
  */
@@ -67,15 +182,12 @@ export function spillUnpacked(files: UnpackedFile[], dir: string): void {
 
 /**
  * Unpacks one upload (`path` on disk, `name` its original file name: lib/bundle/unpack.ts
- * `unpackUpload`), hashes each file (`sha256`: duplicates are then known before anything is
- * parsed) and writes them to `dir` (`spillUnpacked`); returns their listing. Bad archives come
- * back as skipped entries with a reason, as `unpackUpload` gives them.
+ * `unpackUploadFile`) as a stream, each file written to `dir` and hashed (`sha256`: duplicates
+ * are then known before anything is parsed) as its bytes come; returns their listing. Bad
+ * archives come back as skipped entries with a reason.
  */
 export async function unpackTask(t: { path: string; name: string; dir: string }): Promise<UnpackedFile[]> {
-  const files = await unpackUpload(t.name, readFileSync(t.path));
-  for (const f of files) if (f.data) f.sha256 = createHash("sha256").update(f.data).digest("hex");
-  spillUnpacked(files, t.dir);
-  return files;
+  return unpackUploadFile(t.name, t.path, t.dir);
 }
 
 /** Pass 1 input: one unpacked file (its bytes at `file.dataPath`). */
@@ -127,10 +239,13 @@ let heldBytes = 0;
 
 const nodeKey = (node: string | null) => node ?? "";
 
+/** Writes a part's events to a spill file (in bounded chunks) and lets them go; throws when the file cannot be written (the part stays in memory). */
 function spillPart(dir: string, p: HeldPart): void {
   if (!p.events) return;
-  p.path = path.join(dir, `${p.ord}-${randomUUID()}.ev`);
-  writeFileSync(p.path, p.events.map(encodeEvent).join(""));
+  const events = p.events;
+  const to = path.join(dir, `${p.ord}-${randomUUID()}.ev`);
+  writeChunked(to, events.length, (i) => encodeEvent(events[i]));
+  p.path = to;
   delete p.events;
   heldBytes -= p.bytes;
 }
@@ -139,11 +254,8 @@ function spillPart(dir: string, p: HeldPart): void {
  * Estimated memory of held events, bytes: their share of the source text (slices of it keep it
  * alive) plus `EVENT_OVERHEAD` per event: the object, its fields object and the strings the
  * parsers build (messages and field values unquoted from Go's quoting are new strings, not
- * slices). Measured with a V8 heap snapshot after parsing one bench node (26,775 events, nearly
- * all carrying fields): 50 MB held, 13 MB of it the file texts, so about 1.4 KB per event. The
- * 600 bytes assumed before let the two-pass ingest hold more than twice its budget: a 3M-line
- * bundle on PGlite peaked at 4.7 GB RSS, and at 2.7 GB with 1,400 (1M lines: 2.4 and 2.6 GB;
- * 48 to 50 s and 15 s either way).
+ * slices). `EVENT_OVERHEAD` comes from a V8 heap snapshot of parsed events (docs/scaling.md); an
+ * estimate below the real size lets the two-pass ingest hold more than its budget.
  */
 function heldSize(sourceBytes: number, events: number): number {
   return Math.round(sourceBytes + events * EVENT_OVERHEAD);
@@ -191,9 +303,10 @@ export function parseFileTask(t: ParseFileTask): ParseFileResult {
   let blocksPath: string | null = null;
   if (r.file.blocks.length) {
     blocksPath = path.join(t.dir, `${t.ord}.blk`);
-    // one small buffer per row (no file-sized string to build and encode); `fileId` is not known
-    // yet: a zero-filled placeholder the store step overwrites in place (`fillFileId`)
-    writeFileSync(blocksPath, Buffer.concat(r.file.blocks.map((b, seq) => Buffer.from(`${FILE_ID_PLACEHOLDER}\t${seq}\t${b.firstLine}\t${b.lineCount}\t\\\\x${b.data.toString("hex")}\n`, "latin1"))));
+    // written in bounded chunks (no file-sized string or buffer); `fileId` is not known yet: a
+    // zero-filled placeholder the store step overwrites in place (`fillFileId`, `blockRowChunks`)
+    const blocks = r.file.blocks;
+    writeChunked(blocksPath, blocks.length, (seq) => `${FILE_ID_PLACEHOLDER}\t${seq}\t${blocks[seq].firstLine}\t${blocks[seq].lineCount}\t\\\\x${blocks[seq].data.toString("hex")}\n`);
   }
   return {
     file: { ...r.file, blocks: [] },
@@ -256,17 +369,15 @@ interface NodeState {
 
 const prepared = new Map<string, NodeState>();
 
+/** A spill file's events back (read in bounded pieces: `fileLines`). */
 function readSpill(p: { ord: number; path: string }, node: string | null): { events: AnalysedEvent[]; tails: string[] } {
-  const text = readFileSync(p.path, "utf8");
   const events: AnalysedEvent[] = [];
   const tails: string[] = [];
-  let start = 0;
-  while (start < text.length) {
-    const nl = text.indexOf("\n", start);
-    const { e, tail } = decodeEvent(text.slice(start, nl), p.ord, node);
+  for (const line of fileLines(p.path)) {
+    if (!line) continue;
+    const { e, tail } = decodeEvent(line, p.ord, node);
     events.push(e);
     tails.push(tail);
-    start = nl + 1;
   }
   return { events, tails };
 }
@@ -347,8 +458,8 @@ const CHUNK_BYTES = 4 << 20;
 /**
  * Chunk buffers (ArrayBuffers of `CHUNK_BYTES`) whose rows the database has copied, handed back by
  * the caller (`recycleRows`) for the next node's rows: memory this thread has written before.
- * Fresh memory costs a page fault per 4 KiB at its first write (about 12 us each on the project's
- * 2-core VMs: a bench node's 18 MB of rows, about 55 ms). At most `SPARE_CHUNKS` are kept.
+ * Fresh memory costs a page fault per 4 KiB page at its first write (docs/scaling.md); reused
+ * chunks have their pages already. At most `SPARE_CHUNKS` are kept.
  */
 const spareChunks: ArrayBuffer[] = [];
 const SPARE_CHUNKS = 8;
@@ -481,7 +592,8 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
 }
 
 /**
- * Drops everything this thread holds for a bundle (after it is stored, or failed); with no other
+ * Drops everything this thread holds for a bundle (after it is stored, or failed, whatever step
+ * it failed in: the caller calls it on every thread in a `finally`); with no other
  * bundle in hand, also the buffers kept for the next one (spare row chunks, the read buffer), so
  * an idle app does not hold them.
  */
@@ -489,12 +601,19 @@ export function forgetBundle(token: string): void {
   for (const parts of held.get(token)?.values() ?? []) for (const p of parts) if (p.events) heldBytes -= p.bytes;
   held.delete(token);
   for (const k of [...prepared.keys()]) if (k.startsWith(`${token}:`)) prepared.delete(k);
+  // nothing held: the estimate starts again from zero (no drift can outlive the bundles)
+  if (held.size === 0) heldBytes = 0;
   if (held.size === 0 && prepared.size === 0) {
     spareChunks.length = 0;
     releaseReadBuffer();
   }
 }
 
+/** What this thread holds: bundles with held parts, their estimated bytes in memory, prepared nodes. */
+export function heldState(): { bundles: string[]; heldBytes: number; prepared: number } {
+  return { bundles: [...held.keys()], heldBytes, prepared: prepared.size };
+}
+
 /** The tasks by name, for the worker entry and the inline executor. */
-export const TASKS = { unpackTask, parseFileTask, dropFiles, spillNodes, prepareNode, nodeRows, recycleRows, forgetBundle } as const;
+export const TASKS = { unpackTask, parseFileTask, dropFiles, spillNodes, prepareNode, nodeRows, recycleRows, forgetBundle, heldState } as const;
 export type TaskName = keyof typeof TASKS;

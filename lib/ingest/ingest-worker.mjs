@@ -1,13 +1,13 @@
 // Worker-thread entry of the ingest pool (ingest-pool.ts): loads the TypeScript task module,
 // says { ready: true }, then answers { id, method, arg } messages with { id, result } or
-// { id, error }. Byte arrays in `result.rows` are transferred, not copied.
+// { id, error: { message, name, code, stack } }. Byte arrays in `result.rows` are transferred, not copied.
 // Plain JavaScript: a worker starts outside any loader.
 //
 // The tasks load from one ES module that esbuild bundles from lib/ingest/ingest-tasks.ts and
 // its imports (npm packages stay imports), kept in node_modules/.cache/bootline/ beside a list
 // of its inputs with their sizes and modification times; it is built again when any of them
-// changed. Two threads are ready in about 250 ms that way, against about 550 ms through tsx's
-// loader (measured on 2 cores), which remains the fallback when esbuild cannot build.
+// changed. Threads start faster that way than through tsx's loader (docs/scaling.md), which
+// remains the fallback when esbuild cannot build.
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -76,6 +76,8 @@ parentPort.on("message", async ({ id, method, arg }) => {
     const transfer = Array.isArray(result?.rows) ? result.rows.filter((r) => r instanceof Uint8Array).map((r) => r.buffer) : [];
     parentPort.postMessage({ id, result }, transfer);
   } catch (e) {
-    parentPort.postMessage({ id, error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+    // the parts of the error, so the caller rebuilds it (name and code tell what failed; the stack is for the log)
+    const err = e instanceof Error ? e : new Error(String(e));
+    parentPort.postMessage({ id, error: { message: err.message, name: err.name, code: typeof err.code === "string" ? err.code : undefined, stack: err.stack } });
   }
 });

@@ -18,12 +18,13 @@ import { ApiError } from "../http/errors";
 import { runDetectors, sortBootEvents } from "../detect/index";
 import { attemptsOf } from "../detect/attempts-cache";
 import { defaults as windowDefaults, name as WINDOW_DETECTOR } from "../detect/sandbox-failure-window";
-import type { Attempt } from "../detect/sandbox-failure-window";
+import type { Attempt } from "../detect/attempts";
 import type { BootEvent, BootInfo, Finding } from "../detect/types";
 import type { UnpackedFile } from "../bundle/unpack";
 import { fileReason } from "./file-reason";
-import { toBootEvent } from "./store-bundle";
-import { analyseBundle, READ_SHARE, type AnalysedFile } from "./analyse-bundle";
+import { toBootEvent } from "../model/boot-event";
+import { analyseBundle, READ_SHARE } from "./analyse-bundle";
+import type { AnalysedFile } from "../model/event";
 import { PREVIEW_MAX_BYTES } from "./preview-limits";
 
 export { PREVIEW_MAX_BYTES };

@@ -2,7 +2,10 @@
  * Runs one queued bundle through the whole pipeline: unpack -> parse and normalise ->
  * store (COPY) -> detect, keeping `Bundle.status/phase/progress` current for the UI.
  * Storing and detecting happen in one transaction: on any error the bundle is marked
- * `failed` with the reason and none of its rows remain (DESIGN.md "Bundle status").
+ * `failed` with the reason and none of its rows remain (docs/definitions.md "Bundle status").
+ * Every status write goes through bundle-status.ts; the reason users see is one plain sentence
+ * (`plainReason`), the full error goes to the server log. However the bundle ends, every ingest
+ * thread drops what it held for it (`forgetEverywhere`).
  *
  * Uploads wait on disk in `<data dir>/uploads/<bundleId>/<nnn>__<original name>` (written
  * by the upload route or the CLI) and are removed once the bundle is stored. The unpacked
@@ -13,12 +16,14 @@ import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, wri
 import path from "node:path";
 import type { DbHandles } from "../db/connection";
 import type { SkewOption } from "../timeline/clock-skew";
-import type { AnalysedFile, IngestOptions } from "./analyse-bundle";
+import type { IngestOptions } from "./analyse-bundle";
+import type { AnalysedFile } from "../model/event";
 import { describeBundle } from "../bundle/collectors";
 import type { SqlConn } from "../db/sql";
-import { canIngestByNode, ingestByNode, NeedsTwoPasses, parseBundle, releaseParsed, storeParsed, unpackUploads, type ParsedBundle, type StoredBundle } from "./ingest-bundle";
-import { ingestExecutors } from "./ingest-pool";
+import { canIngestByNode, ingestByNode, NeedsTwoPasses, parseBundle, releaseParsed, storeParsed, unpackUploads, type StoredBundle } from "./ingest-bundle";
+import { forgetEverywhere, ingestExecutors } from "./ingest-pool";
 import { nothingReadable } from "./file-reason";
+import { plainReason, setFailed, setParsing, setPhase, setReady } from "./bundle-status";
 import { endLiveStatus, setLiveStatus } from "./live-status";
 import { storeRedactionCounts } from "./redact-file";
 
@@ -117,7 +122,7 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     lastWrite = now;
     // from another connection than the ingest's transaction: one still queued when that commits
     // must not write its phase over the finished bundle's
-    await db.sql.query(`UPDATE "Bundle" SET phase = $2, progress = $3 WHERE id = $1 AND status = 'parsing'`, [bundleId, phase, progress]);
+    await setPhase(db.sql, bundleId, phase, progress);
   };
   let pendingProgress: Promise<void> = Promise.resolve();
   const progress = (phase: string, f: number) => {
@@ -134,9 +139,8 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     mark = now;
   };
   const work = path.join(uploadsDir(bundleId), ".work");
-  let held: Pick<ParsedBundle, "token" | "executors"> | null = null;
   try {
-    await db.sql.query(`UPDATE "Bundle" SET status = 'parsing', phase = 'unpack', progress = 0, "startedAt" = now(), error = NULL WHERE id = $1`, [bundleId]);
+    await setParsing(db.sql, bundleId);
     const dir = uploadsDir(bundleId);
     rmSync(work, { recursive: true, force: true });
     const names = readdirSync(dir).filter((n) => n !== ".work").sort();
@@ -175,10 +179,7 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
         timings,
         ...how,
       };
-      await tx.query(
-        `UPDATE "Bundle" SET status = 'ready', phase = 'done', progress = 1, counts = $2, collector = $3, "finishedAt" = now() WHERE id = $1`,
-        [bundleId, JSON.stringify(counts), collector],
-      );
+      await setReady(tx, bundleId, counts, collector);
       return stored;
     };
 
@@ -188,7 +189,7 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     // query of the app (pages, progress) would wait for it: the embedded database keeps the two
     // passes, whose transaction covers the store step only
     if (db.sql.backend === "postgres" && canIngestByNode(unpacked, layout, ingestOpts)) {
-      held = { token: bundleId, executors: await ingestExecutors() };
+      const held = { token: bundleId, executors: await ingestExecutors() };
       try {
         stored = await db.sql.transaction(async (tx) => {
           const r = await ingestByNode(tx, ids, unpacked, layout, ingestOpts, spill, bundleId, progress);
@@ -205,7 +206,6 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     }
     if (!stored) {
       const parsed = await parseBundle(unpacked, ingestOpts, spill, bundleId, progress, layout);
-      held = parsed;
       lap("parseMs");
       await pendingProgress;
       if (!parsed.files.some((f) => f.status === "read" && f.counts.records > 0)) throw new Error(nothingReadable(parsed.files));
@@ -220,17 +220,24 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     }
     const { events, findings, failures } = stored;
     if (failures.length) console.warn(`bundle ${bundleId}: detectors failed: ${failures.join("; ")}`);
+    // fresh planner statistics for the rows just stored: PGlite has no autovacuum, and without
+    // them the timeline's reads of a large boot plan as if it held a few rows (a sort of every row)
+    await db.sql.exec(`ANALYZE "Event", "EventDensity"`).catch((e: Error) => console.warn(`bundle ${bundleId}: ANALYZE failed: ${e.message}`));
     rmSync(dir, { recursive: true, force: true });
     return { status: "ready", error: null, events, findings };
   } catch (e) {
     await pendingProgress;
-    const message = (e as Error).message || String(e);
-    await db.sql.query(`UPDATE "Bundle" SET status = 'failed', phase = 'done', error = $2, "finishedAt" = now() WHERE id = $1`, [bundleId, message]);
+    // the whole error for the server log; users get one sentence (no stack, no server path)
+    console.error(`bundle ${bundleId} failed:`, e);
+    const message = plainReason(e);
+    await setFailed(db.sql, bundleId, message);
     return { status: "failed", error: message, events: 0, findings: 0 };
   } finally {
     // the row holds the outcome by now (committed, or the failure written)
     endLiveStatus(bundleId);
-    if (held) await releaseParsed(held);
+    // every thread drops what it holds for this bundle, whichever step ended it (a failed
+    // bundle's events left on a thread would be spilled with the next bundle's)
+    await forgetEverywhere(bundleId);
     rmSync(work, { recursive: true, force: true });
   }
 }

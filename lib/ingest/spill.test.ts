@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AnalysedEvent } from "./analyse-bundle";
+import type { AnalysedEvent } from "../model/event";
 import { decodeEvent, encodeEvent, TAIL_COLUMNS } from "./spill";
 
 const base: AnalysedEvent = {

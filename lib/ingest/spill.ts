@@ -17,7 +17,7 @@
  */
 import { copyText } from "../db/sql";
 import type { EventKind, Lane } from "../detect/types";
-import type { AnalysedEvent } from "./analyse-bundle";
+import type { AnalysedEvent } from "../model/event";
 
 /** `Event` columns of the tail, in order. */
 export const TAIL_COLUMNS = ["line", "span", "precision", "flags", "component", "lane", "severity", "kind", "pod", "sandboxId", "message"];

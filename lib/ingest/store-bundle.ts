@@ -1,6 +1,6 @@
 /**
  * The database half of ingest (ingest-bundle.ts runs it inside one transaction, so a bundle's
- * data is either all there or not at all; DESIGN.md "Pipeline"): nodes, files, source blocks,
+ * data is either all there or not at all): nodes, files, source blocks,
  * boots and findings, and the id blocks that let rows be formatted away from the database.
  *
  * Ids of `Event`, `Boot` and `SourceFile` rows are reserved in blocks from their sequences under
@@ -10,9 +10,11 @@
  */
 import type { BootEvent, BootInfo, EventKind, Finding, Lane } from "../detect/types";
 import { runDetectors } from "../detect/index";
-import { copyText, type SqlConn } from "../db/sql";
-import type { AnalysedBoot, AnalysedEvent, AnalysedFile } from "./analyse-bundle";
+import type { SqlConn } from "../db/sql";
+import type { AnalysedBoot, AnalysedFile } from "../model/event";
 import { fileReason } from "./file-reason";
+import { FINDING_COLUMNS, findingRows } from "./finding-rows";
+import { k8sOfEvent } from "../model/boot-event";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -142,36 +144,6 @@ export async function insertFiles(tx: SqlConn, incidentId: string, bundleId: str
   }
 }
 
-/** What detectors see of an analysed event (`fields` are not passed: detectors read `k8s` only). */
-/** The Kubernetes event extras detectors read (`BootEvent.k8s`), from the stored `fields.k8s`. */
-function k8sOfEvent(k: NonNullable<BootEvent["k8s"]>): NonNullable<BootEvent["k8s"]> {
-  const out: NonNullable<BootEvent["k8s"]> = { reason: k.reason, count: k.count, firstMs: k.firstMs, lastMs: k.lastMs };
-  if (k.firstUncertaintyMs !== undefined) out.firstUncertaintyMs = k.firstUncertaintyMs;
-  if (k.lastUncertaintyMs !== undefined) out.lastUncertaintyMs = k.lastUncertaintyMs;
-  if (k.agesFromUpload) out.agesFromUpload = true;
-  return out;
-}
-
-export function toBootEvent(e: AnalysedEvent, id: number, fileId: number): BootEvent {
-  const k8s = e.fields?.k8s as NonNullable<BootEvent["k8s"]> | undefined;
-  return {
-    id,
-    ts: e.ts,
-    fileId,
-    line: e.line,
-    component: e.component,
-    lane: e.lane,
-    severity: e.severity,
-    kind: e.kind,
-    pod: e.pod,
-    sandboxId: e.sandboxId,
-    errorClass: e.errorClass,
-    message: e.message,
-    k8s: k8s ? k8sOfEvent(k8s) : null,
-    fields: null,
-  };
-}
-
 interface EventRow {
   id: string;
   ts: Date | null;
@@ -238,24 +210,6 @@ export async function detectFindings(
     stored += await replaceFindings(tx, incidentId, [{ bootId, findings: result.findings }]);
   }
   return { findings: stored, failures };
-}
-
-/** `Finding` columns of the COPY rows `findingRows` writes, in order. */
-export const FINDING_COLUMNS = ["incidentId", "nodeId", "bootId", "detector", "severity", "start", "end", "title", "explanation", "metrics", "evidence"];
-
-/**
- * One boot's findings as `Finding` COPY rows (text format, `FINDING_COLUMNS` order, one string
- * per row with its line end, so a COPY can cut them into slices). Evidence is an int8 array
- * literal: findings cite up to thousands of events each, and a jsonb parameter unpacked
- * server-side took about 1 s per million ids. Called on the ingest threads for the boots new to
- * the incident (ingest-tasks.ts `nodeRows`: the evidence ids never cross to the main thread) and by
- * `replaceFindings` for the boots it had.
- */
-export function findingRows(incidentId: string, nodeId: number, bootId: number, findings: Finding[]): string[] {
-  return findings.map((f) => {
-    const cols = [incidentId, nodeId, bootId, f.detector, f.severity, iso(f.start), iso(f.end), f.title, f.explanation, JSON.stringify(f.metrics), `{${f.evidence.join(",")}}`];
-    return `${cols.map(copyText).join("\t")}\n`;
-  });
 }
 
 /** COPYs `findingRows` rows (of any boots) into `Finding`; returns how many rows went in. */

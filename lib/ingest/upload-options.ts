@@ -5,8 +5,12 @@
  */
 import { z } from "zod";
 
+/** PostgreSQL's text and jsonb take no NUL character (U+0000). */
+const noNul = (s: string) => !s.includes("\0");
+const NUL = "holds a NUL character";
+
 export const uploadOptionFields = {
-  node: z.string().trim().max(253).optional(),
-  tz: z.string().trim().max(64).optional(),
+  node: z.string().trim().max(253).refine(noNul, NUL).optional(),
+  tz: z.string().trim().max(64).refine(noNul, NUL).optional(),
   year: z.coerce.number().int().min(1970).max(2100).optional(),
 };

@@ -14,8 +14,10 @@
  * interrupted ingest leaves nothing half-stored, and progress lives in the `Bundle` row.
  */
 import { getDb } from "../db/connection";
+import { claimBundle, claimOldestQueued, requeueParsing } from "./bundle-status";
 import { ingestExecutors } from "./ingest-pool";
 import { processBundle, sweepIncoming } from "./process-bundle";
+import { scheduleSearchIndex } from "../search/search-index";
 
 export const QUEUE = "ingest";
 const POLL_MS = 1000;
@@ -23,6 +25,8 @@ const POLL_MS = 1000;
 interface Worker {
   /** queue bundle `bundleId` (its row exists with status `queued`) */
   enqueue(bundleId: string): Promise<void>;
+  /** stops taking bundles; resolves once the bundle in hand (if any) has ended */
+  stop(): Promise<void>;
 }
 
 const g = globalThis as unknown as { __bootlineWorker?: Promise<Worker>; __bootlineSweeping?: boolean };
@@ -30,7 +34,7 @@ const g = globalThis as unknown as { __bootlineWorker?: Promise<Worker>; __bootl
 /**
  * Claims a bundle and processes it; returns false when there was none to claim. With `bundleId`
  * (a pg-boss job, PostgreSQL) the bundle is claimed while it is `queued`, or `parsing` (a process
- * that died left it so), under a per-bundle advisory lock held for the whole run: a second job
+ * that died left it so), under a per-bundle advisory lock held for the whole run (`withBundleLock`): a second job
  * for the same bundle (sent again at a worker's start, or retried while the first run goes on in
  * another process) finds the lock taken and leaves the bundle alone. Two runs at once removed
  * each other's working files, and the one left without its files failed inside a COPY. A dead
@@ -40,24 +44,41 @@ const g = globalThis as unknown as { __bootlineWorker?: Promise<Worker>; __bootl
 export async function runOne(bundleId?: string): Promise<boolean> {
   const db = await getDb();
   const claim = async () => {
-    const rows = await db.sql.query<{ id: string }>(
-      bundleId
-        ? `UPDATE "Bundle" SET status = 'parsing', phase = 'unpack', progress = 0 WHERE id = $1 AND status IN ('queued', 'parsing') RETURNING id`
-        : `UPDATE "Bundle" SET status = 'parsing', phase = 'unpack', progress = 0
-           WHERE id = (SELECT id FROM "Bundle" WHERE status = 'queued' ORDER BY "createdAt", id LIMIT 1 FOR UPDATE SKIP LOCKED)
-           RETURNING id`,
-      bundleId ? [bundleId] : [],
-    );
-    if (!rows[0]) return false;
-    await processBundle(db, rows[0].id);
+    const id = bundleId ? ((await claimBundle(db.sql, bundleId)) ? bundleId : null) : await claimOldestQueued(db.sql);
+    if (!id) return false;
+    const r = await processBundle(db, id);
+    // the search index is built after the rows are in, in the background (lib/search/search-index.ts)
+    if (r.status === "ready" && r.events > 0) void scheduleSearchIndex(db.sql, id);
     return true;
   };
-  if (!bundleId || db.sql.backend !== "postgres") return claim();
-  // the lock's transaction holds nothing else (the run writes through other connections)
-  return db.sql.transaction(async (tx) => {
-    const [lock] = await tx.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(72707372, hashtext($1)) AS ok`, [bundleId]);
-    return lock.ok ? claim() : false;
-  });
+  if (!bundleId || db.sql.backend !== "postgres" || !process.env.DATABASE_URL) return claim();
+  return withBundleLock(process.env.DATABASE_URL, bundleId, claim);
+}
+
+/**
+ * Runs `fn` holding the per-bundle advisory lock, or returns false when another run holds it. The
+ * lock is a session lock on a connection of its own with no transaction open: an idle open
+ * transaction would hold back every `CREATE INDEX CONCURRENTLY` on the database (it waits for all
+ * older transactions) and, with it, every statement that waits for that index build. The lock
+ * goes when `fn` ends either way, or with the connection when the process or the connection dies
+ * (a lost lock connection is logged, never thrown).
+ */
+async function withBundleLock(url: string, bundleId: string, fn: () => Promise<boolean>): Promise<boolean> {
+  const { default: pg } = await import("pg");
+  const c = new pg.Client({ connectionString: url });
+  c.on("error", (e) => console.error(`ingest worker: lock connection of bundle ${bundleId} lost: ${e.message}`));
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(72707372, hashtext($1)) AS ok`, [bundleId]);
+    if (!rows[0].ok) return false;
+    try {
+      return await fn();
+    } finally {
+      await c.query(`SELECT pg_advisory_unlock(72707372, hashtext($1))`, [bundleId]).catch(() => {});
+    }
+  } finally {
+    await c.end().catch(() => {});
+  }
 }
 
 async function startPgBoss(url: string): Promise<Worker> {
@@ -73,14 +94,18 @@ async function startPgBoss(url: string): Promise<Worker> {
   const db = await getDb();
   const waiting = await db.sql.query<{ id: string }>(`SELECT id FROM "Bundle" WHERE status IN ('queued', 'parsing') ORDER BY "createdAt"`);
   for (const w of waiting) await boss.send(QUEUE, { bundleId: w.id }, { singletonKey: w.id });
-  return { enqueue: async (bundleId) => void (await boss.send(QUEUE, { bundleId }, { singletonKey: bundleId })) };
+  return {
+    enqueue: async (bundleId) => void (await boss.send(QUEUE, { bundleId }, { singletonKey: bundleId })),
+    stop: () => boss.stop({ graceful: true, wait: true }),
+  };
 }
 
 async function startPolling(): Promise<Worker> {
   let timer: NodeJS.Timeout | null = null;
   let running = false;
+  let stopped = false;
   const tick = async () => {
-    if (running) return;
+    if (running || stopped) return;
     running = true;
     try {
       while (await runOne());
@@ -88,16 +113,22 @@ async function startPolling(): Promise<Worker> {
       console.error(`ingest worker: ${(e as Error).message}`);
     } finally {
       running = false;
-      timer = setTimeout(tick, POLL_MS);
+      if (!stopped) timer = setTimeout(tick, POLL_MS);
     }
   };
   const db = await getDb();
-  await db.sql.query(`UPDATE "Bundle" SET status = 'queued', phase = 'queued', progress = 0 WHERE status = 'parsing'`);
+  await requeueParsing(db.sql);
   timer = setTimeout(tick, 0);
   return {
     enqueue: async () => {
+      if (stopped) return;
       if (timer) clearTimeout(timer);
       timer = setTimeout(tick, 0);
+    },
+    stop: async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      while (running) await new Promise((r) => setTimeout(r, 50));
     },
   };
 }
@@ -128,4 +159,11 @@ export function startIngestWorker(): Promise<Worker> {
     throw e;
   });
   return g.__bootlineWorker;
+}
+
+/** Stops this process's ingest worker when one runs (waits for the bundle in hand); a later `startIngestWorker` starts a new one. */
+export async function stopIngestWorker(): Promise<void> {
+  const w = g.__bootlineWorker;
+  g.__bootlineWorker = undefined;
+  if (w) await (await w.catch(() => null))?.stop();
 }

@@ -1,5 +1,5 @@
 /**
- * Calico CNI plugin / calico-node text: FORMATS.md 3.8; upstream projectcalico/calico
+ * Calico CNI plugin / calico-node text; upstream projectcalico/calico
  * `libcalico-go/lib/logutils/logutils.go` (`Formatter.Format`).
  *
  *     2025-05-19 04:20:11.207 [INFO][4123] cni-plugin/k8s.go 418: Populated endpoint ContainerID="5f1c…" Pod="web-…"

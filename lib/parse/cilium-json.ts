@@ -1,6 +1,6 @@
 /**
- * Cilium agent `json` / `json-ts` log format, slog era (Cilium >= 1.17): FORMATS.md 3.10 (slog
- * attribute names [mem]); upstream cilium `pkg/logging/slog.go`.
+ * Cilium agent `json` / `json-ts` log format, slog era (Cilium >= 1.17); upstream cilium
+ * `pkg/logging/slog.go` (the slog attribute names below are not yet checked against real output).
  *
  *     {"time":"2025-05-19T04:20:13.123456789Z","level":"info","msg":"Restored endpoint","module":"agent.controlplane.endpoint-manager","endpointID":1234}
  *     {"level":"info","msg":"Wrote CNI configuration file","subsys":"cni-config"}                         (json: no time)

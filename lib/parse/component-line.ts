@@ -1,7 +1,7 @@
 /**
  * What a component format (klog, logrus, Calico, istio, cilium) yields for one message, whether the
  * message is a whole line of its own file or the MESSAGE inside a journal/syslog/CRI envelope
- * (FORMATS.md 5b "Two-level parsing").
+ * (two-level parsing: envelope first, then the component line inside it).
  */
 import type { LineResult, ParsedRecord, Severity, WallTime } from "./types";
 

@@ -1,5 +1,5 @@
 /**
- * Two-level parsing (FORMATS.md 5b): the component line inside an envelope's MESSAGE (journal,
+ * Two-level parsing: the component line inside an envelope's MESSAGE (journal,
  * syslog, CRI). The component format is picked by the message's first character (a cheap
  * dispatch, no trial of every regex): klog (`I0519 …`), logrus/logfmt (`time=` / `level=`), Calico,
  * zap console (istio and others), Multus and seelog-era AWS VPC CNI (a leading date), zap console
@@ -12,7 +12,7 @@
  * containerd's CRI messages under k3s/rke2 → containerd, containerd, crio, …), else from the format
  * when it implies one (Calico → cni-calico), else it is the identifier itself.
  *
- * The record's time is the component's own stamp when there is one (DESIGN.md Definitions "Event
+ * The record's time is the component's own stamp when there is one (docs/definitions.md "Event
  * time"); a component stamp without year or zone takes them from a complete envelope stamp
  * (syslog/short-iso), choosing the year that puts the two stamps closest.
  */

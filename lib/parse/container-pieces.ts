@@ -1,6 +1,6 @@
 /**
  * Joining of a container runtime's split lines, shared by cri-log.ts (`P` pieces until the
- * `F` that ends them; FORMATS.md 3.6) and docker-json.ts (`log` values without their
+ * `F` that ends them) and docker-json.ts (`log` values without their
  * trailing `\n`, Docker splits at 16 KiB). The first piece is the record (returned at once,
  * completed in place when its last piece arrives, so its line number stays the first
  * piece's); the other pieces are continuations. The joined payload is parsed once, through

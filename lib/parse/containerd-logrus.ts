@@ -1,6 +1,6 @@
 /**
  * containerd's logrus text (also k3s/rke2 `agent/containerd/containerd.log` and their supervisor
- * lines): FORMATS.md 3.3, 3.5; upstream containerd `log/context.go` (`RFC3339NanoFixed`).
+ * lines); upstream containerd `log/context.go` (`RFC3339NanoFixed`).
  *
  *     time="2025-05-19T04:20:05.931046219Z" level=info msg="starting containerd" revision=… version=v1.7.27
  *

@@ -1,6 +1,6 @@
 /**
  * CRI container log files (`/var/log/pods/<ns>_<pod>_<uid>/<ctr>/<n>.log`, `/var/log/containers/
- * <pod>_<ns>_<ctr>-<id>.log`): FORMATS.md 3.6, 5b rule CR; upstream containerd
+ * <pod>_<ns>_<ctr>-<id>.log`); upstream containerd
  * `internal/cri/io/logger.go`, conmon `src/ctr_logging.c`.
  *
  *     2025-05-19T04:20:09.10473Z stderr F I0519 04:20:09.104500       1 main.go:88] "Starting" component="coredns"

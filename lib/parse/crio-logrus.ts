@@ -1,5 +1,5 @@
 /**
- * CRI-O's logrus text: FORMATS.md 3.4; upstream cri-o `internal/log` / `cmd/crio/main.go`
+ * CRI-O's logrus text; upstream cri-o `internal/log` / `cmd/crio/main.go`
  * (TimestampFormat `2006-01-02 15:04:05.000000000Z07:00`: a space instead of `T`, 9 digits).
  *
  *     time="2025-05-19 04:20:05.931046219Z" level=info msg="Starting CRI-O, version: 1.31.4, git: …"

@@ -1,6 +1,6 @@
 /**
  * Docker `json-file` container logs (dockershim nodes, Kubernetes < 1.24, `/var/log/pods/…` and
- * `/var/lib/docker/containers/<id>/<id>-json.log`): FORMATS.md 3.6 "Traps", 5b rule DJ.
+ * `/var/lib/docker/containers/<id>/<id>-json.log`); upstream moby `daemon/logger/jsonfilelog`.
  *
  *     {"log":"listening on :8080\n","stream":"stdout","time":"2021-05-19T04:20:09.10473Z"}
  *

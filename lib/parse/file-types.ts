@@ -1,6 +1,6 @@
 /**
  * Output of `parseFile` (lib/parse/parse-file.ts): one file's records with resolved UTC
- * times, and the per-file line accounting of DESIGN.md "Definitions: Line accounting".
+ * times, and the per-file line accounting (docs/definitions.md "Line accounting").
  */
 import type { Banner, ParsedRecord, Precision } from "./types";
 
@@ -63,7 +63,7 @@ export interface LayoutOptions {
   zone?: string | null;
   /**
    * sos >= 4.10 journal dumps (`--reverse` then `tac`): each `-- Boot <id> --` separator names the
-   * boot *before* it (FORMATS.md 1.4); the records after the last separator get no id.
+   * boot *before* it; the records after the last separator get no id.
    */
   separatorsLabelPrevious?: boolean;
 }

@@ -1,7 +1,7 @@
 /**
- * Go panics and goroutine dumps as one multi-line event (FORMATS.md 3.1 "The F severity is
- * followed by a goroutine dump", Part 4 trap 8; the Go runtime's `printpanics` / `tracebackothers`
- * output, SIGQUIT dumps, containerd's SIGUSR1 stack dumps).
+ * Go panics and goroutine dumps as one multi-line event (a klog `F` line is followed by a
+ * goroutine dump; the Go runtime's `printpanics` / `tracebackothers` output, SIGQUIT dumps,
+ * containerd's SIGUSR1 stack dumps).
  *
  *     panic: runtime error: invalid memory address or nil pointer dereference
  *     [signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x1b2c3d4]

@@ -1,7 +1,7 @@
 /**
  * `inotifywait -m` output (inotify-tools; `man inotifywait`: `--format`, `--timefmt`), as a
- * reviewer saves it while watching the CNI config directory during a rewrite loop
- * (INCIDENTS.md pattern 3):
+ * reviewer saves it while watching the CNI config directory during a conflist rewrite loop
+ * (docs/detectors.md):
  *
  *     /etc/cni/net.d/ CLOSE_WRITE,CLOSE 05-cilium.conflist           default `%w %e %f`: no time
  *     /etc/cni/net.d/ OPEN,ISDIR                                     an event on the directory itself

@@ -1,5 +1,5 @@
 /**
- * istio-cni agent with `--log_as_json` (zap JSON): FORMATS.md 3.9, case 002.
+ * istio-cni agent with `--log_as_json` (zap JSON; istio `pkg/log`), case 002.
  *
  *     {"level":"info","time":"2024-02-03T23:50:37.090919Z","scope":"install","msg":"Created CNI config /host/etc/cni/net.d/05-cilium.conflist"}
  *

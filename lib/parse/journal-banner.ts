@@ -1,6 +1,6 @@
 /**
- * journalctl separator and header lines (FORMATS.md Part 2 "Separators and banners", 5b rule J0):
- * banners, not records.
+ * journalctl separator and header lines (systemd `src/journal/journalctl.c`): banners, not
+ * records.
  *
  *     -- Boot 6c0f2ea14b7d4e1a9c3358b0f2d7e611 --               boot (id)        systemd ≥ v247
  *     -- Reboot --                                               reboot           systemd ≤ v246

@@ -1,6 +1,6 @@
 /**
- * `journalctl -o export` (COS sos `--all-logs`, hand-made exports): FORMATS.md Part 2, 5b rule
- * JX; upstream systemd `docs/JOURNAL_EXPORT_FORMATS.md`.
+ * `journalctl -o export` (COS sos `--all-logs`, hand-made exports); upstream systemd's export
+ * format specification (https://systemd.io/JOURNAL_EXPORT_FORMATS/).
  *
  *     __CURSOR=s=0a1b;i=1
  *     __REALTIME_TIMESTAMP=1747628407512401

@@ -1,5 +1,5 @@
 /**
- * Journal entries whose envelope carries an exact instant (FORMATS.md Part 2): `-o json`, `-o
+ * Journal entries whose envelope carries an exact instant: `-o json`, `-o
  * export` (`__REALTIME_TIMESTAMP`, µs since the epoch) and `-o short-unix` (epoch seconds with µs).
  *
  * The MESSAGE goes through the component parsers (component.ts) as for the text envelopes. When

@@ -1,5 +1,5 @@
 /**
- * `journalctl -o json-pretty`: FORMATS.md Part 2 (the `-o` table), 5b rule JP; upstream systemd
+ * `journalctl -o json-pretty`; upstream systemd
  * `src/shared/logs-show.c` (`output_json`, pretty flag: one field per line, ` : ` between key and
  * value, indented, `{` and `}` alone on their lines).
  *

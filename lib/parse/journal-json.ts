@@ -1,6 +1,6 @@
 /**
  * `journalctl -o json` (one object per line), `-o json-seq` (RS-prefixed) and `-o json-sse`
- * (`data: ` before each object, a blank line after): FORMATS.md Part 2, 5b rule JJ; upstream
+ * (`data: ` before each object, a blank line after); upstream
  * systemd `src/shared/logs-show.c` (`output_json`). `-o json-pretty`: journal-json-pretty.ts.
  *
  *     {"__CURSOR":"s=…","__REALTIME_TIMESTAMP":"1747628407512401","__MONOTONIC_TIMESTAMP":"11803512","_BOOT_ID":"6c0f2ea1…","PRIORITY":"6","SYSLOG_IDENTIFIER":"kubelet","_PID":"2817","_HOSTNAME":"ip-10-20-30-40.ec2.internal","MESSAGE":"I0519 …"}

@@ -1,6 +1,6 @@
 /**
  * `journalctl --list-boots` (sos `sos_commands/systemd/journalctl_--list-boots`, Bottlerocket
- * `journalctl-boots`): FORMATS.md Part 2 "journalctl --list-boots", 5b rules LB1/LB2.
+ * `journalctl-boots`); upstream systemd `src/journal/journalctl.c` (`list_boots`).
  *
  *     IDX BOOT ID                          FIRST ENTRY                 LAST ENTRY              (newer: header, blanks)
  *      -1 6c0f2ea14b7d4e1a9c3358b0f2d7e611 Mon 2025-05-12 00:00:03 UTC Mon 2025-05-19 04:18:52 UTC

@@ -1,5 +1,5 @@
 /**
- * journalctl `-o short-full` and `-o with-unit`: FORMATS.md Part 2, 5b rule JF; upstream systemd
+ * journalctl `-o short-full` and `-o with-unit`; upstream systemd
  * `src/shared/logs-show.c` (`output_short`, `OUTPUT_WITH_UNIT`).
  *
  *     Mon 2025-05-19 04:20:07 UTC ip-10-20-30-40 kubelet[2817]: I0519 04:20:07.512344 …          short-full

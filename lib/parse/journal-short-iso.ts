@@ -1,6 +1,6 @@
 /**
  * journalctl `-o short-iso` / `-o short-iso-precise`, and rsyslog RFC3339 files in the same layout:
- * FORMATS.md Part 2, 5b rule JI; upstream systemd `src/shared/logs-show.c`.
+ * upstream systemd `src/shared/logs-show.c`.
  *
  *     2025-05-19T04:20:07+00:00 ip-10-20-30-40 kubelet[2817]: I0519 04:20:07.512344 …
  *     2025-05-19T04:20:07.512401+00:00 ip-10-20-30-40 kubelet[2817]: …        (precise: µs)

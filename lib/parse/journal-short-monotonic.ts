@@ -1,5 +1,5 @@
 /**
- * journalctl `-o short-monotonic` and `-o short-delta`: FORMATS.md Part 2, 5b rule JM.
+ * journalctl `-o short-monotonic` and `-o short-delta`; upstream systemd `src/shared/logs-show.c`.
  *
  *     [   11.803512] ip-10-20-30-40 kubelet[2817]: I0519 04:20:07.512344    2817 kubelet.go:2321] "Starting kubelet main sync loop"
  *     [   11.803512 <    0.000057>] ip-10-20-30-40 kubelet[2817]: …              (short-delta; `*` instead of a blank across boots)

@@ -1,5 +1,5 @@
 /**
- * journalctl `-o short-unix`: FORMATS.md Part 2, 5b rule JU.
+ * journalctl `-o short-unix`; upstream systemd `src/shared/logs-show.c`.
  *
  *     1747628407.512401 ip-10-20-30-40 kubelet[2817]: I0519 04:20:07.512344    2817 kubelet.go:2321] "Starting kubelet main sync loop"
  *

@@ -1,6 +1,6 @@
 /**
  * journalctl `-o short` (the default of every collector) and `-o short-precise`, and traditional
- * rsyslog files (`/var/log/messages`): FORMATS.md Part 2, 3.15, 5b rule JS; upstream systemd
+ * rsyslog files (`/var/log/messages`; docs/formats-journal-kernel.md); upstream systemd
  * `src/shared/logs-show.c` (`output_short`).
  *
  *     Mar 10 14:23:33 node-p kubelet[74160]: E0310 14:23:33.100579   74160 log.go:32] "StopPodSandbox …" err="…"
@@ -39,8 +39,8 @@ function sliceOrLast(line: string, start: number, end: number, last: string): st
 }
 
 /**
- * Parse the envelope of one journal short line (`Mon DD hh:mm:ss[.uuuuuu] host ident[pid]: msg`,
- * FORMATS.md 5b rule JS) into a record, the MESSAGE going through the component parsers; null
+ * Parse the envelope of one journal short line (`Mon DD hh:mm:ss[.uuuuuu] host ident[pid]: msg`)
+ * into a record, the MESSAGE going through the component parsers; null
  * when the line is not one. Hand-written scanner for the C-locale month (the hot path): fixed
  * stamp columns, then `indexOf`; host and identifier equal to the previous line's are that line's
  * strings (no new substring). Other prefixes (a localised month, a prefix that lost its month)
@@ -202,7 +202,7 @@ function isPaddedCjkMonth(line: string): boolean {
  * syslog-rfc5424): banner; continuation (a line indented with blanks: a multi-line MESSAGE); record.
  * A record whose MESSAGE itself starts with a blank (or is klog's closing ` >`), written under the
  * same identifier and pid right after a klog record, is a continuation too: journald splits a
- * multi-line klog value (`key=<\n\t…\n >`) into entries that each carry the prefix (FORMATS.md Part 2).
+ * multi-line klog value (`key=<\n\t…\n >`) into entries that each carry the prefix.
  * Likewise a Go panic or goroutine dump (go-panic.ts) written to stderr arrives one entry per line:
  * the entries after its first line, under the same identifier and pid, that are dump lines
  * (frames, `file:line +0x…`, `goroutine N [state]:`, blanks) continue it: one multi-line event.

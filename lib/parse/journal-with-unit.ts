@@ -1,5 +1,5 @@
 /**
- * journalctl `-o with-unit`: FORMATS.md Part 2 (like short-full, with the systemd unit instead of
+ * journalctl `-o with-unit` (like short-full, with the systemd unit instead of
  * the identifier where the entry has one). The line parser is journal-short-full.ts's.
  *
  *     Mon 2025-05-19 04:20:07 UTC ip-10-20-30-40 kubelet.service[2817]: I0519 04:20:07.512344 …

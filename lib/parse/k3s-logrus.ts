@@ -1,6 +1,6 @@
 /**
- * k3s / rke2 supervisor logrus text (logrus defaults when not on a terminal): FORMATS.md 3.5, 5b
- * rule LC (second precision).
+ * k3s / rke2 supervisor logrus text (logrus `TextFormatter` defaults when not on a terminal;
+ * second precision).
  *
  *     time="2025-05-19T04:20:06Z" level=info msg="Starting k3s agent v1.31.4+k3s1 (a1b2c3d4)"
  *

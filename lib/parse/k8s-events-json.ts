@@ -1,6 +1,6 @@
 /**
  * Kubernetes events as JSON (`kubectl get events -o json`, troubleshoot
- * `cluster-resources/events/<ns>.json`): FORMATS.md 3.14, 5b rule EJ; upstream kubectl printers and
+ * `cluster-resources/events/<ns>.json`; docs/formats-events.md); upstream kubectl printers and
  * troubleshoot `pkg/collect/cluster_resources.go` (json.MarshalIndent, 2 spaces).
  *
  * An `EventList` document pretty-printed over many lines (or compact on one), a single `Event`

@@ -1,6 +1,6 @@
 /**
  * Kubernetes events as YAML (`kubectl get events -o yaml`, must-gather
- * `namespaces/<ns>/core/events.yaml`): FORMATS.md 3.14, 5b rule EY.
+ * `namespaces/<ns>/core/events.yaml`; docs/formats-events.md).
  *
  *     apiVersion: v1
  *     items:

@@ -1,6 +1,6 @@
 /**
- * klog text (kubelet, kube-proxy, flannel, k3s/rke2 embedded components): FORMATS.md 3.1, 3.11;
- * upstream `k8s.io/klog/v2` `klog.go` (`formatHeader`, `rotateFile` for the file header).
+ * klog text (kubelet, kube-proxy, flannel, k3s/rke2 embedded components); upstream
+ * `k8s.io/klog/v2` `klog.go` (`formatHeader`, `rotateFile` for the file header).
  *
  *     I0519 04:20:07.512344    2817 kubelet.go:2321] "Starting kubelet main sync loop"
  *     E0519 04:20:09.001877    2817 kubelet.go:3002] "Container runtime network not ready" networkReady="…"

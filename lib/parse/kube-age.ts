@@ -1,6 +1,6 @@
 /**
  * kubectl relative ages (`45s`, `3m2s`, `12m`, `2h10m`, `3d4h`, `2y30d`, `<unknown>`), resolved
- * against the bundle's collection time: FORMATS.md 3.14; upstream
+ * against the bundle's collection time (docs/formats-events.md "Ages"); upstream
  * `k8s.io/apimachinery/pkg/util/duration` (`HumanDuration`, the long form of current kubectl, and
  * `ShortHumanDuration`, the single-unit short form of older kubectl).
  *

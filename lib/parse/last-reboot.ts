@@ -1,5 +1,5 @@
 /**
- * `last reboot` (wtmp; EKS `system/last_reboot.txt`): FORMATS.md 3.15, 5b rule LR.
+ * `last reboot` (wtmp; EKS `system/last_reboot.txt`); upstream util-linux `login-utils/last.c`.
  *
  *     reboot   system boot  6.1.134-150.224. Mon May 19 04:19   still running
  *     reboot   system boot  6.1.134-150.224. Mon May 12 00:00 - 04:18 (7+04:18)

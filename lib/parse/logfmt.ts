@@ -1,7 +1,7 @@
 /**
- * logrus / logfmt text lines (`time="…" level=… msg="…" key=value`), shared by containerd
- * (FORMATS.md 3.3), CRI-O (3.4), k3s/rke2 supervisors (3.5) and cilium (3.10). Upstream: logrus
- * `text_formatter.go` (keys time, level, msg, then the rest sorted; values `%q`-quoted when needed).
+ * logrus / logfmt text lines (`time="…" level=… msg="…" key=value`), shared by containerd,
+ * CRI-O, k3s/rke2 supervisors and cilium. Upstream: logrus `text_formatter.go` (keys time,
+ * level, msg, then the rest sorted; values `%q`-quoted when needed).
  */
 import type { ComponentLine } from "./component-line";
 import { type SpecialKeys, scanPairs } from "./text-scan";

@@ -1,6 +1,6 @@
 /**
- * Multus CNI log file (`logFile` in the Multus conf; the thick daemon's stdout): FORMATS.md 3.13,
- * 5b rule MU; upstream `k8snetworkplumbingwg/multus-cni` `pkg/logging/logging.go`.
+ * Multus CNI log file (`logFile` in the Multus conf; the thick daemon's stdout); upstream
+ * `k8snetworkplumbingwg/multus-cni` `pkg/logging/logging.go`.
  *
  *     2025-05-19T04:20:14Z [verbose] ADD starting CNI request ContainerID:"5f1c…" Netns:"/var/run/netns/cni-…" IfName:"eth0"
  *     2025-05-19T13:20:14+09:00 [error] warning: failed to get the pod annotation

@@ -1,8 +1,8 @@
 /**
- * Collector-induced noise (FORMATS.md Part 4 trap 9, 1.1 "Parsing notes"): lines a collector put
+ * Collector-induced noise: lines a collector put
  * into a log file that are not part of the incident. `parseFile` (option `noise`) counts each such
- * line as `skipped` with the rule's reason, so line accounting still adds up (DESIGN.md
- * "Definitions: Line accounting"). Which rules apply to which file is the collector's call
+ * line as `skipped` with the rule's reason, so line accounting still adds up (docs/definitions.md
+ * "Line accounting"). Which rules apply to which file is the collector's call
  * (lib/bundle/collectors.ts); the rules themselves are pure line matchers.
  *
  * - `journalctl-warnings` (reason `journalctl-warning`): journalctl's own stderr, mixed into the

@@ -49,7 +49,7 @@ describe("parseFile on arbitrary input", () => {
   });
 });
 
-/** Byte-level and character-level damage a log line meets in the wild (issue 7). */
+/** Byte-level and character-level damage a log line meets in the wild. */
 const mutatedLineArb = fc
   .tuple(
     fc.constantFrom(...sampleLines),

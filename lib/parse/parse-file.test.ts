@@ -1,5 +1,5 @@
 /**
- * `parseFile`: line splitting, line accounting (DESIGN.md Definitions), sniffing, boots, multi-line
+ * `parseFile`: line splitting, line accounting (docs/definitions.md), sniffing, boots, multi-line
  * records, whole-document formats, over-long and binary lines.
  */
 import { describe, expect, it } from "vitest";

@@ -221,7 +221,7 @@ export function truncationMarker(cut: number): string {
 
 /**
  * The FileRecord of a parsed record, built property by property: V8 turns `{ ...rec, message }`
- * (spread, then a key the spread already set) into a dictionary-mode object, 20x slower to build
+ * (spread, then a key the spread already set) into a dictionary-mode object, much slower to build
  * and read. `bootId` is the journal boot id in force at the record's line (the record's own wins).
  */
 function fileRecordOf(rec: ParsedRecord, line: number, endLine: number, raw: string, segment: number, bootId: string | null): FileRecord {

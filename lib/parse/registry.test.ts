@@ -1,5 +1,5 @@
 /**
- * The registry check of STYLE.md "Log formats as data with their own samples" (after lnav): every
+ * The registry check (as lnav checks its format definitions' samples when it loads them): every
  * spec's samples parse to exactly their expected output, every notMine line is refused, and no
  * record sample is claimed by the sniff of another spec.
  */

@@ -1,6 +1,6 @@
 /**
- * The one list of log formats (STYLE.md "Log formats as data with their own samples"). Order is
- * sniff priority, as in FORMATS.md 5b (journal envelopes, kernel, container runtime files,
+ * The one list of log formats, each a spec with its own samples (after lnav's format
+ * definitions). Order is sniff priority (journal envelopes, kernel, container runtime files,
  * component formats, Kubernetes events): `sniffFormat` (parse-file.ts) takes the first spec whose
  * `sniff` accepts a file. Adding a format = one new module + one line here; its samples and
  * notMine lines are then checked by registry.test.ts.
@@ -58,57 +58,57 @@ import type { FormatSpec } from "./types";
 
 /** All format specs, in sniff priority order. */
 export const FORMAT_REGISTRY: readonly FormatSpec[] = [
-  journalShortSpec, // JS
-  ztunnelSpec, // istio ztunnel (before JI: its old layout `<stamp> DEBUG xds{id=3}: target: msg` looks like `<stamp> host ident: `)
-  journalShortIsoSpec, // JI
-  journalVerboseSpec, // JF (verbose header: "[s=")
-  journalShortFullSpec, // JF
-  journalWithUnitSpec, // JF (unit names)
-  journalShortUnixSpec, // JU
-  journalShortMonotonicSpec, // JM
-  journalJsonSpec, // JJ
-  journalJsonPrettySpec, // JP
-  journalExportSpec, // JX
-  journalListBootsSpec, // LB1, LB2
-  syslogRfc3164Spec, // <PRI> + JS/JI
-  dmesgSpec, // DR, DC
+  journalShortSpec,
+  ztunnelSpec, // istio ztunnel (before journal-short-iso: its old layout `<stamp> DEBUG xds{id=3}: target: msg` looks like `<stamp> host ident: `)
+  journalShortIsoSpec,
+  journalVerboseSpec, // verbose header: "[s="
+  journalShortFullSpec,
+  journalWithUnitSpec, // unit names in place of identifiers
+  journalShortUnixSpec,
+  journalShortMonotonicSpec,
+  journalJsonSpec,
+  journalJsonPrettySpec,
+  journalExportSpec,
+  journalListBootsSpec,
+  syslogRfc3164Spec, // <PRI> before a short or short-iso line
+  dmesgSpec, // raw `[seconds]` and `--ctime` stamps
   talosDmesgSpec, // talosctl dmesg, machined console
-  lastRebootSpec, // LR
-  criLogSpec, // CR
-  dockerJsonSpec, // DJ
-  istioCniSpec, // IS (before AT: a 6-digit `Z` stamp then a level word)
-  zapConsoleSpec, // zap console of other loggers (before AT)
-  cloudwatchTailSpec, // `aws logs tail` (before AT: `<stamp> <stream> <message>`)
-  awsVpcCniSeelogSpec, // AWS VPC CNI seelog-era ipamd.log / plugin.log (before AT: `<stamp> [LEVEL] msg`)
-  kubectlTimestampsSpec, // AT
-  klogSpec, // KH, KL
-  klogJsonSpec, // KJ
-  containerdLogrusSpec, // LC (fractional seconds)
-  k3sLogrusSpec, // LC (whole seconds: k3s/rke2)
-  crioLogrusSpec, // LO
-  calicoCniSpec, // CL
+  lastRebootSpec,
+  criLogSpec,
+  dockerJsonSpec,
+  istioCniSpec, // before kubectl-timestamps: a 6-digit `Z` stamp then a level word
+  zapConsoleSpec, // zap console of other loggers (before kubectl-timestamps)
+  cloudwatchTailSpec, // `aws logs tail` (before kubectl-timestamps: `<stamp> <stream> <message>`)
+  awsVpcCniSeelogSpec, // AWS VPC CNI seelog-era ipamd.log / plugin.log (before kubectl-timestamps: `<stamp> [LEVEL] msg`)
+  kubectlTimestampsSpec, // `kubectl logs --timestamps`
+  klogSpec, // klog header and file banner
+  klogJsonSpec,
+  containerdLogrusSpec, // logrus key=value, fractional seconds
+  k3sLogrusSpec, // logrus key=value, whole seconds (k3s/rke2)
+  crioLogrusSpec,
+  calicoCniSpec,
   logrusTextSpec, // logrus terminal layout (`FATA[0000] …`)
-  istioCniJsonSpec, // IJ
-  azureCniSpec, // Azure CNI azure-vnet*.log (before AZ: its zap-era JSON lines mix with the Go log lines)
-  zapJsonSpec, // AZ, ZE
+  istioCniJsonSpec,
+  azureCniSpec, // Azure CNI azure-vnet*.log (before zap-json: its zap-era JSON lines mix with the Go log lines)
+  zapJsonSpec, // AWS VPC CNI and other zap JSON
   ciliumJsonSpec, // cilium slog JSON
-  ciliumLogfmtSpec, // CI
-  multusSpec, // MU
+  ciliumLogfmtSpec,
+  multusSpec,
   weaveSpec, // Weave Net
   linkerdCniSpec, // linkerd-cni installer `[YYYY-MM-DD hh:mm:ss] msg`
   ovsLogSpec, // Open vSwitch / OVN vlog `stamp|seq|module|LEVEL|msg`
-  inotifywaitSpec, // IN (inotifywait -m output; not in FORMATS.md 5b)
-  syslogRfc5424Spec, // R5
-  gcpLoggingJsonSpec, // Cloud Logging entries (before EJ: an events export holds Event payloads)
+  inotifywaitSpec, // inotifywait -m output
+  syslogRfc5424Spec,
+  gcpLoggingJsonSpec, // Cloud Logging entries (before k8s-events-json: an events export holds Event payloads)
   gcpConsoleSpec, // Logs Explorer expanded entries (unquoted keys)
-  gcloudLoggingYamlSpec, // gcloud logging read YAML (before EY)
+  gcloudLoggingYamlSpec, // gcloud logging read YAML (before k8s-events-yaml)
   cloudwatchEventsJsonSpec, // aws logs filter-log-events / get-log-events JSON
   cloudwatchEventsTextSpec, // the same with --output text
   cloudwatchInsightsCsvSpec, // Logs Insights CSV download
-  k8sEventsJsonSpec, // EJ
-  k8sEventsYamlSpec, // EY
-  kubectlEventsTableSpec, // ET
-  describeEventsSpec, // ED, ER
+  k8sEventsJsonSpec,
+  k8sEventsYamlSpec,
+  kubectlEventsTableSpec,
+  describeEventsSpec, // `kubectl describe` Events sections
   k8sMessageSpec, // event messages quoted without row or time
   goPanicSpec, // Go panics / goroutine dumps
 ];

@@ -1,5 +1,5 @@
 /**
- * Table tests for year and zone resolution (DESIGN.md Definitions "Year", "Zone") and newest-first
+ * Table tests for year and zone resolution (docs/definitions.md "Year", "Zone") and newest-first
  * detection, through `parseFile`.
  */
 import { describe, expect, it } from "vitest";

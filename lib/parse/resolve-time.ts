@@ -1,5 +1,5 @@
 /**
- * File-level time resolution (DESIGN.md Definitions "Event time", "Zone", "Year", "Order"): turns
+ * File-level time resolution (docs/definitions.md "Event time", "Zone", "Year", "Order"): turns
  * each record's `WallTime` (year and zone possibly missing) into UTC milliseconds (floored), and
  * detects newest-first files.
  *

@@ -1,4 +1,4 @@
-/** Helpers for the cheap, strict `sniff` of each format spec (FORMATS.md 5b: first 20 non-empty, non-banner lines). */
+/** Helpers for the cheap, strict `sniff` of each format spec (it sees a file's first 20 non-empty, non-banner lines). */
 
 /**
  * Shared sniff rule: at least one of the first lines matches, and either the first line does or at

@@ -1,6 +1,6 @@
 /**
  * RFC 5424-style syslog files as rsyslog writes them with an RFC5424 template but without `<PRI>1`
- * (case 070; FORMATS.md 5b rule R5): `<time> <host> <app> <procid> <msgid> <structured-data> <msg>`.
+ * (case 070; RFC 5424 section 6): `<time> <host> <app> <procid> <msgid> <structured-data> <msg>`.
  *
  *     2024-02-07T05:49:40.739405+00:00 NodeA kubelet 24578 - -  E0207 05:49:40.738973   40069 remote_runtime.go:176] "…"
  *

@@ -3,8 +3,8 @@
  * regex backtracking, no closures):
  *
  * - Go-quoted strings (`strconv.Quote`, used by logrus `%q`, klog structured values, Calico fields);
- * - logfmt / logrus `key=value key="quoted \"value\""` sequences (FORMATS.md 3.3, 3.4, 3.8, 3.10);
- * - klog structured values, which may also be `{...}` / `[...]` objects (FORMATS.md 3.1).
+ * - logfmt / logrus `key=value key="quoted \"value\""` sequences (containerd, CRI-O, Calico, Cilium);
+ * - klog structured values, which may also be `{...}` / `[...]` objects.
  *
  * Field values are unescaped; nested Go-quoted strings inside a value (an error wrapped by
  * kubelet around containerd around the CNI plugin: `\"`, `\\\"`) are unescaped level by level so the

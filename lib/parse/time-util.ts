@@ -3,7 +3,7 @@
  * containerd and CRI lines carry one per line), month names, fractions and offsets, and the small
  * table of zone abbreviations journald prints in its `-- Logs begin at … PDT --` banner.
  *
- * All functions are pure. A `WallTime` is the stamp as printed (FORMATS.md Part 3); year and zone
+ * All functions are pure. A `WallTime` is the stamp as printed; year and zone
  * inference happen in lib/parse/resolve-time.ts.
  */
 import type { Precision, WallTime } from "./types";
@@ -94,7 +94,7 @@ export function validClock(month: number, day: number, hour: number, minute: num
 /**
  * Parse an ISO-8601 / RFC3339 stamp occupying s[start..end): `YYYY-MM-DD`, `T` or one space, `hh:mm:ss`,
  * an optional `.fraction` (0-9 digits, `,` accepted), then optional `Z`, `±hh:mm`, `±hhmm`, `±hh`, or
- * CRI-O's broken `±hh:ssss` (minutes printed as seconds, e.g. `+05:1800` = +05:30; FORMATS.md 3.6).
+ * CRI-O's broken `±hh:ssss` (minutes printed as seconds, e.g. `+05:1800` = +05:30).
  * Returns null unless the whole range is consumed.
  */
 export function parseIsoStamp(s: string, start = 0, end = s.length): WallTime | null {

@@ -5,8 +5,8 @@
  * format spec (one module per format, registered in lib/parse/registry.ts) turns each
  * physical line into a `LineResult`: a record, a banner, a continuation of the record
  * before it, or "not mine". Records carry the component's own stamp as a `WallTime`
- * (year and zone may be missing); the file level then resolves year and zone (DESIGN.md
- * "Definitions": Year, Zone) into UTC milliseconds.
+ * (year and zone may be missing); the file level then resolves year and zone
+ * (docs/definitions.md "Year", "Zone") into UTC milliseconds.
  */
 
 /** Precision of a stamp as printed: minutes (`last reboot`), seconds, ms, µs, ns, or a relative age (kubectl). */
@@ -141,7 +141,7 @@ export interface FormatSample {
 }
 
 /**
- * One log format (STYLE.md "Log formats as data with their own samples", after lnav).
+ * One log format, as data with its own samples (after lnav's format definitions).
  * `sniff` is cheap and strict; `createParser` returns a per-file parser (some formats keep
  * state across lines: multi-line records, table headers, JSON documents).
  */

@@ -1,6 +1,6 @@
 /**
- * zap production JSON (AWS VPC CNI `/var/log/aws-routed-eni/*.log`, other zap loggers): FORMATS.md
- * 3.12, 5b rules AZ and ZE; upstream `aws/amazon-vpc-cni-k8s` `pkg/utils/logger/zaplogger.go`.
+ * zap production JSON (AWS VPC CNI `/var/log/aws-routed-eni/*.log`, other zap loggers); upstream
+ * `aws/amazon-vpc-cni-k8s` `pkg/utils/logger/zaplogger.go`.
  *
  *     {"level":"info","ts":"2025-05-19T04:20:08.321Z","caller":"ipamd/ipamd.go:850","msg":"Found ENIs having 2 secondary IPs"}
  *     {"level":"error","ts":"2025-05-19T13:20:08.902+0900","caller":"routed-eni-cni-plugin/cni.go:283","msg":"Error received from AddNetwork gRPC call"}

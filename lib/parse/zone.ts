@@ -1,5 +1,5 @@
 /**
- * Time zones for zone-less stamps (DESIGN.md Definitions "Zone"): a fixed offset (`+09:00`, `+0900`,
+ * Time zones for zone-less stamps (docs/definitions.md "Zone"): a fixed offset (`+09:00`, `+0900`,
  * `-07`, `UTC`, `Z`) or an IANA name (`Europe/Berlin`) whose offsets come from `Intl` (no tz
  * database shipped). Offsets are minutes east of UTC; times are UTC milliseconds.
  */
@@ -28,7 +28,7 @@ export function fixedZone(offsetMin: number, name = offsetMin === 0 ? "UTC" : fo
   };
 }
 
-/** UTC, the default zone (DESIGN.md Definitions "Zone"). */
+/** UTC, the default zone (docs/definitions.md "Zone"). */
 export const UTC_ZONE: Zone = fixedZone(0, "UTC");
 
 const FIXED_RE = /^(?:UTC|GMT)?([+-])(\d{1,2})(?::?(\d{2}))?$/i;

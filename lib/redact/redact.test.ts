@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { redact, redactionMarker, REDACTION_KINDS } from "./redact";
+import { NOT_SECRET_SAMPLES, redact, REDACTION_RULES, redactionMarker, REDACTION_KINDS } from "./redact";
 
 const JWT =
   "eyJhbGciOiJSUzI1NiIsImtpZCI6IkRIZ2MifQ.eyJpc3MiOiJrdWJlcm5ldGVzL3NlcnZpY2VhY2NvdW50Iiwic3ViIjoic3lzdGVtIn0.c2lnbmF0dXJlLWJ5dGVzLWhlcmUtMDEyMzQ1Njc4OQ";
@@ -12,16 +12,53 @@ const KEY = [
 ].join("\n");
 
 describe("redact", () => {
+  it("redacts every rule's samples and keeps its near misses", () => {
+    const kindsCovered = new Set<string>();
+    for (const rule of REDACTION_RULES) {
+      expect(rule.samples.length, rule.name).toBeGreaterThan(0);
+      for (const [line, expected] of rule.samples) {
+        const r = redact(line);
+        expect([rule.name, r.text]).toEqual([rule.name, expected]);
+        expect([
+          rule.name,
+          r.counts[rule.kindOf ? rule.kindOf(line.includes("certificate") ? "client-certificate-data" : "client-key-data") : rule.kind],
+        ]).toEqual([rule.name, 1]);
+        kindsCovered.add(rule.kindOf ? (line.includes("certificate") ? "client-certificate-data" : "client-key-data") : rule.kind);
+        // a second pass finds nothing more
+        expect(redact(r.text).total).toBe(0);
+      }
+      for (const line of rule.kept) expect([rule.name, redact(line).text]).toEqual([rule.name, line]);
+    }
+    // every kind has a rule with a sample
+    expect([...kindsCovered].sort()).toEqual([...REDACTION_KINDS].sort());
+  });
+
+  it("keeps lines that hold no secret", () => {
+    for (const line of NOT_SECRET_SAMPLES) expect(redact(line)).toEqual({ text: line, counts: {}, total: 0 });
+  });
+
   it.each([
-    ["bearer", 'I0314 02:10:07.123456 1234 round_trippers.go:466] curl -v -XGET -H "Authorization: Bearer 9f8e7d6c5b4a39281706f5e4d3c2b1a0" https://10.0.0.1:6443/api', 'Authorization: Bearer [REDACTED:bearer]" https://10.0.0.1:6443/api'],
-    ["jwt", `msg="token review" token=${JWT} user=system`, 'token=[REDACTED:token] user=system'],
+    [
+      "bearer",
+      'I0314 02:10:07.123456 1234 round_trippers.go:466] curl -v -XGET -H "Authorization: Bearer 9f8e7d6c5b4a39281706f5e4d3c2b1a0" https://10.0.0.1:6443/api',
+      'Authorization: Bearer [REDACTED:bearer]" https://10.0.0.1:6443/api',
+    ],
+    ["jwt", `msg="token review" token=${JWT} user=system`, "token=[REDACTED:token] user=system"],
     ["jwt", `audit: {"user":"x","jwt":"${JWT}"}`, 'audit: {"user":"x","jwt":"[REDACTED:jwt]"}'],
     ["token", "    token: 0123456789abcdef0123456789abcdef", "    token: [REDACTED:token]"],
     ["token", "    token: abcdef.0123456789abcdef", "    token: [REDACTED:token]"],
     ["token", '{"bearerToken":"Zx9kQ2mP7vL4sR8tW1yB3nC6dF0gH5jK"}', '{"bearerToken":"[REDACTED:token]"}'],
     ["client-key-data", "    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQo=", "    client-key-data: [REDACTED:client-key-data]"],
-    ["client-certificate-data", "    client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==", "    client-certificate-data: [REDACTED:client-certificate-data]"],
-    ["url-password", "dial postgres://bootline:s3cr3t-pw@db.internal:5432/app failed", "dial postgres://bootline:[REDACTED:url-password]@db.internal:5432/app failed"],
+    [
+      "client-certificate-data",
+      "    client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==",
+      "    client-certificate-data: [REDACTED:client-certificate-data]",
+    ],
+    [
+      "url-password",
+      "dial postgres://bootline:s3cr3t-pw@db.internal:5432/app failed",
+      "dial postgres://bootline:[REDACTED:url-password]@db.internal:5432/app failed",
+    ],
     ["url-password", "proxy=http://:hunter2@proxy:3128", "proxy=http://:[REDACTED:url-password]@proxy:3128"],
     ["aws-access-key", "using access key AKIAIOSFODNN7EXAMPLE for s3", "using access key [REDACTED:aws-access-key] for s3"],
     ["aws-secret-key", "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_secret_access_key = [REDACTED:aws-secret-key]"],
@@ -110,7 +147,8 @@ describe("redact", () => {
   it("finds a secret after 20 MB of lines that trigger rules without holding a secret", () => {
     // `token=n/a` and a URL without a password trigger two rules on every line; the Bearer rule's
     // trigger comes only at the end (the speed is the bench's to measure, not this test's)
-    const line = 'Mar 14 02:10:07 node-a kubelet[1234]: I0314 02:10:07.123456 1234 kubelet.go:2321] "SyncLoop (PLEG): event for pod" pod="kube-system/calico-node-x2" token=n/a url=https://10.96.0.1:443/api\n';
+    const line =
+      'Mar 14 02:10:07 node-a kubelet[1234]: I0314 02:10:07.123456 1234 kubelet.go:2321] "SyncLoop (PLEG): event for pod" pod="kube-system/calico-node-x2" token=n/a url=https://10.96.0.1:443/api\n';
     const text = line.repeat(Math.ceil(20e6 / line.length)) + `Authorization: Bearer ${JWT}\n`;
     const r = redact(text);
     expect(r.counts).toEqual({ bearer: 1 });

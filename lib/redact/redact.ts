@@ -1,29 +1,43 @@
 /**
- * Redaction on ingest (issue 7): secrets in log text are replaced before anything is stored,
- * with a marker that keeps their kind (`[REDACTED:jwt]`), and counted per kind.
+ * Redaction on ingest: secrets in log text are replaced before anything is stored, with a
+ * marker that keeps their kind (`[REDACTED:jwt]`), and counted per kind.
  *
- * Pure: text in, text and counts out. Applied to a file's whole decoded text before parsing,
- * so the stored messages, fields and raw source blocks are all redacted. The replacement never
- * adds or removes a newline (a private key block spread over lines becomes one marker per
- * line), so line numbers and line accounting stay those of the original file.
+ * Pure: text in, text and counts out. Applied to a file's decoded text before parsing, so the
+ * stored messages, fields and raw source blocks are all redacted. The replacement never adds or
+ * removes a newline (a private key block spread over lines becomes one marker per line), so line
+ * numbers and line accounting stay those of the original file.
  *
- * Speed: one cheap substring check per rule over the text (`includes`, memchr-fast) picks the
- * rules that can match; a file holding none of their trigger strings is returned as is. The
- * rules that can match run as one combined regular expression in a single pass. Values that a
- * rule's pattern catches but that do not look like secrets (`token: none`, `Bearer realm`) are
- * left alone and not counted.
+ * The rules are one table (`REDACTION_RULES`), each with samples that must be redacted and
+ * lines that must be kept (checked by redact.test.ts). Their patterns follow the providers'
+ * documented token formats (GitHub, Slack, GitLab, Google API keys, Stripe, AWS key ids) and
+ * the usual `name=value` / `name: value` / JSON `"name": "value"` shapes of credentials.
+ *
+ * Speed: one regular-expression pass over the text for the rules' trigger substrings picks the
+ * rules that can match; a text holding none of them is returned as is. The rules that can
+ * match run as one combined regular expression in a single pass. Values that a rule's pattern
+ * catches but that do not look like secrets (`token: none`, `Bearer realm`, a placeholder such
+ * as `${DB_PASSWORD}`, a word followed by more prose) are left alone and not counted.
  */
 
 export const REDACTION_KINDS = [
   "private-key",
   "jwt",
   "bearer",
+  "basic-auth",
   "token",
+  "password",
+  "secret",
+  "api-key",
   "client-key-data",
   "client-certificate-data",
   "url-password",
   "aws-access-key",
   "aws-secret-key",
+  "github-token",
+  "slack-token",
+  "gitlab-token",
+  "google-api-key",
+  "stripe-key",
 ] as const;
 
 export type RedactionKind = (typeof REDACTION_KINDS)[number];
@@ -45,23 +59,35 @@ export function redactionMarker(kind: RedactionKind): string {
 
 const MARKER_PREFIX = "[REDACTED:";
 
-interface Rule {
+/** One redaction rule: how to find a secret, and samples that prove it (redact.test.ts). */
+export interface RedactionRule {
+  /** short name of the rule (several rules may give one kind) */
+  name: string;
+  kind: RedactionKind;
   /**
-   * substrings of which at least one must occur for the rule to be able to match (looked for in
-   * one pass for all rules: `rulesTriggered`)
+   * pattern source (no capturing groups) of what must occur on the line where the rule's match
+   * starts; the pre-check looks for all rules' triggers in one pass (`redact`). Case variants are
+   * written as classes (`[Oo][Kk]`), one alternative per rule, which keeps that pass fast; a
+   * trigger that also asks for what follows the name (`token` then `=` or `:`) spares the lines
+   * that only mention it (`broken`, `token-cleaner`) the rules' pass.
    */
-  triggers: string[];
+  trigger: string;
   /**
-   * pattern source; named groups are written `<@k>` (kept prefix), `<@v>` (the secret value)
-   * and `<@n>` (a name that chooses the kind), renamed per rule when the rules are combined
+   * pattern source; named groups are written `<@k>` (kept prefix), `<@v>` (the secret value),
+   * `<@n>` (a name that chooses the kind), `<@s>` (the separator) and `<@q>` (an opening quote,
+   * also `\k<@q>`), renamed per rule when the rules are combined
    */
   source: string;
-  /** the kind of a match (from the `n` group when the rule has one) */
-  kind: (name: string | undefined) => RedactionKind;
-  /** whether the matched value is a secret (default: yes) */
-  accept?: (value: string) => boolean;
+  /** the kind of a match from its `n` group, when it has one (else `kind`) */
+  kindOf?: (name: string | undefined) => RedactionKind;
+  /** whether the matched value is a secret, given the separator and the text right after it (default: yes) */
+  accept?: (value: string, sep: string, after: string) => boolean;
   /** replace the whole match (true) or only the value group (false) */
   whole: boolean;
+  /** lines holding a secret of this rule, each with the line as it must come out */
+  samples: ReadonlyArray<readonly [line: string, redacted: string]>;
+  /** lines this rule's pattern comes close to that must be kept as they are */
+  kept: readonly string[];
 }
 
 /** A value that looks like a credential rather than a word: long enough and not plain prose. */
@@ -72,75 +98,384 @@ function tokenLike(v: string): boolean {
   return /[0-9]/.test(v) || (v.length >= 24 && /[A-Z]/.test(v) && /[a-z]/.test(v));
 }
 
-const B64 = "A-Za-z0-9+/=";
+/** Values that stand for no secret: empty words, placeholders, templates, masks, earlier markers. */
+const PLACEHOLDER =
+  /^(?:none|null|nil|undefined|true|false|yes|no|n\/a|na|empty|unset|not[-_ ]?set|redacted|hidden|masked|omitted|secret|password|token|\*+|x{3,}|\.{3}|<[^>]*>|\$\{[^}]*\}|\$\(?[A-Za-z_][A-Za-z0-9_]*\)?|%[a-z]|\{\{.*\}\})$/i;
 
-/** Rule order is priority at one position (the first branch that matches there wins). */
-const RULES: Rule[] = [
+const isPlaceholder = (v: string) => v.startsWith(MARKER_PREFIX) || PLACEHOLDER.test(v);
+
+/** The value ends its line or field: what follows is the end, a quote, a delimiter or another `name=` pair. */
+function endsField(after: string): boolean {
+  return /^(?:[ \t]*(?:$|[\r\n"'`,;&})\]])|[ \t]+[A-Za-z_][\w.-]*=)/.test(after);
+}
+
+/**
+ * A value after `name=` is a secret unless it is a placeholder; after `name:` (also prose, as in
+ * `failed to get token: context deadline exceeded`) it must look like a credential, or be at
+ * least 8 characters that end the field (a kubeconfig `token:` of letters and dashes).
+ */
+function pairValue(v: string, sep: string, after: string): boolean {
+  if (isPlaceholder(v)) return false;
+  if (sep.includes("=")) return true;
+  return tokenLike(v) || /^eyJ[A-Za-z0-9_-]{8,}/.test(v) || (v.length >= 8 && endsField(after));
+}
+
+/** Basic credentials: base64 of `user:password`. */
+function basicCredentials(v: string): boolean {
+  try {
+    return atob(v).includes(":");
+  } catch {
+    return false;
+  }
+}
+
+const B64 = "A-Za-z0-9+/=";
+/** characters of an unquoted value: up to white space, a quote or a delimiter */
+const BARE = `[^\\s"'\`,;&<>(){}\\[\\]\\\\]{1,256}`;
+/** a quoted value (JSON, YAML, Go `%q`), possibly with escaped quotes around it */
+const QUOTED_VALUE = `[^"'\`\\r\\n\\\\]{1,256}`;
+
+/** a value in a provider's own format is left to that provider's rule, so its kind says which */
+const PROVIDER_AHEAD = "(?!gh[pousr]_|github_pat_|xox[abposr]-|xapp-|glpat-|AIza|[sr]k_(?:live|test)_|AKIA|ASIA)";
+
+/** `name=value`, `name: value`, `"name": "value"`, `name => 'value'` for the names in `names` (a pattern source). */
+function pairRules(
+  name: string,
+  kind: RedactionKind,
+  names: string,
+  trigger: string,
+  samples: { quoted: RedactionRule["samples"]; bare: RedactionRule["samples"] },
+  kept: { quoted: string[]; bare: string[] },
+): RedactionRule[] {
+  const key = `(?:${names})(?:\\\\?["'])?[ \\t]*(?<@s>[:=]|=>)[ \\t]*`;
+  return [
+    {
+      name: `${name}-quoted`,
+      kind,
+      trigger,
+      source: `(?<@k>${key}(?<@q>\\\\?["']))${PROVIDER_AHEAD}(?<@v>${QUOTED_VALUE})(?=\\k<@q>)`,
+      accept: (v) => !isPlaceholder(v.trim()) && v.trim().length > 0,
+      whole: false,
+      samples: samples.quoted,
+      kept: kept.quoted,
+    },
+    {
+      name,
+      kind,
+      trigger,
+      source: `(?<@k>${key})${PROVIDER_AHEAD}(?<@v>${BARE})`,
+      accept: pairValue,
+      whole: false,
+      samples: samples.bare,
+      kept: kept.bare,
+    },
+  ];
+}
+
+const TOKEN_TRIGGER = `[Oo][Kk][Ee][Nn]\\\\?["']?[ \\t]*[:=]`;
+
+const JWT_SAMPLE =
+  "eyJhbGciOiJSUzI1NiIsImtpZCI6IkRIZ2MifQ.eyJpc3MiOiJrdWJlcm5ldGVzL3NlcnZpY2VhY2NvdW50Iiwic3ViIjoic3lzdGVtIn0.c2lnbmF0dXJlLWJ5dGVzLWhlcmUtMDEyMzQ1Njc4OQ";
+
+/**
+ * The rules, in priority order at one position (the first branch that matches there wins):
+ * whole-structure rules first, then provider formats, then `name=value` pairs.
+ */
+export const REDACTION_RULES: readonly RedactionRule[] = [
   {
     // PEM private keys: the block up to its END line, or (cut or END missing) the BEGIN line and
     // the lines after it that start with base64
-    triggers: ["BEGIN"],
+    name: "private-key",
+    kind: "private-key",
+    trigger: "BEGIN",
     source: `-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----(?:[\\s\\S]{0,20000}?-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----|[^\\n]*(?:\\n[ \\t]*[${B64}]{16,}[^\\n]*)*)`,
-    kind: () => "private-key",
     whole: true,
+    samples: [
+      [
+        "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBkg4LVWM9nuwNSk3yUQWbSIVNsLx9u7Zc9zTfQ6+8QhoAoGCCqGSM49\n-----END EC PRIVATE KEY-----",
+        "[REDACTED:private-key]\n[REDACTED:private-key]\n[REDACTED:private-key]",
+      ],
+    ],
+    kept: ["-----BEGIN CERTIFICATE-----", "BEGIN transaction"],
   },
   {
     // the value after `Bearer` (Authorization headers, curl -H dumps)
-    triggers: ["Bearer", "bearer", "BEARER"],
+    name: "bearer",
+    kind: "bearer",
+    trigger: "[Bb][Ee][Aa][Rr][Ee][Rr][ \\t]+[A-Za-z0-9._~+/-]{8}",
     source: `(?<@k>\\b[Bb](?:earer|EARER)[ \\t]+)(?<@v>[A-Za-z0-9._~+/-]{8,}=*)`,
-    kind: () => "bearer",
-    accept: (v) => tokenLike(v) || /^eyJ/.test(v),
+    accept: (v, _s, after) => !isPlaceholder(v) && (tokenLike(v) || /^eyJ/.test(v) || endsField(after)),
     whole: false,
+    samples: [
+      [
+        'curl -H "Authorization: Bearer 9f8e7d6c5b4a39281706f5e4d3c2b1a0" https://10.0.0.1:6443/api',
+        'curl -H "Authorization: Bearer [REDACTED:bearer]" https://10.0.0.1:6443/api',
+      ],
+      ["Authorization: Bearer abcdefgh-ijklmnop-qrstuvwx", "Authorization: Bearer [REDACTED:bearer]"],
+    ],
+    kept: ["Bearer realm=kubernetes", "Bearer authentication failed for user", "Bearer token expired"],
+  },
+  {
+    // HTTP Basic credentials: base64 of `user:password` after `Basic`
+    name: "basic-auth",
+    kind: "basic-auth",
+    trigger: "[Bb][Aa][Ss][Ii][Cc][ \\t]+[A-Za-z0-9+/]{4}",
+    source: `(?<@k>\\b(?:Basic|basic|BASIC)[ \\t]+)(?<@v>[A-Za-z0-9+/]{4,}={0,2})`,
+    accept: basicCredentials,
+    whole: false,
+    samples: [
+      ["Authorization: Basic YWRtaW46aHVudGVyMg==", "Authorization: Basic [REDACTED:basic-auth]"],
+      [
+        'proxy request headers="Proxy-Authorization: Basic cmVnaXN0cnk6czNjcjN0" status=407',
+        'proxy request headers="Proxy-Authorization: Basic [REDACTED:basic-auth]" status=407',
+      ],
+    ],
+    kept: ["Basic authentication failed", "basic auth disabled", 'WWW-Authenticate: Basic realm="registry"'],
   },
   {
     // kubeconfig `token:` (also `id-token`, `bearerToken`, `access_token=`, JSON `"token": "..."`)
-    triggers: ["ken"],
-    source: `(?<@k>[Tt]oken["']?[ \\t]*[:=][ \\t]*["']?)(?<@v>[A-Za-z0-9._~+/=-]{6,})`,
-    kind: () => "token",
-    accept: (v) => tokenLike(v) || /^eyJ/.test(v),
+    // when the value is a JSON Web Token or looks like a credential: kept before the JWT rule so
+    // the kind says where it was
+    name: "token-jwt",
+    kind: "token",
+    trigger: TOKEN_TRIGGER,
+    source: `(?<@k>(?:[Tt]oken|TOKEN)["']?[ \\t]*[:=][ \\t]*["']?)(?<@v>eyJ[A-Za-z0-9._-]{8,})`,
     whole: false,
+    samples: [[`msg="token review" token=${JWT_SAMPLE} user=system`, 'msg="token review" token=[REDACTED:token] user=system']],
+    kept: ["token: eyJ is how base64 JSON starts"],
   },
   {
     // JSON Web Tokens anywhere: base64url header and payload (both JSON objects, `eyJ`), signature
-    triggers: ["yJ"],
+    name: "jwt",
+    kind: "jwt",
+    trigger: "eyJ",
     source: `eyJ[A-Za-z0-9_-]{4,}\\.eyJ[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]*`,
-    kind: () => "jwt",
     whole: true,
+    samples: [[`audit: {"user":"x","jwt":"${JWT_SAMPLE}"}`, 'audit: {"user":"x","jwt":"[REDACTED:jwt]"}']],
+    kept: ["eyJ is how base64 JSON starts"],
   },
   {
-    // kubeconfig embedded client credentials
-    triggers: ["-data"],
-    source: `(?<@k>(?<@n>client-key-data|client-certificate-data)["']?[ \\t]*:[ \\t]*["']?)(?<@v>[${B64}]{8,})`,
-    kind: (n) => (n === "client-key-data" ? "client-key-data" : "client-certificate-data"),
-    whole: false,
+    // GitHub tokens: classic personal (ghp_), OAuth (gho_), user-to-server (ghu_), server-to-server
+    // (ghs_), refresh (ghr_), fine-grained personal (github_pat_)
+    name: "github-token",
+    kind: "github-token",
+    trigger: "g(?:h[pousr]_|ithub_pat_)",
+    source: `(?<![A-Za-z0-9_])(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{22,255})`,
+    whole: true,
+    samples: [
+      ["git clone https://ghp_R2d2C3poBb8Ll0Yy5Ww1Qq4Zz6Xx9Vv7Nn3Mm on node", "git clone https://[REDACTED:github-token] on node"],
+      ["GITHUB_TOKEN=ghs_16C7e42F292c6912E7710c838347Ae178B4a", "GITHUB_TOKEN=[REDACTED:github-token]"],
+      ["token github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV used", "token [REDACTED:github-token] used"],
+    ],
+    kept: ["ghp_ is the prefix of a classic token", "pod ghs_worker-1 ready"],
   },
   {
-    // a password in a URL: scheme://user:password@host
-    triggers: ["//"],
-    source: `(?<@k>://[^\\s/@:?#"'<>]{0,200}:)(?<@v>[^\\s/@?#"'<>]{1,200})(?=@)`,
-    kind: () => "url-password",
-    accept: (v) => !v.startsWith(MARKER_PREFIX),
-    whole: false,
+    // Slack tokens: bot (xoxb-), user (xoxp-), app-level (xapp-), legacy workspace/refresh
+    name: "slack-token",
+    kind: "slack-token",
+    trigger: "x(?:ox[abposr]|app)-",
+    source: `(?<![A-Za-z0-9_])(?:xox[abposr]-[A-Za-z0-9-]{10,250}|xapp-\\d-[A-Za-z0-9-]{10,250})`,
+    whole: true,
+    samples: [
+      [
+        "alertmanager: slack api_url ok, token xoxb-1234567890123-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+        "alertmanager: slack api_url ok, token [REDACTED:slack-token]",
+      ],
+      ['{"slack":"xoxp-2222222222-3333333333-4444444444-abcdef0123456789abcdef0123456789"}', '{"slack":"[REDACTED:slack-token]"}'],
+    ],
+    kept: ["xoxo from the team", "xoxb- is a bot token prefix"],
+  },
+  {
+    // GitLab personal, project and group access tokens
+    name: "gitlab-token",
+    kind: "gitlab-token",
+    trigger: "glpat-",
+    source: `(?<![A-Za-z0-9_])glpat-[A-Za-z0-9_-]{20,}`,
+    whole: true,
+    samples: [["PRIVATE-TOKEN: glpat-xQ3vBz7kLmN9pR2sT4uW", "PRIVATE-TOKEN: [REDACTED:gitlab-token]"]],
+    kept: ["glpat-short"],
+  },
+  {
+    // Google API keys: `AIza` and 35 characters
+    name: "google-api-key",
+    kind: "google-api-key",
+    trigger: "AIza",
+    source: `(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])`,
+    whole: true,
+    samples: [
+      [
+        "maps request https://maps.googleapis.com/maps/api/geocode/json?key=AIzaSyD3f6Vb9kQ2mP7vL4sR8tW1yB3nC6dF0gH",
+        "maps request https://maps.googleapis.com/maps/api/geocode/json?key=[REDACTED:google-api-key]",
+      ],
+    ],
+    kept: ["AIzawa is a family name"],
+  },
+  {
+    // Stripe-style secret and restricted keys, live and test (`sk_live_…`, `rk_test_…`)
+    name: "stripe-key",
+    kind: "stripe-key",
+    trigger: "[sr]k_(?:live|test)_",
+    source: `(?<![A-Za-z0-9_])[sr]k_(?:live|test)_[0-9A-Za-z]{16,247}`,
+    whole: true,
+    samples: [["billing: charge failed with key sk_live_51HqLyjWDarjtT1zdp7dcXyz", "billing: charge failed with key [REDACTED:stripe-key]"]],
+    kept: ["sk_live_ keys are secret"],
   },
   {
     // AWS access key ids (long-term AKIA, temporary ASIA)
-    triggers: ["AKIA", "ASIA"],
+    name: "aws-access-key",
+    kind: "aws-access-key",
+    trigger: "A[KS]IA",
     source: `(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}`,
-    kind: () => "aws-access-key",
     whole: true,
+    samples: [["using access key AKIAIOSFODNN7EXAMPLE for s3", "using access key [REDACTED:aws-access-key] for s3"]],
+    kept: ["AKIA is a prefix", "ASIAN market"],
   },
   {
     // AWS secret access keys after their name (credentials files, env dumps, STS JSON)
-    triggers: ["_access_key", "_ACCESS_KEY", "AccessKey"],
+    name: "aws-secret-key",
+    kind: "aws-secret-key",
+    trigger: `[Aa][Cc][Cc][Ee][Ss][Ss]_?[Kk][Ee][Yy]\\\\?["']?[ \\t]*[:=]`,
     source: `(?<@k>(?:[Aa][Ww][Ss]_)?[Ss][Ee][Cc][Rr][Ee][Tt]_?[Aa][Cc][Cc][Ee][Ss][Ss]_?[Kk][Ee][Yy]["']?[ \\t]*[:=][ \\t]*["']?)(?<@v>[A-Za-z0-9/+=]{16,})`,
-    kind: () => "aws-secret-key",
     whole: false,
+    samples: [
+      ["aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "aws_secret_access_key = [REDACTED:aws-secret-key]"],
+      ['"SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",', '"SecretAccessKey": "[REDACTED:aws-secret-key]",'],
+    ],
+    kept: ["aws_secret_access_key = short"],
   },
+  {
+    // kubeconfig embedded client credentials
+    name: "client-data",
+    kind: "client-key-data",
+    trigger: `-data["']?[ \\t]*:`,
+    source: `(?<@k>(?<@n>client-key-data|client-certificate-data)["']?[ \\t]*:[ \\t]*["']?)(?<@v>[${B64}]{8,})`,
+    kindOf: (n) => (n === "client-certificate-data" ? "client-certificate-data" : "client-key-data"),
+    whole: false,
+    samples: [
+      ["    client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQo=", "    client-key-data: [REDACTED:client-key-data]"],
+      ["    client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg==", "    client-certificate-data: [REDACTED:client-certificate-data]"],
+    ],
+    kept: ["    certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCg=="],
+  },
+  {
+    // a password in a URL: scheme://user:password@host
+    name: "url-password",
+    kind: "url-password",
+    trigger: `://[^\\s/@:?#"'<>]{0,200}:[^\\s/@?#"'<>]{1,200}@`,
+    source: `(?<@k>://[^\\s/@:?#"'<>]{0,200}:)(?<@v>[^\\s/@?#"'<>]{1,200})(?=@)`,
+    accept: (v) => !v.startsWith(MARKER_PREFIX),
+    whole: false,
+    samples: [
+      ["dial postgres://bootline:s3cr3t-pw@db.internal:5432/app failed", "dial postgres://bootline:[REDACTED:url-password]@db.internal:5432/app failed"],
+      ["proxy=http://:hunter2@proxy:3128", "proxy=http://:[REDACTED:url-password]@proxy:3128"],
+    ],
+    kept: ["connecting to http://10.0.0.1:8080/healthz", "see https://kubernetes.io/docs/concepts/ for details"],
+  },
+  ...pairRules(
+    "token",
+    "token",
+    // token, Token, TOKEN, and names ending in them (id-token, bearerToken, access_token, AUTH_TOKEN)
+    "[Tt]oken|TOKEN",
+    TOKEN_TRIGGER,
+    {
+      quoted: [['{"bearerToken":"Zx9kQ2mP7vL4sR8tW1yB3nC6dF0gH5jK"}', '{"bearerToken":"[REDACTED:token]"}']],
+      bare: [
+        ["    token: 0123456789abcdef0123456789abcdef", "    token: [REDACTED:token]"],
+        ["    token: abcdef.0123456789abcdef", "    token: [REDACTED:token]"],
+        ["    token: kubeconfig-user-access-token-value", "    token: [REDACTED:token]"],
+        ["refresh access_token=abcdefghij&expires=3600", "refresh access_token=[REDACTED:token]&expires=3600"],
+      ],
+    },
+    {
+      quoted: ['{"token": ""}', '{"token": "<none>"}'],
+      bare: [
+        'E0314 02:10:07.1 1 server.go:1] "failed to get token: context deadline exceeded"',
+        "token: none",
+        "token=n/a url=https://10.96.0.1:443/api",
+        'pod="kube-system/token-cleaner-5f8d9c7b6-x2k4q" status=Running',
+        "serviceaccount token-controller started",
+      ],
+    },
+  ),
+  ...pairRules(
+    "password",
+    "password",
+    "[Pp]ass(?:word|wd)|PASS(?:WORD|WD)",
+    `[Pp][Aa][Ss][Ss][Ww](?:[Oo][Rr])?[Dd]\\\\?["']?[ \\t]*[:=]`,
+    {
+      quoted: [
+        ['{"user":"admin","password":"correct horse battery"}', '{"user":"admin","password":"[REDACTED:password]"}'],
+        ['msg="login" body="{\\"password\\":\\"hunter2\\"}"', 'msg="login" body="{\\"password\\":\\"[REDACTED:password]\\"}"'],
+      ],
+      bare: [
+        ["mysql connect user=root password=hunter2 host=db", "mysql connect user=root password=[REDACTED:password] host=db"],
+        ["DB_PASSWORD=s3cr3t!", "DB_PASSWORD=[REDACTED:password]"],
+        ["  password: Tr0ub4dor&3", "  password: [REDACTED:password]&3"],
+      ],
+    },
+    {
+      quoted: ['{"password":"${DB_PASSWORD}"}'],
+      bare: [
+        "password policy updated",
+        "password: ********",
+        "reset password for user admin",
+        "failed to read password: permission denied",
+        "password=$DB_PASSWORD",
+      ],
+    },
+  ),
+  ...pairRules(
+    "secret",
+    "secret",
+    // secret, client_secret, SECRET_KEY, secret-key (not aws_secret_access_key: a rule of its own)
+    "(?:[Ss]ecret|SECRET)(?:[_-]?(?:[Kk]ey|KEY))?",
+    `[Ss][Ee][Cc][Rr][Ee][Tt](?:[_-]?[Kk][Ee][Yy])?\\\\?["']?[ \\t]*[:=]`,
+    {
+      quoted: [['{"client_id":"bootline","client_secret":"9Xk2-pQ7z-Lm4w"}', '{"client_id":"bootline","client_secret":"[REDACTED:secret]"}']],
+      bare: [
+        ["oauth2 client_secret=abcdefghijkl scope=openid", "oauth2 client_secret=[REDACTED:secret] scope=openid"],
+        ["JWT_SECRET_KEY=0f1e2d3c4b5a", "JWT_SECRET_KEY=[REDACTED:secret]"],
+        ["webhook secret=mysharedsecretvalue", "webhook secret=[REDACTED:secret]"],
+      ],
+    },
+    {
+      quoted: ['{"secret": "<redacted>"}'],
+      bare: ['secret "calico-node-token" not found', "Secret synced successfully", "mounting secret: default"],
+    },
+  ),
+  ...pairRules(
+    "api-key",
+    "api-key",
+    "[Aa](?:pi|PI)[_-]?[Kk](?:ey|EY)",
+    `[Aa][Pp][Ii][_-]?[Kk][Ee][Yy]\\\\?["']?[ \\t]*[:=]`,
+    {
+      quoted: [['{"apiKey": "d41d8cd98f00b204e9800998ecf8427e"}', '{"apiKey": "[REDACTED:api-key]"}']],
+      bare: [
+        ["X-API-Key: 5ebe2294ecd0e0f08eab7690d2a6ee69", "X-API-Key: [REDACTED:api-key]"],
+        ["datadog agent api_key=abcdefabcdefabcdefab site=datadoghq.com", "datadog agent api_key=[REDACTED:api-key] site=datadoghq.com"],
+      ],
+    },
+    { quoted: ['{"api_key": ""}'], bare: ["api_key: missing from config", "apikey rotation done"] },
+  ),
 ];
+
+/** Lines that hold no secret, whatever rule comes close: each must come out unchanged. */
+export const NOT_SECRET_SAMPLES: readonly string[] = [
+  "password policy updated",
+  'I0314 02:10:07.123456 1234 kubelet.go:2321] "SyncLoop ADD" pods=["kube-system/token-refresher-7d9f8c6b5-abcde"]',
+  'pod="monitoring/secret-sync-6b7c9d-ql2x8" container=token-exchanger restarts=3',
+  "the pod was broken: 12345",
+  "Mar 14 02:10:07 node-a systemd[1]: Started Basic System.",
+  "kubelet: using bootstrap kubeconfig to generate TLS client cert, key and kubeconfig file",
+];
+
+const RULES = REDACTION_RULES;
 
 interface Combined {
   re: RegExp;
-  rules: Rule[];
+  rules: RedactionRule[];
+  /** per rule, the names of its groups in `re` */
+  names: Array<{ g: string; k: string; v: string; n: string; s: string }>;
 }
 
 const combinedCache = new Map<number, Combined>();
@@ -149,7 +484,7 @@ const combinedCache = new Map<number, Combined>();
 function combined(mask: number): Combined {
   let c = combinedCache.get(mask);
   if (c) return c;
-  const rules: Rule[] = [];
+  const rules: RedactionRule[] = [];
   const parts: string[] = [];
   RULES.forEach((r, i) => {
     if (!(mask & (1 << i))) return;
@@ -157,7 +492,8 @@ function combined(mask: number): Combined {
     rules.push(r);
     parts.push(`(?<r${idx}>${r.source.replace(/<@(\w)>/g, `<r${idx}$1>`)})`);
   });
-  c = { re: new RegExp(parts.join("|"), "g"), rules };
+  const names = rules.map((_, i) => ({ g: `r${i}`, k: `r${i}k`, v: `r${i}v`, n: `r${i}n`, s: `r${i}s` }));
+  c = { re: new RegExp(parts.join("|"), "g"), rules, names };
   combinedCache.set(mask, c);
   return c;
 }
@@ -172,81 +508,96 @@ function markerLines(match: string, marker: string): string {
   return parts.map((p) => (p.endsWith("\r") ? `${marker}\r` : marker)).join("\n");
 }
 
-const escapeRe = (t: string) => t.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-const triggerCache = new Map<number, RegExp | null>();
+/** The distinct triggers, and for each the bits of the rules it enables (rules may share one). */
+const TRIGGER_SOURCES: string[] = [];
+const TRIGGER_BITS: number[] = [];
+RULES.forEach((r, i) => {
+  let t = TRIGGER_SOURCES.indexOf(r.trigger);
+  if (t < 0) t = TRIGGER_SOURCES.push(r.trigger) - 1;
+  TRIGGER_BITS[t] = (TRIGGER_BITS[t] ?? 0) | (1 << i);
+});
+/** Every trigger, one capturing alternative each (the pre-check: the only work spent on a line without one). */
+const TRIGGERS = new RegExp(TRIGGER_SOURCES.map((t) => `(${t})`).join("|"), "g");
+const PRIVATE_KEY_BIT = 1 << RULES.findIndex((r) => r.kind === "private-key");
+/** How far past its first line a private key block may reach, characters. */
+const PRIVATE_KEY_SPAN = 20_200;
 
-/** One regular expression for the triggers of the rules whose bit is not set in `found` (cached); null when none is left. */
-function triggersLeft(found: number): RegExp | null {
-  let re = triggerCache.get(found);
-  if (re !== undefined) return re;
-  const alts = RULES.flatMap((r, i) => (found & (1 << i) ? [] : r.triggers.map(escapeRe)));
-  re = alts.length ? new RegExp(alts.join("|"), "g") : null;
-  triggerCache.set(found, re);
-  return re;
+/** The next trigger at or after `from`, or null. */
+function nextTrigger(text: string, from: number): RegExpExecArray | null {
+  TRIGGERS.lastIndex = from;
+  return TRIGGERS.exec(text);
+}
+
+/** The rules a trigger match enables. */
+function triggerBits(m: RegExpExecArray): number {
+  for (let g = 1; g < m.length; g++) if (m[g] !== undefined) return TRIGGER_BITS[g - 1];
+  return 0;
 }
 
 /**
- * Bit i set when a trigger of rule i occurs in `text`. One regex pass over the text, restarted
- * without a rule's triggers once one of them is found (13 `includes` scans of a log with no trigger
- * cost twice as much: a fifth of the ingest's parse step went to them).
+ * Replaces every secret in `text`; returns the redacted text and the counts per kind.
+ *
+ * The pre-check looks for the rules' triggers in one pass over the text; only a line holding a
+ * trigger is searched with the rules that trigger enables (every pattern holds its trigger on
+ * the line where its match starts, and only a private key reaches past that line).
  */
-function rulesTriggered(text: string): number {
-  let found = 0;
-  for (let at = 0; ; ) {
-    const re = triggersLeft(found);
-    if (!re) return found;
-    re.lastIndex = at;
-    const m = re.exec(text);
-    if (!m) return found;
-    // a rule not found yet (were a trigger ever shared, the one found would match again forever)
-    found |= 1 << RULES.findIndex((r, i) => !(found & (1 << i)) && r.triggers.includes(m[0]));
-    // from the same position: another rule's trigger may start there too
-    at = m.index;
-  }
-}
-
-/** Replaces every secret in `text`; returns the redacted text and the counts per kind. */
 export function redact(text: string): RedactResult {
-  const mask = rulesTriggered(text);
   const counts: RedactionCounts = {};
-  if (mask === 0) return { text, counts, total: 0 };
-  const { re, rules } = combined(mask);
   let total = 0;
-  let out = "";
+  const out: string[] = [];
   let last = 0;
-  re.lastIndex = 0;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const groups = m.groups ?? {};
-    let rep: string | null = null;
-    for (let i = 0; i < rules.length; i++) {
-      if (groups[`r${i}`] === undefined) continue;
-      const r = rules[i];
-      const kind = r.kind(groups[`r${i}n`]);
-      const marker = redactionMarker(kind);
-      if (r.whole) rep = markerLines(m[0], marker);
-      else {
-        const keep = groups[`r${i}k`] ?? "";
-        const value = groups[`r${i}v`] ?? "";
-        if (!r.accept || r.accept(value)) rep = keep + marker + m[0].slice(keep.length + value.length);
-      }
-      if (rep !== null) {
-        counts[kind] = (counts[kind] ?? 0) + 1;
-        total++;
-      }
-      break;
+  let hit = nextTrigger(text, 0);
+  while (hit) {
+    const lineStart = Math.max(text.lastIndexOf("\n", hit.index) + 1, last);
+    let lineEnd = text.indexOf("\n", hit.index);
+    if (lineEnd < 0) lineEnd = text.length;
+    let mask = 0;
+    while (hit && hit.index < lineEnd) {
+      mask |= triggerBits(hit);
+      hit = nextTrigger(text, hit.index + 1);
     }
-    if (rep === null) {
-      // not a secret after all: look again from the next character, so that a secret the
-      // rejected match overlapped is still found
-      re.lastIndex = m.index + 1;
-      continue;
+    const { re, rules, names } = combined(mask);
+    const sliceEnd = mask & PRIVATE_KEY_BIT ? Math.min(text.length, lineEnd + PRIVATE_KEY_SPAN) : lineEnd;
+    const line = text.slice(lineStart, sliceEnd);
+    const lineLen = lineEnd - lineStart;
+    re.lastIndex = 0;
+    for (let m = re.exec(line); m !== null && m.index < lineLen; m = re.exec(line)) {
+      const groups = m.groups ?? {};
+      let rep: string | null = null;
+      for (let i = 0; i < rules.length; i++) {
+        const nm = names[i];
+        if (groups[nm.g] === undefined) continue;
+        const r = rules[i];
+        const kind = r.kindOf ? r.kindOf(groups[nm.n]) : r.kind;
+        const marker = redactionMarker(kind);
+        if (r.whole) rep = markerLines(m[0], marker);
+        else {
+          const keep = groups[nm.k] ?? "";
+          const value = groups[nm.v] ?? "";
+          const end = lineStart + m.index + keep.length + value.length;
+          if (!r.accept || r.accept(value, groups[nm.s] ?? "", text.slice(end, end + 64))) rep = keep + marker + m[0].slice(keep.length + value.length);
+        }
+        if (rep !== null) {
+          counts[kind] = (counts[kind] ?? 0) + 1;
+          total++;
+        }
+        break;
+      }
+      if (rep === null) {
+        // not a secret after all: look again from the next character, so that a secret the
+        // rejected match overlapped is still found
+        re.lastIndex = m.index + 1;
+        continue;
+      }
+      out.push(text.slice(last, lineStart + m.index), rep);
+      last = lineStart + m.index + m[0].length;
     }
-    out += text.slice(last, m.index) + rep;
-    last = m.index + m[0].length;
+    // a private key may have taken lines past this one: go on after it
+    if (hit && hit.index < last) hit = nextTrigger(text, last);
   }
-  if (last === 0) return { text, counts, total };
-  out += text.slice(last);
-  return { text: out, counts, total };
+  if (out.length === 0) return { text, counts, total };
+  out.push(text.slice(last));
+  return { text: out.join(""), counts, total };
 }
 
 /** Adds `b` into `a` (per kind). */

@@ -1,5 +1,5 @@
 /**
- * EKS-like node bundles around a reboot for the two CNI-agent incidents of INCIDENTS.md:
+ * EKS-like node bundles around a reboot for the two CNI-agent incident patterns (docs/detectors.md):
  *
  *  - pattern 1, `istio-deadlock`: istio-cni in sidecar mode, chained after the AWS VPC CNI
  *    (`/etc/cni/net.d/10-aws.conflist` on disk, so the network is ready at once). The
@@ -20,7 +20,7 @@
  *    placed in time. One write of istio-cni prints "(re)writing CNI config file" and
  *    "created CNI config" about 10 ms apart.
  *
- * Layout (FORMATS.md 1.1): kernel/dmesg.human.current, kubelet/kubelet.log and
+ * Layout (the EKS log collector's): kernel/dmesg.human.current, kubelet/kubelet.log and
  * containerd/containerd-log.txt (journalctl short: the end of the previous boot,
  * `-- Boot <id> --`, this boot), var_log/<pod>_<ns>_<ctr>-<64hex>.log (CRI logs),
  * kubectl/events.json. The node name is the journal hostname and the events' host.
@@ -243,13 +243,13 @@ class NodeBoot {
 }
 
 // ---------------------------------------------------------------------------------------------
-// INCIDENTS.md pattern 1: istio-cni kubeconfig deadlock
+// pattern 1: istio-cni kubeconfig deadlock
 
-/** Parameters of the istio-cni bootstrap deadlock (INCIDENTS.md pattern 1). */
+/** Parameters of the istio-cni bootstrap deadlock (pattern 1). */
 export interface IstioDeadlockParams extends AgentBootParams {
   /** pods besides the istio-cni agent that need a pod network (DaemonSets and coredns) */
   pods: number;
-  /** kubelet retry interval per pod, s (±0.8 s jitter; INCIDENTS.md 2: "about every 15 s") */
+  /** kubelet retry interval per pod, s (±0.8 s jitter; DaemonSet pods retry about every 15 s) */
   retryIntervalS: number;
   /** how long the data runs after the first failure, s (the deadlock never closes) */
   durationS: number;
@@ -276,7 +276,7 @@ export const ISTIO_DEADLOCK_DEFAULTS: IstioDeadlockParams = {
 export const ISTIO_KUBECONFIG = "/var/run/istio-cni/istio-cni-kubeconfig";
 const ISTIO_ERR = `plugin type="istio-cni" name="istio-cni" failed (add): error loading kubeconfig: stat ${ISTIO_KUBECONFIG}: no such file or directory`;
 
-/** INCIDENTS.md pattern 1: every pod, the istio-cni agent included, fails on the missing kubeconfig. */
+/** Pattern 1: every pod, the istio-cni agent included, fails on the missing kubeconfig. */
 export function generateIstioDeadlock(params: Partial<IstioDeadlockParams> = {}): Scenario {
   const p = { ...ISTIO_DEADLOCK_DEFAULTS, ...params };
   if (!(p.pods >= 0) || !(p.retryIntervalS > 0) || !(p.durationS > 0) || !(p.agentFailures >= 0)) throw new Error("pods >= 0, retryIntervalS > 0, durationS > 0 and agentFailures >= 0 are required");
@@ -355,11 +355,11 @@ export function generateIstioDeadlock(params: Partial<IstioDeadlockParams> = {})
 }
 
 // ---------------------------------------------------------------------------------------------
-// INCIDENTS.md pattern 3: conflist rewrite loop
+// pattern 3: conflist rewrite loop
 
-/** Parameters of the Cilium / istio-cni conflist rewrite loop (INCIDENTS.md pattern 3). */
+/** Parameters of the Cilium / istio-cni conflist rewrite loop (pattern 3). */
 export interface ConflistLoopParams extends AgentBootParams {
-  /** writes per second, both writers together (INCIDENTS.md: "several times a second"); at most 20 */
+  /** writes per second, both writers together (a real loop writes several times a second); at most 20 */
   rate: number;
   /** first to last write of the loop, s */
   durationS: number;
@@ -387,7 +387,7 @@ export const CONFLIST_LOOP_DEFAULTS: ConflistLoopParams = {
 /** The conflist as the agents print it (their `/host` mount of the node's root). */
 const CONFLIST_IN_POD = "/host/etc/cni/net.d/05-cilium.conflist";
 
-/** INCIDENTS.md pattern 3: Cilium (cni-exclusive) and istio-cni (chained) rewrite 05-cilium.conflist in turns. */
+/** Pattern 3: Cilium (cni-exclusive) and istio-cni (chained) rewrite 05-cilium.conflist in turns. */
 export function generateConflistLoop(params: Partial<ConflistLoopParams> = {}): Scenario {
   const p = { ...CONFLIST_LOOP_DEFAULTS, ...params };
   if (!(p.rate > 0 && p.rate <= 20) || !(p.durationS > 0) || !(p.loopStartS >= 25) || !(p.pods >= 0)) throw new Error("0 < rate <= 20, durationS > 0, loopStartS >= 25 and pods >= 0 are required");

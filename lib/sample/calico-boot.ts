@@ -1,20 +1,20 @@
 /**
  * One EKS-like node bundle around a reboot with Calico as the CNI: the healthy boot,
- * and INCIDENTS.md pattern 2 (the Calico plugin gives up before calico-node has
+ * and incident pattern 2 of docs/detectors.md (the Calico plugin gives up before calico-node has
  * written `/var/lib/calico/nodename`).
  *
- * Layout: the EKS log collector's (FORMATS.md 1.1; member paths relative to the
+ * Layout: the EKS log collector's (member paths relative to the
  * archive root):
  *   kernel/dmesg.human.current                      `dmesg --ctime` of the current boot
  *   kubelet/kubelet.log                              `journalctl --unit=kubelet` (short):
  *                                                    the end of the previous boot, `-- Boot <id> --`, this boot
  *   containerd/containerd-log.txt                    `journalctl -u containerd` (short), same shape
- *   var_log/calico/cni/cni.log                       Calico CNI plugin log (FORMATS.md 3.8)
+ *   var_log/calico/cni/cni.log                       Calico CNI plugin log
  *   var_log/calico-node-<x>_kube-system_install-cni-<64hex>.log   CRI log of the install-cni init container
  *   var_log/calico-node-<x>_kube-system_calico-node-<64hex>.log   CRI log of calico-node
- *   kubectl/events.json                              `kubectl get events -A -o json` (FORMATS.md 3.14)
+ *   kubectl/events.json                              `kubectl get events -A -o json`
  *
- * Texts follow the components' sources (FORMATS.md Part 3; see lib/timeline/classify.ts
+ * Texts follow the components' sources (see lib/timeline/classify.ts
  * for each message's origin). One failed attempt (containerd 1.7 `sandbox_run.go`,
  * `instrumented_service.go`; kubelet 1.31) prints, in order: containerd `RunPodSandbox
  * for &PodSandboxMetadata{...}`; Calico `Final result of CNI ADD was an error.` in
@@ -42,15 +42,15 @@ import {
 import { expectedWindows, type TruthAttempt, type TruthMilestone, type WindowTruth } from "./window-truth";
 import { expectedRetryStorm, type DetectorTruth, type SignalTruth } from "./detector-truth";
 
-/** Parameters of the Calico nodename race (INCIDENTS.md pattern 2). */
+/** Parameters of the Calico nodename race (pattern 2). */
 export interface CalicoNodenameParams {
   /** Kubernetes node name = journal hostname (EKS) */
   node: string;
   /** DaemonSet pods (not host-network) that retry while the nodename is missing */
   pods: number;
-  /** kubelet retry interval per pod, s (INCIDENTS.md: "retry about every 15 s"); ±0.8 s jitter */
+  /** kubelet retry interval per pod, s (DaemonSet pods retry about every 15 s); ±0.8 s jitter */
   retryIntervalS: number;
-  /** calico-node writes /var/lib/calico/nodename this long after containerd starts, s (INCIDENTS.md: 14 to 22 s observed) */
+  /** calico-node writes /var/lib/calico/nodename this long after containerd starts, s (docs/detectors.md gives the range seen in real reports) */
   nodenameDelayS: number;
   /** control-plane clock minus node clock, s: shifts Kubernetes event stamps only */
   eventsSkewS: number;
@@ -65,7 +65,7 @@ export interface CalicoNodenameParams {
   /** cap of the growing backoff, s (kubelet's MaxContainerBackOff: 300 s) */
   backoffCapS: number;
   /**
-   * runtime degradation (INCIDENTS.md 2: containerd sinks under a long storm): when the
+   * runtime degradation (containerd sinks under a long storm): when the
    * storm (first to last failure) lasts longer than this, from this long after its start
    * until it ends containerd prints timed-out StopPodSandbox calls, TaskExit and ttrpc
    * errors and one event stream failure, and the kubelet "PLEG is not healthy" and
@@ -236,7 +236,7 @@ export interface K8sEvent {
 export const S = 1_000_000;
 /** µs per ms */
 export const MS = 1_000;
-/** µs -> UTC ms, floored (DESIGN.md "Event time": cut to the millisecond) */
+/** µs -> UTC ms, floored (event times are cut to the millisecond) */
 export const floorMs = (us: number) => Math.floor(us / MS);
 
 /**
@@ -650,7 +650,7 @@ export function renderEventList(events: K8sEvent[], node: string, collectedMs: n
   return JSON.stringify({ apiVersion: "v1", items, kind: "List", metadata: { resourceVersion: "" } }, null, 4) + "\n";
 }
 
-/** INCIDENTS.md pattern 2: sandbox creation fails until calico-node writes its nodename. */
+/** Pattern 2: sandbox creation fails until calico-node writes its nodename. */
 export function generateCalicoNodename(params: Partial<CalicoNodenameParams> = {}): Scenario {
   const p = { ...CALICO_NODENAME_DEFAULTS, ...params };
   checkParams(p);
@@ -678,7 +678,7 @@ export interface TwoBootsParams extends CalicoNodenameParams {
 }
 
 /**
- * A node that rebooted twice inside the bundle (DESIGN.md "Boot and T+0"): the journal
+ * A node that rebooted twice inside the bundle (docs/definitions.md "Boot and T+0"): the journal
  * files hold the tail of an older boot, `-- Boot <A> --`, the first boot (with the
  * Calico nodename race), `-- Boot <B> --`, and a healthy second boot. dmesg and the
  * events cover the current (second) boot only, as the EKS collector takes them. The

@@ -2,8 +2,9 @@
  * Sample bundles for demos, tests and benchmarks: deterministic scenarios (same
  * parameters and seed, same bytes) with the values a correct bootline must find
  * (`truth`, including each detector's expected findings in `truth.detectors`). One
- * registry, `SCENARIOS`: healthy, calico (pattern 2, with optional growing backoff and
- * runtime degradation), two-boots, istio-deadlock (pattern 1), conflist-loop (pattern 3).
+ * registry, `SCENARIOS`: healthy, calico (the startup race, with optional growing backoff and
+ * runtime degradation), two-boots, istio-deadlock (the bootstrap deadlock), conflist-loop (the
+ * rewrite loop); the patterns are described in docs/detectors.md.
  *
  *   generateScenario("calico", { seed: 7 })  -> { name, files: [{ path, content }], truth }
  *   writeBundleTarGz(scenario, "/tmp/x.tar.gz")
@@ -82,7 +83,7 @@ export function generateScenario(name: string, params: Record<string, unknown> =
 
 /**
  * The bytes of a scenario's bundle: a gzipped tar built in memory (lib/bundle/tar-build.ts)
- * with member paths `./<path>`, as the EKS log collector writes them (FORMATS.md 1.1).
+ * with member paths `./<path>`, as the EKS log collector writes them.
  * Members carry the collection time as their mtime and root ownership, so the archive is
  * the same on every run.
  */

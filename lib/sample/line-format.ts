@@ -1,5 +1,5 @@
 /**
- * Writers of the real line formats (FORMATS.md Part 2 and Part 3), for the sample
+ * Writers of the real line formats (journal, component and runtime lines), for the sample
  * bundles. Times are absolute microseconds since the Unix epoch (UTC), integers
  * (exact in a double up to year 2255); formatted in UTC, as on EKS AMIs.
  *
@@ -45,7 +45,7 @@ export function goQuote(s: string): string {
 }
 
 /**
- * journalctl `short` (FORMATS.md Part 2): `Mar 14 02:10:07 host ident[pid]: message`;
+ * journalctl `short`: `Mar 14 02:10:07 host ident[pid]: message`;
  * zero-padded day, whole seconds, no year. `us` is journald's receive time.
  */
 export function journalShort(us: number, host: string, ident: string, pid: number | null, message: string): string {
@@ -57,7 +57,7 @@ export function journalShort(us: number, host: string, ident: string, pid: numbe
 export const journalBootSeparator = (bootId32: string) => `-- Boot ${bootId32} --`;
 
 /**
- * klog text header (FORMATS.md 3.1): `E0314 02:10:07.123456    1234 file.go:72] "msg" k="v"`.
+ * klog text header: `E0314 02:10:07.123456    1234 file.go:72] "msg" k="v"`.
  * The thread id is right-aligned in 7 columns. `kv` values are strings (Go-quoted) or
  * `{ raw }` (printed as is: klog prints structs such as `podSandboxID={"Type":...}`).
  */
@@ -74,20 +74,20 @@ export function klog(
   return `${severity}${p2(t.M + 1)}${p2(t.D)} ${t.h}:${t.m}:${t.s}.${t.us6} ${String(pid).padStart(7, " ")} ${caller}] ${goQuote(msg)}${pairs}`;
 }
 
-/** RFC 3339 with 9 fractional digits and `Z` (containerd's `log.RFC3339NanoFixed`, FORMATS.md 3.3). */
+/** RFC 3339 with 9 fractional digits and `Z` (containerd's `log.RFC3339NanoFixed`). */
 export function rfc3339NanoFixed(us: number, nsExtra = 0): string {
   const t = parts(us);
   return `${t.Y}-${p2(t.M + 1)}-${p2(t.D)}T${t.h}:${t.m}:${t.s}.${t.us6}${String(nsExtra).padStart(3, "0")}Z`;
 }
 
-/** RFC 3339 nano with trailing zeros trimmed (`time.RFC3339Nano`: CRI log files, FORMATS.md 3.6). */
+/** RFC 3339 nano with trailing zeros trimmed (`time.RFC3339Nano`: CRI log files). */
 export function rfc3339Nano(us: number, nsExtra = 0): string {
   const t = parts(us);
   const frac = `${t.us6}${String(nsExtra).padStart(3, "0")}`.replace(/0+$/, "");
   return `${t.Y}-${p2(t.M + 1)}-${p2(t.D)}T${t.h}:${t.m}:${t.s}${frac ? "." + frac : ""}Z`;
 }
 
-/** RFC 3339 in whole seconds (Kubernetes event first/last timestamps, FORMATS.md 3.14). */
+/** RFC 3339 in whole seconds (Kubernetes event first/last timestamps). */
 export function rfc3339Seconds(ms: number): string {
   const t = parts(ms * 1000);
   return `${t.Y}-${p2(t.M + 1)}-${p2(t.D)}T${t.h}:${t.m}:${t.s}Z`;
@@ -99,7 +99,7 @@ function logrusValue(v: string): string {
 }
 
 /**
- * containerd logrus text (FORMATS.md 3.3): `time="…" level=info msg="…" key=value`,
+ * containerd logrus text: `time="…" level=info msg="…" key=value`,
  * keys after msg in the order given (logrus sorts them; pass them sorted).
  */
 export function logrus(us: number, nsExtra: number, level: "debug" | "info" | "warning" | "error" | "fatal", msg: string, kv: Array<[string, string]> = []): string {
@@ -108,7 +108,7 @@ export function logrus(us: number, nsExtra: number, level: "debug" | "info" | "w
 }
 
 /**
- * Calico log line (FORMATS.md 3.8; projectcalico/calico `libcalico-go/lib/logutils`):
+ * Calico log line (projectcalico/calico `libcalico-go/lib/logutils`):
  * `2026-03-14 02:10:09.271 [ERROR][5123] cni-plugin/plugin.go 580: message k="v"`;
  * milliseconds, local time (UTC here), no offset. `kv` values: strings are Go-quoted,
  * `{ raw }` printed as is (errors print unquoted: `error=stat /var/lib/...`).
@@ -126,12 +126,12 @@ export function calico(
   return `${t.Y}-${p2(t.M + 1)}-${p2(t.D)} ${t.h}:${t.m}:${t.s}.${t.ms3} [${level}][${pid}] ${caller}: ${msg}${pairs}`;
 }
 
-/** CRI container log line written by containerd (FORMATS.md 3.6): `<RFC3339Nano> stdout F <payload>`. */
+/** CRI container log line written by containerd: `<RFC3339Nano> stdout F <payload>`. */
 export function criLine(us: number, nsExtra: number, stream: "stdout" | "stderr", payload: string): string {
   return `${rfc3339Nano(us, nsExtra)} ${stream} F ${payload}`;
 }
 
-/** `dmesg --ctime` (FORMATS.md 3.15): `[Sat Mar 14 02:10:00 2026] text`, C locale `%a %b %e %H:%M:%S %Y`. */
+/** `dmesg --ctime`: `[Sat Mar 14 02:10:00 2026] text`, C locale `%a %b %e %H:%M:%S %Y`. */
 export function dmesgCtime(us: number, text: string): string {
   const t = parts(us);
   return `[${DAYS[t.d.getUTCDay()]} ${MONTHS[t.M]} ${String(t.D).padStart(2, " ")} ${t.h}:${t.m}:${t.s} ${t.Y}] ${text}`;

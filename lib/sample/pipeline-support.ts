@@ -10,8 +10,9 @@
 import { runDetectors } from "../detect/index";
 import type { BootEvent, Finding } from "../detect/types";
 import type { UnpackedFile } from "../bundle/unpack";
-import { toBootEvent } from "../ingest/store-bundle";
-import { analyseBundle, type AnalysedBoot } from "../ingest/analyse-bundle";
+import { toBootEvent } from "../model/boot-event";
+import { analyseBundle } from "../ingest/analyse-bundle";
+import type { AnalysedBoot } from "../model/event";
 import type { ScenarioFile } from "./calico-boot";
 
 /** Boots, classified events (with their boot) and findings per boot, for one node. */

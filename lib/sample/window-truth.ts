@@ -1,7 +1,7 @@
 /**
  * The expected sandbox failure windows of a generated scenario, computed from what the
  * scenario emitted (its attempt times, successes and milestones), by the words of
- * DESIGN.md "Definitions: Sandbox failure window", written apart from the detector
+ * docs/definitions.md "Sandbox failure window", written apart from the detector
  * (lib/detect/sandbox-failure-window.ts) so that each checks the other.
  *
  * Times are UTC ms as the bundle's lines state them (floored to the millisecond).
@@ -25,7 +25,7 @@ export interface TruthMilestone {
   pod?: string;
 }
 
-/** One expected `sandbox-failure-window` finding: its metrics (DESIGN.md names) and start/end (UTC ms). */
+/** One expected `sandbox-failure-window` finding: its metrics (the detector's names) and start/end (UTC ms). */
 export interface WindowTruth {
   attempts: number;
   pods: number;
@@ -41,7 +41,7 @@ export interface WindowTruth {
  * @param attempts every failed attempt the scenario emitted
  * @param milestones successes and milestones (any order)
  * @param t0Ms T+0 of the boot
- * @param quietS DESIGN.md default 60 s
+ * @param quietS quiet time that closes a window, s (the detector's default: 60)
  */
 export function expectedWindows(attempts: TruthAttempt[], milestones: TruthMilestone[], t0Ms: number, errorClass: string, quietS = 60): WindowTruth[] {
   const list = attempts.filter((a) => a.failedAtMs >= t0Ms).sort((a, b) => a.failedAtMs - b.failedAtMs);

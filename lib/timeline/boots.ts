@@ -1,5 +1,5 @@
 /**
- * Boots of one node and T+0 (DESIGN.md "Definitions: Boot and T+0").
+ * Boots of one node and T+0 (docs/definitions.md "Boot and T+0").
  *
  * How the ingest pipeline uses this module:
  *
@@ -18,7 +18,7 @@
  *   4. Store `Boot { bootKey, start, end, detectedBy, startApprox }`; `start` is T+0
  *      and is what detectors receive as `BootInfo.start`.
  *
- * Rules, strongest first (DESIGN.md "Boot and T+0"; FORMATS.md Part 2 "Separators"):
+ * Rules, strongest first (docs/definitions.md "Boot and T+0"):
  *   - journal boot ids: records after a `-- Boot <id> --` separator carry that id
  *     (`journalBootId`, 32 hex); all records with one id form one boot whose T+0 is its
  *     earliest record (the first entry after the separator). `detectedBy` "separator"
@@ -37,7 +37,7 @@
  *     silence, when no boot already starts there: a boot starting at the first record
  *     after the silence ("kubelet-start" / "runtime-start", approximate).
  *   - boots stated by lists (`bootDecl` records: `journalctl --list-boots` rows, `last reboot`
- *     rows; FORMATS.md Part 2, 3.15): a list-boots row gives its boot's id, FIRST ENTRY (T+0
+ *     rows): a list-boots row gives its boot's id, FIRST ENTRY (T+0
  *     candidate, exact) and LAST ENTRY: it joins the boot with that journal id, else names the one
  *     id-less boot its range overlaps, else starts a boot ("list-boots"). A `last reboot` row
  *     (minute precision) starts a boot ("last-reboot", approximate) where no boot starts within
@@ -101,7 +101,7 @@ export interface DetectedBoot {
   /** the boot's last record, UTC ms; null when no timed record belongs to it */
   end: number | null;
   detectedBy: BootDetectedBy;
-  /** true when T+0 is only the earliest record seen (DESIGN.md: "flagged approximate") */
+  /** true when T+0 is only the earliest record seen (flagged approximate) */
   startApprox: boolean;
   /** journal boot id when known (same as bootKey then) */
   journalBootId: string | null;
@@ -111,7 +111,7 @@ export interface DetectedBoot {
 
 /** Thresholds (seconds) with their sources. */
 export interface BootOptions {
-  /** node-wide silence before a kubelet/runtime start that marks a new boot (DESIGN.md "Boot and T+0": 60 s) */
+  /** node-wide silence before a kubelet/runtime start that marks a new boot, s (default 60) */
   silenceS?: number;
   /** how long after the silence the kubelet/runtime start may come (default 120 s: systemd starts them within a minute or two of boot) */
   startGraceS?: number;

@@ -1,10 +1,10 @@
 /**
  * Normalise one parsed record into the fields the timeline and the detectors use
- * (DESIGN.md "Data model: Event": kind, lane, pod, sandbox id, error class; "Timeline
- * and permalinks": lanes). Pure: values in, values out.
+ * (kind, lane, pod, sandbox id, error class; docs/definitions.md "Event kinds and lanes").
+ * Pure: values in, values out.
  *
- * Message texts recognised, with their sources (FORMATS.md Part 3 and the upstream
- * code named there; real-format cases under tests/cases):
+ * Message texts recognised, with their sources (the upstream code named below; real-format
+ * cases under tests/cases):
  * - kubelet (klog, kubernetes/kubernetes `pkg/kubelet/kuberuntime`, cri-client `log.go`):
  *   "RunPodSandbox from runtime service failed", "Failed to create sandbox for pod",
  *   "CreatePodSandbox for pod failed", "Error syncing pod, skipping" (with
@@ -21,14 +21,14 @@
  *   handle container TaskExit event", "Failed to handle backOff event" (its error names the
  *   TaskExit), "Failed to handle event stream", ttrpc's "received message on inactive stream"
  *   (containerd/ttrpc `client.go`) and "ttrpc: closed";
- * - CRI-O (logrus; texts from memory, FORMATS.md [mem]): "Starting CRI-O",
+ * - CRI-O (logrus; texts not yet checked against cri-o's source): "Starting CRI-O",
  *   "Running pod sandbox: ns/name/POD", "Ran pod sandbox <id> with infra container",
  *   "Error adding/deleting pod ... CNI network";
  * - Calico (projectcalico/calico `cni-plugin/pkg/plugin/plugin.go`: "Final result of CNI
  *   ADD was an error."; `cni-plugin/pkg/install/install.go`: "Created
  *   /host/etc/cni/net.d/<name>"; `node/pkg/lifecycle/startup/startup.go`: "Using node
  *   name: <n>" right after the nodename file is written, "Calico started successfully");
- * - istio-cni (INCIDENTS.md pattern 3, cases 002, 006): "(re)writing CNI config file",
+ * - istio-cni (the conflist rewrite loop of docs/detectors.md, cases 002, 006): "(re)writing CNI config file",
  *   "created CNI config", "wrote kubeconfig file";
  * - Cilium (case 003): "Wrote CNI configuration file to ...";
  * - flannel: "Wrote subnet file to /run/flannel/subnet.env";
@@ -61,7 +61,7 @@ export interface ClassifyInput {
 /** The CNI operation a line is about (CNI spec verbs; `DEL` also for runtime stop/teardown texts). */
 export type CniOp = "ADD" | "DEL";
 
-/** What `classifyRecord` returns: the Event columns DESIGN.md "Data model: Event" normalises. */
+/** What `classifyRecord` returns: the normalised Event columns (docs/definitions.md "Event kinds and lanes"). */
 export interface Classification {
   kind: EventKind;
   lane: Lane;
@@ -81,7 +81,7 @@ const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 102);
  * True when `s` holds a run of at least 64 lowercase hex digits. Linear, and mostly sublinear:
  * every such run covers one of the positions 63, 127, ... (one in each 64), so only those are
  * probed, and a run is measured around a probe that is a hex digit (the regex backtracks on
- * hex-rich lines; a scan of every character was a quarter of `classifyRecord`'s time).
+ * hex-rich lines, and a test of every character would cost a read of the whole line).
  */
 export function hasHex64(s: string): boolean {
   const n = s.length;
@@ -122,7 +122,7 @@ const FAILURE_KINDS = new Set<EventKind>([
 export function classifyRecord(r: ClassifyInput): Classification {
   const split = splitStructured(r.message ?? "");
   const fields = mergedFields(split.fields, r.fields);
-  // a Calico caller the parser left in place (`cni-installer/<nil> <nil>: `, FORMATS.md 3.8: unknown caller `<nil>`)
+  // a Calico caller the parser left in place (`cni-installer/<nil> <nil>: `: Calico's logutils print `<nil>` for an unknown caller)
   const headline = withoutCalicoCaller((split.headline || r.message || "").trim());
   const raw = rawText(r);
   const text = unescapeNested(raw);
@@ -222,8 +222,8 @@ function bareMessage(headline: string, fields: Record<string, string>): string {
  * sandbox" carries only the sandbox id, its neighbours carry the Calico error). After
  * classifying a node's records, give a line that names a sandbox and has no known
  * cause (null or `sig:` class) the fixed class of another line of the same sandbox
- * within `joinMs` (default 1000 ms: DESIGN.md "Attempt", lines of one failure lie
- * within 1 s). Returns the classes in input order; the input is not changed.
+ * within `joinMs` (default 1000 ms: lines of one failure lie within 1 s; docs/definitions.md
+ * "Attempt"). Returns the classes in input order; the input is not changed.
  */
 export function inheritErrorClasses(
   records: ReadonlyArray<{ ts: number | null; sandboxId: string | null; errorClass: string | null }>,
@@ -262,7 +262,7 @@ export function inheritErrorClasses(
 const CNI_AGENT_TEXT =
   /^(?:Using node name:|Calico started successfully|Starting node |Created \/host\/etc\/cni\/net\.d\/|Removing \/host\/etc\/cni\/net\.d\/|Wrote Calico CNI binaries|Installed \/host\/opt\/cni\/bin|Done configuring CNI)|(?:^|\s)(?:startup|felix|confd|cni-installer|int_dataplane|calc_graph)\/\S/;
 
-/** Lane of a record (DESIGN.md "Timeline and permalinks": kernel/systemd, containerd/CRI-O, kubelet, CNI plugin, CNI agent pods, Kubernetes events). */
+/** Lane of a record: kernel/systemd, containerd/CRI-O, kubelet, CNI plugin, CNI agent pods, Kubernetes events, other. */
 export function laneOf(r: Pick<ClassifyInput, "component" | "ident" | "k8sEvent">, headline = "", text = ""): Lane {
   const c = (r.component ?? "").toLowerCase();
   const id = (r.ident ?? "").toLowerCase();

@@ -3,7 +3,7 @@
  * the estimate, and the offset applied to an events file (exact UTC times).
  */
 import { describe, expect, it } from "vitest";
-import type { AnalysedEvent, AnalysedFile } from "../ingest/analyse-bundle";
+import type { AnalysedEvent, AnalysedFile } from "../model/event";
 import { applyClockSkew, estimateSkew, type FailureEvent, type NodeFailure } from "./clock-skew";
 
 const T = (s: string) => Date.parse(`2025-05-19T${s}Z`);

@@ -1,9 +1,10 @@
 /**
- * Clock skew between the node's own log clock and Kubernetes event timestamps (DESIGN.md
- * "Definitions: Event time": the clock offset applied to a source is added to its times and shown).
+ * Clock skew between the node's own log clock and Kubernetes event timestamps (docs/definitions.md
+ * "Clocks": the clock offset applied to a source is added to its times and shown).
  *
  * Kubernetes events are stamped by whoever records them (kubelet, API server), with second
- * precision (`firstTimestamp`/`lastTimestamp`, FORMATS.md 3.14); the node logs by the node's clock.
+ * precision (`firstTimestamp`/`lastTimestamp`, docs/formats-events.md); the node logs by the
+ * node's clock.
  * One sandbox failure shows up on both: the kubelet/containerd line of a failed `RunPodSandbox`
  * for a pod, and the `FailedCreatePodSandBox` event for the same pod. Pairs of the same occurrence
  * give the offset:
@@ -21,7 +22,7 @@
  *
  * Units: times UTC ms; `SkewOption` values in seconds.
  */
-import type { AnalysedEvent, AnalysedFile } from "../ingest/analyse-bundle";
+import type { AnalysedEvent, AnalysedFile } from "../model/event";
 
 /**
  * User-given clock offsets (bundle option `skew`), seconds added to a file's times: a number for

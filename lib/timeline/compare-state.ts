@@ -1,6 +1,6 @@
 /**
- * The compare page's view state, as it lives in the URL (DESIGN.md "Timeline and
- * permalinks": several nodes or boots side by side on T+seconds):
+ * The compare page's view state, as it lives in the URL (several nodes or boots side by side
+ * on T+seconds; a copied URL is a permalink):
  * `/i/:incidentId/compare?boots=<id>,<id>[&from&to][&lanes]`.
  *
  * | key     | meaning                                         | default          |

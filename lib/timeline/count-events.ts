@@ -1,36 +1,41 @@
 /**
  * Counts for the events table header ("1,204 of 1,677"): events of the boot in the range
  * and lanes, and of those the ones that pass the severity, pod, kind and search filters.
- * One query, built to stay fast on a boot with millions of events:
+ * Built to stay short on a boot with millions of events (on PGlite one connection serves
+ * every request, so one long count would hold all the others):
  * - the total reads the per-second rollup (EventDensity) for the whole seconds of the
  *   range and counts events only in the partial seconds at its two ends;
- * - the matching count stops at COUNT_CAP (shown as "10,000+"), and reads at most
- *   SCAN_ROWS rows of the range (there is no text index; see get-events-page.ts): past
- *   that it is a lower bound (`capped`, with `scannedToMs`), so the request stays under
- *   300 ms on a boot of millions of events.
+ * - a pod filter that names few pods (lib/timeline/resolve-pods.ts) is counted exactly on
+ *   the pod index, in one request;
+ * - any other filter is counted over at most SCAN_ROWS (PGlite: SCAN_ROWS_PGLITE) rows of the range from `fromMs` (there
+ *   is no text index; see get-events-page.ts): when the range holds more, the answer is the
+ *   exact count of [fromMs, scannedToMs) with `capped` set, and the caller continues from
+ *   `scannedToMs` and adds the slices up (components/data/use-events-count-query.ts), so the
+ *   count is exact once the last slice is in.
  */
 import { getDb } from "@/lib/db/connection";
 import type { SqlParam } from "@/lib/db/sql";
 import { filterWhere, hasFilters, scopeWhere, type TEventFilter } from "./event-filter";
-import { BOUND_SQL, SCAN_ROWS } from "./get-events-page";
-
-/** The matching count stops here. */
-export const COUNT_CAP = 10_000;
+import { BOUND_SQL, scanRowsOf } from "./get-events-page";
+import { resolvePods } from "./resolve-pods";
 
 export interface TEventCounts {
   /** events in range and lanes */
   total: number;
-  /** of which pass the filters (at most COUNT_CAP when `capped`) */
+  /** of which pass the filters: exact for [fromMs, scannedToMs ?? toMs) (at most `cap` when one is given) */
   matching: number;
-  /** true when more events may match than `matching` says (COUNT_CAP reached, or only part of the range searched) */
+  /** true when more events may match than `matching` says: only [fromMs, scannedToMs) was counted, or `cap` was reached */
   capped: boolean;
-  /** with filters: the range was searched up to here (UTC ms) when it holds more than SCAN_ROWS events */
+  /** with filters: the range was counted up to here (UTC ms, exclusive) when it holds more than SCAN_ROWS events */
   scannedToMs?: number;
 }
 
-/** Counts events in [fromMs, toMs) (UTC ms) of one boot; `cap` defaults to COUNT_CAP. */
-export async function countEvents(opts: TEventFilter & { cap?: number }): Promise<TEventCounts> {
-  const cap = Math.max(1, opts.cap ?? COUNT_CAP);
+/**
+ * Counts events in [fromMs, toMs) (UTC ms) of one boot; `cap` (none by default) stops the matching
+ * count there; `scanRows` (default SCAN_ROWS, SCAN_ROWS_PGLITE on PGlite) is the most rows of the range one call counts.
+ */
+export async function countEvents(opts: TEventFilter & { cap?: number; scanRows?: number }): Promise<TEventCounts> {
+  const cap = opts.cap === undefined ? null : Math.max(1, opts.cap);
   const params: SqlParam[] = [];
   const p = (v: SqlParam) => {
     params.push(v);
@@ -57,19 +62,28 @@ export async function countEvents(opts: TEventFilter & { cap?: number }): Promis
   let matching = "NULL";
   let boundMs: number | null = null;
   if (hasFilters(opts)) {
-    // a kind alone reads its (partial) index: exact and fast; other filters read rows
-    const scans = !!(opts.q?.trim() || opts.pod?.trim() || (opts.minSeverity ?? 0) > 0);
-    const [b] = !scans ? [] : await sql.query<{ ms: number }>(BOUND_SQL, [
-      opts.incidentId,
-      opts.bootId,
-      new Date(opts.fromMs).toISOString(),
-      new Date(opts.toMs).toISOString(),
-      SCAN_ROWS,
-    ]);
-    if (b && Number(b.ms) > opts.fromMs) boundMs = Number(b.ms);
-    const scope = scopeWhere({ ...opts, toMs: boundMs ?? opts.toMs }, params);
-    const extra = filterWhere(opts, params);
-    matching = `(SELECT count(*) FROM (SELECT 1 FROM "Event" e WHERE ${scope} AND ${extra} LIMIT ${p(cap + 1)}) m)`;
+    let f: TEventFilter = opts;
+    if (opts.pod?.trim()) {
+      const podIn = await resolvePods(sql, { incidentId: opts.incidentId, bootId: opts.bootId, text: opts.pod });
+      if (podIn) f = { ...opts, podIn };
+    }
+    // a resolved pod filter is counted on its index in one request; anything else in slices
+    if (!f.podIn) {
+      const [b] = await sql.query<{ ms: number }>(BOUND_SQL, [
+        opts.incidentId,
+        opts.bootId,
+        new Date(opts.fromMs).toISOString(),
+        new Date(opts.toMs).toISOString(),
+        Math.max(1, opts.scanRows ?? scanRowsOf(sql.backend)),
+      ]);
+      if (b && Number(b.ms) > opts.fromMs) boundMs = Number(b.ms);
+    }
+    const scope = scopeWhere({ ...f, toMs: boundMs ?? opts.toMs }, params);
+    const extra = filterWhere(f, params);
+    matching =
+      cap === null
+        ? `(SELECT count(*) FROM "Event" e WHERE ${scope} AND ${extra})`
+        : `(SELECT count(*) FROM (SELECT 1 FROM "Event" e WHERE ${scope} AND ${extra} LIMIT ${p(cap + 1)}) m)`;
   }
   const [r] = await sql.query<{ total: string | number; matching: string | number | null }>(
     `SELECT (${total})::bigint AS total, ${matching}::int AS matching`,
@@ -78,6 +92,8 @@ export async function countEvents(opts: TEventFilter & { cap?: number }): Promis
   const t = Number(r?.total ?? 0);
   if (r?.matching == null) return { total: t, matching: t, capped: false };
   const m = Number(r.matching);
-  if (boundMs !== null) return { total: t, matching: Math.min(m, cap), capped: true, scannedToMs: boundMs };
-  return { total: t, matching: Math.min(m, cap), capped: m > cap };
+  const over = cap !== null && m > cap;
+  const matched = over ? cap : m;
+  if (boundMs !== null) return { total: t, matching: matched, capped: true, scannedToMs: boundMs };
+  return { total: t, matching: matched, capped: over };
 }

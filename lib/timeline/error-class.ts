@@ -1,5 +1,5 @@
 /**
- * Error classes (DESIGN.md "Definitions: Error class"): a fixed slug where the cause
+ * Error classes (docs/definitions.md "Error class"): a fixed slug where the cause
  * is known, else `sig:<normalised message>` so that the same cause counts as one class
  * whatever ids, numbers and names the lines carry.
  *
@@ -7,7 +7,7 @@
  */
 import { unescapeNested } from "./go-text";
 
-/** The fixed slugs (DESIGN.md "Definitions: Error class", initial list). */
+/** The fixed slugs. */
 export const ERROR_CLASS_SLUGS = [
   "calico-nodename-missing",
   "istio-cni-kubeconfig-missing",
@@ -35,12 +35,12 @@ export type ErrorClassSlug = (typeof ERROR_CLASS_SLUGS)[number];
  * - calico: projectcalico/calico cni-plugin/pkg/plugin/plugin.go cmdAdd/cmdDel
  *   (`%s: check that the calico/node container is running and has mounted /var/lib/calico/`
  *   around `stat /var/lib/calico/nodename`), cases 001, 044;
- * - istio-cni: INCIDENTS.md pattern 1 (`istio-cni-kubeconfig: no such file or directory`);
+ * - istio-cni: the bootstrap deadlock of docs/detectors.md (`istio-cni-kubeconfig: no such file or directory`);
  * - cilium: cilium-cni `Unable to connect to Cilium daemon ... cilium.sock`, "Is the agent running?",
  *   `unable to create endpoint: Cilium API client timeout exceeded` (the agent up but not answering);
  * - cni-config-uninitialized: kubelet/containerd `NetworkPluginNotReady`,
  *   `cni plugin not initialized`, `cni config uninitialized`, `no networks found in
- *   /etc/cni/net.d` (case 009, DESIGN.md);
+ *   /etc/cni/net.d` (case 009);
  * - cni-plugin-not-found: libcni `failed to find plugin "x" in path [...]`;
  * - netplugin-no-error-message: dockershim `netplugin failed with no error message` (case 013);
  * - ipam: host-local `no IP addresses available in range set`, calico `ipam ... no
@@ -207,7 +207,7 @@ export function stripWrappers(text: string): string {
 
 /**
  * Normalise a cause into a stable signature body: ids, hex, numbers and quoted
- * names stripped (DESIGN.md "Error classes are normalised signatures").
+ * names stripped, so that one cause counts as one class.
  */
 export function normaliseSignature(cause: string, maxChars = 120): string {
   let s = cause

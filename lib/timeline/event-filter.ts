@@ -7,7 +7,8 @@
  * (`ILIKE '%text%'` on message or pod) can read the trigram GIN indexes
  * `Event_message_trgm_idx` and `Event_pod_trgm_idx` instead of every row of a large range;
  * a kind other than `log` repeats the partial index's condition so the planner can use
- * `Event_signal_idx` (incidentId, kind, ts) WHERE kind <> 'log'.
+ * `Event_signal_idx` (incidentId, kind, ts) WHERE kind <> 'log'; a pod filter resolved to its
+ * pods (`podIn`) reads `Event_bootId_pod_ts_idx` (bootId, pod, ts) WHERE pod IS NOT NULL.
  */
 import type { SqlParam } from "@/lib/db/sql";
 import type { TLane } from "./lanes";
@@ -27,6 +28,11 @@ export interface TEventFilter {
   pod?: string;
   /** exact normalised kind (`sandbox.create.failed`, `log`, …) */
   kind?: string;
+  /**
+   * the pods `pod` names, resolved on the pod index (lib/timeline/resolve-pods.ts): when set,
+   * the pod condition is `pod = ANY(podIn)`, read on `Event_bootId_pod_ts_idx`
+   */
+  podIn?: readonly string[];
 }
 
 /** `%`, `_` and `\` taken literally in ILIKE. */
@@ -70,7 +76,8 @@ export function filterWhere(f: TEventFilter, params: SqlParam[]): string {
     // lets the planner read the partial signal index for a rare kind in a large range
     if (f.kind !== "log") out.push(`e.kind <> 'log' AND e."incidentId" = ${p(f.incidentId)}`);
   }
-  if (f.pod && f.pod.trim()) out.push(`e.pod ILIKE ${p(likePattern(f.pod.trim()))} ESCAPE '\\'`);
+  if (f.podIn) out.push(`e.pod = ANY(${p([...f.podIn])}::text[])`);
+  else if (f.pod && f.pod.trim()) out.push(`e.pod ILIKE ${p(likePattern(f.pod.trim()))} ESCAPE '\\'`);
   if (f.q && f.q.trim()) {
     const q = p(likePattern(f.q.trim()));
     out.push(`(e.message ILIKE ${q} ESCAPE '\\' OR e.pod ILIKE ${q} ESCAPE '\\')`);

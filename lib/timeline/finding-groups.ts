@@ -1,8 +1,8 @@
 /**
  * Findings in groups for the incident and timeline pages: one group per detector on one node
  * boot, in the order the list has them (most severe first), each showing its first `keep` and
- * folding the rest. A Calico storm on one boot gives a retry storm per pod (61 cards on the bench's
- * node), which pushed the rest of the page (the events table) thousands of pixels down.
+ * folding the rest. A Calico storm on one boot gives a retry storm per pod (dozens of cards),
+ * which would push the rest of the page (the events table) far down.
  *
  * Pure: findings in, groups out.
  */

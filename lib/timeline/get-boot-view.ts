@@ -38,6 +38,32 @@ export interface TBootView {
   clock: Array<{ path: string; clockOffsetMs: number; timeZone: string; zoneSource: string }>;
 }
 
+interface FindingRow {
+  id: number;
+  detector: string;
+  severity: string;
+  start: Date | string;
+  end: Date | string | null;
+  title: string;
+  explanation: string;
+  /** jsonb: an object from pg and PGlite (text when a driver leaves it unparsed) */
+  metrics: unknown;
+  evidenceCount: number;
+}
+
+/** A finding's metrics as an object ({} for anything else). */
+function metricsOf(v: unknown): Record<string, unknown> {
+  let m = v;
+  if (typeof m === "string") {
+    try {
+      m = JSON.parse(m);
+    } catch {
+      return {};
+    }
+  }
+  return m && typeof m === "object" && !Array.isArray(m) ? (m as Record<string, unknown>) : {};
+}
+
 interface ExtentRow {
   first: number | null;
   last: number | null;
@@ -84,7 +110,12 @@ export async function getBootView(opts: { incidentId: string; node: string; boot
 
   const [extent, findings, milestones, files] = await Promise.all([
     bootExtent(sql, boot.id),
-    prisma.finding.findMany({ where: { incidentId: opts.incidentId, bootId: boot.id }, orderBy: [{ start: "asc" }, { id: "asc" }] }),
+    // the evidence ids only counted (a storm's findings cite hundreds of thousands of events)
+    sql.query<FindingRow>(
+      `SELECT id, detector, severity, start, "end", title, explanation, metrics, cardinality(evidence)::int AS "evidenceCount"
+       FROM "Finding" WHERE "incidentId" = $1 AND "bootId" = $2 ORDER BY start, id`,
+      [opts.incidentId, boot.id],
+    ),
     getMilestones({ incidentId: opts.incidentId, bootId: boot.id, bootStartMs: startMs }),
     prisma.sourceFile.findMany({
       where: { incidentId: opts.incidentId, nodeName: node.name, OR: [{ clockOffsetMs: { not: 0 } }, { timeZone: { not: "UTC" } }] },
@@ -110,12 +141,12 @@ export async function getBootView(opts: { incidentId: string; node: string; boot
         nodeName: node.name,
         bootKey: boot.bootKey,
         bootStartMs: startMs,
-        startMs: f.start.getTime(),
-        endMs: f.end ? f.end.getTime() : null,
+        startMs: new Date(f.start).getTime(),
+        endMs: f.end ? new Date(f.end).getTime() : null,
         title: f.title,
         explanation: f.explanation,
-        metrics: f.metrics && typeof f.metrics === "object" && !Array.isArray(f.metrics) ? (f.metrics as Record<string, unknown>) : {},
-        evidenceCount: f.evidence.length,
+        metrics: metricsOf(f.metrics),
+        evidenceCount: Number(f.evidenceCount ?? 0),
       }))
       .sort((a, b) => findingSeverityRank(a.severity) - findingSeverityRank(b.severity) || a.startMs - b.startMs || a.id - b.id),
     milestones,

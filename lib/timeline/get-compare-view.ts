@@ -1,6 +1,6 @@
 /**
- * What the compare page needs for each boot (DESIGN.md "Compare view: several nodes or
- * boots side by side on T+seconds"): node, boot N of M, T+0, the data's extent as offsets
+ * What the compare page needs for each boot (several nodes or boots side by side on
+ * T+seconds): node, boot N of M, T+0, the data's extent as offsets
  * from T+0, failure windows and milestones (as offsets too), so every boot lines up on one
  * T+ axis. Boots that are not in the incident are listed in `missing`, not an error: a
  * damaged link still opens with what is there. `ApiError("not_found")` for no incident.

@@ -9,10 +9,13 @@
  * back page by page, each bounded, instead of in one scan of the whole range: a page can
  * hold fewer rows than asked (even none) with a `nextCursor`, and `scannedToMs` says how
  * far the range has been searched. The bound is found first on the (bootId, ts) index.
+ * A pod filter that names few pods (lib/timeline/resolve-pods.ts) reads the pod index instead:
+ * that pod's events come at once, with no bound.
  */
 import { getDb } from "@/lib/db/connection";
 import type { SqlParam } from "@/lib/db/sql";
 import { filterWhere, scopeWhere, type TEventFilter } from "./event-filter";
+import { resolvePods } from "./resolve-pods";
 
 export const EVENTS_PAGE_MAX = 1000;
 /** Messages longer than this are cut in table rows (the full text is in the event detail). */
@@ -41,11 +44,22 @@ export interface TEventRow {
 
 /**
  * Rows of the range read at most per page when a filter other than kind is set: 40,000
- * keeps one request under the 300 ms the timeline's data requests are held to (a scan of
- * ILIKE over stored messages ran at about 210k rows/s on the 2-core machines); the table
+ * keeps one request under the 300 ms the timeline's data requests are held to (the ILIKE scan
+ * rate on the project's 2-core machines is in docs/scaling.md); the table
  * asks for the next slice while it shows how far the search got.
  */
 export const SCAN_ROWS = 40_000;
+/**
+ * The same bound on the embedded database: PGlite runs every statement of the app on one
+ * connection, in turn, and reads rows several times slower, so its slices are smaller to keep
+ * each statement short and let the other requests in between.
+ */
+export const SCAN_ROWS_PGLITE = 10_000;
+
+/** Rows of the range one statement reads at most on this backend. */
+export function scanRowsOf(backend: "postgres" | "pglite"): number {
+  return backend === "pglite" ? SCAN_ROWS_PGLITE : SCAN_ROWS;
+}
 
 export interface TEventsPage {
   events: TEventRow[];
@@ -66,6 +80,12 @@ interface Row extends Omit<TEventRow, "ts"> {
   ts: number | string;
 }
 
+/** True when a read with these filters reads the rows of the range (bounded by SCAN_ROWS per request). */
+export function scansRange(f: TEventFilter): boolean {
+  if (f.podIn) return false;
+  return !!(f.q?.trim() || f.pod?.trim() || (f.minSeverity ?? 0) > 0);
+}
+
 // the time SCAN_ROWS rows into the range (all lanes: an index-only scan of (bootId, ts))
 export const BOUND_SQL = `
 SELECT (extract(epoch FROM e.ts) * 1000)::float8 AS ms
@@ -83,6 +103,9 @@ OFFSET $5 LIMIT 1`;
 export async function getEventsPage(opts: TEventFilter & { cursor?: string | null; limit?: number; scanRows?: number }): Promise<TEventsPage> {
   const limit = Math.min(Math.max(opts.limit ?? 200, 1), EVENTS_PAGE_MAX);
   const { sql } = await getDb();
+  // a pod filter reads the pod index when the text names few enough pods
+  const podIn = opts.pod?.trim() ? await resolvePods(sql, { incidentId: opts.incidentId, bootId: opts.bootId, text: opts.pod }) : null;
+  if (podIn) opts = { ...opts, podIn };
   const params: SqlParam[] = [];
   const where = [scopeWhere(opts, params)];
   const extra = filterWhere(opts, params);
@@ -96,16 +119,17 @@ export async function getEventsPage(opts: TEventFilter & { cursor?: string | nul
     where.push(`e.ts >= $${n - 3}::timestamptz`);
     where.push(`(e.ts, e."fileId", e.line, e.id) > ($${n - 3}::timestamptz, $${n - 2}::int, $${n - 1}::int, $${n}::bigint)`);
   }
-  // a kind alone reads its index; a search, pod or severity filter reads the rows
+  // a kind alone, or a pod resolved on its index, reads an index; a search, another pod filter
+  // or a severity filter reads the rows of the range
   let boundMs: number | null = null;
-  if (opts.q?.trim() || opts.pod?.trim() || (opts.minSeverity ?? 0) > 0) {
+  if (scansRange(opts)) {
     const startMs = Math.max(opts.fromMs, m ? Number(m[1]) : opts.fromMs);
     const [b] = await sql.query<{ ms: number }>(BOUND_SQL, [
       opts.incidentId,
       opts.bootId,
       new Date(startMs).toISOString(),
       new Date(opts.toMs).toISOString(),
-      Math.max(1, opts.scanRows ?? SCAN_ROWS),
+      Math.max(1, opts.scanRows ?? scanRowsOf(sql.backend)),
     ]);
     // more rows than one instant holds: bound the page there (never at its own start)
     if (b && Number(b.ms) > startMs) {

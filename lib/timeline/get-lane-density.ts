@@ -1,6 +1,6 @@
 /**
  * Event density per lane per time bucket over a visible range of one node boot: the
- * timeline chart's data, aggregated in SQL (DESIGN.md "Timeline and permalinks"). One
+ * timeline chart's data, aggregated in SQL, not in the browser. One
  * query, the same text on PostgreSQL and PGlite; it reads the (bootId, ts) index for
  * the range (the boot is checked against the incident once).
  */

@@ -1,7 +1,7 @@
 /**
  * Small readers for the Go-formatted text that Kubernetes node components print
- * (FORMATS.md Part 3): Go-quoted strings (klog structured messages, logrus values,
- * `%q` inside error chains) and `key=value` tails (klog structured pairs, logrus and
+ * (quoting as Go's `strconv.Quote` writes it): Go-quoted strings (klog structured messages,
+ * logrus values, `%q` inside error chains) and `key=value` tails (klog structured pairs, logrus and
  * logfmt fields).
  *
  * The parsers in `lib/parse` already split records into a message and unescaped

@@ -1,5 +1,5 @@
 /**
- * The timeline's lanes, in display order (DESIGN.md "Timeline and permalinks"), and
+ * The timeline's lanes, in display order (docs/definitions.md "Event kinds and lanes"), and
  * the milestone kinds drawn as labelled vertical lines. Shared by the SQL reads, the
  * URL schema and the UI.
  */

@@ -3,9 +3,8 @@
  * (lib/ingest/analyse-bundle.ts `toSourceBlocks`), written as Brotli, read as Brotli or gzip.
  *
  * Written with Brotli quality 1 and a 256 KiB window (`BROTLI_PARAM_LGWIN` 18; a block is
- * 256 lines, tens of KB): on the bench's node logs (15 MB, 211 blocks) that took 14 ms against
- * 25 ms for gzip level 1, and came out smaller (12.5 against 11.2 times); reading a block back
- * takes about as long. Blocks stored before (gzip, level 1) stay readable: a gzip member
+ * 256 lines, tens of KB): on node logs it is faster than gzip level 1 and compresses better
+ * (docs/scaling.md has the figures). Blocks written as gzip (level 1) stay readable: a gzip member
  * always starts with the magic bytes 1f 8b (RFC 1952 section 2.3.1), while the first byte of
  * a Brotli stream with an 18-bit window encodes that window in its low four bits as 0011
  * (RFC 7932 section 9.1), so it is never 0x1f.

@@ -1,6 +1,7 @@
 /**
- * The node boot page's view state, as it lives in the URL (DESIGN.md "Timeline and
- * permalinks"; STYLE.md "URL state from one forgiving schema"). Node and boot are in the
+ * The node boot page's view state, as it lives in the URL, so that a copied URL is a permalink;
+ * one forgiving schema, each field falling back to its default when a link is damaged or old
+ * (as documenso does). Node and boot are in the
  * path; everything else is in the query string:
  *
  * | key    | meaning                                 | default              |

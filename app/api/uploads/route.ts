@@ -20,7 +20,8 @@ export const runtime = "nodejs";
 const MAX_UPLOAD = LIMITS.maxUploadBytes;
 /** Most files in one upload request. */
 const MAX_UPLOAD_FILES = 1000;
-const tooLarge = (what: string) => new ApiError("payload_too_large", `${what} is larger than the upload limit of ${fmtSize(MAX_UPLOAD)} (${LIMIT_ENV.maxUploadBytes})`);
+const tooLarge = (what: string) =>
+  new ApiError("payload_too_large", `${what} is larger than the upload limit of ${fmtSize(MAX_UPLOAD)} (${LIMIT_ENV.maxUploadBytes})`);
 
 const ZUploadFields = z.object({
   incidentId: z.string().trim().max(200).optional(),
@@ -41,7 +42,8 @@ const ZUploadFields = z.object({
       try {
         const o = JSON.parse(s) as unknown;
         if (typeof o === "number" && Number.isFinite(o)) return o;
-        if (o && typeof o === "object" && !Array.isArray(o) && Object.values(o).every((v) => typeof v === "number" && Number.isFinite(v))) return o as Record<string, number>;
+        if (o && typeof o === "object" && !Array.isArray(o) && Object.values(o).every((v) => typeof v === "number" && Number.isFinite(v)))
+          return o as Record<string, number>;
       } catch {
         // fall through
       }
@@ -52,11 +54,23 @@ const ZUploadFields = z.object({
 });
 
 /**
+ * Refuses text no database column can hold: PostgreSQL's text and jsonb take no NUL character
+ * (U+0000), so one in a field or a file name answers 400 before anything is stored.
+ */
+function refuseNul(fields: Record<string, string>, files: Array<{ name: string }>): void {
+  for (const [name, value] of Object.entries(fields)) {
+    if (value.includes("\0")) throw new ApiError("bad_request", `the ${JSON.stringify(name)} field holds a NUL character; send it without one`);
+  }
+  if (files.some((f) => f.name.includes("\0"))) throw new ApiError("bad_request", "a file name holds a NUL character; rename the file");
+}
+
+/**
  * POST multipart/form-data: `files` (one or more) and optional fields incidentId, title,
  * node, tz, year, collected, skew. Answers 202 `{ incidentId, bundleId }`; parsing runs in the
  * ingest worker (poll GET /api/bundles/:bundleId). The same upload (sha256) again into an
  * incident that holds it answers 200 `{ incidentId, bundleId, duplicateOf }` and is not
- * ingested twice. Too large: 413 (BOOTLINE_MAX_UPLOAD_BYTES).
+ * ingested twice. Too large: 413 (BOOTLINE_MAX_UPLOAD_BYTES). A NUL character in a field or a
+ * file name: 400, nothing stored.
  */
 export const POST = route(async (req: Request) => {
   // the proxy leaves this route alone (it would cut large bodies): check the token here
@@ -135,6 +149,7 @@ export const POST = route(async (req: Request) => {
       body.pipe(bb);
     });
     if (!files.length) throw new ApiError("bad_request", "no files in the upload");
+    refuseNul(fields, files);
     const f = ZUploadFields.parse(fields);
     const db = await getDb();
     const r = await enqueueBundle(db, {

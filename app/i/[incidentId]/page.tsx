@@ -4,12 +4,16 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { FindingItem } from "@/components/findings/finding-item";
 import { FindingList } from "@/components/findings/finding-list";
+import { HealthyBoots } from "@/components/findings/healthy-boots";
 import { BundleFiles } from "@/components/incidents/bundle-files";
 import { DeleteIncidentButton } from "@/components/incidents/delete-incident-button";
 import { CompareForm } from "@/components/incidents/compare-form";
 import { NodesBoots } from "@/components/incidents/nodes-boots";
+import { IncidentSearch } from "@/components/search/incident-search";
 import { ApiError } from "@/lib/http/errors";
 import { plural } from "@/lib/detect/numbers";
+import { getDb } from "@/lib/db/connection";
+import { getBootChecks } from "@/lib/incidents/boot-checks";
 import { bundleWarnings } from "@/lib/incidents/bundle-warnings";
 import { getIncident, type TBundleView } from "@/lib/incidents/get-incident";
 import { fmtUtc } from "@/lib/timeline/format";
@@ -37,6 +41,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 /** Incident page: nodes and boots, findings by severity, bundles and their files. */
 export default async function IncidentPage({ params }: { params: Params }) {
   const inc = await load((await params).incidentId);
+  const parsing = inc.bundles.some((b) => b.status !== "ready" && b.status !== "failed");
+  const checks = parsing ? new Map() : await getBootChecks(await getDb(), inc.id);
   return (
     <>
       <header className="page-head">
@@ -67,6 +73,11 @@ export default async function IncidentPage({ params }: { params: Params }) {
         <BundleWarningsNotice bundles={inc.bundles} />
       </header>
 
+      <section className="panel" aria-labelledby="search-h">
+        <h2 id="search-h">Search</h2>
+        <IncidentSearch incidentId={inc.id} />
+      </section>
+
       <section className="panel" aria-labelledby="nodes-h">
         <h2 id="nodes-h">Nodes and boots</h2>
         <NodesBoots incidentId={inc.id} nodes={inc.nodes} />
@@ -78,7 +89,7 @@ export default async function IncidentPage({ params }: { params: Params }) {
       <section className="panel" aria-labelledby="findings-h">
         <h2 id="findings-h">Findings</h2>
         {inc.findings.length === 0 ? (
-          <p className="muted">No findings{inc.bundles.some((b) => b.status !== "ready" && b.status !== "failed") ? " yet: still parsing" : ""}.</p>
+          <p className="muted">{parsing ? "No findings yet: still parsing." : "No findings."}</p>
         ) : (
           <FindingList
             findings={inc.findings}
@@ -96,6 +107,7 @@ export default async function IncidentPage({ params }: { params: Params }) {
             )}
           />
         )}
+        {!parsing && <HealthyBoots incidentId={inc.id} nodes={inc.nodes} checks={checks} showNode={inc.nodes.length > 1} />}
       </section>
 
       <section aria-labelledby="bundles-h">

@@ -1,3 +1,3 @@
 -- The same bundle (same sha256) uploaded again to an incident that already holds it
--- (issue 7): recorded, not ingested twice; "duplicateOf" names the bundle it repeats.
+-- is recorded, not ingested twice; "duplicateOf" names the bundle it repeats.
 ALTER TABLE "Bundle" ADD COLUMN "duplicateOf" TEXT;

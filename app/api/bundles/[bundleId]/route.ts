@@ -1,5 +1,6 @@
 import { getDb } from "@/lib/db/connection";
 import { ApiError, route } from "@/lib/http/errors";
+import { paramsOf } from "@/lib/http/params";
 import { liveStatus } from "@/lib/ingest/live-status";
 
 export const dynamic = "force-dynamic";
@@ -7,7 +8,7 @@ export const runtime = "nodejs";
 
 /** Bundle status for the progress bar: `{ id, incidentId, status, phase, progress (0..1), error, counts }`. */
 export const GET = route(async (_req: Request, ctx: { params: Promise<{ bundleId: string }> }) => {
-  const { bundleId } = await ctx.params;
+  const { bundleId } = await paramsOf(ctx);
   // ingesting in this process: its live status (a read of the row could wait for the ingest's
   // transaction on PGlite; lib/ingest/live-status.ts)
   const l = liveStatus(bundleId);

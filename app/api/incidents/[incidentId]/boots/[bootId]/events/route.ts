@@ -1,5 +1,6 @@
 import { route } from "@/lib/http/errors";
-import { queryOf, ZBootParams, ZEventsPageQuery } from "@/lib/timeline/api-schemas";
+import { bootOfIncident, paramsOf, queryOf } from "@/lib/http/params";
+import { ZBootParams, ZEventsPageQuery } from "@/lib/timeline/api-schemas";
 import { getEventsPage } from "@/lib/timeline/get-events-page";
 
 export const dynamic = "force-dynamic";
@@ -7,9 +8,21 @@ export const runtime = "nodejs";
 
 /** `GET …/boots/:bootId/events?from&to[&lanes][&sev][&q][&pod][&kind][&cursor][&limit]` → `TEventsPage`. */
 export const GET = route(async (req: Request, ctx: { params: Promise<{ incidentId: string; bootId: string }> }) => {
-  const params = ZBootParams.parse(await ctx.params);
+  const params = ZBootParams.parse(await paramsOf(ctx));
+  await bootOfIncident(params);
   const q = ZEventsPageQuery.parse(queryOf(req));
   return Response.json(
-    await getEventsPage({ ...params, fromMs: q.from, toMs: q.to, lanes: q.lanes, minSeverity: q.sev, q: q.q, pod: q.pod, kind: q.kind, cursor: q.cursor, limit: q.limit }),
+    await getEventsPage({
+      ...params,
+      fromMs: q.from,
+      toMs: q.to,
+      lanes: q.lanes,
+      minSeverity: q.sev,
+      q: q.q,
+      pod: q.pod,
+      kind: q.kind,
+      cursor: q.cursor,
+      limit: q.limit,
+    }),
   );
 });

@@ -1,16 +1,17 @@
-import { getTimelinePicture } from "@/lib/export/get-timeline-picture";
+import { getTimelinePicture, pictureThemeOf } from "@/lib/export/get-timeline-picture";
 import { renderTimelineSvg } from "@/lib/export/timeline-picture";
 import { route } from "@/lib/http/errors";
-import { queryOf, ZBootParams, ZPictureQuery } from "@/lib/timeline/api-schemas";
+import { paramsOf, queryOf } from "@/lib/http/params";
+import { ZBootParams, ZPictureQuery } from "@/lib/timeline/api-schemas";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/** `GET …/boots/:bootId/timeline.svg[?from&to&lanes&download=1]` → the view as an SVG picture (1200 x 630). */
+/** `GET …/boots/:bootId/timeline.svg[?from&to&lanes&theme=light|dark&download=1]` → the view as an SVG picture (1200 x 630), light with `theme=light` (default dark). */
 export const GET = route(async (req: Request, ctx: { params: Promise<{ incidentId: string; bootId: string }> }) => {
-  const params = ZBootParams.parse(await ctx.params);
+  const params = ZBootParams.parse(await paramsOf(ctx));
   const q = ZPictureQuery.parse(queryOf(req));
-  const { picture, view } = await getTimelinePicture({ ...params, from: q.from, to: q.to, lanes: q.lanes });
+  const { picture, view } = await getTimelinePicture({ ...params, from: q.from, to: q.to, lanes: q.lanes, theme: pictureThemeOf(req) });
   const name = `bootline-${view.node.name}-boot${view.boot.index}.svg`.replace(/[^A-Za-z0-9._-]/g, "_");
   return new Response(renderTimelineSvg(picture), {
     headers: {

@@ -1,5 +1,6 @@
 import { route } from "@/lib/http/errors";
-import { queryOf, ZBootParams, ZEventsFilterQuery } from "@/lib/timeline/api-schemas";
+import { bootOfIncident, paramsOf, queryOf } from "@/lib/http/params";
+import { ZBootParams, ZEventsFilterQuery } from "@/lib/timeline/api-schemas";
 import { countEvents } from "@/lib/timeline/count-events";
 
 export const dynamic = "force-dynamic";
@@ -7,7 +8,8 @@ export const runtime = "nodejs";
 
 /** `GET …/boots/:bootId/events/count?from&to[&lanes][&sev][&q][&pod][&kind]` → `TEventCounts`. */
 export const GET = route(async (req: Request, ctx: { params: Promise<{ incidentId: string; bootId: string }> }) => {
-  const params = ZBootParams.parse(await ctx.params);
+  const params = ZBootParams.parse(await paramsOf(ctx));
+  await bootOfIncident(params);
   const q = ZEventsFilterQuery.parse(queryOf(req));
   return Response.json(await countEvents({ ...params, fromMs: q.from, toMs: q.to, lanes: q.lanes, minSeverity: q.sev, q: q.q, pod: q.pod, kind: q.kind }));
 });

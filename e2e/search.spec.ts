@@ -1,0 +1,70 @@
+/**
+ * Incident-wide search: an incident of three nodes (journals of kubelet and containerd, the
+ * first node with two boots) is searched for a sandbox id from the incident page; the hits come
+ * grouped by node and boot with exact counts, and each hit opens its boot's timeline with that
+ * event selected.
+ */
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { buildTarGz } from "../lib/bundle/tar-build";
+import { BOOTS, NODES, RARE_SANDBOX, searchFixtureFiles } from "../lib/search/search-fixture";
+import { seedIncident } from "./fixtures";
+import { assertLocalBaseURL, screenshot, uniqueTitle } from "./pages";
+
+test.beforeAll(({ baseURL }) => assertLocalBaseURL(baseURL));
+
+/** The three nodes' journals as one archive (collected 2026-03-14 05:00 UTC, which dates their year-less stamps). */
+async function threeNodesBundle(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), "bootline-e2e-"));
+  const file = path.join(dir, "three-nodes.tar.gz");
+  const collected = Date.UTC(2026, 2, 14, 5);
+  await writeFile(file, buildTarGz(searchFixtureFiles().map((f) => ({ path: `journals/${f.name}`, content: f.content, mtimeMs: collected }))));
+  return file;
+}
+
+test("incident search for a sandbox id: exact counts per node boot, each hit opens its boot at that event", async ({ page, request }, info) => {
+  test.setTimeout(180_000);
+  const incidentId = await seedIncident(request, await threeNodesBundle(), uniqueTitle(info, "search"));
+  const [n1, , n3] = NODES;
+
+  await page.goto(`/i/${incidentId}`);
+  await page.getByTestId("incident-search-input").fill(RARE_SANDBOX);
+  await page.getByTestId("incident-search-submit").click();
+  await expect(page.getByTestId("incident-search-summary")).toContainText("3 events");
+  const groups = page.getByTestId("incident-search-group");
+  await expect(groups).toHaveCount(2);
+  const rows = await groups.evaluateAll((els) => els.map((e) => [e.getAttribute("data-node"), e.getAttribute("data-boot"), e.getAttribute("data-count")]));
+  expect(rows).toEqual([
+    [n1, BOOTS[n1][1], "2"],
+    [n3, BOOTS[n3][0], "1"],
+  ]);
+  await expect(groups.nth(0).getByTestId("incident-search-hit")).toHaveCount(2);
+  expect(new URL(page.url()).searchParams.get("search")).toBe(RARE_SANDBOX);
+  await screenshot(page, info, "incident-search");
+
+  // the third node's hit: its only boot, the event selected and shown
+  await groups.nth(1).getByTestId("incident-search-hit").getByRole("link").click();
+  await page.waitForURL(new RegExp(`/i/${incidentId}/n/${n3}/b/${BOOTS[n3][0]}\\?.*ev=\\d+`));
+  await expect(page.getByTestId("event-detail")).toContainText(RARE_SANDBOX);
+  await expect(page.getByTestId("event-message")).toContainText("StopPodSandbox from runtime service failed");
+
+  // back to the results (kept in the URL), then the first node's second boot, not its first
+  await page.goBack();
+  await expect(page.getByTestId("incident-search-group")).toHaveCount(2);
+  await page.getByTestId("incident-search-group").nth(0).getByTestId("incident-search-hit").nth(1).getByRole("link").click();
+  await page.waitForURL(new RegExp(`/i/${incidentId}/n/${n1}/b/${BOOTS[n1][1]}\\?.*ev=\\d+`));
+  await expect(page.getByTestId("event-detail")).toContainText(RARE_SANDBOX);
+  await expect(page.getByTestId("event-message")).toContainText("RunPodSandbox from runtime service failed");
+
+  // part of the id: no whole word; as part of a word, the same three events
+  await page.goto(`/i/${incidentId}`);
+  await page.getByTestId("incident-search-input").fill(RARE_SANDBOX.slice(0, 13));
+  await page.getByTestId("incident-search-submit").click();
+  await expect(page.getByTestId("incident-search-summary")).toContainText("No events match");
+  await page.getByTestId("incident-search-substring").check();
+  await page.getByTestId("incident-search-submit").click();
+  await expect(page.getByTestId("incident-search-summary")).toContainText("3 events");
+  await expect(page.getByTestId("incident-search-group")).toHaveCount(2);
+});

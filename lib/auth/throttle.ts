@@ -1,0 +1,89 @@
+/**
+ * Throttle for wrong tokens (the sign-in form and `Authorization: Bearer`), kept in memory.
+ *
+ * Per client address: the first `freeFailures` wrong tokens cost nothing; each later one
+ * locks the address out for `baseLockS * 2^(n - freeFailures)` seconds, at most `maxLockS`
+ * (exponential backoff, as OWASP's authentication cheat sheet recommends). A right token resets
+ * the address. Over all addresses together at most `globalPerMinute` wrong tokens are taken per
+ * minute, so rotating addresses (a forged `X-Forwarded-For`) does not lift the limit. While
+ * locked, an attempt is not checked at all and is answered 429 with `Retry-After` (seconds).
+ *
+ * Pure apart from its own state: time comes in as `now` (ms).
+ */
+
+export interface ThrottleOptions {
+  /** wrong tokens an address may send before the lockouts start */
+  freeFailures: number;
+  /** first lockout, seconds */
+  baseLockS: number;
+  /** longest lockout, seconds */
+  maxLockS: number;
+  /** wrong tokens accepted per minute over all addresses */
+  globalPerMinute: number;
+  /** addresses remembered at most (the oldest are forgotten first) */
+  maxAddresses: number;
+}
+
+export const DEFAULT_THROTTLE: ThrottleOptions = { freeFailures: 5, baseLockS: 1, maxLockS: 15 * 60, globalPerMinute: 60, maxAddresses: 10_000 };
+
+interface AddressState {
+  failures: number;
+  lockedUntil: number;
+}
+
+export class TokenThrottle {
+  private readonly byAddress = new Map<string, AddressState>();
+  private windowStart = Number.NEGATIVE_INFINITY;
+  private windowFailures = 0;
+
+  constructor(private readonly opts: ThrottleOptions = DEFAULT_THROTTLE) {}
+
+  /** Seconds to wait before `address` may try again (whole seconds, at least 1), or 0 when it may try now. */
+  retryAfterS(address: string, now: number): number {
+    const a = this.byAddress.get(address);
+    const own = a && a.lockedUntil > now ? a.lockedUntil - now : 0;
+    const inWindow = now - this.windowStart < 60_000;
+    const global = inWindow && this.windowFailures >= this.opts.globalPerMinute ? this.windowStart + 60_000 - now : 0;
+    const wait = Math.max(own, global);
+    return wait > 0 ? Math.max(1, Math.ceil(wait / 1000)) : 0;
+  }
+
+  /** Records a wrong token from `address`. */
+  failure(address: string, now: number): void {
+    if (now - this.windowStart >= 60_000) {
+      this.windowStart = now;
+      this.windowFailures = 0;
+    }
+    this.windowFailures++;
+    const a = this.byAddress.get(address) ?? { failures: 0, lockedUntil: 0 };
+    this.byAddress.delete(address); // re-insert: the map's order is last use
+    a.failures++;
+    const over = a.failures - this.opts.freeFailures;
+    if (over > 0) a.lockedUntil = now + 1000 * Math.min(this.opts.maxLockS, this.opts.baseLockS * 2 ** (over - 1));
+    this.byAddress.set(address, a);
+    if (this.byAddress.size > this.opts.maxAddresses) this.byAddress.delete(this.byAddress.keys().next().value as string);
+  }
+
+  /** Records a right token from `address`: its count starts again. */
+  success(address: string): void {
+    this.byAddress.delete(address);
+  }
+}
+
+const g = globalThis as unknown as { __bootlineTokenThrottle?: TokenThrottle };
+
+/** The process-wide throttle (one instance shared by the proxy and the route handlers). */
+export function tokenThrottle(): TokenThrottle {
+  g.__bootlineTokenThrottle ??= new TokenThrottle();
+  return g.__bootlineTokenThrottle;
+}
+
+/**
+ * The client's address as the server saw it: the first `X-Forwarded-For` entry (Next.js sets
+ * the header to the socket's address when the request has none), else `unknown`.
+ */
+export function clientAddress(headers: Headers): string {
+  const xff = headers.get("x-forwarded-for");
+  const first = xff?.split(",")[0]?.trim();
+  return first ? first.slice(0, 64) : "unknown";
+}

@@ -1,0 +1,96 @@
+import { readdirSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import type { Finding } from "@/lib/detect/types";
+import { generateScenario } from "@/lib/sample/index";
+import { SAMPLE_PARAMS } from "@/lib/sample/load-sample";
+import { runPipeline } from "@/lib/sample/pipeline-support";
+import { CASES_DIR, caseText } from "@/tests/cases/cases";
+import { METRIC_SPECS, metricLines } from "./finding-metrics";
+
+/** Findings the detectors give on real inputs: every sample scenario (with the variants that add metrics) and every real-format case. */
+function realFindings(): Finding[] {
+  const out: Finding[] = [];
+  const runs: Array<[string, Record<string, unknown>]> = [
+    ["calico", SAMPLE_PARAMS],
+    ["calico", { backoff: "growing", nodenameDelayS: 200, degradeAfterS: 60 }],
+    ["istio-deadlock", {}],
+    ["istio-deadlock", { mode: "slow-start" }],
+    ["conflist-loop", {}],
+    ["two-boots", {}],
+  ];
+  for (const [name, params] of runs) {
+    const s = generateScenario(name, params);
+    for (const fs of runPipeline(s.files, { collectedMs: s.truth.collectedMs }).findingsByBoot.values()) out.push(...fs);
+  }
+  for (const f of readdirSync(CASES_DIR).filter((x) => x.endsWith(".log"))) {
+    for (const fs of runPipeline([{ path: f, content: caseText(f) }]).findingsByBoot.values()) out.push(...fs);
+  }
+  return out;
+}
+
+const findings = realFindings();
+const sample = (() => {
+  const s = generateScenario("calico", SAMPLE_PARAMS);
+  return runPipeline(s.files, { collectedMs: s.truth.collectedMs }).findingsByBoot.get(s.truth.bootKey)!;
+})();
+const lines = (f: Finding) => Object.fromEntries(metricLines(f.detector, f.metrics).map((l) => [l.key, `${l.label}: ${l.text}`]));
+
+describe("finding metrics in words", () => {
+  it("knows every metric key the detectors give on real inputs", () => {
+    const keys = [...new Set(findings.flatMap((f) => Object.keys(f.metrics)))].sort();
+    expect(keys.length).toBeGreaterThan(40);
+    expect(keys.filter((k) => !(k in METRIC_SPECS))).toEqual([]);
+    // and every entry is a key some detector gives (no stale labels)
+    expect(Object.keys(METRIC_SPECS).filter((k) => !keys.includes(k))).toEqual([]);
+    for (const d of ["sandbox-failure-window", "retry-storm", "conflist-rewrite-loop", "cni-bootstrap-deadlock", "runtime-degradation"]) expect(findings.some((f) => f.detector === d), d).toBe(true);
+  });
+
+  it("writes no code names and no raw dumps", () => {
+    for (const f of findings)
+      for (const l of metricLines(f.detector, f.metrics)) {
+        expect(l.label, l.key).not.toMatch(/[a-z][A-Z]|\(s\)$/);
+        expect(l.text, l.key).not.toMatch(/\[object|\{|\}|undefined|NaN/);
+      }
+  });
+
+  it("reads the sample's window and storm in words, the not-applicable ones left out", () => {
+    const window = sample.find((f) => f.detector === "sandbox-failure-window")!;
+    expect(lines(window)).toEqual({
+      attempts: "failed attempts: 200",
+      pods: "pods: 40",
+      errorClass: "cause (error class): calico-nodename-missing",
+      openedAfterBootS: "opened: T+11.763 s",
+      closedAfterBootS: "closed: T+76.350 s",
+      closedBy: "closed by: calico nodename written",
+      durationS: "lasted: 64.587 s",
+    });
+    const storm = sample.find((f) => f.detector === "retry-storm" && f.metrics.scope === "node")!;
+    expect(lines(storm)).toEqual({
+      attempts: "failed attempts: 200",
+      pods: "pods: 40",
+      ratePerMin: "peak failure rate: 166 / min",
+      peakCount: "failures in the busiest 60 s: 166",
+      peakAfterBootS: "busiest interval from: T+11.763 s",
+      steadyPods: "pods retrying at a steady interval: 40",
+      steadyMedianIntervalS: "their median interval: 14.962 s",
+    });
+  });
+
+  it("shows lists as lists: runtime signals, error classes, writers", () => {
+    const deg = findings.find((f) => f.detector === "runtime-degradation")!;
+    const signals = metricLines(deg.detector, deg.metrics).find((l) => l.key === "signals")!;
+    expect(signals.items!.length).toBe((deg.metrics.signals as unknown[]).length);
+    expect(signals.items![0]).toMatch(/^\d+ [a-zA-Z/ ]+, (at T\+\d+\.\d{3} s|T\+\d+\.\d{3} s to T\+\d+\.\d{3} s)$/);
+    const loop = findings.find((f) => f.detector === "conflist-rewrite-loop" && Object.keys(f.metrics.writesByWriter as object).length === 2)!;
+    const byWriter = metricLines(loop.detector, loop.metrics).find((l) => l.key === "writesByWriter")!;
+    expect(byWriter.items).toEqual(Object.entries(loop.metrics.writesByWriter as Record<string, number>).sort((a, b) => b[1] - a[1]).map(([w, n]) => `${w}: ${n}`));
+    expect(metricLines(loop.detector, loop.metrics).some((l) => l.key === "untimedWrites")).toBe(Object.keys(loop.metrics.untimedWrites as object).length > 0);
+  });
+
+  it("falls back to words for a key it does not know", () => {
+    expect(metricLines("x", { newThingPerMin: 3, someList: ["a", "b"] })).toEqual([
+      { key: "newThingPerMin", label: "new thing / min", text: "3", items: null, code: false },
+      { key: "someList", label: "some list", text: "a, b", items: ["a", "b"], code: false },
+    ]);
+  });
+});

@@ -1,0 +1,271 @@
+/**
+ * Search and big-boot figures for `npm run bench` (scripts/bench.ts), on whichever backend
+ * `getDb()` opens (PostgreSQL or PGlite), over the store the bench has ingested and grown:
+ *
+ * - `benchSearch`: builds the bundle's search index (lib/search/search-index.ts, timed), then
+ *   times incident search (lib/search/search-incident.ts, the function the search route calls):
+ *   rare tokens (sandbox ids with the fewest events in the ingested bundle, a different one each
+ *   run), a common word (`commonWord`: in about a tenth of the bundle's events) and the word
+ *   `failed` (in most events of a failure storm), each with its exact count (checked against a count by a scan of the events
+ *   with the match's own condition and no index, when the store is at most `verifyMaxEvents`), a substring (part of a
+ *   sandbox id), and the boot timeline's filtered first page for a rare token
+ *   (lib/timeline/get-events-page.ts, the events route's function) over the largest boot.
+ * - `benchBigBoot`: tops the largest boot of the incident up to at least `bootEvents` events by
+ *   copying its own rows (same times) and rebuilds that boot's per-second rollup, then times the
+ *   density request (getLaneDensity over the whole boot) and the first events page
+ *   (getEventsPage, 200 rows, no filter): the functions the routes call.
+ *
+ * Times are ms (`…Ms`: `{ median, p95, runs }`), over the runs (the first run, cold, included).
+ */
+import { getDb } from "../lib/db/connection";
+
+function stats(xs: number[]) {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
+  return { median: +q(0.5).toFixed(2), p95: +q(0.95).toFixed(2), runs: xs.length };
+}
+async function time<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const t = performance.now();
+  const r = await fn();
+  return [r, performance.now() - t];
+}
+
+/** Sandbox ids with the fewest events in bundle `bundleId` (before the store is grown: cheap). */
+export async function rareSandboxIds(bundleId: string, n: number): Promise<string[]> {
+  const { sql } = await getDb();
+  const rows = await sql.query<{ id: string }>(
+    `SELECT "sandboxId" AS id FROM "Event" WHERE "bundleId" = $1 AND "sandboxId" ~ '^[0-9a-f]{64}$' GROUP BY 1 ORDER BY count(*), 1 LIMIT $2`,
+    [bundleId, n],
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * A word (letters only, 4 or more) held by about `share` of bundle `bundleId`'s events: the
+ * closest in a sample of its first `sample` events (before the store is grown).
+ */
+export async function commonWord(bundleId: string, share = 0.1, sample = 20_000): Promise<{ word: string; share: number }> {
+  const { sql } = await getDb();
+  const { docWordsSql } = await import("../lib/search/search-sql");
+  const [w] = await sql.query<{ word: string; share: number }>(
+    `SELECT word, (ndoc::float8 / $2) AS share
+     FROM ts_stat($$SELECT ${docWordsSql("e.")} FROM "Event" e WHERE e."bundleId" = '${bundleId.replace(/[^A-Za-z0-9_-]/g, "")}' ORDER BY e.id LIMIT ${sample}$$)
+     WHERE word ~ '^[a-z]{4,}$' ORDER BY abs(ndoc::float8 / $2 - $1), word LIMIT 1`,
+    [share, sample],
+  );
+  if (!w) throw new Error("no word to search for");
+  return { word: w.word, share: +Number(w.share).toFixed(3) };
+}
+
+interface BootRow {
+  id: number;
+  start: Date | string;
+  end: Date | string | null;
+  n: number | string;
+}
+
+/** The incident's boot with the most events, with its count. */
+async function largestBoot(incidentId: string): Promise<BootRow> {
+  const { sql } = await getDb();
+  const [b] = await sql.query<BootRow>(
+    `SELECT b.id, b.start, b."end", (SELECT count(*) FROM "Event" e WHERE e."bootId" = b.id) AS n FROM "Boot" b WHERE b."incidentId" = $1 ORDER BY n DESC, b.id LIMIT 1`,
+    [incidentId],
+  );
+  if (!b) throw new Error("the incident has no boots");
+  return b;
+}
+
+export interface SearchBench {
+  storedEvents: number;
+  incidentEvents: number;
+  indexSeconds: number;
+  rareTokenMs: ReturnType<typeof stats>;
+  rareTokenHits: number[];
+  commonToken: string;
+  /** the share of the sampled events that hold the common word */
+  commonTokenShare: number;
+  commonTokenMs: ReturnType<typeof stats>;
+  frequentToken: string;
+  frequentTokenMs: ReturnType<typeof stats>;
+  frequentCount: number;
+  frequentScanCount: number | null;
+  /** the common word's count (exact: every matching event of the incident) */
+  exactCount: number;
+  /** the same count by a scan without any index (null: store larger than verifyMaxEvents) */
+  scanCount: number | null;
+  /** a rare token's count by that scan, and by search */
+  rareScanCount: number;
+  rareSearchCount: number;
+  substringMs: number;
+  substringCount: number;
+  timelineFilteredPageMs: ReturnType<typeof stats>;
+  timelineFilteredPage: { bootEvents: number; rows: number; scannedToMs: number | null };
+}
+
+/** See the module comment. `rare`: tokens from rareSandboxIds; `runs`: rare-token runs (default 20). */
+export async function benchSearch(opts: {
+  incidentId: string;
+  bundleId: string;
+  rare: string[];
+  common: { word: string; share: number };
+  runs?: number;
+  commonRuns?: number;
+  verifyMaxEvents?: number;
+  log: (s: string) => void;
+}): Promise<SearchBench> {
+  const { incidentId, bundleId, rare, common } = opts;
+  if (!rare.length) throw new Error("no sandbox ids to search for");
+  const frequent = "failed";
+  const { sql } = await getDb();
+  const { buildSearchIndex } = await import("../lib/search/search-index");
+  const { searchIncident } = await import("../lib/search/search-incident");
+  const { matchRegexSql, QUERY_WORDS_SQL } = await import("../lib/search/search-sql");
+  const { getEventsPage } = await import("../lib/timeline/get-events-page");
+  const { LANES } = await import("../lib/timeline/lanes");
+  const count = async (text: string, params: unknown[] = []) => Number((await sql.query<{ n: string | number }>(text, params as never))[0].n);
+  const storedEvents = await count(`SELECT count(*) AS n FROM "Event"`);
+  const incidentEvents = await count(`SELECT count(*) AS n FROM "Event" WHERE "incidentId" = $1`, [incidentId]);
+
+  opts.log(`search: building the bundle's search index over ${incidentEvents.toLocaleString()} events`);
+  const [ok, indexMs] = await time(() => buildSearchIndex(sql, bundleId));
+  if (!ok) throw new Error("the search index was not built");
+  await sql.exec(`VACUUM ANALYZE "Event"`);
+
+  const rareMs: number[] = [];
+  const rareHits: number[] = [];
+  for (let i = 0; i < (opts.runs ?? 20); i++) {
+    const [r, ms] = await time(() => searchIncident({ incidentId, q: rare[i % rare.length] }));
+    if (r.bundles.scanned) throw new Error("search scanned a bundle: the index is not in use");
+    rareMs.push(ms);
+    rareHits.push(r.total);
+  }
+  const repeat = async (q: string) => {
+    const ms: number[] = [];
+    let total = 0;
+    for (let i = 0; i < (opts.commonRuns ?? 5); i++) {
+      const [r, t] = await time(() => searchIncident({ incidentId, q }));
+      ms.push(t);
+      total = r.total;
+    }
+    return { ms, total };
+  };
+  const { ms: commonMs, total: exactCount } = await repeat(common.word);
+  const { ms: frequentMs, total: frequentCount } = await repeat(frequent);
+  opts.log(
+    `search: rare token median ${stats(rareMs).median} ms, common "${common.word}" (${exactCount.toLocaleString()} events) median ${stats(commonMs).median} ms, "${frequent}" (${frequentCount.toLocaleString()}) ${stats(frequentMs).median} ms`,
+  );
+
+  // the same counts by reading every event of the incident, no index (the words' condition itself)
+  const scanCount = async (q: string) =>
+    sql.transaction(async (tx) => {
+      await tx.exec(`SET LOCAL enable_bitmapscan = off; SET LOCAL enable_indexscan = off; SET LOCAL enable_indexonlyscan = off`);
+      const [w] = await tx.query<{ re: string }>(QUERY_WORDS_SQL, [q]);
+      const [c] = await tx.query<{ n: string | number }>(`SELECT count(*) AS n FROM "Event" e WHERE e."incidentId" = $1 AND ${matchRegexSql("e.", "$2")}`, [
+        incidentId,
+        w.re,
+      ]);
+      return Number(c.n);
+    });
+  const rareSearchCount = (await searchIncident({ incidentId, q: rare[0] })).total;
+  const rareScanCount = await scanCount(rare[0]);
+  const verifyMax = opts.verifyMaxEvents ?? 3_000_000;
+  const commonScan = incidentEvents <= verifyMax ? await scanCount(common.word) : null;
+  const frequentScan = incidentEvents <= verifyMax ? await scanCount(frequent) : null;
+
+  const part = rare[0].slice(0, 13);
+  const [sub, subMs] = await time(() => searchIncident({ incidentId, q: part, mode: "substring" }));
+
+  const boot = await largestBoot(incidentId);
+  const fromMs = new Date(boot.start).getTime();
+  const toMs = new Date(boot.end ?? boot.start).getTime() + 1;
+  const pageMs: number[] = [];
+  let page = { rows: 0, scannedToMs: null as number | null };
+  for (let i = 0; i < (opts.runs ?? 20); i++) {
+    const [p, ms] = await time(() => getEventsPage({ incidentId, bootId: boot.id, fromMs, toMs, lanes: LANES, q: rare[i % rare.length], limit: 200 }));
+    pageMs.push(ms);
+    if (i === 0) page = { rows: p.events.length, scannedToMs: p.scannedToMs };
+  }
+  return {
+    storedEvents,
+    incidentEvents,
+    indexSeconds: +(indexMs / 1000).toFixed(2),
+    rareTokenMs: stats(rareMs),
+    rareTokenHits: rareHits.slice(0, rare.length),
+    commonToken: common.word,
+    commonTokenShare: common.share,
+    commonTokenMs: stats(commonMs),
+    frequentToken: frequent,
+    frequentTokenMs: stats(frequentMs),
+    frequentCount,
+    frequentScanCount: frequentScan,
+    exactCount,
+    scanCount: commonScan,
+    rareScanCount,
+    rareSearchCount,
+    substringMs: +subMs.toFixed(2),
+    substringCount: sub.total,
+    timelineFilteredPageMs: stats(pageMs),
+    timelineFilteredPage: { bootEvents: Number(boot.n), ...page },
+  };
+}
+
+export interface BigBootBench {
+  bootEvents: number;
+  /** "rebuilt", or why the boot's rollup was left as it was */
+  rollup: string;
+  densityMs: ReturnType<typeof stats>;
+  firstPageMs: ReturnType<typeof stats>;
+}
+
+/** See the module comment. `copyCols`: the Event columns copied (every one but the id). */
+export async function benchBigBoot(opts: {
+  incidentId: string;
+  bootEvents: number;
+  copyCols: string;
+  runs?: number;
+  log: (s: string) => void;
+}): Promise<BigBootBench> {
+  const { incidentId } = opts;
+  const { sql } = await getDb();
+  const boot = await largestBoot(incidentId);
+  let n = Number(boot.n);
+  if (n < opts.bootEvents) opts.log(`big boot: copying boot ${boot.id}'s events up to ${opts.bootEvents.toLocaleString()} (now ${n.toLocaleString()})`);
+  while (n < opts.bootEvents) {
+    const [ins] = await sql.query<{ n: string | number }>(
+      `WITH ins AS (INSERT INTO "Event" (${opts.copyCols}) SELECT ${opts.copyCols} FROM "Event" WHERE "bootId" = $1 ORDER BY id LIMIT $2 RETURNING 1) SELECT count(*) AS n FROM ins`,
+      [boot.id, Math.min(opts.bootEvents - n, n)],
+    );
+    if (!Number(ins.n)) throw new Error("the boot has no events to copy");
+    n += Number(ins.n);
+  }
+  // the rollup the density reads, rebuilt for the boot when its table has the columns the ingest writes
+  const cols = (await sql.query<{ c: string }>(`SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'EventDensity'`))
+    .map((r) => r.c)
+    .sort();
+  let rollup = "rebuilt";
+  if (cols.join(",") === ["bootId", "bundleId", "errors", "lane", "n", "sec"].join(",")) {
+    await sql.transaction(async (tx) => {
+      await tx.query(`DELETE FROM "EventDensity" WHERE "bootId" = $1`, [boot.id]);
+      await tx.query(
+        `INSERT INTO "EventDensity" ("bootId", sec, lane, "bundleId", n, errors)
+         SELECT "bootId", floor(extract(epoch FROM ts))::bigint, lane, "bundleId", count(*), count(*) FILTER (WHERE severity >= 3)
+         FROM "Event" WHERE "bootId" = $1 AND ts IS NOT NULL GROUP BY 1, 2, 3, 4`,
+        [boot.id],
+      );
+    });
+  } else rollup = `left as it was (EventDensity has columns ${cols.join(", ")})`;
+  await sql.exec(`VACUUM ANALYZE "Event"`);
+  await sql.exec(`ANALYZE "EventDensity"`);
+  const { getLaneDensity } = await import("../lib/timeline/get-lane-density");
+  const { getEventsPage } = await import("../lib/timeline/get-events-page");
+  const { LANES } = await import("../lib/timeline/lanes");
+  const fromMs = new Date(boot.start).getTime();
+  const toMs = new Date(boot.end ?? boot.start).getTime() + 1;
+  const density: number[] = [];
+  const page: number[] = [];
+  for (let i = 0; i < (opts.runs ?? 20); i++) {
+    density.push((await time(() => getLaneDensity({ incidentId, bootId: boot.id, fromMs, toMs })))[1]);
+    page.push((await time(() => getEventsPage({ incidentId, bootId: boot.id, fromMs, toMs, lanes: LANES, limit: 200 })))[1]);
+  }
+  return { bootEvents: n, rollup, densityMs: stats(density), firstPageMs: stats(page) };
+}

@@ -74,7 +74,11 @@ test("a paste is previewed, uploaded, and its node marked and renamed", async ({
 
   // the boot page names the node with the same mark
   const bootKey = await page.locator(`[data-testid="boot-row"][data-node="${pastedNode}"]`).first().getAttribute("data-boot");
-  await page.locator(`[data-testid="boot-row"][data-node="${pastedNode}"]`).first().getByRole("link", { name: /timeline of/ }).click();
+  await page
+    .locator(`[data-testid="boot-row"][data-node="${pastedNode}"]`)
+    .first()
+    .getByRole("link", { name: /timeline of/ })
+    .click();
   await expect(page.getByTestId("crumb-node")).toHaveText(pastedNode);
   await expect(page.getByTestId("node-unnamed")).toBeVisible();
   await expect(page.getByTestId("finding-approximate").first()).toBeVisible();

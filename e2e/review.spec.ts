@@ -22,7 +22,16 @@ interface TIncident {
   id: string;
   title: string;
   nodes: Array<{ name: string; boots: TNodeBoot[] }>;
-  findings: Array<{ id: number; detector: string; nodeName: string; bootKey: string; startMs: number; endMs: number | null; evidenceCount: number; metrics: Record<string, unknown> }>;
+  findings: Array<{
+    id: number;
+    detector: string;
+    nodeName: string;
+    bootKey: string;
+    startMs: number;
+    endMs: number | null;
+    evidenceCount: number;
+    metrics: Record<string, unknown>;
+  }>;
 }
 
 let inc: TIncident;
@@ -65,7 +74,9 @@ async function saveDownload(page: Page, testId: string, info: TestInfo, name: st
   return readFile(target);
 }
 
-test("search narrows the rows; lane, severity, pod and kind filters; j/k and Enter open events; a finding's evidence is highlighted", async ({ page }, info) => {
+test("search narrows the rows; lane, severity, pod and kind filters; j/k and Enter open events; a finding's evidence is highlighted", async ({
+  page,
+}, info) => {
   test.setTimeout(120_000);
   // from the incident page, a finding opens its window with the finding selected
   await page.goto(`/i/${inc.id}`);
@@ -118,7 +129,10 @@ test("search narrows the rows; lane, severity, pod and kind filters; j/k and Ent
   await page.getByTestId("filter-sev").selectOption("3");
   await expect(page).toHaveURL(/[?&]sev=3/);
   await settled(page);
-  const lanes = await tl.rows().locator(".ev-lane").evaluateAll((els) => els.map((e) => e.getAttribute("title") ?? ""));
+  const lanes = await tl
+    .rows()
+    .locator(".ev-lane")
+    .evaluateAll((els) => els.map((e) => e.getAttribute("title") ?? ""));
   expect(lanes.length).toBeGreaterThan(0);
   for (const l of lanes) expect(l.startsWith("kubelet /")).toBe(true);
   expect(new Set((await column(page, 3)).map((s) => s.toLowerCase()))).toEqual(new Set(["error"]));
@@ -242,7 +256,9 @@ test("a pasted timeline link unfurls: og:title, og:description with the window's
   expect(meta("og:description")).toContain(`Sandbox failure window ${tPlus(win.startMs)} → ${tPlus(win.endMs!)}`);
   expect(meta("og:description")).toContain(`${win.metrics.attempts} attempts, ${win.metrics.pods} pods`);
   const image = meta("og:image")!;
-  expect(image).toMatch(new RegExp(`^https?://[^/]+/api/incidents/${inc.id}/boots/${boot.id}/timeline\\.png\\?from=${win.startMs - 2000}&to=${win.endMs! + 2000}$`));
+  expect(image).toMatch(
+    new RegExp(`^https?://[^/]+/api/incidents/${inc.id}/boots/${boot.id}/timeline\\.png\\?from=${win.startMs - 2000}&to=${win.endMs! + 2000}$`),
+  );
   const png = await request.get(image);
   expect(png.status()).toBe(200);
   expect(png.headers()["content-type"]).toBe("image/png");
@@ -273,7 +289,14 @@ test("the compare page stacks two boots on one T+ axis, failure window shaded, z
   // both boots have density lanes with events
   for (const b of [0, 1]) {
     await expect
-      .poll(async () => (await blocks.nth(b).locator(".compare-lane").evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-total"))))).reduce((x, y) => x + y, 0))
+      .poll(async () =>
+        (
+          await blocks
+            .nth(b)
+            .locator(".compare-lane")
+            .evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-total"))))
+        ).reduce((x, y) => x + y, 0),
+      )
       .toBeGreaterThan(0);
   }
   await screenshot(page, info, "compare");
@@ -286,11 +309,17 @@ test("the compare page stacks two boots on one T+ axis, failure window shaded, z
   const to = Number(await range.getAttribute("data-to"));
   expect(from).toBeLessThan(win.startMs - boot.startMs);
   expect(to).toBeGreaterThan(win.endMs! - boot.startMs);
-  await expect(blocks.nth(0).getByRole("link", { name: "open timeline" })).toHaveAttribute("href", new RegExp(`from=${new Date(boot.startMs + from).toISOString().replace(/\./, "\\.")}`));
+  await expect(blocks.nth(0).getByRole("link", { name: "open timeline" })).toHaveAttribute(
+    "href",
+    new RegExp(`from=${new Date(boot.startMs + from).toISOString().replace(/\./, "\\.")}`),
+  );
   await screenshot(page, info, "compare-zoomed");
 });
 
-test("the incident list keeps up: a new incident shows on Back, a row deletes after a confirm, a failed upload is dismissed with its incident", async ({ page, request }, info) => {
+test("the incident list keeps up: a new incident shows on Back, a row deletes after a confirm, a failed upload is dismissed with its incident", async ({
+  page,
+  request,
+}, info) => {
   await page.goto("/");
   const rows = page.getByTestId("incident-row");
   await expect(rows.filter({ hasText: inc.title })).toHaveCount(1);
@@ -305,13 +334,18 @@ test("the incident list keeps up: a new incident shows on Back, a row deletes af
   await expect(rows.filter({ hasText: otherTitle })).toHaveCount(1);
   // delete it from the list: asked first, gone from the list and the API
   page.once("dialog", (d) => void d.accept());
-  await rows.filter({ hasText: otherTitle }).getByRole("button", { name: `delete incident ${otherTitle}` }).click();
+  await rows
+    .filter({ hasText: otherTitle })
+    .getByRole("button", { name: `delete incident ${otherTitle}` })
+    .click();
   await expect(rows.filter({ hasText: otherTitle })).toHaveCount(0);
   expect((await request.get(`/api/incidents/${other}`)).status()).toBe(404);
 
   // a bundle nothing can be read from fails; "dismiss" deletes the incident it started
   const failedTitle = uniqueTitle(info, "failed upload");
-  await page.getByTestId("upload-files").setInputFiles({ name: "broken.tar.gz", mimeType: "application/gzip", buffer: Buffer.from("\x1f\x8b\x08\x00 not really gzip") });
+  await page
+    .getByTestId("upload-files")
+    .setInputFiles({ name: "broken.tar.gz", mimeType: "application/gzip", buffer: Buffer.from("\x1f\x8b\x08\x00 not really gzip") });
   await page.getByLabel("Incident title").fill(failedTitle);
   await page.getByRole("button", { name: "Upload and parse" }).click();
   const error = page.getByTestId("upload-error");

@@ -259,7 +259,11 @@ test("a pod search and a pod filter on a large boot give exact counts", async ({
   await page.getByTestId("filter-pod").fill(pod);
   await expect(count).toHaveAttribute("data-matching", String(byPod), { timeout: 30_000 });
   await expect(count).toHaveText(`${byPod.toLocaleString("en-US")} of ${total.toLocaleString("en-US")}`);
-  const podCount = (await (await request.get(`${base}/count?${range}&pod=${encodeURIComponent(pod)}`)).json()) as { matching: number; capped: boolean; scannedToMs?: number };
+  const podCount = (await (await request.get(`${base}/count?${range}&pod=${encodeURIComponent(pod)}`)).json()) as {
+    matching: number;
+    capped: boolean;
+    scannedToMs?: number;
+  };
   expect(podCount).toEqual({ total, matching: byPod, capped: false });
   await expect(timelinePage(page).rows().first()).toBeVisible();
   await expect(timelinePage(page).rows().first().locator(".ev-pod")).toHaveText(pod);

@@ -53,7 +53,8 @@ async function main() {
   const dir = process.argv[2];
   if (!dir) throw new Error("usage: bench-ingest-child.ts <uploads dir>");
   // without DATABASE_URL the ingest goes to PGlite in BOOTLINE_DATA_DIR: never the app's default store
-  if (!process.env.DATABASE_URL && !process.env.BOOTLINE_DATA_DIR) throw new Error("set DATABASE_URL, or BOOTLINE_DATA_DIR for a PGlite folder of the bench's own");
+  if (!process.env.DATABASE_URL && !process.env.BOOTLINE_DATA_DIR)
+    throw new Error("set DATABASE_URL, or BOOTLINE_DATA_DIR for a PGlite folder of the bench's own");
   const db = await getDb();
   const files = uploadsIn(dir);
   // the app's ingest worker starts the parsing threads when it starts (lib/ingest/worker.ts), so

@@ -119,7 +119,8 @@ function printHuman(r: IncidentReport): void {
     const mark = n.nameSource === "upload" ? "  [not named by the logs: named after the upload; give --node NAME]" : "";
     for (const b of n.boots) {
       out.write(`  ${n.name}  boot ${b.id}  ${b.start} .. ${b.end ?? "?"}  (${b.detectedBy}${b.approximate ? ", T+0 approximate" : ""})${mark}\n`);
-      for (const f of b.failures) out.write(`    ${f.kind} ${f.errorClass ?? "(no cause stated)"}: ${f.lines} line${f.lines === 1 ? "" : "s"}, ${f.first ?? "?"} .. ${f.last ?? "?"}\n`);
+      for (const f of b.failures)
+        out.write(`    ${f.kind} ${f.errorClass ?? "(no cause stated)"}: ${f.lines} line${f.lines === 1 ? "" : "s"}, ${f.first ?? "?"} .. ${f.last ?? "?"}\n`);
     }
     if (!n.boots.length) out.write(`  ${n.name}  no boot (no record has a time)${mark}\n`);
   }

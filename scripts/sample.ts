@@ -40,7 +40,9 @@ const FLAG_TO_PARAM: Record<string, { key: string; type: "number" | "string" }> 
 function usage(msg?: string): never {
   if (msg) process.stderr.write(`sample: ${msg}\n`);
   process.stderr.write(
-    "usage: npm run sample -- --scenario <" + SCENARIOS.map((s) => s.name).join("|") + "> --out <file.tar.gz> [--seed N] [--pods N] [--retry-interval S] [--nodename-delay S] [--events-skew S] [--boot-at ISO] [--node NAME] [--second-boot-after S] [--backoff steady|growing] [--backoff-cap S] [--degrade-after S] [--mode deadlock|slow-start] [--agent-failures N] [--duration S] [--rate N] [--loop-start S] [--cilium-log cri|plain] [--truth FILE]\n",
+    "usage: npm run sample -- --scenario <" +
+      SCENARIOS.map((s) => s.name).join("|") +
+      "> --out <file.tar.gz> [--seed N] [--pods N] [--retry-interval S] [--nodename-delay S] [--events-skew S] [--boot-at ISO] [--node NAME] [--second-boot-after S] [--backoff steady|growing] [--backoff-cap S] [--degrade-after S] [--mode deadlock|slow-start] [--agent-failures N] [--duration S] [--rate N] [--loop-start S] [--cilium-log cri|plain] [--truth FILE]\n",
   );
   process.exit(2);
 }
@@ -87,7 +89,9 @@ async function main(): Promise<void> {
   const w = s.truth.window;
   process.stderr.write(
     `sample: wrote ${out} (${s.files.length} files, scenario ${s.name}, node ${s.truth.node}, boot ${s.truth.bootKey})` +
-      (w ? `; expected window T+${w.openedAfterBootS} s -> ${w.closedAfterBootS === null ? "open" : `T+${w.closedAfterBootS} s`}, ${w.attempts} attempts, ${w.pods} pods` : "; no failure window expected") +
+      (w
+        ? `; expected window T+${w.openedAfterBootS} s -> ${w.closedAfterBootS === null ? "open" : `T+${w.closedAfterBootS} s`}, ${w.attempts} attempts, ${w.pods} pods`
+        : "; no failure window expected") +
       "\n",
   );
 }

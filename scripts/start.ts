@@ -38,7 +38,9 @@ function buildState(): { why: string | null; builtMs: number | null } {
   const id = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
   if (!existsSync(id)) return { why: "no build yet (first start)", builtMs: null };
   const built = statSync(id).mtimeMs;
-  const sources = ["app", "components", "lib", "public", "package.json", "next.config.ts", "instrumentation.ts", "proxy.ts", "tsconfig.json"].map((p) => newestMtime(path.join(root, p)));
+  const sources = ["app", "components", "lib", "public", "package.json", "next.config.ts", "instrumentation.ts", "proxy.ts", "tsconfig.json"].map((p) =>
+    newestMtime(path.join(root, p)),
+  );
   return { why: Math.max(...sources) > built ? "sources changed since the last build" : null, builtMs: built };
 }
 
@@ -73,7 +75,10 @@ async function main() {
       t0 = performance.now();
       const id = await loadSampleIncident(db);
       console.log(`bootline: [3/4] sample incident loaded (${took(t0)}): http://localhost:${port}/i/${id}`);
-    } else console.log(`bootline: [3/4] ${count === 0 ? "no sample incident (BOOTLINE_NO_SAMPLE=1)" : `${count} incident${count === 1 ? "" : "s"} in the database: no sample loaded`}`);
+    } else
+      console.log(
+        `bootline: [3/4] ${count === 0 ? "no sample incident (BOOTLINE_NO_SAMPLE=1)" : `${count} incident${count === 1 ? "" : "s"} in the database: no sample loaded`}`,
+      );
   } finally {
     await closeDb(db);
   }
@@ -83,7 +88,11 @@ async function main() {
   // left the server running, holding the port and the embedded database); PORT in its environment
   // goes into the embedded database's owner file, where the CLI finds the app
   const next = path.join(root, "node_modules", "next", "dist", "bin", "next");
-  const child = spawn(process.execPath, [next, "start", "-p", port, "-H", host], { cwd: root, stdio: "inherit", env: { ...process.env, PORT: port, NEXT_TELEMETRY_DISABLED: "1" } });
+  const child = spawn(process.execPath, [next, "start", "-p", port, "-H", host], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, PORT: port, NEXT_TELEMETRY_DISABLED: "1" },
+  });
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(sig, () => child.kill(sig));
   // a server killed by a signal it does not handle (SIGKILL, out of memory) is no clean exit: 128 + signal, as shells report it
   child.on("exit", (code, signal) => process.exit(code ?? 128 + (signal ? (osConstants.signals[signal] ?? 0) : 0)));

@@ -1,11 +1,13 @@
 /**
  * `npm test`: every test, in order: unit and integration (Vitest, on a real PostgreSQL:
- * each test file creates and drops its own database), then end-to-end (Playwright in
- * Debian's Chromium against the built app on a fresh database). Ends with one plain line
- * `N passed, M failed` totalling every runner (CI reads only that line).
+ * each test file creates and drops its own database), then the formatter and linter (Biome,
+ * `npm run lint`: one check, passed when every file is formatted and no rule reports an
+ * error), then end-to-end (Playwright in Debian's Chromium against the built app on a fresh
+ * database). Ends with one plain line `N passed, M failed` totalling every runner (CI reads
+ * only that line).
  *
  * Env: BOOTLINE_TEST_PG (server for test databases, default
- * postgresql://postgres@127.0.0.1:5432/test), SKIP_E2E=1 to run Vitest only.
+ * postgresql://postgres@127.0.0.1:5432/test), SKIP_E2E=1 to skip the end-to-end tests.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -50,7 +52,14 @@ if (existsSync(vitestJson)) {
 }
 if (vitestCode !== 0 && failed === 0) failed += 1; // a crash that reported no failing test still fails
 
-// 2. Playwright
+// 2. Biome: formatting and lint rules (biome.json), one check
+if (run("npx", ["biome", "ci", "--colors=off"]) === 0) passed += 1;
+else {
+  console.error("biome ci failed: run `npm run format`, then `npm run lint` for what remains");
+  failed += 1;
+}
+
+// 3. Playwright
 if (!process.env.SKIP_E2E) {
   const dbName = `bootline_e2e_${process.pid}`;
   const u = new URL(TEST_PG);

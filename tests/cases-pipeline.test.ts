@@ -29,7 +29,12 @@ interface CaseExpect {
 }
 
 const CASES: Record<string, CaseExpect> = {
-  "001-calico-nodename-stopsandbox-journald.log": { opts: { year: 2025 }, node: "node-p", errorClass: "calico-nodename-missing", failureKind: "sandbox.stop.failed" },
+  "001-calico-nodename-stopsandbox-journald.log": {
+    opts: { year: 2025 },
+    node: "node-p",
+    errorClass: "calico-nodename-missing",
+    failureKind: "sandbox.stop.failed",
+  },
   "002-istio-cni-json-rewrite-loop.log": { errorClass: null },
   "003-cilium-agent-logfmt-regenerate-loop.log": { errorClass: null },
   "004-istio-install-cni-spaces.log": { errorClass: null },
@@ -37,10 +42,18 @@ const CASES: Record<string, CaseExpect> = {
   "008-kubectl-logs-prefix-glued-lines.log": { errorClass: null },
   "009-kubelet-cni-not-initialized-5s-journal-header.log": { node: "node-p", errorClass: "cni-config-uninitialized", failureKind: "network.not-ready" },
   "012-crictl-runp-calico-klog-and-logrus-fata.log": { opts: { year: 2023 }, errorClass: "sig:" },
-  "013-describe-events-sandboxchanged-x10.log": { opts: { collectedMs: at("2020-07-08T10:00:00Z") }, node: "node-p-000000", errorClass: "netplugin-no-error-message" },
+  "013-describe-events-sandboxchanged-x10.log": {
+    opts: { collectedMs: at("2020-07-08T10:00:00Z") },
+    node: "node-p-000000",
+    errorClass: "netplugin-no-error-message",
+  },
   "017-journald-localized-month-embedded-containerd.log": { node: "node-p.localdomain", errorClass: null },
   "040-get-events-all-namespaces-starting-kubelet.log": { opts: { collectedMs: at("2019-04-03T10:00:00Z") }, node: "node-p-0000", errorClass: null },
-  "044-describe-calico-nodename-x158-over-6m.log": { opts: { collectedMs: at("2018-04-12T08:00:00Z") }, node: "node-p-0000000000000000000", errorClass: "calico-nodename-missing" },
+  "044-describe-calico-nodename-x158-over-6m.log": {
+    opts: { collectedMs: at("2018-04-12T08:00:00Z") },
+    node: "node-p-0000000000000000000",
+    errorClass: "calico-nodename-missing",
+  },
   "056-kind-journald-containerd-kubelet-cilium-cni-retry.log": { node: "kind-worker", errorClass: "sig:" },
   "069-journalctl-reverse-order-pager-truncated.log": { opts: { year: 2025 }, node: "node", errorClass: "sig:failed to reserve sandbox name" },
   "070-syslog-kubelet-containerd-deadline.log": { node: "NodeA", errorClass: "context-deadline-exceeded" },
@@ -52,7 +65,11 @@ const CASES: Record<string, CaseExpect> = {
   "112-dmesg-T-german-weekday-cni0-veth-churn.log": { opts: { tz: "Europe/Berlin" }, errorClass: null },
   "121-k3s-in-docker-describe-ttrpc-closed-12s.log": { opts: { collectedMs: at("2020-06-22T08:00:00Z") }, node: "054837d7fc21", errorClass: "sig:" },
   "124-syslog-pri-prefix-sandbox-address-already-in-use.log": { opts: { year: 2019 }, node: "node-p", errorClass: "sig:" },
-  "130-talos-kubelet-json-epoch-ms-host-prefix-runtime-eof-wrapped.log": { node: "10.200.193.195", errorClass: "runtime-unreachable", failureKind: "runtime.unhealthy" },
+  "130-talos-kubelet-json-epoch-ms-host-prefix-runtime-eof-wrapped.log": {
+    node: "10.200.193.195",
+    errorClass: "runtime-unreachable",
+    failureKind: "runtime.unhealthy",
+  },
 };
 
 interface Expected {
@@ -79,7 +96,13 @@ function ingestCase(name: string, opts: Partial<IngestOptions>) {
     byBoot.set(key, list);
   });
   const findings = [...a.nodes].flatMap(([node, boots]) =>
-    boots.flatMap((b, i) => runDetectors({ node, bootKey: b.bootKey, start: b.start, end: b.end, startApprox: b.startApprox }, (byBoot.get(`${node}\t${i}`) ?? []).filter((e) => e.kind !== "log")).findings),
+    boots.flatMap(
+      (b, i) =>
+        runDetectors(
+          { node, bootKey: b.bootKey, start: b.start, end: b.end, startApprox: b.startApprox },
+          (byBoot.get(`${node}\t${i}`) ?? []).filter((e) => e.kind !== "log"),
+        ).findings,
+    ),
   );
   return { a, findings };
 }
@@ -157,13 +180,23 @@ describe("the istio-cni agent log as kubectl logs printed it, fields separated b
   }
 
   it("200 rewrites 0.4 s apart are a conflist rewrite loop by one writer at 2.5 writes/s", () => {
-    const a = analyseBundle([{ path: "istio-cni-node.log", upload: "istio-cni-node.log", status: "read", data: Buffer.from(agentLog(200, 0.4)) }], { uploadMs: UPLOAD_MS });
+    const a = analyseBundle([{ path: "istio-cni-node.log", upload: "istio-cni-node.log", status: "read", data: Buffer.from(agentLog(200, 0.4)) }], {
+      uploadMs: UPLOAD_MS,
+    });
     expect(a.files[0]).toMatchObject({ format: "istio-cni", counts: { records: 400, skipped: 0 } });
     const [node] = [...a.nodes.keys()];
     const boot = a.nodes.get(node)![0];
     const events = a.events.map((e, i) => toBootEvent(e, i + 1, 1)).filter((e) => e.kind !== "log");
-    const loops = runDetectors({ node, bootKey: boot.bootKey, start: boot.start, end: boot.end }, events).findings.filter((f) => f.detector === "conflist-rewrite-loop");
+    const loops = runDetectors({ node, bootKey: boot.bootKey, start: boot.start, end: boot.end }, events).findings.filter(
+      (f) => f.detector === "conflist-rewrite-loop",
+    );
     expect(loops).toHaveLength(1);
-    expect(loops[0].metrics).toMatchObject({ path: "/etc/cni/net.d/05-cilium.conflist", writes: 200, writers: ["istio-cni"], writesPerS: 2.5, durationS: 79.6 });
+    expect(loops[0].metrics).toMatchObject({
+      path: "/etc/cni/net.d/05-cilium.conflist",
+      writes: 200,
+      writers: ["istio-cni"],
+      writesPerS: 2.5,
+      durationS: 79.6,
+    });
   });
 });

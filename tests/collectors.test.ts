@@ -51,7 +51,10 @@ function expectAccounting(r: IncidentReport): void {
   for (const f of r.files) {
     expect(f.parsed + f.blank + f.skipped, f.path).toBe(f.lines);
     expect(f.records + f.continuation + f.banner, f.path).toBe(f.parsed);
-    expect(Object.values(f.skippedByReason).reduce((a, b) => a + b, 0), f.path).toBe(f.skipped);
+    expect(
+      Object.values(f.skippedByReason).reduce((a, b) => a + b, 0),
+      f.path,
+    ).toBe(f.skipped);
   }
 }
 
@@ -95,12 +98,17 @@ describe("collector layouts through the pipeline", () => {
       { path: "./system/instance-id.txt", content: "i-0abc123def4567890\n" },
       {
         path: "./system/last_reboot.txt",
-        content: "reboot   system boot  6.1.134-150.224. Mon May 19 04:19   still running\nreboot   system boot  6.1.134-150.224. Mon May 12 00:00 - 04:18 (7+04:18)\n\nwtmp begins Thu May  1 00:00:02 2025\n",
+        content:
+          "reboot   system boot  6.1.134-150.224. Mon May 19 04:19   still running\nreboot   system boot  6.1.134-150.224. Mon May 12 00:00 - 04:18 (7+04:18)\n\nwtmp begins Thu May  1 00:00:02 2025\n",
       },
-      { path: "./kernel/dmesg.current", content: "[    0.000000] Linux version 6.1.134-150.224.amzn2023.x86_64\n[    5.120000] ena 0000:00:05.0 eth0: ENA device version: 0.10\n" },
+      {
+        path: "./kernel/dmesg.current",
+        content: "[    0.000000] Linux version 6.1.134-150.224.amzn2023.x86_64\n[    5.120000] ena 0000:00:05.0 eth0: ENA device version: 0.10\n",
+      },
       {
         path: "./var_log/aws-routed-eni/ipamd.log",
-        content: '{"level":"info","ts":"2025-05-19T04:20:08.321Z","caller":"ipamd/ipamd.go:850","msg":"Found ENIs having 2 secondary IPs and 1 Prefixes"}\n{"level":"error","ts":"2025-05-19T13:20:08.902+0900","caller":"ipamd/ipamd.go:900","msg":"Failed to get ENI"}\n',
+        content:
+          '{"level":"info","ts":"2025-05-19T04:20:08.321Z","caller":"ipamd/ipamd.go:850","msg":"Found ENIs having 2 secondary IPs and 1 Prefixes"}\n{"level":"error","ts":"2025-05-19T13:20:08.902+0900","caller":"ipamd/ipamd.go:900","msg":"Failed to get ENI"}\n',
       },
       { path: `./var_log/aws-node-abcde_kube-system_aws-node-${HEX("a")}.log`, content: aws },
       { path: "./var_log/kube-system_aws-node-abcde_0f0e1d2c-0000-4000-8000-000000000001/aws-node/0.log", content: aws },
@@ -110,7 +118,15 @@ describe("collector layouts through the pipeline", () => {
     expect(r.bundles[0].collector).toBe("eks-log-collector");
     expect(r.nodes.map((n) => [n.name, n.aliases])).toEqual([[host, ["i-0abc123def4567890"]]]);
     const f = byPath(r);
-    expect(f["kubelet/kubelet.log"]).toMatchObject({ status: "read", kind: "kubelet", format: "journal-short", node: host, records: 4, banner: 1, yearSource: "collected" });
+    expect(f["kubelet/kubelet.log"]).toMatchObject({
+      status: "read",
+      kind: "kubelet",
+      format: "journal-short",
+      node: host,
+      records: 4,
+      banner: 1,
+      yearSource: "collected",
+    });
     expect(f["containerd/containerd-log.txt"]).toMatchObject({
       status: "read",
       kind: "containerd",
@@ -126,7 +142,10 @@ describe("collector layouts through the pipeline", () => {
     expect(f["kernel/dmesg.current"]).toMatchObject({ kind: "kernel", format: "dmesg", records: 2, noTimestamp: 2 });
     expect(f["var_log/aws-routed-eni/ipamd.log"]).toMatchObject({ kind: "aws-vpc-cni", format: "zap-json", records: 2, node: host });
     // the containers/ copy and the pods/ copy hold the same bytes: one is a duplicate of the other
-    const copies = [f[`var_log/aws-node-abcde_kube-system_aws-node-${HEX("a")}.log`], f["var_log/kube-system_aws-node-abcde_0f0e1d2c-0000-4000-8000-000000000001/aws-node/0.log"]];
+    const copies = [
+      f[`var_log/aws-node-abcde_kube-system_aws-node-${HEX("a")}.log`],
+      f["var_log/kube-system_aws-node-abcde_0f0e1d2c-0000-4000-8000-000000000001/aws-node/0.log"],
+    ];
     expect(copies.map((c) => c.status).sort()).toEqual(["duplicate", "read"]);
     expect(copies.find((c) => c.status === "duplicate")!.duplicateOf).toBe(copies.find((c) => c.status === "read")!.path);
     expect(boots(r, host)).toEqual([
@@ -137,11 +156,7 @@ describe("collector layouts through the pipeline", () => {
     const msgs = await db.sql.query<{ message: string }>(
       `SELECT e.message FROM "Event" e JOIN "SourceFile" s ON s.id = e."fileId" WHERE s.path = 'containerd/containerd-log.txt' ORDER BY e.line`,
     );
-    expect(msgs.map((m) => m.message)).toEqual([
-      "starting containerd",
-      "starting containerd",
-      "containerd successfully booted in 0.168s",
-    ]);
+    expect(msgs.map((m) => m.message)).toEqual(["starting containerd", "starting containerd", "containerd successfully booted in 0.168s"]);
   });
 
   it("Rancher logs collector: node from the top folder, rke2 klog file with its header, kubectl tables anchored on systeminfo/date", async () => {
@@ -149,7 +164,10 @@ describe("collector layouts through the pipeline", () => {
     const tgz = buildTarGz([
       { path: `./${top}/collector-output.log`, content: "Collecting logs\n" },
       { path: `./${top}/systeminfo/date`, content: "Mon May 19 04:31:02 UTC 2025\n" },
-      { path: `./${top}/systeminfo/dmesg`, content: "[Mon May 19 04:19:31 2025] Linux version 6.1.0-21-cloud-amd64\n[Mon May 19 04:19:33 2025] ena 0000:00:05.0 eth0: ENA device version: 0.10\n" },
+      {
+        path: `./${top}/systeminfo/dmesg`,
+        content: "[Mon May 19 04:19:31 2025] Linux version 6.1.0-21-cloud-amd64\n[Mon May 19 04:19:33 2025] ena 0000:00:05.0 eth0: ENA device version: 0.10\n",
+      },
       {
         path: `./${top}/journald/rke2-agent`,
         content: [
@@ -166,7 +184,13 @@ describe("collector layouts through the pipeline", () => {
           "Binary: Built with gc go1.23.6 for linux/amd64",
           "Log line format: [IWEF]mmdd hh:mm:ss.uuuuuu threadid file:line] msg",
           klog("I", "04:19:50", "100000", 1234, '"Starting kubelet main sync loop"'),
-          klog("E", "04:20:09", "001877", 1234, '"Container runtime network not ready" networkReady="NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized"'),
+          klog(
+            "E",
+            "04:20:09",
+            "001877",
+            1234,
+            '"Container runtime network not ready" networkReady="NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized"',
+          ),
         ].join("\n"),
       },
       { path: `./${top}/rke2/containerd.log`, content: 'time="2025-05-19T04:19:47.000000001Z" level=info msg="starting containerd" version=v1.7.23-k3s2\n' },
@@ -199,8 +223,13 @@ describe("collector layouts through the pipeline", () => {
         `Feb 15 23:20:05 ${node} containerd[${pidK}]: time="2024-02-15T23:20:05.100000000Z" level=info msg="starting containerd" version=v1.7.13`,
         `Feb 15 23:20:09 ${node} kubelet[${pidK + 100}]: ${klog("I", "23:20:09", "000001", pidK + 100, '"Starting kubelet main sync loop"').replace("0519", "0215")}`,
       ].join("\n");
-    const unit = (node: string, pidK: number, ident: "containerd" | "kubelet") => journal(node, pidK).split("\n").filter((l) => l.includes(` ${ident}[`)).join("\n");
-    const cri = '2024-02-15T23:21:00.000000001Z stderr F level=info msg="Wrote CNI configuration file to /host/etc/cni/net.d/05-cilium.conflist" subsys=cni-config\n';
+    const unit = (node: string, pidK: number, ident: "containerd" | "kubelet") =>
+      journal(node, pidK)
+        .split("\n")
+        .filter((l) => l.includes(` ${ident}[`))
+        .join("\n");
+    const cri =
+      '2024-02-15T23:21:00.000000001Z stderr F level=info msg="Wrote CNI configuration file to /host/etc/cni/net.d/05-cilium.conflist" subsys=cni-config\n';
     const zip = buildZip([
       { path: "kind-logs/kind-version.txt", content: "kind v0.22.0 go1.21.7 linux/amd64\n" },
       { path: "kind-logs/docker-info.txt", content: "Client: Docker Engine\n" },
@@ -208,7 +237,10 @@ describe("collector layouts through the pipeline", () => {
         { path: `kind-logs/${n}/journal.log`, content: journal(n, 700 + i) },
         { path: `kind-logs/${n}/kubelet.log`, content: unit(n, 700 + i, "kubelet") },
         { path: `kind-logs/${n}/containerd.log`, content: unit(n, 700 + i, "containerd") },
-        { path: `kind-logs/${n}/serial.log`, content: `systemd 252.22-1~deb12u1 running in system mode\nWelcome to Debian GNU/Linux 12 (bookworm)!\nSet hostname to <${n}>.\n` },
+        {
+          path: `kind-logs/${n}/serial.log`,
+          content: `systemd 252.22-1~deb12u1 running in system mode\nWelcome to Debian GNU/Linux 12 (bookworm)!\nSet hostname to <${n}>.\n`,
+        },
         { path: `kind-logs/${n}/kubernetes-version.txt`, content: "v1.29.2\n" },
       ]),
       { path: `kind-logs/kind-worker/containers/cilium-x2x9q_kube-system_cilium-agent-${HEX("b")}.log`, content: cri },
@@ -226,7 +258,10 @@ describe("collector layouts through the pipeline", () => {
       expect(f[`kind-logs/${n}/serial.log`]).toMatchObject({ status: "read", format: "unknown" });
       expect(boots(r, n)).toEqual([{ id: "inferred-1", start: "2024-02-15T23:20:00.000Z", detectedBy: "kernel-start" }]);
     }
-    const copies = [f[`kind-logs/kind-worker/containers/cilium-x2x9q_kube-system_cilium-agent-${HEX("b")}.log`], f["kind-logs/kind-worker/pods/kube-system_cilium-x2x9q_0f0e1d2c-0000-4000-8000-000000000002/cilium-agent/0.log"]];
+    const copies = [
+      f[`kind-logs/kind-worker/containers/cilium-x2x9q_kube-system_cilium-agent-${HEX("b")}.log`],
+      f["kind-logs/kind-worker/pods/kube-system_cilium-x2x9q_0f0e1d2c-0000-4000-8000-000000000002/cilium-agent/0.log"],
+    ];
     expect(copies.map((c) => c.status).sort()).toEqual(["duplicate", "read"]);
     expect(copies.find((c) => c.status === "read")).toMatchObject({ kind: "cilium", node: "kind-worker" });
   });
@@ -266,7 +301,10 @@ describe("collector layouts through the pipeline", () => {
     const f = byPath(r);
     const p = (s: string) => f[`${top}/${s}`];
     expect(p("sos_commands/logs/journalctl_--no-pager")).toMatchObject({ status: "read", kind: "journal", records: 6, banner: 1, yearSource: "collected" });
-    expect(p("sos_commands/logs/journalctl_--no-pager_--boot_-1")).toMatchObject({ status: "duplicate", duplicateOf: `${top}/sos_commands/logs/journalctl_--no-pager` });
+    expect(p("sos_commands/logs/journalctl_--no-pager_--boot_-1")).toMatchObject({
+      status: "duplicate",
+      duplicateOf: `${top}/sos_commands/logs/journalctl_--no-pager`,
+    });
     expect(p("sos_commands/kubernetes/journalctl_--no-pager_--unit_kubelet")).toMatchObject({ status: "duplicate" });
     expect(p("sos_commands/systemd/journalctl_--list-boots")).toMatchObject({ kind: "list-boots", format: "journal-list-boots", records: 2, banner: 1 });
     expect(boots(r, h)).toEqual([
@@ -280,8 +318,16 @@ describe("collector layouts through the pipeline", () => {
     const W = "0b1c2d3e4f5a4b6c8d9e0f1a2b3c4d5e";
     const M = "1c2d3e4f5a6b4c7d8e9f0a1b2c3d4e5f";
     const kw = (h: string, t: string, pid: number, msg: string) => `May 19 ${t}.000100 ${h} kubenswrapper[${pid}]: ${klog("I", t, "000001", pid, msg)}`;
-    const masters = [kw("master-0", "04:19:50", 3100, '"Starting kubelet main sync loop"'), kw("master-1", "04:19:55", 3200, '"Starting kubelet main sync loop"'), kw("master-0", "04:20:40", 3100, '"Updated node status"')].join("\n");
-    const worker = [kw("worker-0", "04:15:00", 2100, '"Starting kubelet main sync loop"'), `-- Boot ${W} --`, kw("worker-0", "04:19:45", 2817, '"Starting kubelet main sync loop"')].join("\n");
+    const masters = [
+      kw("master-0", "04:19:50", 3100, '"Starting kubelet main sync loop"'),
+      kw("master-1", "04:19:55", 3200, '"Starting kubelet main sync loop"'),
+      kw("master-0", "04:20:40", 3100, '"Updated node status"'),
+    ].join("\n");
+    const worker = [
+      kw("worker-0", "04:15:00", 2100, '"Starting kubelet main sync loop"'),
+      `-- Boot ${W} --`,
+      kw("worker-0", "04:19:45", 2817, '"Starting kubelet main sync loop"'),
+    ].join("\n");
     const events = [
       "apiVersion: v1",
       "items:",
@@ -316,7 +362,10 @@ describe("collector layouts through the pipeline", () => {
       { path: `${top}/nodes/worker-0/worker-0_logs_kubelet.gz`, content: gzipSync(worker) },
       { path: `${top}/namespaces/default/core/events.yaml`, content: events },
       { path: `${top}/namespaces/openshift-sdn/pods/sdn-abcde/sdn-abcde.yaml`, content: "apiVersion: v1\nkind: Pod\nspec:\n  nodeName: worker-0\n" },
-      { path: `${top}/namespaces/openshift-sdn/pods/sdn-abcde/sdn/sdn/logs/current.log`, content: "2025-05-19T04:20:02.104730000Z I0519 04:20:02.104500    5555 node.go:1] Starting openshift-sdn network plugin\n" },
+      {
+        path: `${top}/namespaces/openshift-sdn/pods/sdn-abcde/sdn/sdn/logs/current.log`,
+        content: "2025-05-19T04:20:02.104730000Z I0519 04:20:02.104500    5555 node.go:1] Starting openshift-sdn network plugin\n",
+      },
     ]);
     const r = await ingest([{ name: "must-gather.local.5312345678901234.tar.gz", data: tgz }]);
     expectAccounting(r);
@@ -326,7 +375,11 @@ describe("collector layouts through the pipeline", () => {
     expect(f[`${top}/host_service_logs/masters/kubelet_service.log`]).toMatchObject({ kind: "kubelet", records: 3, timeZone: "UTC", zoneSource: "collector" });
     expect(f[`${top}/nodes/worker-0/worker-0_logs_kubelet`]).toMatchObject({ kind: "kubelet", node: "worker-0", records: 2, banner: 1 });
     expect(f[`${top}/namespaces/default/core/events.yaml`]).toMatchObject({ kind: "k8s-events", format: "k8s-events-yaml", records: 2 });
-    expect(f[`${top}/namespaces/openshift-sdn/pods/sdn-abcde/sdn/sdn/logs/current.log`]).toMatchObject({ kind: "container", format: "kubectl-timestamps", node: "worker-0" });
+    expect(f[`${top}/namespaces/openshift-sdn/pods/sdn-abcde/sdn/sdn/logs/current.log`]).toMatchObject({
+      kind: "container",
+      format: "kubectl-timestamps",
+      node: "worker-0",
+    });
     expect(boots(r, "worker-0")).toEqual([
       { id: "inferred-1", start: "2025-05-19T04:15:00.000Z", detectedBy: "first-event" },
       { id: W, start: "2025-05-19T04:19:45.000Z", detectedBy: "separator" },
@@ -338,11 +391,18 @@ describe("collector layouts through the pipeline", () => {
   it("troubleshoot support bundle: local and remote journald collectors, a newest-first (reverse) journal, events JSON, pod logs placed by pods/<ns>.json", async () => {
     const top = "support-bundle-2025-05-19T04_31_02";
     const j = (h: string, t: string, pid: number, msg: string) => `May 19 ${t} ${h} kubelet[${pid}]: ${klog("I", t, "000001", pid, msg)}`;
-    const reverse = [j("node-b", "04:21:00", 2900, '"Updated node status"'), j("node-b", "04:20:30", 2900, '"Updated node status"'), j("node-b", "04:20:00", 2900, '"Starting kubelet main sync loop"')].join("\n");
+    const reverse = [
+      j("node-b", "04:21:00", 2900, '"Updated node status"'),
+      j("node-b", "04:20:30", 2900, '"Updated node status"'),
+      j("node-b", "04:20:00", 2900, '"Starting kubelet main sync loop"'),
+    ].join("\n");
     const tgz = buildTarGz([
       { path: `${top}/version.yaml`, content: "apiVersion: troubleshoot.sh/v1beta2\nkind: SupportBundle\n" },
       { path: `${top}/host-collectors/system/hostos_info.json`, content: '{"name":"node-a","kernelVersion":"6.1.0","platform":"ubuntu"}' },
-      { path: `${top}/host-collectors/journald/kubelet.txt`, content: [j("node-a", "04:19:50", 2800, '"Starting kubelet main sync loop"'), j("node-a", "04:20:10", 2800, '"Updated node status"')].join("\n") },
+      {
+        path: `${top}/host-collectors/journald/kubelet.txt`,
+        content: [j("node-a", "04:19:50", 2800, '"Starting kubelet main sync loop"'), j("node-a", "04:20:10", 2800, '"Updated node status"')].join("\n"),
+      },
       { path: `${top}/host-collectors/journald/kubelet-info.json`, content: '{"command":"journalctl -u kubelet --no-pager","exitCode":"0"}' },
       { path: `${top}/host-collectors/node-b/journald/kubelet.txt`, content: reverse },
       {
@@ -370,8 +430,14 @@ describe("collector layouts through the pipeline", () => {
           2,
         ),
       },
-      { path: `${top}/cluster-resources/pods/kube-system.json`, content: JSON.stringify({ items: [{ metadata: { name: "calico-node-abcde" }, spec: { nodeName: "node-b" } }] }) },
-      { path: `${top}/cluster-resources/pods/logs/kube-system/calico-node-abcde/calico-node.log`, content: "2025-05-19T04:20:05.104730000Z 2025-05-19 04:20:05.104 [INFO][1] startup/startup.go 400: Using node name: node-b\n" },
+      {
+        path: `${top}/cluster-resources/pods/kube-system.json`,
+        content: JSON.stringify({ items: [{ metadata: { name: "calico-node-abcde" }, spec: { nodeName: "node-b" } }] }),
+      },
+      {
+        path: `${top}/cluster-resources/pods/logs/kube-system/calico-node-abcde/calico-node.log`,
+        content: "2025-05-19T04:20:05.104730000Z 2025-05-19 04:20:05.104 [INFO][1] startup/startup.go 400: Using node name: node-b\n",
+      },
     ]);
     const r = await ingest([{ name: `${top}.tar.gz`, data: tgz }]);
     expectAccounting(r);
@@ -398,7 +464,10 @@ describe("collector layouts through the pipeline", () => {
     const run = "2025-05-19T04-31-02Z";
     const j = (h: string, t: string, pid: number) => `May 19 ${t} ${h} kubelet[${pid}]: ${klog("I", t, "000001", pid, '"Starting kubelet main sync loop"')}`;
     const zip = buildZip([
-      { path: `${run}/aks-nodepool1-12345678-vmss000000/kubelet`, content: `-- Logs begin at Mon 2025-05-12 00:00:03 UTC, end at Mon 2025-05-19 04:31:00 UTC. --\n${j("aks-nodepool1-12345678-vmss000000", "04:19:50", 3000)}\n` },
+      {
+        path: `${run}/aks-nodepool1-12345678-vmss000000/kubelet`,
+        content: `-- Logs begin at Mon 2025-05-12 00:00:03 UTC, end at Mon 2025-05-19 04:31:00 UTC. --\n${j("aks-nodepool1-12345678-vmss000000", "04:19:50", 3000)}\n`,
+      },
       { path: `${run}/aks-nodepool1-12345678-vmss000001/kubelet`, content: `${j("aks-nodepool1-12345678-vmss000001", "04:18:10", 3100)}\n` },
       { path: `${run}/aks-nodepool1-12345678-vmss000001/var_log_azure_cluster-provision.log`, content: "provisioning done\n" },
     ]);
@@ -409,7 +478,10 @@ describe("collector layouts through the pipeline", () => {
     const f = byPath(r);
     expect(f[`${run}/aks-nodepool1-12345678-vmss000000/kubelet`]).toMatchObject({ kind: "kubelet", banner: 1, yearSource: "banner" });
     expect(f[`${run}/aks-nodepool1-12345678-vmss000001/kubelet`]).toMatchObject({ kind: "kubelet", yearSource: "collected" });
-    expect(f[`${run}/aks-nodepool1-12345678-vmss000001/var_log_azure_cluster-provision.log`]).toMatchObject({ node: "aks-nodepool1-12345678-vmss000001", format: "unknown" });
+    expect(f[`${run}/aks-nodepool1-12345678-vmss000001/var_log_azure_cluster-provision.log`]).toMatchObject({
+      node: "aks-nodepool1-12345678-vmss000001",
+      format: "unknown",
+    });
     expect(boots(r, "aks-nodepool1-12345678-vmss000001")).toEqual([{ id: "inferred-1", start: "2025-05-19T04:18:10.000Z", detectedBy: "first-event" }]);
   });
 
@@ -430,7 +502,7 @@ describe("collector layouts through the pipeline", () => {
         content: `-1 ${PREV} Mon 2025-05-12 00:00:03 UTC\u2014Mon 2025-05-19 04:18:52 UTC\n 0 ${CUR} Mon 2025-05-19 04:19:31 UTC\u2014Mon 2025-05-19 04:31:00 UTC\n`,
       },
       { path: "bottlerocket-logs/dmesg", content: "[    0.000000] Linux version 6.1.134\n" },
-      { path: "bottlerocket-logs/os-release", content: 'NAME=Bottlerocket\nVERSION_ID=1.20.0\n' },
+      { path: "bottlerocket-logs/os-release", content: "NAME=Bottlerocket\nVERSION_ID=1.20.0\n" },
     ]);
     const r = await ingest([{ name: "bottlerocket-logs.tar.gz", data: tgz }]);
     expectAccounting(r);
@@ -466,13 +538,21 @@ describe("collector layouts through the pipeline", () => {
     expect(r.bundles[0].collector).toBe("journalctl-archive");
     expect(r.nodes.map((n) => n.name)).toEqual(["worker-7", "worker-8"]);
     const f = byPath(r);
-    expect(f["incident-logs/worker-7-kubelet.txt"]).toMatchObject({ kind: "kubelet", format: "journal-short-iso", node: "worker-7", skipped: 1, skippedByReason: { "journalctl-warning": 1 } });
+    expect(f["incident-logs/worker-7-kubelet.txt"]).toMatchObject({
+      kind: "kubelet",
+      format: "journal-short-iso",
+      node: "worker-7",
+      skipped: 1,
+      skippedByReason: { "journalctl-warning": 1 },
+    });
     expect(f["incident-logs/worker-8-containerd.txt"]).toMatchObject({ kind: "containerd", node: "worker-8" });
     expect(f["incident-logs/notes.md"]).toMatchObject({ format: "unknown", skippedByReason: { "unknown-format": 2 } });
   });
 
   it("plain logs have no collector", async () => {
-    const r = await ingest([{ name: "kubelet.log", data: Buffer.from(`2025-05-19T04:19:50+00:00 worker-9 kubelet[1]: ${klog("I", "04:19:50", "000001", 1, '"x"')}\n`) }]);
+    const r = await ingest([
+      { name: "kubelet.log", data: Buffer.from(`2025-05-19T04:19:50+00:00 worker-9 kubelet[1]: ${klog("I", "04:19:50", "000001", 1, '"x"')}\n`) },
+    ]);
     expect(r.bundles[0].collector).toBeNull();
   });
 });

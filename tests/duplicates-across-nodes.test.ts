@@ -67,7 +67,11 @@ describe("files that repeat another", () => {
   });
 
   // a clock offset given by hand (`skew`) sends the bundle the two-pass way
-  for (const [threads, skew, way] of [["2", null, "by-node"], ["0", null, "by-node"], ["2", 0, "two-pass"]] as const) {
+  for (const [threads, skew, way] of [
+    ["2", null, "by-node"],
+    ["0", null, "by-node"],
+    ["2", 0, "two-pass"],
+  ] as const) {
     it(`the stored bundle agrees (PostgreSQL, ${way}, BOOTLINE_INGEST_THREADS=${threads})`, async () => {
       process.env.BOOTLINE_INGEST_THREADS = threads;
       const e = await enqueueBundle(db, { title: `dups ${threads} ${way}`, files: uploads(), options: { skew } });

@@ -32,7 +32,10 @@ describe("Calico nodename race scenario, ingested from a bundle file", () => {
       const file = path.join(process.cwd(), ".tmp", `calico-${params.seed}.tar.gz`);
       mkdirSync(path.dirname(file), { recursive: true });
       await writeBundleTarGz(s, file);
-      const { incidentId, bundleId } = await enqueueBundle(db, { title: `calico ${params.seed}`, files: [{ name: s.truth.archiveName, data: readFileSync(file) }] });
+      const { incidentId, bundleId } = await enqueueBundle(db, {
+        title: `calico ${params.seed}`,
+        files: [{ name: s.truth.archiveName, data: readFileSync(file) }],
+      });
       const r = await processBundle(db, bundleId);
       expect(r.error).toBeNull();
       const report = await getIncidentReport(db, incidentId);

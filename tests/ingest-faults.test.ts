@@ -71,7 +71,10 @@ async function waitFor(id: string, timeoutMs = 120_000): Promise<BundleRow> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const b = await bundle(id);
-    const [jobs] = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE data->>'bundleId' = $1 AND state IN ('created', 'retry', 'active')`, [id]);
+    const [jobs] = await db.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pgboss.job WHERE data->>'bundleId' = $1 AND state IN ('created', 'retry', 'active')`,
+      [id],
+    );
     if (((b.status === "ready" || b.status === "failed") && jobs.n === 0 && !searchIndexPending(id)) || Date.now() > until) return b;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -129,7 +132,9 @@ async function faultOnCopy(
 
 /** What a failed bundle must not leave behind: open transactions, advisory locks, events on the threads, rows. */
 async function expectNothingLeft(bundleId: string): Promise<void> {
-  const open = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`);
+  const open = await db.sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+  );
   expect(open[0].n).toBe(0);
   const locks = await db.sql.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE l.locktype = 'advisory' AND d.datname = current_database()`,
@@ -242,9 +247,15 @@ describe("one large plain log", () => {
       expect(b.error).toBeNull();
       expect(b.status).toBe("ready");
       expect(b.counts?.events).toBe(lines);
-      const [f] = await db.sql.query<{ lines: number; records: number; skipped: number }>(`SELECT lines, records, skipped FROM "SourceFile" WHERE "bundleId" = $1`, [id]);
+      const [f] = await db.sql.query<{ lines: number; records: number; skipped: number }>(
+        `SELECT lines, records, skipped FROM "SourceFile" WHERE "bundleId" = $1`,
+        [id],
+      );
       expect(f).toEqual({ lines, records: lines, skipped: 0 });
-      const [blocks] = await db.sql.query<{ lines: string }>(`SELECT sum("lineCount")::text AS lines FROM "SourceBlock" sb JOIN "SourceFile" sf ON sf.id = sb."fileId" WHERE sf."bundleId" = $1`, [id]);
+      const [blocks] = await db.sql.query<{ lines: string }>(
+        `SELECT sum("lineCount")::text AS lines FROM "SourceBlock" sb JOIN "SourceFile" sf ON sf.id = sb."fileId" WHERE sf."bundleId" = $1`,
+        [id],
+      );
       expect(Number(blocks.lines)).toBe(lines);
       // the run's real length: the rows took seconds, and finishedAt is when it ended
       expect(b.finishedAt!.getTime() - b.startedAt!.getTime()).toBeGreaterThan(1000);

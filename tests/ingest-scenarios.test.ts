@@ -66,24 +66,59 @@ describe("scenario bundles ingested into PostgreSQL: findings carry the detector
     const pick = (f: ReportFinding, keys: string[]) => Object.fromEntries([...keys.map((k) => [k, f.metrics[k]]), ["start", f.start], ["end", f.end]]);
     const storm = findings.filter((f) => f.detector === "retry-storm");
     expect(storm.filter((f) => f.metrics.scope === "node").map((f) => pick(f, ["ratePerMin", "pods", "attempts", "peakAt"]))).toEqual(
-      d.retryStorm.nodes.map((n) => ({ ratePerMin: n.ratePerMin, pods: n.pods, attempts: n.attempts, peakAt: n.peakAt, start: iso(n.startMs), end: iso(n.endMs) })),
+      d.retryStorm.nodes.map((n) => ({
+        ratePerMin: n.ratePerMin,
+        pods: n.pods,
+        attempts: n.attempts,
+        peakAt: n.peakAt,
+        start: iso(n.startMs),
+        end: iso(n.endMs),
+      })),
     );
     const pods = storm.filter((f) => f.metrics.scope === "pod").map((f) => pick(f, ["pod", "attempts", "intervalS", "jitterS", "rhythm", "intervalsS"]));
     expect(pods.sort((a, b) => String(a.pod).localeCompare(String(b.pod)))).toEqual(
       d.retryStorm.pods
-        .map((p) => ({ pod: p.pod, attempts: p.attempts, intervalS: p.intervalS, jitterS: p.jitterS, rhythm: p.rhythm, intervalsS: p.intervalsS, start: iso(p.startMs), end: iso(p.endMs) }))
+        .map((p) => ({
+          pod: p.pod,
+          attempts: p.attempts,
+          intervalS: p.intervalS,
+          jitterS: p.jitterS,
+          rhythm: p.rhythm,
+          intervalsS: p.intervalsS,
+          start: iso(p.startMs),
+          end: iso(p.endMs),
+        }))
         .sort((a, b) => a.pod.localeCompare(b.pod)),
     );
-    expect(findings.filter((f) => f.detector === "conflist-rewrite-loop").map((f) => pick(f, ["path", "writes", "writers", "writesPerS", "durationS"]))).toEqual(
-      d.conflistLoops.map((l) => ({ path: l.path, writes: l.writes, writers: l.writers, writesPerS: l.writesPerS, durationS: l.durationS, start: iso(l.startMs), end: iso(l.endMs) })),
+    expect(
+      findings.filter((f) => f.detector === "conflist-rewrite-loop").map((f) => pick(f, ["path", "writes", "writers", "writesPerS", "durationS"])),
+    ).toEqual(
+      d.conflistLoops.map((l) => ({
+        path: l.path,
+        writes: l.writes,
+        writers: l.writers,
+        writesPerS: l.writesPerS,
+        durationS: l.durationS,
+        start: iso(l.startMs),
+        end: iso(l.endMs),
+      })),
     );
     expect(findings.filter((f) => f.detector === "cni-bootstrap-deadlock").map((f) => pick(f, ["missingPath", "writerPod", "blockedPods", "sinceS"]))).toEqual(
-      d.deadlocks.map((x) => ({ missingPath: x.missingPath, writerPod: x.writerPod, blockedPods: x.blockedPods, sinceS: x.sinceS, start: iso(x.startMs), end: null })),
+      d.deadlocks.map((x) => ({
+        missingPath: x.missingPath,
+        writerPod: x.writerPod,
+        blockedPods: x.blockedPods,
+        sinceS: x.sinceS,
+        start: iso(x.startMs),
+        end: null,
+      })),
     );
     expect(
       findings
         .filter((f) => f.detector === "runtime-degradation")
-        .map((f) => ({ signals: (f.metrics.signals as Array<Record<string, unknown>>).map(({ signal, count, first, last }) => ({ signal, count, first, last })) })),
+        .map((f) => ({
+          signals: (f.metrics.signals as Array<Record<string, unknown>>).map(({ signal, count, first, last }) => ({ signal, count, first, last })),
+        })),
     ).toEqual(d.degradation ? [d.degradation] : []);
   });
 });

@@ -45,7 +45,13 @@ function uploads(eventsSkewS: number, looseEvents = false, strayLog = false) {
     const events = files.findIndex((f) => f.path.endsWith("events.json"));
     if (looseEvents) out.push({ name: `events-${out.length}.json`, data: Buffer.from(files.splice(events, 1)[0].content) });
     // and a kernel log no path or line places: its records stay on no node
-    if (strayLog && out.length === 1) out.push({ name: "dmesg-unknown-host.txt", data: Buffer.from("[Sat Mar 14 02:10:05 2026] nvme nvme0: 2/0/0 default/read/poll queues\n[Sat Mar 14 02:10:06 2026] EXT4-fs (nvme0n1p1): mounted filesystem\n") });
+    if (strayLog && out.length === 1)
+      out.push({
+        name: "dmesg-unknown-host.txt",
+        data: Buffer.from(
+          "[Sat Mar 14 02:10:05 2026] nvme nvme0: 2/0/0 default/read/poll queues\n[Sat Mar 14 02:10:06 2026] EXT4-fs (nvme0n1p1): mounted filesystem\n",
+        ),
+      });
     out.push({ name: `eks_${name}_2026-03-14_0300-UTC.tar.gz`, data: buildTarGz(files) });
   }
   return out;
@@ -112,7 +118,10 @@ describe("streaming ingest equals the in-memory reference", () => {
       const { incidentId, bundleId } = await enqueueBundle(db, { title: `stream ${threads}`, files });
       const r = await processBundle(db, bundleId);
       expect(r.error).toBeNull();
-      const [bundle] = await db.sql.query<{ createdAt: Date; counts: { ingestPath: string; twoPassReason?: string } }>(`SELECT "createdAt", counts FROM "Bundle" WHERE id = $1`, [bundleId]);
+      const [bundle] = await db.sql.query<{ createdAt: Date; counts: { ingestPath: string; twoPassReason?: string } }>(
+        `SELECT "createdAt", counts FROM "Bundle" WHERE id = $1`,
+        [bundleId],
+      );
       // a log naming no node goes to a node named after its upload, which only the whole bundle decides: the two passes
       const how = skewS ? ["two-pass", "a clock offset to apply"] : stray ? ["two-pass", "records that name no node"] : ["by-node", undefined];
       expect([bundle.counts.ingestPath, bundle.counts.twoPassReason]).toEqual(how);
@@ -126,7 +135,11 @@ describe("streaming ingest equals the in-memory reference", () => {
       );
       expect(stored.length).toBe(ref.rows.length);
       expect(stored.length).toBeGreaterThan(2000);
-      if (stray) expect(stored.filter((r) => r.path === "dmesg-unknown-host.txt").map((r) => `${r.node}:${r.line}`)).toEqual(["dmesg-unknown-host:1", "dmesg-unknown-host:2"]);
+      if (stray)
+        expect(stored.filter((r) => r.path === "dmesg-unknown-host.txt").map((r) => `${r.node}:${r.line}`)).toEqual([
+          "dmesg-unknown-host:1",
+          "dmesg-unknown-host:2",
+        ]);
       const want = new Map(ref.rows.map((x) => [key(x), x]));
       for (const s of stored) expect(s).toEqual(want.get(key(s)));
 
@@ -138,17 +151,27 @@ describe("streaming ingest equals the in-memory reference", () => {
       expect(boots).toEqual(ref.boots);
       const nodeNames = [...(stray ? ["dmesg-unknown-host"] : []), "ip-10-0-0-1.ec2.internal", "ip-10-0-0-2.ec2.internal", "ip-10-0-0-3.ec2.internal"];
       expect([...new Set(boots.map((b) => b.node))]).toEqual(nodeNames);
-      const nodes = await db.sql.query<{ name: string; nameSource: string }>(`SELECT name, "nameSource" FROM "Node" WHERE "incidentId" = $1 ORDER BY name`, [incidentId]);
+      const nodes = await db.sql.query<{ name: string; nameSource: string }>(`SELECT name, "nameSource" FROM "Node" WHERE "incidentId" = $1 ORDER BY name`, [
+        incidentId,
+      ]);
       expect(nodes.map((n) => `${n.name}:${n.nameSource}`)).toEqual(nodeNames.map((n) => `${n}:${n.startsWith("ip-") ? "logs" : "upload"}`));
 
-      const dups = await db.sql.query<{ path: string }>(`SELECT path FROM "SourceFile" WHERE "bundleId" = $1 AND status = 'duplicate' ORDER BY ord`, [bundleId]);
+      const dups = await db.sql.query<{ path: string }>(`SELECT path FROM "SourceFile" WHERE "bundleId" = $1 AND status = 'duplicate' ORDER BY ord`, [
+        bundleId,
+      ]);
       expect(dups.map((d) => d.path)).toEqual(ref.duplicates);
       expect(ref.duplicates.some((p) => p.endsWith("kubelet-copy.log"))).toBe(true);
 
       // ids are one consecutive block, and every boot's findings came out of the detectors
-      const [ids] = await db.sql.query<{ min: string; max: string; n: string }>(`SELECT min(id)::text, max(id)::text, count(*)::text AS n FROM "Event" WHERE "bundleId" = $1`, [bundleId]);
+      const [ids] = await db.sql.query<{ min: string; max: string; n: string }>(
+        `SELECT min(id)::text, max(id)::text, count(*)::text AS n FROM "Event" WHERE "bundleId" = $1`,
+        [bundleId],
+      );
       expect(Number(ids.max) - Number(ids.min) + 1).toBe(Number(ids.n));
-      const findings = await db.sql.query<{ detector: string }>(`SELECT detector FROM "Finding" WHERE "incidentId" = $1 AND detector = 'sandbox-failure-window'`, [incidentId]);
+      const findings = await db.sql.query<{ detector: string }>(
+        `SELECT detector FROM "Finding" WHERE "incidentId" = $1 AND detector = 'sandbox-failure-window'`,
+        [incidentId],
+      );
       expect(findings).toHaveLength(3);
       // findings (formatted where the detectors ran: on the threads, or inline): each on its
       // boot's node, citing only events of that boot
@@ -164,7 +187,10 @@ describe("streaming ingest equals the in-memory reference", () => {
       warn.mockRestore();
       // the events files' clock offset: estimated from the three nodes' failures (3 s late, read
       // from whole-second stamps: within 0.5 s), the same as the reference's; none when on time
-      const offsets = await db.sql.query<{ ord: number; off: number }>(`SELECT ord, "clockOffsetMs" AS off FROM "SourceFile" WHERE "bundleId" = $1 AND kind = 'k8s-events' ORDER BY ord`, [bundleId]);
+      const offsets = await db.sql.query<{ ord: number; off: number }>(
+        `SELECT ord, "clockOffsetMs" AS off FROM "SourceFile" WHERE "bundleId" = $1 AND kind = 'k8s-events' ORDER BY ord`,
+        [bundleId],
+      );
       expect(offsets).toEqual(ref.offsets);
       expect(offsets).toHaveLength(3);
       for (const o of offsets) expect(Math.abs(o.off + skewS * 1000)).toBeLessThanOrEqual(skewS ? 500 : 0);

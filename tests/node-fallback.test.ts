@@ -32,7 +32,11 @@ function uploads(): Array<{ name: string; data: Buffer }> {
   const base = generateScenario("calico", { pods: 4, nodenameDelayS: 60, retryIntervalS: 10, seed: 9 });
   const archives = NODES.map((name) => ({
     name: `eks_${name}_2026-03-14_0300-UTC.tar.gz`,
-    data: buildTarGz(base.files.filter((f) => !f.path.endsWith("events.json")).map((f) => ({ path: `./${f.path}`, content: f.content.split(base.truth.node).join(name), mtimeMs: base.truth.collectedMs }))),
+    data: buildTarGz(
+      base.files
+        .filter((f) => !f.path.endsWith("events.json"))
+        .map((f) => ({ path: `./${f.path}`, content: f.content.split(base.truth.node).join(name), mtimeMs: base.truth.collectedMs })),
+    ),
   }));
   const klog = [
     'I0314 02:10:05.991540    2099 server.go:486] "Kubelet version" kubeletVersion="v1.31.4"',
@@ -43,7 +47,10 @@ function uploads(): Array<{ name: string; data: Buffer }> {
 }
 
 describe("records that name no node", () => {
-  for (const [threads, skew] of [["2", null], ["2", 0]] as const) {
+  for (const [threads, skew] of [
+    ["2", null],
+    ["2", 0],
+  ] as const) {
     it(`go to a node named after their upload, marked as such (skew ${skew})`, async () => {
       process.env.BOOTLINE_INGEST_THREADS = threads;
       const e = await enqueueBundle(db, { title: `no node ${skew}`, files: uploads(), options: { skew } });
@@ -82,7 +89,14 @@ describe("records that name no node", () => {
     expect(report.nodes.map((n) => [n.name, n.nameSource])).toEqual([[EDGE_NODE, "logs"]]);
     const loops = report.findings.filter((f) => f.detector === "conflist-rewrite-loop");
     expect(loops).toHaveLength(1);
-    const m = loops[0].metrics as { path: string; writers: string[]; writes: number; writesPerS: number; durationS: number; writesByWriter: Record<string, number> };
+    const m = loops[0].metrics as {
+      path: string;
+      writers: string[];
+      writes: number;
+      writesPerS: number;
+      durationS: number;
+      writesByWriter: Record<string, number>;
+    };
     expect(loops[0].node).toBe(EDGE_NODE);
     expect(m.path).toBe("/etc/cni/net.d/05-cilium.conflist");
     expect([...m.writers].sort()).toEqual(["cilium", "istio-cni"]);

@@ -7,7 +7,13 @@ import { POST } from "../app/api/preview/route";
 import { caseText } from "./cases/cases";
 
 const post = (body: unknown, headers: Record<string, string> = {}) =>
-  POST(new Request("http://127.0.0.1/api/preview", { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body), headers: { "content-type": "application/json", ...headers } }));
+  POST(
+    new Request("http://127.0.0.1/api/preview", {
+      method: "POST",
+      body: typeof body === "string" ? body : JSON.stringify(body),
+      headers: { "content-type": "application/json", ...headers },
+    }),
+  );
 
 describe("POST /api/preview", () => {
   it("previews pasted klog with the upload options (case 079, year 2020)", async () => {

@@ -43,7 +43,11 @@ function multipart(files: Array<{ name: string; data: Buffer }>): Request {
   const boundary = "----bootline-stream";
   const parts: Buffer[] = [];
   for (const f of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`), f.data, Buffer.from("\r\n"));
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      f.data,
+      Buffer.from("\r\n"),
+    );
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   const all = Buffer.concat(parts);
@@ -53,7 +57,12 @@ function multipart(files: Array<{ name: string; data: Buffer }>): Request {
       c.close();
     },
   });
-  return new Request("http://127.0.0.1/api/uploads", { method: "POST", body, headers: { "content-type": `multipart/form-data; boundary=${boundary}` }, duplex: "half" } as RequestInit);
+  return new Request("http://127.0.0.1/api/uploads", {
+    method: "POST",
+    body,
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+    duplex: "half",
+  } as RequestInit);
 }
 
 describe("uploads streamed to disk", () => {
@@ -68,7 +77,9 @@ describe("uploads streamed to disk", () => {
     const stored = readdirSync(uploadsDir(r.bundleId));
     expect(stored).toEqual(["0000__kind.log"]);
     expect(readFileSync(path.join(uploadsDir(r.bundleId), stored[0])).equals(data)).toBe(true);
-    const [row] = await db.sql.query<{ sha256: string; byteSize: number }>(`SELECT sha256, "byteSize"::int AS "byteSize" FROM "Bundle" WHERE id = $1`, [r.bundleId]);
+    const [row] = await db.sql.query<{ sha256: string; byteSize: number }>(`SELECT sha256, "byteSize"::int AS "byteSize" FROM "Bundle" WHERE id = $1`, [
+      r.bundleId,
+    ]);
     expect(row).toEqual({ sha256: createHash("sha256").update(data).digest("hex"), byteSize: data.length });
 
     // the same bytes again into that incident: recorded as a repeat, the file on disk removed
@@ -82,7 +93,12 @@ describe("uploads streamed to disk", () => {
 
   it("the route refuses an upload whose bytes pass the limit (no length announced) with 413 and keeps none of it", async () => {
     const { POST } = await import("../app/api/uploads/route");
-    const res = await POST(multipart([{ name: "small.log", data: Buffer.alloc(1000, 0x61) }, { name: "big.log", data: Buffer.alloc(LIMIT * 2, 0x62) }]));
+    const res = await POST(
+      multipart([
+        { name: "small.log", data: Buffer.alloc(1000, 0x61) },
+        { name: "big.log", data: Buffer.alloc(LIMIT * 2, 0x62) },
+      ]),
+    );
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: { code: string; message: string } }).error).toEqual({
       code: "payload_too_large",
@@ -93,7 +109,9 @@ describe("uploads streamed to disk", () => {
     // every file under the limit, together over it
     const many = await POST(multipart([1, 2, 3].map((i) => ({ name: `part-${i}.log`, data: Buffer.alloc(30 * 1024, 0x60 + i) }))));
     expect(many.status).toBe(413);
-    expect(((await many.json()) as { error: { message: string } }).error.message).toBe("the upload is larger than the upload limit of 64 KiB (BOOTLINE_MAX_UPLOAD_BYTES)");
+    expect(((await many.json()) as { error: { message: string } }).error.message).toBe(
+      "the upload is larger than the upload limit of 64 KiB (BOOTLINE_MAX_UPLOAD_BYTES)",
+    );
     expect(incoming()).toEqual([]);
   });
 
@@ -118,7 +136,9 @@ describe("uploads streamed to disk", () => {
       Buffer.alloc(LIMIT + 36 * 1024, 0x61),
       Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="b.log"\r\n\r\nbbbb`),
     ]);
-    const res = await POST(new Request("http://127.0.0.1/api/uploads", { method: "POST", body, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } }));
+    const res = await POST(
+      new Request("http://127.0.0.1/api/uploads", { method: "POST", body, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } }),
+    );
     expect(res.status).toBe(413);
     expect(incoming()).toEqual([]);
   });
@@ -131,11 +151,18 @@ describe("uploads streamed to disk", () => {
     const a = Buffer.from("Mar 14 02:10:05 node-a kubelet[1]: first file\n".repeat(640));
     const b = Buffer.from("Mar 14 02:10:06 node-b kubelet[1]: second file\n".repeat(600));
     expect(a.length + b.length).toBeLessThan(LIMIT);
-    const res = await POST(multipart([{ name: "a.log", data: a }, { name: "b.log", data: b }]));
+    const res = await POST(
+      multipart([
+        { name: "a.log", data: a },
+        { name: "b.log", data: b },
+      ]),
+    );
     expect(res.status).toBe(202);
     const { bundleId } = (await res.json()) as { bundleId: string };
     expect(enqueued).toEqual([bundleId]);
-    const [row] = await db.sql.query<{ sha256: string; byteSize: number }>(`SELECT sha256, "byteSize"::int AS "byteSize" FROM "Bundle" WHERE id = $1`, [bundleId]);
+    const [row] = await db.sql.query<{ sha256: string; byteSize: number }>(`SELECT sha256, "byteSize"::int AS "byteSize" FROM "Bundle" WHERE id = $1`, [
+      bundleId,
+    ]);
     // what enqueueBundle computes from the same files in memory
     expect(row).toEqual({ sha256: createHash("sha256").update(a).update(b).digest("hex"), byteSize: a.length + b.length });
     expect(readdirSync(uploadsDir(bundleId)).map((n) => readFileSync(path.join(uploadsDir(bundleId), n)).length)).toEqual([a.length, b.length]);
@@ -177,10 +204,17 @@ describe("uploads streamed to disk", () => {
     const good = multipart([{ name: "x.log", data: Buffer.alloc(5000, 0x63) }]);
     // the same body cut before its closing boundary
     const bytes = Buffer.from(await good.arrayBuffer());
-    const cut = new Request("http://127.0.0.1/api/uploads", { method: "POST", body: bytes.subarray(0, 3000), headers: { "content-type": good.headers.get("content-type")! } });
+    const cut = new Request("http://127.0.0.1/api/uploads", {
+      method: "POST",
+      body: bytes.subarray(0, 3000),
+      headers: { "content-type": good.headers.get("content-type")! },
+    });
     const res = await POST(cut);
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: { code: string; message: string } }).error).toEqual({ code: "bad_request", message: "broken upload: Unexpected end of form" });
+    expect(((await res.json()) as { error: { code: string; message: string } }).error).toEqual({
+      code: "bad_request",
+      message: "broken upload: Unexpected end of form",
+    });
     expect(incoming()).toEqual([]);
   });
 });

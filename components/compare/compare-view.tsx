@@ -60,7 +60,9 @@ export function CompareView({ view }: { view: TCompareView }) {
             {tPlus(from)} → {tPlus(to)}
           </b>
           <span className="muted">
-            {shared ? `${plural(view.boots.length, "boot")} on one T+ axis · ${fmtDuration(to - from)}` : `${plural(view.boots.length, "boot")}, each on its own range (T+ since each boot)`}
+            {shared
+              ? `${plural(view.boots.length, "boot")} on one T+ axis · ${fmtDuration(to - from)}`
+              : `${plural(view.boots.length, "boot")}, each on its own range (T+ since each boot)`}
           </span>
         </div>
         <span className="spacer" />
@@ -91,7 +93,14 @@ export function CompareView({ view }: { view: TCompareView }) {
           reset zoom
         </button>
         {!zoomed && view.boots.length > 1 && (
-          <button type="button" className="btn" onClick={() => setShared(!shared)} aria-pressed={shared} data-testid="compare-align" title="every boot on one T+ range, or each on its own">
+          <button
+            type="button"
+            className="btn"
+            onClick={() => setShared(!shared)}
+            aria-pressed={shared}
+            data-testid="compare-align"
+            title="every boot on one T+ range, or each on its own"
+          >
             {shared ? "each boot on its own range" : "one T+ axis for all"}
           </button>
         )}
@@ -264,7 +273,11 @@ function CompareBootBlock(p: {
                 {LANE_LABELS[lane]}
                 <span className="tl-lane-stats">{s ? s.total : ""}</span>
               </div>
-              <div className="tl-plot">{s && s.total > 0 && <LaneSparkline data={s.data} from={b.t0 + p.from} to={b.t0 + p.to} max={s.max} color={LANE_COLORS[lane]} height={LANE_H} />}</div>
+              <div className="tl-plot">
+                {s && s.total > 0 && (
+                  <LaneSparkline data={s.data} from={b.t0 + p.from} to={b.t0 + p.to} max={s.max} color={LANE_COLORS[lane]} height={LANE_H} />
+                )}
+              </div>
             </div>
           );
         })}

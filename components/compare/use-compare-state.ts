@@ -34,7 +34,8 @@ export function useCompareState() {
     return { boots: raw.boots, from: bad ? null : raw.from, to: bad ? null : raw.to, lanes: raw.lanes.length ? raw.lanes : DEFAULT_COMPARE_STATE.lanes };
   }, [raw]);
   const setRange = useCallback(
-    (from: number | null, to: number | null) => void set({ from: from === null ? null : Math.floor(from), to: to === null ? null : Math.ceil(to) }, { history: "push" }),
+    (from: number | null, to: number | null) =>
+      void set({ from: from === null ? null : Math.floor(from), to: to === null ? null : Math.ceil(to) }, { history: "push" }),
     [set],
   );
   const setLanes = useCallback((lanes: TLane[]) => void set({ lanes: lanes.length ? lanes : null }), [set]);

@@ -8,8 +8,7 @@ import { queryKeys } from "./query-keys";
 export function useEventQuery(incidentId: string, eventId: string | null) {
   return useQuery({
     queryKey: queryKeys.event(incidentId, eventId ?? ""),
-    queryFn: ({ signal }) =>
-      fetchJson<TEventDetail>(`/api/incidents/${encodeURIComponent(incidentId)}/events/${encodeURIComponent(eventId!)}`, { signal }),
+    queryFn: ({ signal }) => fetchJson<TEventDetail>(`/api/incidents/${encodeURIComponent(incidentId)}/events/${encodeURIComponent(eventId!)}`, { signal }),
     enabled: !!eventId,
     staleTime: Infinity,
     retry: (n, e) => n < 2 && !(e as { status?: number }).status?.toString().startsWith("4"),

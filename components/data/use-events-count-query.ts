@@ -45,7 +45,8 @@ export function useEventsCountQuery(k: TEventsFilterKey, opts: { enabled?: boole
         total ??= r.total;
         matching += r.matching;
         // the last slice (or a server that does not slice): done
-        if (r.scannedToMs == null || r.scannedToMs <= from || r.scannedToMs >= k.to) return { total, matching, capped: r.scannedToMs == null ? r.capped : false };
+        if (r.scannedToMs == null || r.scannedToMs <= from || r.scannedToMs >= k.to)
+          return { total, matching, capped: r.scannedToMs == null ? r.capped : false };
         from = r.scannedToMs;
         if (!signal.aborted) setProgress({ key: keyText, p: { total, matching, scannedToMs: from } });
       }

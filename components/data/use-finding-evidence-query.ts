@@ -8,8 +8,7 @@ import { queryKeys } from "./query-keys";
 export function useFindingEvidenceQuery(incidentId: string, findingId: number | null) {
   return useQuery({
     queryKey: queryKeys.findingEvidence(incidentId, findingId ?? 0),
-    queryFn: ({ signal }) =>
-      fetchJson<TFindingEvidence>(`/api/incidents/${encodeURIComponent(incidentId)}/findings/${findingId}/evidence`, { signal }),
+    queryFn: ({ signal }) => fetchJson<TFindingEvidence>(`/api/incidents/${encodeURIComponent(incidentId)}/findings/${findingId}/evidence`, { signal }),
     enabled: findingId !== null,
     staleTime: Infinity,
     retry: (n, e) => n < 2 && !(e as { status?: number }).status?.toString().startsWith("4"),

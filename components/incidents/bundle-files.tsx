@@ -12,10 +12,11 @@ import { BundleProgress } from "./bundle-progress";
 
 export function BundleFiles({ b }: { b: TBundleView }) {
   const done = b.status === "ready" || b.status === "failed";
-  const totals = b.files.reduce(
-    (t, f) => ({ lines: t.lines + f.lines, parsed: t.parsed + f.parsed, skipped: t.skipped + f.skipped }),
-    { lines: 0, parsed: 0, skipped: 0 },
-  );
+  const totals = b.files.reduce((t, f) => ({ lines: t.lines + f.lines, parsed: t.parsed + f.parsed, skipped: t.skipped + f.skipped }), {
+    lines: 0,
+    parsed: 0,
+    skipped: 0,
+  });
   const warnings = bundleWarnings(b);
   return (
     <section className="panel bundle" id={`bundle-${b.id}`} data-testid="bundle" data-status={b.status}>

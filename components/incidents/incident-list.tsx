@@ -75,7 +75,12 @@ export function IncidentList({ incidents }: { incidents: TIncidentSummary[] }) {
             </td>
             <td className="num">{i.findings || ""}</td>
             <td className="num">
-              <DeleteIncidentButton incidentId={i.id} title={i.title} compact onDeleted={() => void qc.invalidateQueries({ queryKey: queryKeys.incidents() })} />
+              <DeleteIncidentButton
+                incidentId={i.id}
+                title={i.title}
+                compact
+                onDeleted={() => void qc.invalidateQueries({ queryKey: queryKeys.incidents() })}
+              />
             </td>
           </tr>
         ))}

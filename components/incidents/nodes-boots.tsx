@@ -16,7 +16,12 @@ function NodeCell({ incidentId, n }: { incidentId: string; n: TNodeSummary }) {
   return (
     <>
       <span data-testid="node-name">{n.name}</span>
-      {n.nameSource === "reviewer" && <span className="muted small" title="named by a reviewer"> (renamed)</span>}
+      {n.nameSource === "reviewer" && (
+        <span className="muted small" title="named by a reviewer">
+          {" "}
+          (renamed)
+        </span>
+      )}
       <div>
         <NodeNameMark nameSource={n.nameSource} />
       </div>
@@ -75,14 +80,26 @@ export function NodesBoots({ incidentId, nodes }: { incidentId: string; nodes: T
                   </td>
                   <td className="mono">
                     {fmtUtc(b.startMs)}
-                    {b.startApprox && <span className="warn" title="approximate: the boot's earliest event"> ≈</span>}
+                    {b.startApprox && (
+                      <span className="warn" title="approximate: the boot's earliest event">
+                        {" "}
+                        ≈
+                      </span>
+                    )}
                   </td>
                   <td className="mono">{b.endMs === null ? "—" : fmtUtc(b.endMs)}</td>
                   <td className="num">{b.endMs === null ? "—" : fmtDuration(b.endMs - b.startMs)}</td>
                   <td>{b.detectedBy}</td>
                   <td className="num">{b.findings || ""}</td>
                   <td>
-                    <input type="checkbox" form={COMPARE_FORM_ID} name="boot" value={b.id} data-testid="compare-check" aria-label={`compare ${n.name} boot ${b.index}`} />
+                    <input
+                      type="checkbox"
+                      form={COMPARE_FORM_ID}
+                      name="boot"
+                      value={b.id}
+                      data-testid="compare-check"
+                      aria-label={`compare ${n.name} boot ${b.index}`}
+                    />
                   </td>
                   <td>
                     <Link className="btn small" href={bootPath(incidentId, n.name, b.bootKey)} aria-label={`timeline of ${n.name} boot ${b.index}`}>

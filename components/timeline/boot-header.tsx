@@ -61,13 +61,24 @@ export function BootHeader({ view }: { view: TBootView }) {
       </h1>
       <div className="boot-facts">
         <span>
-          T+0 <b className="mono" data-testid="boot-t0">{fmtUtc(boot.startMs)} UTC</b>
-          {boot.startApprox && <span className="warn" title="no kernel start or boot separator: the boot's earliest event"> (approximate)</span>}
+          T+0{" "}
+          <b className="mono" data-testid="boot-t0">
+            {fmtUtc(boot.startMs)} UTC
+          </b>
+          {boot.startApprox && (
+            <span className="warn" title="no kernel start or boot separator: the boot's earliest event">
+              {" "}
+              (approximate)
+            </span>
+          )}
         </span>
         <span className="muted">
           {journal ? (
             <>
-              journal boot <span className="mono" title={boot.bootKey}>{boot.bootKey.slice(0, 8)}…</span>
+              journal boot{" "}
+              <span className="mono" title={boot.bootKey}>
+                {boot.bootKey.slice(0, 8)}…
+              </span>
             </>
           ) : (
             <span className="mono">{boot.bootKey}</span>
@@ -80,7 +91,10 @@ export function BootHeader({ view }: { view: TBootView }) {
             clock:{" "}
             {view.clock
               .slice(0, 3)
-              .map((c) => `${c.path.split("/").pop()} ${c.clockOffsetMs ? `${c.clockOffsetMs > 0 ? "+" : ""}${(c.clockOffsetMs / 1000).toFixed(1)} s` : c.timeZone}`)
+              .map(
+                (c) =>
+                  `${c.path.split("/").pop()} ${c.clockOffsetMs ? `${c.clockOffsetMs > 0 ? "+" : ""}${(c.clockOffsetMs / 1000).toFixed(1)} s` : c.timeZone}`,
+              )
               .join(", ")}
             {view.clock.length > 3 ? ` +${view.clock.length - 3} more` : ""} applied
           </span>

@@ -55,7 +55,9 @@ export function EventDetail(p: {
         <>
           {e.bootKey !== p.bootKey && (
             <p className="warn small" data-testid="event-other-boot">
-              {e.bootKey ? `This event belongs to another boot (${e.bootKey}) of ${e.node ?? "this node"}; T+ is relative to this page's boot.` : "This event is not assigned to a boot."}
+              {e.bootKey
+                ? `This event belongs to another boot (${e.bootKey}) of ${e.node ?? "this node"}; T+ is relative to this page's boot.`
+                : "This event is not assigned to a boot."}
             </p>
           )}
           <dl className="kv">

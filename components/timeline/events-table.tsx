@@ -13,7 +13,16 @@
  * browser (localStorage) for the next visit.
  */
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useCallback, useEffect, useRef, useState, type CSSProperties, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent, type ReactNode } from "react";
+import {
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent as ReactKeyboardEvent,
+  type PointerEvent as ReactPointerEvent,
+  type ReactNode,
+} from "react";
 import type { TEventRow } from "@/lib/timeline/get-events-page";
 import { fmtOffset, fmtUtc } from "@/lib/timeline/format";
 import { SEVERITY_NAMES } from "@/lib/timeline/lanes";
@@ -38,7 +47,8 @@ function readLayout(): TLayout {
   try {
     const v = JSON.parse(window.localStorage.getItem(LAYOUT_KEY) ?? "null") as Partial<TLayout> | null;
     if (!v || typeof v !== "object") return d;
-    const num = (x: unknown, [lo, , hi]: readonly number[], dflt: number) => (typeof x === "number" && Number.isFinite(x) ? (x === 0 ? 0 : Math.min(hi, Math.max(lo, Math.round(x)))) : dflt);
+    const num = (x: unknown, [lo, , hi]: readonly number[], dflt: number) =>
+      typeof x === "number" && Number.isFinite(x) ? (x === 0 ? 0 : Math.min(hi, Math.max(lo, Math.round(x)))) : dflt;
     return { pod: num(v.pod, POD_W, d.pod) || d.pod, msg: num(v.msg, MSG_W, d.msg), wrap: v.wrap === true };
   } catch {
     return d;
@@ -157,7 +167,8 @@ export function EventsTable(p: {
     <div className="ev-table-box">
       <div className="ev-table-opts">
         <label title="show whole pod names and messages on several lines">
-          <input type="checkbox" checked={layout.wrap} onChange={(e) => saveLayout({ ...layout, wrap: e.target.checked })} data-testid="events-wrap" /> wrap rows
+          <input type="checkbox" checked={layout.wrap} onChange={(e) => saveLayout({ ...layout, wrap: e.target.checked })} data-testid="events-wrap" /> wrap
+          rows
         </label>
         {(layout.pod !== POD_W[1] || layout.msg !== MSG_W[1]) && (
           <button type="button" className="btn small" onClick={() => saveLayout({ ...layout, pod: POD_W[1], msg: MSG_W[1] })}>
@@ -222,7 +233,9 @@ export function EventsTable(p: {
               if (!r)
                 return (
                   <div key="loader" role="row" className="ev-row ev-loader muted" style={{ transform: `translateY(${vi.start}px)`, height: ROW_H }}>
-                    <span role="cell">{p.rows.length === 0 ? "" : p.scanning ? `searching… ${scanText(p.scanning, p.t0)}` : p.isFetchingNextPage ? "loading more…" : ""}</span>
+                    <span role="cell">
+                      {p.rows.length === 0 ? "" : p.scanning ? `searching… ${scanText(p.scanning, p.t0)}` : p.isFetchingNextPage ? "loading more…" : ""}
+                    </span>
                   </div>
                 );
               const sel = r.id === p.selectedId;

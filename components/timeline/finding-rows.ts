@@ -60,5 +60,7 @@ export function findingRows(findings: readonly TFindingView[], from: number, to:
     for (const row of rows) row.sort((x, y) => x.a - y.a);
     groups.push({ detector, severity: list[0].severity, count: list.length, rows });
   }
-  return groups.sort((x, y) => findingSeverityRank(x.severity) - findingSeverityRank(y.severity) || (x.detector < y.detector ? -1 : x.detector > y.detector ? 1 : 0));
+  return groups.sort(
+    (x, y) => findingSeverityRank(x.severity) - findingSeverityRank(y.severity) || (x.detector < y.detector ? -1 : x.detector > y.detector ? 1 : 0),
+  );
 }

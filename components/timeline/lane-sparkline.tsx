@@ -24,14 +24,7 @@ export const LANE_COLORS: Record<string, string> = {
   other: "#9aa3b2",
 };
 
-export const LaneSparkline = memo(function LaneSparkline(props: {
-  data: TSparkPoint[];
-  from: number;
-  to: number;
-  max: number;
-  color: string;
-  height: number;
-}) {
+export const LaneSparkline = memo(function LaneSparkline(props: { data: TSparkPoint[]; from: number; to: number; max: number; color: string; height: number }) {
   return (
     <ResponsiveContainer width="100%" height={props.height} minWidth={10}>
       <AreaChart data={props.data} margin={{ top: 3, right: 0, bottom: 0, left: 0 }}>
@@ -48,16 +41,7 @@ export const LaneSparkline = memo(function LaneSparkline(props: {
           dot={false}
           activeDot={false}
         />
-        <Area
-          type="stepAfter"
-          dataKey="e"
-          stroke="none"
-          fill="#ff5d5d"
-          fillOpacity={0.55}
-          isAnimationActive={false}
-          dot={false}
-          activeDot={false}
-        />
+        <Area type="stepAfter" dataKey="e" stroke="none" fill="#ff5d5d" fillOpacity={0.55} isAnimationActive={false} dot={false} activeDot={false} />
       </AreaChart>
     </ResponsiveContainer>
   );

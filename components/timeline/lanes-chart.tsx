@@ -87,10 +87,8 @@ export function LanesChart(p: TLanesChartProps) {
   // the density answers this range (while a new range loads, the previous one's stays drawn but its
   // counts are not shown as this range's)
   const ready = !!p.density && p.density.fromMs === p.from && p.density.toMs === p.to;
-  const hoverBucket =
-    hoverT !== null && p.density && ready ? Math.floor((hoverT - p.density.startMs) / p.density.bucketMs) : null;
-  const hoverCount =
-    hoverBucket === null ? null : p.rows.reduce((n, l) => n + (p.lanes.includes(l) ? (series.get(l)?.data[hoverBucket]?.n ?? 0) : 0), 0);
+  const hoverBucket = hoverT !== null && p.density && ready ? Math.floor((hoverT - p.density.startMs) / p.density.bucketMs) : null;
+  const hoverCount = hoverBucket === null ? null : p.rows.reduce((n, l) => n + (p.lanes.includes(l) ? (series.get(l)?.data[hoverBucket]?.n ?? 0) : 0), 0);
   const [findingsOpen, setFindingsOpen] = useState<ReadonlySet<string>>(new Set());
   const findingGroups = useMemo(
     () => findingRows(p.findings, p.from, p.to, p.dataEndMs, 8 / Math.max(1, plotWidth), 2 / Math.max(1, plotWidth)),
@@ -187,7 +185,9 @@ export function LanesChart(p: TLanesChartProps) {
                   <span
                     className="tl-lane-stats"
                     data-testid="lane-total"
-                    title={ready ? `${s.total.toLocaleString("en-US")} events in view${s.errors ? `, ${s.errors.toLocaleString("en-US")} errors` : ""}` : "counting"}
+                    title={
+                      ready ? `${s.total.toLocaleString("en-US")} events in view${s.errors ? `, ${s.errors.toLocaleString("en-US")} errors` : ""}` : "counting"
+                    }
                   >
                     {ready ? (
                       <>
@@ -264,17 +264,14 @@ export function LanesChart(p: TLanesChartProps) {
                   <span data-testid="failure-window-end">{w.endMs === null ? "open (end of data)" : fmtOffset(w.endMs, p.t0)}</span>
                   <span className="muted">
                     {" "}
-                    · {fmtUtc(w.startMs, { date: false })}–{w.endMs === null ? "…" : fmtUtc(w.endMs, { date: false })} UTC ·{" "}
-                    {fmtDuration(end - w.startMs)}
+                    · {fmtUtc(w.startMs, { date: false })}–{w.endMs === null ? "…" : fmtUtc(w.endMs, { date: false })} UTC · {fmtDuration(end - w.startMs)}
                   </span>
                 </div>
               </div>
             );
           })}
           {p.milestones.map((m) =>
-            m.ts >= p.from && m.ts <= p.to ? (
-              <div key={m.kind} className="tl-ms-line" style={{ left: pct(scale.frac(m.ts)), height: lanesHeight }} />
-            ) : null,
+            m.ts >= p.from && m.ts <= p.to ? <div key={m.kind} className="tl-ms-line" style={{ left: pct(scale.frac(m.ts)), height: lanesHeight }} /> : null,
           )}
           {(p.notes ?? []).map((n) =>
             n.ts >= p.from && n.ts <= p.to ? <div key={n.id} className="tl-note-line" style={{ left: pct(scale.frac(n.ts)), height: lanesHeight }} /> : null,
@@ -321,7 +318,10 @@ export function LanesChart(p: TLanesChartProps) {
                   </span>
                   <span className="tl-lane-stats">{g.count > 1 ? `×${fmtCompact(g.count)}` : ""}</span>
                 </div>
-                <div className={`tl-plot tl-finding-plot${open && g.rows.length > 12 ? " scroll" : ""}`} style={{ height: rows.length * FINDING_ROW_H + 4 + (folded || (open && g.rows.length > FINDING_ROWS_FOLDED) ? FINDING_ROW_H : 0) }}>
+                <div
+                  className={`tl-plot tl-finding-plot${open && g.rows.length > 12 ? " scroll" : ""}`}
+                  style={{ height: rows.length * FINDING_ROW_H + 4 + (folded || (open && g.rows.length > FINDING_ROWS_FOLDED) ? FINDING_ROW_H : 0) }}
+                >
                   {rows.map((row, ri) =>
                     row.map(({ f, a, w }) => (
                       <button
@@ -354,7 +354,9 @@ export function LanesChart(p: TLanesChartProps) {
                         })
                       }
                     >
-                      {open ? "fold rows" : `show all: ${fmtCompact(hidden)} more ${g.detector} finding${hidden === 1 ? "" : "s"} on ${g.rows.length - rows.length} more row${g.rows.length - rows.length === 1 ? "" : "s"}`}
+                      {open
+                        ? "fold rows"
+                        : `show all: ${fmtCompact(hidden)} more ${g.detector} finding${hidden === 1 ? "" : "s"} on ${g.rows.length - rows.length} more row${g.rows.length - rows.length === 1 ? "" : "s"}`}
                     </button>
                   )}
                 </div>
@@ -416,9 +418,7 @@ export function LanesChart(p: TLanesChartProps) {
           )}
         </div>
       </div>
-      <div className="tl-foot muted">
-        {bucketText} · drag across the lanes to zoom · double-click to zoom out
-      </div>
+      <div className="tl-foot muted">{bucketText} · drag across the lanes to zoom · double-click to zoom out</div>
     </div>
   );
 }

@@ -129,8 +129,7 @@ export function TimelineView({ view }: { view: TBootView }) {
   const singleLane = state.lanes.length === 1 ? state.lanes[0] : "";
   const filtered = state.sev > 0 || !!state.q || !!state.pod || !!state.kind;
 
-  const permalink = () =>
-    `${window.location.origin}${bootPath(view.incident.id, view.node.name, view.boot.bootKey, { ...state, from, to })}`;
+  const permalink = () => `${window.location.origin}${bootPath(view.incident.id, view.node.name, view.boot.bootKey, { ...state, from, to })}`;
 
   const firstWindow = windows[0];
   return (
@@ -248,7 +247,12 @@ export function TimelineView({ view }: { view: TBootView }) {
                       clear evidence
                     </button>
                   ) : (
-                    <button type="button" className="btn small" onClick={() => selectFinding(f.id, findingRange(f))} title="zoom to its window and highlight its evidence events">
+                    <button
+                      type="button"
+                      className="btn small"
+                      onClick={() => selectFinding(f.id, findingRange(f))}
+                      title="zoom to its window and highlight its evidence events"
+                    >
                       {f.evidenceCount ? `zoom to · ${fmtCount(f.evidenceCount)} evidence` : "zoom to"}
                     </button>
                   )

@@ -70,7 +70,8 @@ export function useViewState(): TViewStateApi {
     };
   }, [raw]);
   const setRange = useCallback(
-    (from: number | null, to: number | null) => void set({ from: from === null ? null : Math.floor(from), to: to === null ? null : Math.ceil(to) }, { history: "push" }),
+    (from: number | null, to: number | null) =>
+      void set({ from: from === null ? null : Math.floor(from), to: to === null ? null : Math.ceil(to) }, { history: "push" }),
     [set],
   );
   const setLanes = useCallback((lanes: TLane[]) => void set({ lanes: lanes.length ? lanes : null }), [set]);

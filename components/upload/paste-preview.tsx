@@ -114,16 +114,24 @@ function BootSummary({ b, count }: { b: TPreviewBoot; count: number }) {
       {b.windows.map((w, i) => (
         <div key={i} className={`${styles.window} sev-${w.severity}`} data-testid="preview-window">
           <div>
-            <span className={`sev-badge sev-${w.severity}`}>{w.severity}</span> <b>sandbox failure window</b>: {plural(w.attempts, "attempt")}, {plural(w.pods, "pod")}
+            <span className={`sev-badge sev-${w.severity}`}>{w.severity}</span> <b>sandbox failure window</b>: {plural(w.attempts, "attempt")},{" "}
+            {plural(w.pods, "pod")}
             {w.errorClass && (
               <>
-                , class <span className="mono" data-testid="preview-error-class">{w.errorClass}</span>
+                , class{" "}
+                <span className="mono" data-testid="preview-error-class">
+                  {w.errorClass}
+                </span>
               </>
             )}
           </div>
           <div className="mono small">
             first {fmtUtc(w.firstMs)} UTC ({fmtOffset(w.firstMs, b.startMs)}) · last {fmtUtc(w.lastMs)} UTC ({fmtOffset(w.lastMs, b.startMs)})
-            {w.endMs === null ? <span className="warn"> · still open when the data ends</span> : <span className="muted"> · closed, {fmtDuration(w.endMs - w.firstMs)}</span>}
+            {w.endMs === null ? (
+              <span className="warn"> · still open when the data ends</span>
+            ) : (
+              <span className="muted"> · closed, {fmtDuration(w.endMs - w.firstMs)}</span>
+            )}
           </div>
           {w.approximate.length > 0 && (
             <ul className={styles.approx} data-testid="preview-approximate">

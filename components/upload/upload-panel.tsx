@@ -31,8 +31,26 @@ import styles from "./paste.module.css";
 import { buildUploadForm, uploadWithProgress, type TUploadResult } from "./upload-request";
 
 const ACCEPTED_HINT = ".tar.gz .tgz .tar .tar.xz .zip .gz, or plain log files";
-const COMMON_ZONES = ["UTC", "America/Los_Angeles", "America/New_York", "Europe/London", "Europe/Berlin", "Asia/Kolkata", "Asia/Shanghai", "Asia/Tokyo", "Australia/Sydney"];
-const PHASES: Record<string, string> = { queued: "waiting to start", unpack: "unpacking", parse: "parsing lines", ingest: "parsing and storing events", store: "storing events", detect: "running detectors", done: "done" };
+const COMMON_ZONES = [
+  "UTC",
+  "America/Los_Angeles",
+  "America/New_York",
+  "Europe/London",
+  "Europe/Berlin",
+  "Asia/Kolkata",
+  "Asia/Shanghai",
+  "Asia/Tokyo",
+  "Australia/Sydney",
+];
+const PHASES: Record<string, string> = {
+  queued: "waiting to start",
+  unpack: "unpacking",
+  parse: "parsing lines",
+  ingest: "parsing and storing events",
+  store: "storing events",
+  detect: "running detectors",
+  done: "done",
+};
 
 /** Wait after the last change of the pasted text or the options before asking for a preview, ms. */
 const PREVIEW_DEBOUNCE_MS = 400;
@@ -220,7 +238,10 @@ export function UploadPanel(p: { incidents: Array<{ id: string; title: string }>
       if (bad) return setPreview({ kind: "error", message: bad });
       const bytes = new TextEncoder().encode(pasteText).length;
       if (bytes > PREVIEW_MAX_BYTES)
-        return setPreview({ kind: "error", message: `${fmtBytes(bytes)} of text is more than the preview reads (${fmtBytes(PREVIEW_MAX_BYTES)}); “Upload and parse” still takes it` });
+        return setPreview({
+          kind: "error",
+          message: `${fmtBytes(bytes)} of text is more than the preview reads (${fmtBytes(PREVIEW_MAX_BYTES)}); “Upload and parse” still takes it`,
+        });
       setPreview((p) => ({ kind: "loading", last: p.kind === "ready" ? p.data : p.kind === "loading" ? p.last : null }));
       try {
         const data = await fetchJson<TPreview>("/api/preview", {
@@ -479,7 +500,7 @@ export function UploadPanel(p: { incidents: Array<{ id: string; title: string }>
           <ProgressBar testId="upload-progress" label="uploaded" value={1} tone="ok" />
           <ProgressBar
             testId="parse-progress"
-            label={s ? `${s.status === "queued" ? "queued" : PHASES[s.phase] ?? s.phase}${s.status === "ready" ? " ✓" : ""}` : "waiting for the parser"}
+            label={s ? `${s.status === "queued" ? "queued" : (PHASES[s.phase] ?? s.phase)}${s.status === "ready" ? " ✓" : ""}` : "waiting for the parser"}
             value={s ? (s.status === "ready" ? 1 : s.progress) : null}
           />
           {s?.counts && typeof s.counts.events === "number" && <p className="muted small">{fmtCount(s.counts.events)} events so far</p>}

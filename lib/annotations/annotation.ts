@@ -27,7 +27,12 @@ export interface TAnnotation {
  */
 export const ZAnnotationText = z
   .string()
-  .transform((s) => s.replace(/\r\n?/g, "\n").replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").trim())
+  .transform((s) =>
+    s
+      .replace(/\r\n?/g, "\n")
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "")
+      .trim(),
+  )
   .pipe(z.string().min(1, "the note is empty").max(MAX_ANNOTATION_TEXT, `at most ${MAX_ANNOTATION_TEXT} characters`));
 
 /** `POST …/boots/:bootId/annotations` body: a time or an event (the event's time wins). */
@@ -42,5 +47,11 @@ export const ZCreateAnnotation = z
 export type TCreateAnnotation = z.infer<typeof ZCreateAnnotation>;
 
 export const ZAnnotationId = z
-  .union([z.number(), z.string().regex(/^\d{1,10}$/).transform(Number)])
+  .union([
+    z.number(),
+    z
+      .string()
+      .regex(/^\d{1,10}$/)
+      .transform(Number),
+  ])
   .pipe(z.number().int().positive().max(2_147_483_647));

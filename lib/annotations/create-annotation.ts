@@ -35,7 +35,10 @@ export async function createAnnotation(opts: { incidentId: string; bootId: numbe
     const startMs = boot.start.getTime();
     const range = bootRange(startMs, boot.end ? boot.end.getTime() : null, await bootExtent(sql, boot.id));
     if (ts < range.fromMs || ts >= range.toMs) {
-      throw new ApiError("unprocessable", `the time ${fmtOffset(ts, startMs)} is outside this boot (${fmtOffset(range.fromMs, startMs)} to ${fmtOffset(range.toMs - 1, startMs)}): pin the note inside it`);
+      throw new ApiError(
+        "unprocessable",
+        `the time ${fmtOffset(ts, startMs)} is outside this boot (${fmtOffset(range.fromMs, startMs)} to ${fmtOffset(range.toMs - 1, startMs)}): pin the note inside it`,
+      );
     }
   }
   const a = await prisma.annotation.create({
@@ -45,5 +48,12 @@ export async function createAnnotation(opts: { incidentId: string; bootId: numbe
 }
 
 export function toAnnotation(a: { id: number; bootId: number; ts: Date; eventId: bigint | null; text: string; createdAt: Date }): TAnnotation {
-  return { id: a.id, bootId: a.bootId, ts: a.ts.getTime(), eventId: a.eventId === null ? null : String(a.eventId), text: a.text, createdAt: a.createdAt.getTime() };
+  return {
+    id: a.id,
+    bootId: a.bootId,
+    ts: a.ts.getTime(),
+    eventId: a.eventId === null ? null : String(a.eventId),
+    text: a.text,
+    createdAt: a.createdAt.getTime(),
+  };
 }

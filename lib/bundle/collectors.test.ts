@@ -46,7 +46,10 @@ describe("collection time per layout (year rule 4: archive name, collection file
   const table: Array<{ name: string; files: UnpackedFile[]; collector: string | null; want: string | null; source: string | null }> = [
     {
       name: "EKS archive name (UTC, minute: its last ms)",
-      files: archive("eks_i-0abc123def4567890_2025-05-19_0431-UTC_0.7.9.tar.gz", { "kubelet/kubelet.log": journal, "system/instance-id.txt": "i-0abc123def4567890\n" }),
+      files: archive("eks_i-0abc123def4567890_2025-05-19_0431-UTC_0.7.9.tar.gz", {
+        "kubelet/kubelet.log": journal,
+        "system/instance-id.txt": "i-0abc123def4567890\n",
+      }),
       collector: "eks-log-collector",
       want: "2025-05-19T04:31:59.999Z",
       source: "archive-name",
@@ -60,7 +63,10 @@ describe("collection time per layout (year rule 4: archive name, collection file
     },
     {
       name: "Rancher systeminfo/date wins over the folder name",
-      files: archive("x.tar.gz", { "h-2025-05-19_04_31_02/systeminfo/date": "Mon May 19 04:31:09 UTC 2025\n", "h-2025-05-19_04_31_02/journald/kubelet": journal }),
+      files: archive("x.tar.gz", {
+        "h-2025-05-19_04_31_02/systeminfo/date": "Mon May 19 04:31:09 UTC 2025\n",
+        "h-2025-05-19_04_31_02/journald/kubelet": journal,
+      }),
       collector: "rancher-logs-collector",
       want: "2025-05-19T04:31:09.000Z",
       source: "collection-file",
@@ -74,28 +80,40 @@ describe("collection time per layout (year rule 4: archive name, collection file
     },
     {
       name: "sos friendly name: the end of that day",
-      files: archive("s.tar.xz", { "sosreport-h-2025-05-19-abcdefg/sos_commands/logs/journalctl_--no-pager": journal, "sosreport-h-2025-05-19-abcdefg/version.txt": "sosreport: 4.5.6\n" }),
+      files: archive("s.tar.xz", {
+        "sosreport-h-2025-05-19-abcdefg/sos_commands/logs/journalctl_--no-pager": journal,
+        "sosreport-h-2025-05-19-abcdefg/version.txt": "sosreport: 4.5.6\n",
+      }),
       collector: "sosreport",
       want: "2025-05-19T23:59:59.999Z",
       source: "archive-name",
     },
     {
       name: "sos legacy name",
-      files: archive("s.tar.xz", { "sosreport-h.01234567-20250519043102/sos_commands/logs/journalctl_--no-pager": journal, "sosreport-h.01234567-20250519043102/sos_reports/manifest.json": "{}" }),
+      files: archive("s.tar.xz", {
+        "sosreport-h.01234567-20250519043102/sos_commands/logs/journalctl_--no-pager": journal,
+        "sosreport-h.01234567-20250519043102/sos_reports/manifest.json": "{}",
+      }),
       collector: "sosreport",
       want: "2025-05-19T04:31:02.000Z",
       source: "archive-name",
     },
     {
       name: "must-gather timestamp file",
-      files: archive("mg.tar.gz", { "must-gather.local.1/img/timestamp": "2025-05-19 04:31:02.5 +0000 UTC m=+0.1\n", "must-gather.local.1/img/host_service_logs/masters/kubelet_service.log": journal }),
+      files: archive("mg.tar.gz", {
+        "must-gather.local.1/img/timestamp": "2025-05-19 04:31:02.5 +0000 UTC m=+0.1\n",
+        "must-gather.local.1/img/host_service_logs/masters/kubelet_service.log": journal,
+      }),
       collector: "must-gather",
       want: "2025-05-19T04:31:02.000Z",
       source: "collection-file",
     },
     {
       name: "troubleshoot bundle name",
-      files: archive("sb.tar.gz", { "support-bundle-2025-05-19T04_31_02/cluster-resources/events/default.json": "{}", "support-bundle-2025-05-19T04_31_02/version.yaml": "x: 1\n" }),
+      files: archive("sb.tar.gz", {
+        "support-bundle-2025-05-19T04_31_02/cluster-resources/events/default.json": "{}",
+        "support-bundle-2025-05-19T04_31_02/version.yaml": "x: 1\n",
+      }),
       collector: "support-bundle",
       want: "2025-05-19T04:31:02.000Z",
       source: "archive-name",
@@ -116,14 +134,20 @@ describe("collection time per layout (year rule 4: archive name, collection file
     },
     {
       name: "no name date, no member times: the last LAST ENTRY of list-boots",
-      files: archive("b.tar.gz", { "bottlerocket-logs/journalctl.log": journal, "bottlerocket-logs/journalctl-boots": " 0 a91e07c25d3f4b08b6e2f4c1d9a07e33 Mon 2025-05-19 04:19:31 UTC\u2014Mon 2025-05-19 04:31:10 UTC\n" }),
+      files: archive("b.tar.gz", {
+        "bottlerocket-logs/journalctl.log": journal,
+        "bottlerocket-logs/journalctl-boots": " 0 a91e07c25d3f4b08b6e2f4c1d9a07e33 Mon 2025-05-19 04:19:31 UTC\u2014Mon 2025-05-19 04:31:10 UTC\n",
+      }),
       collector: "bottlerocket-logdog",
       want: "2025-05-19T04:31:10.000Z",
       source: "list-boots",
     },
     {
       name: "then the latest event time",
-      files: archive("h.zip", { "logs/kubelet.txt": journal, "logs/events.json": '{"items":[{"lastTimestamp":"2025-05-19T04:30:00Z"},{"lastTimestamp":"2025-05-19T04:29:00Z"}]}' }),
+      files: archive("h.zip", {
+        "logs/kubelet.txt": journal,
+        "logs/events.json": '{"items":[{"lastTimestamp":"2025-05-19T04:30:00Z"},{"lastTimestamp":"2025-05-19T04:29:00Z"}]}',
+      }),
       collector: "journalctl-archive",
       want: "2025-05-19T04:30:00.000Z",
       source: "event-times",
@@ -166,7 +190,12 @@ describe("file layouts", () => {
       ["4.10.0", true],
       ["4.9.2", false],
     ] as const) {
-      const l = describeBundle(archive("s.tar.xz", { "sosreport-h-2025-05-19-abcdefg/version.txt": `sosreport: ${v}\n`, "sosreport-h-2025-05-19-abcdefg/sos_commands/logs/journalctl_--no-pager": "May 19 04:20:07 h kubelet[1]: x\n" }));
+      const l = describeBundle(
+        archive("s.tar.xz", {
+          "sosreport-h-2025-05-19-abcdefg/version.txt": `sosreport: ${v}\n`,
+          "sosreport-h-2025-05-19-abcdefg/sos_commands/logs/journalctl_--no-pager": "May 19 04:20:07 h kubelet[1]: x\n",
+        }),
+      );
       expect(l.files[1].separatorsLabelPrevious === true, v).toBe(relabel);
       expect(l.files[1].node).toBe("h");
     }
@@ -174,7 +203,11 @@ describe("file layouts", () => {
 
   it("two archives in one upload keep their own collectors and nodes", () => {
     const files = [
-      ...archive("a.tar.gz", { "kind-version.txt": "kind v0.22.0\n", "kind-worker/journal.log": "Feb 15 23:28:31 kind-worker kubelet[1]: x\n", "kind-worker/kubernetes-version.txt": "v1.29\n" }),
+      ...archive("a.tar.gz", {
+        "kind-version.txt": "kind v0.22.0\n",
+        "kind-worker/journal.log": "Feb 15 23:28:31 kind-worker kubelet[1]: x\n",
+        "kind-worker/kubernetes-version.txt": "v1.29\n",
+      }),
       ...archive("h-2025-05-19_04_31_02.tar.gz", { "h-2025-05-19_04_31_02/journald/kubelet": "May 19 04:20:07 h kubelet[1]: x\n" }),
     ];
     const l = describeBundle(files);
@@ -183,7 +216,9 @@ describe("file layouts", () => {
   });
 
   it("plain uploads: no collector, no node from the path", () => {
-    const l = describeBundle([{ path: "kubelet.log", member: "kubelet.log", upload: "kubelet.log", status: "read", data: Buffer.from("May 19 04:20:07 h kubelet[1]: x\n") }]);
+    const l = describeBundle([
+      { path: "kubelet.log", member: "kubelet.log", upload: "kubelet.log", status: "read", data: Buffer.from("May 19 04:20:07 h kubelet[1]: x\n") },
+    ]);
     expect(l.collectors).toEqual([]);
     expect(l.files[0]).toMatchObject({ node: null });
   });

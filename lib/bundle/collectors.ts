@@ -86,7 +86,13 @@ export function* groupFiles(files: readonly UnpackedFile[]): Generator<Collector
         let h = heads.get(k);
         if (!h) {
           const d = fileHead(files[idx[k]], HEAD_BYTES);
-          h = d ? decoder.decode(d).split("\n").slice(0, 200).map((l) => l.replace(/\r$/, "")) : [];
+          h = d
+            ? decoder
+                .decode(d)
+                .split("\n")
+                .slice(0, 200)
+                .map((l) => l.replace(/\r$/, ""))
+            : [];
           heads.set(k, h);
         }
         return h;
@@ -150,10 +156,56 @@ function collectedFromContent(g: CollectorGroup): { ms: number; source: string }
  * of hand-made archives (`logs/`, `var/log/`, `kubelet/`, ...) that are no node name.
  */
 const NOT_A_NODE = new Set([
-  "log", "logs", "var", "tmp", "etc", "run", "host", "root", "home", "output", "out", "bundle", "bundles", "dump", "dumps",
-  "collect", "collected", "debug", "data", "export", "exports", "archive", "files", "journal", "journald", "kernel", "system",
-  "systemd", "kubelet", "containerd", "crio", "cri-o", "docker", "pods", "containers", "events", "cni", "net.d", "calico",
-  "cilium", "istio", "istio-cni", "flannel", "multus", "aws-routed-eni", "kube-system", "nodes", "node", "cluster", "incident",
+  "log",
+  "logs",
+  "var",
+  "tmp",
+  "etc",
+  "run",
+  "host",
+  "root",
+  "home",
+  "output",
+  "out",
+  "bundle",
+  "bundles",
+  "dump",
+  "dumps",
+  "collect",
+  "collected",
+  "debug",
+  "data",
+  "export",
+  "exports",
+  "archive",
+  "files",
+  "journal",
+  "journald",
+  "kernel",
+  "system",
+  "systemd",
+  "kubelet",
+  "containerd",
+  "crio",
+  "cri-o",
+  "docker",
+  "pods",
+  "containers",
+  "events",
+  "cni",
+  "net.d",
+  "calico",
+  "cilium",
+  "istio",
+  "istio-cni",
+  "flannel",
+  "multus",
+  "aws-routed-eni",
+  "kube-system",
+  "nodes",
+  "node",
+  "cluster",
+  "incident",
 ]);
 
 /** A folder name that may be a node's name: a DNS label or dotted host name, or an address. */

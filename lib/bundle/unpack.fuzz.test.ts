@@ -13,13 +13,38 @@ import { buildTar, buildTarGz } from "./tar-build";
 import { unpackUpload, type UnpackLimits } from "./unpack";
 
 const LOG = (n: number) =>
-  Array.from({ length: n }, (_, i) => `Mar 14 02:10:${String(i % 60).padStart(2, "0")} node-a kubelet[1234]: I0314 02:10:07.123456    1234 kubelet.go:2321] "line ${i}"`).join("\n") + "\n";
+  Array.from(
+    { length: n },
+    (_, i) => `Mar 14 02:10:${String(i % 60).padStart(2, "0")} node-a kubelet[1234]: I0314 02:10:07.123456    1234 kubelet.go:2321] "line ${i}"`,
+  ).join("\n") + "\n";
 
 const inner = buildTarGz([{ path: "inner/containerd.log", content: LOG(5) }]);
 const BASES: Array<[string, Buffer]> = [
-  ["bundle.tar", buildTar([{ path: "a/kubelet.log", content: LOG(20) }, { path: "a/b.log", content: LOG(3) }, { path: "a/link", type: "SymbolicLink", linkpath: "/etc/passwd" }])],
-  ["bundle.tar.gz", buildTarGz([{ path: "a/kubelet.log", content: LOG(40) }, { path: "a/nested.tar.gz", content: inner }, { path: "a/rot.log.gz", content: gzipSync(LOG(10)) }])],
-  ["bundle.zip", buildHostileZip([{ name: "z/kubelet.log", data: LOG(30) }, { name: "z/stored.log", data: LOG(4), method: 0 }, { name: "z/in.tgz", data: inner, method: 0 }, { name: "z/enc.log", data: "x", encrypted: true }])],
+  [
+    "bundle.tar",
+    buildTar([
+      { path: "a/kubelet.log", content: LOG(20) },
+      { path: "a/b.log", content: LOG(3) },
+      { path: "a/link", type: "SymbolicLink", linkpath: "/etc/passwd" },
+    ]),
+  ],
+  [
+    "bundle.tar.gz",
+    buildTarGz([
+      { path: "a/kubelet.log", content: LOG(40) },
+      { path: "a/nested.tar.gz", content: inner },
+      { path: "a/rot.log.gz", content: gzipSync(LOG(10)) },
+    ]),
+  ],
+  [
+    "bundle.zip",
+    buildHostileZip([
+      { name: "z/kubelet.log", data: LOG(30) },
+      { name: "z/stored.log", data: LOG(4), method: 0 },
+      { name: "z/in.tgz", data: inner, method: 0 },
+      { name: "z/enc.log", data: "x", encrypted: true },
+    ]),
+  ],
   ["kubelet.log.gz", gzipSync(LOG(50))],
   ["kubelet.log", Buffer.from(LOG(10))],
 ];
@@ -91,7 +116,12 @@ describe("unpack on hostile bytes", () => {
   });
 
   it("random bytes, with and without archive magic in front", async () => {
-    const magic = fc.constantFrom(Buffer.alloc(0), Buffer.from([0x1f, 0x8b, 8, 0]), Buffer.from("PK\u0003\u0004", "latin1"), Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0]));
+    const magic = fc.constantFrom(
+      Buffer.alloc(0),
+      Buffer.from([0x1f, 0x8b, 8, 0]),
+      Buffer.from("PK\u0003\u0004", "latin1"),
+      Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0]),
+    );
     await fc.assert(
       fc.asyncProperty(magic, fc.uint8Array({ maxLength: 2048 }), fc.constantFrom("x.tar.gz", "x.zip", "x.log", "x.gz", "x.xz"), async (m, bytes, name) => {
         await check(name, Buffer.concat([m, Buffer.from(bytes)]));

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { buildTar, buildTarGz } from "./tar-build";
 import { fileBytes, safeMemberPath, sniffContainer, unpackUpload } from "./unpack";
 
-const LOG = "Mar 14 02:10:07 node-a kubelet[1234]: I0314 02:10:07.123456    1234 kubelet.go:2321] \"Starting kubelet main sync loop\"\n";
+const LOG = 'Mar 14 02:10:07 node-a kubelet[1234]: I0314 02:10:07.123456    1234 kubelet.go:2321] "Starting kubelet main sync loop"\n';
 
 describe("safeMemberPath", () => {
   it("normalises and refuses escapes", () => {
@@ -65,8 +65,8 @@ describe("unpackUpload", () => {
   });
 
   it("reads every member of a gzip of several members (its trailer states the last one's size only)", async () => {
-    const first = "Mar 14 02:10:05 ip-10-0-0-1 kubelet[2099]: I0314 02:10:05.991540    2099 server.go:486] \"Kubelet version\"\n".repeat(4000);
-    const second = "Mar 14 02:10:06 ip-10-0-0-1 containerd[800]: time=\"2026-03-14T02:10:06Z\" level=info msg=\"starting containerd\"\n".repeat(10);
+    const first = 'Mar 14 02:10:05 ip-10-0-0-1 kubelet[2099]: I0314 02:10:05.991540    2099 server.go:486] "Kubelet version"\n'.repeat(4000);
+    const second = 'Mar 14 02:10:06 ip-10-0-0-1 containerd[800]: time="2026-03-14T02:10:06Z" level=info msg="starting containerd"\n'.repeat(10);
     const out = await unpackUpload("node.log.gz", Buffer.concat([gzipSync(first), gzipSync(second)]));
     expect(out).toHaveLength(1);
     expect(out[0]).toMatchObject({ path: "node.log", status: "read" });
@@ -75,7 +75,7 @@ describe("unpackUpload", () => {
 
   it("does not keep a large buffer for a small file whose gzip trailer claims a large size", async () => {
     // zlib ignores NUL padding after the member; the padding's last four bytes pose as ISIZE (200 MB)
-    const body = "I0314 02:10:05.991540    2099 server.go:486] \"Kubelet version\"\n";
+    const body = 'I0314 02:10:05.991540    2099 server.go:486] "Kubelet version"\n';
     const padded = Buffer.concat([gzipSync(body), Buffer.alloc(200_000), Buffer.from([0x00, 0x2d, 0x31, 0x0c])]);
     expect(padded.readUInt32LE(padded.length - 4)).toBe(204_549_376);
     const out = await unpackUpload("kubelet.log.gz", padded);
@@ -86,8 +86,8 @@ describe("unpackUpload", () => {
 
   it("gives each tar member its own bytes, and a reused read its file's", async () => {
     const files = [
-      { path: "./kubelet/kubelet.log", content: "I0314 02:10:05.991540    2099 server.go:486] \"Kubelet version\" kubeletVersion=\"v1.31.4\"\n".repeat(3000) },
-      { path: "./containerd/containerd.log", content: "time=\"2026-03-14T02:10:06Z\" level=info msg=\"starting containerd\"\n" },
+      { path: "./kubelet/kubelet.log", content: 'I0314 02:10:05.991540    2099 server.go:486] "Kubelet version" kubeletVersion="v1.31.4"\n'.repeat(3000) },
+      { path: "./containerd/containerd.log", content: 'time="2026-03-14T02:10:06Z" level=info msg="starting containerd"\n' },
     ];
     const out = await unpackUpload("node.tar.gz", buildTarGz(files.map((f) => ({ ...f, mtimeMs: 0 }))));
     expect(out.map((f) => [f.path, f.data!.toString("utf8")])).toEqual(files.map((f) => [f.path.slice(2), f.content]));

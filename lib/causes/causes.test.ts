@@ -31,7 +31,9 @@ describe("causes table", () => {
     expect(causeOfFinding({ detector: "sandbox-failure-window", metrics: { errorClass: "calico-nodename-missing" } })?.key).toBe("calico-nodename-missing");
     expect(causeOfFinding({ detector: "sandbox-failure-window", metrics: { errorClass: "sig:foo" } })).toBeNull();
     expect(causeOfFinding({ detector: "conflist-rewrite-loop", metrics: {} })?.key).toBe("conflist-rewrite-loop");
-    expect(causeOfFinding({ detector: "cni-bootstrap-deadlock", metrics: { missingPath: "/var/run/istio-cni/istio-cni-kubeconfig" } })?.key).toBe("istio-cni-kubeconfig-missing");
+    expect(causeOfFinding({ detector: "cni-bootstrap-deadlock", metrics: { missingPath: "/var/run/istio-cni/istio-cni-kubeconfig" } })?.key).toBe(
+      "istio-cni-kubeconfig-missing",
+    );
     expect(causeOfFinding({ detector: "retry-storm", metrics: { pod: "a/b" } })).toBeNull();
   });
 });

@@ -74,8 +74,19 @@ export const CAUSES: readonly Cause[] = [
     ],
     refs: [
       gh("istio/istio", 60668, "report", "node reboot: all pods fail CmdAdd on the missing kubeconfig, sidecar mode, Istio 1.28.2"),
-      gh("istio/istio", 60721, "fix", "the check that skips the agent's own pod runs in sidecar mode too, not only ambient; in the Istio 1.30.4 release notes", true),
-      { label: "Announcing Istio 1.30.4", url: "https://istio.io/latest/news/releases/1.30.x/announcing-1.30.4/", kind: "docs", note: "release notes: the agent pod no longer blocks on its own kubeconfig" },
+      gh(
+        "istio/istio",
+        60721,
+        "fix",
+        "the check that skips the agent's own pod runs in sidecar mode too, not only ambient; in the Istio 1.30.4 release notes",
+        true,
+      ),
+      {
+        label: "Announcing Istio 1.30.4",
+        url: "https://istio.io/latest/news/releases/1.30.x/announcing-1.30.4/",
+        kind: "docs",
+        note: "release notes: the agent pod no longer blocks on its own kubeconfig",
+      },
       gh("istio/istio", 56972, "fix", "first guard for the agent's own pod (Istio-owned CNI config, ambient); backported to 1.27 in istio/istio#57297", true),
     ],
   },
@@ -103,7 +114,7 @@ export const CAUSES: readonly Cause[] = [
       "Compare the plugin types in the CNI config with the files in the bin directory (containerd `bin_dir`, usually /opt/cni/bin).",
       "Check the install container of the agent that owns the missing plugin ran on this node and copied its binary.",
     ],
-    refs: [gh("istio/istio", 11676, "report", "`failed to find plugin \"istio-cni\" in path`: the chained plugin's binary not installed")],
+    refs: [gh("istio/istio", 11676, "report", '`failed to find plugin "istio-cni" in path`: the chained plugin\'s binary not installed')],
   },
   {
     key: "cilium-agent-unreachable",
@@ -134,7 +145,10 @@ export const CAUSES: readonly Cause[] = [
     key: "netplugin-no-error-message",
     title: "Network plugin failed without a message",
     meaning: "The dockershim reported that the network plugin failed but gave no error text: the real cause is only in the CNI plugin's own log.",
-    remediation: ["Read the CNI plugin's log on the node for the same seconds.", "dockershim was removed in Kubernetes 1.24: move the node to containerd or CRI-O."],
+    remediation: [
+      "Read the CNI plugin's log on the node for the same seconds.",
+      "dockershim was removed in Kubernetes 1.24: move the node to containerd or CRI-O.",
+    ],
     refs: [],
   },
   {
@@ -193,7 +207,10 @@ export const CAUSES: readonly Cause[] = [
     title: "CNI plugin's API token refused",
     meaning:
       "The CNI plugin's credentials for the Kubernetes API were refused: its token expired or its service account was recreated, so the kubeconfig the agent wrote on the node no longer works.",
-    remediation: ["Restart the CNI agent pod on the node so it writes fresh credentials.", "Check the agent refreshes its token (recent versions do) and upgrade if it does not."],
+    remediation: [
+      "Restart the CNI agent pod on the node so it writes fresh credentials.",
+      "Check the agent refreshes its token (recent versions do) and upgrade if it does not.",
+    ],
     refs: [],
   },
   {
@@ -217,7 +234,12 @@ export const CAUSES: readonly Cause[] = [
       gh("cilium/cilium", 26760, "report", "Cilium overwrites the config istio-cni appends to 05-cilium.conflist"),
       gh("cilium/cilium", 30614, "report", "the agents fight over 05-cilium.conflist; `cni.exclusive=false` ends it"),
       gh("istio/istio", 52623, "fix", "istio-cni detects the Cilium loop and limits it to one loop per second", true),
-      { label: "Cilium: Istio integration", url: "https://docs.cilium.io/en/latest/network/servicemesh/istio/", kind: "docs", note: "`cni.exclusive: false` for Istio" },
+      {
+        label: "Cilium: Istio integration",
+        url: "https://docs.cilium.io/en/latest/network/servicemesh/istio/",
+        kind: "docs",
+        note: "`cni.exclusive: false` for Istio",
+      },
     ],
   },
   {

@@ -87,15 +87,9 @@ export async function applyMigrations(db: SqlDb, dir = migrationsDir()): Promise
         continue;
       }
       const id = randomUUID();
-      await tx.query(
-        `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())`,
-        [id, m.checksum, m.name],
-      );
+      await tx.query(`INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())`, [id, m.checksum, m.name]);
       await tx.exec(m.sql);
-      await tx.query(
-        `UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
-        [id],
-      );
+      await tx.query(`UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
       done.push(m.name);
     }
     return done;

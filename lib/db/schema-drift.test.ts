@@ -83,7 +83,14 @@ describe("schema.prisma and migrations agree", () => {
 
   for (const model of models) {
     it(`model ${model.name}: columns, keys, indexes, foreign keys`, async () => {
-      const cols = await db.sql.query<{ column_name: string; data_type: string; udt_name: string; is_nullable: string; column_default: string | null; datetime_precision: number | null }>(
+      const cols = await db.sql.query<{
+        column_name: string;
+        data_type: string;
+        udt_name: string;
+        is_nullable: string;
+        column_default: string | null;
+        datetime_precision: number | null;
+      }>(
         `SELECT column_name, data_type, udt_name, is_nullable, column_default, datetime_precision FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1`,
         [model.name],
       );
@@ -124,7 +131,12 @@ describe("schema.prisma and migrations agree", () => {
       for (const [name, fieldsOf] of want) {
         const def = got.get(name);
         expect(def, `index ${name}`).toBeDefined();
-        expect(def!.replace(/^.*\((.*)\)$/, "$1").split(", ").map((s) => s.replace(/"/g, ""))).toEqual(fieldsOf);
+        expect(
+          def!
+            .replace(/^.*\((.*)\)$/, "$1")
+            .split(", ")
+            .map((s) => s.replace(/"/g, "")),
+        ).toEqual(fieldsOf);
       }
       expect([...got.keys()].sort()).toEqual([...want.keys(), ...(RAW_SQL_INDEXES[model.name] ?? [])].sort());
 
@@ -134,7 +146,10 @@ describe("schema.prisma and migrations agree", () => {
       );
       const wantFk = new Map<string, string>();
       for (const f of model.fields.filter((x) => modelNames.has(x.type) && /@relation\(/.test(x.attrs))) {
-        const fieldsOf = /fields: \[([^\]]+)\]/.exec(f.attrs)![1].split(",").map((s) => s.trim());
+        const fieldsOf = /fields: \[([^\]]+)\]/
+          .exec(f.attrs)![1]
+          .split(",")
+          .map((s) => s.trim());
         const onDelete = /onDelete: (\w+)/.exec(f.attrs)?.[1] ?? "Restrict";
         const action = { Cascade: "CASCADE", SetNull: "SET NULL", Restrict: "RESTRICT", NoAction: "NO ACTION" }[onDelete]!;
         wantFk.set(`${model.name}_${fieldsOf.join("_")}_fkey`, `REFERENCES "${f.type}"(id) ON UPDATE CASCADE ON DELETE ${action}`);

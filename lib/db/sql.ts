@@ -40,9 +40,7 @@ export function copyText(v: string | number | bigint | boolean | null | undefine
   // most log text needs no escaping, and most of the rest only has backslashes (Go quoting)
   if (!NEEDS_ESCAPE.test(v)) return v;
   if (!CONTROL.test(v)) return v.replaceAll("\\", "\\\\");
-  return v.replace(/[\\\t\n\r\0]/g, (c) =>
-    c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : c === "\r" ? "\\r" : "",
-  );
+  return v.replace(/[\\\t\n\r\0]/g, (c) => (c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : c === "\r" ? "\\r" : ""));
 }
 
 /**

@@ -363,8 +363,7 @@ export function computeWindows(attempts: Attempt[], events: BootEvent[], quietS:
     .filter((e) => e.kind === "sandbox.created" && e.ts !== null)
     .map((e) => e.ts!)
     .sort((a, b) => a - b);
-  const successBetween = (after: number, before: number | null) =>
-    successes.some((s) => s > after && (before === null || s < before));
+  const successBetween = (after: number, before: number | null) => successes.some((s) => s > after && (before === null || s < before));
   const windows: FailureWindow[] = [];
   let i = 0;
   while (i < attempts.length) {

@@ -10,7 +10,14 @@ const AGENT = "istio-system/istio-cni-node-7xk2p";
 /** kubelet's "Failed to create sandbox for pod" line for each (pod, t), each its own sandbox. */
 function failures(spec: Array<[string, number]>, e = eventFactory()): BootEvent[] {
   return spec.map(([pod, t], i) =>
-    e({ t, pod, component: "kubelet", sandboxId: sid(i + 1), errorClass: "istio-cni-kubeconfig-missing", message: `Failed to create sandbox for pod err="${ERR}" pod="${pod}"` }),
+    e({
+      t,
+      pod,
+      component: "kubelet",
+      sandboxId: sid(i + 1),
+      errorClass: "istio-cni-kubeconfig-missing",
+      message: `Failed to create sandbox for pod err="${ERR}" pod="${pod}"`,
+    }),
   );
 }
 const every15 = (pod: string, from: number, n: number) => Array.from({ length: n }, (_, i) => [pod, from + 15 * i] as [string, number]);
@@ -24,7 +31,9 @@ describe("cni-bootstrap-deadlock", () => {
   });
 
   it("the agent pod fails like every other pod and nothing changes: a deadlock, open, with the writer and blocked pods", () => {
-    const events = sortEvents(failures([...every15(AGENT, 11.4, 10), ...every15("kube-system/coredns-787cb67946-vtnhn", 8.5, 10), ...every15("logging/fluent-bit-z9vb5", 7.9, 10)]));
+    const events = sortEvents(
+      failures([...every15(AGENT, 11.4, 10), ...every15("kube-system/coredns-787cb67946-vtnhn", 8.5, 10), ...every15("logging/fluent-bit-z9vb5", 7.9, 10)]),
+    );
     const [f, ...rest] = run(BOOT, events, defaults);
     expect(rest).toEqual([]);
     expect(f.metrics).toMatchObject({ missingPath: KUBECONFIG, writerPod: AGENT, blockedPods: 3, attempts: 30, writerAttempts: 10, sinceS: 7.9 });
@@ -49,7 +58,14 @@ describe("cni-bootstrap-deadlock", () => {
   it("no deadlock when the writer is not among the failing pods (calico-node runs on the host network) or failed once", () => {
     const e = eventFactory();
     const calico = every15("kube-system/ds-a", 10, 4).map(([pod, t], i) =>
-      e({ t, pod, component: "kubelet", sandboxId: sid(100 + i), errorClass: "calico-nodename-missing", message: `err="stat /var/lib/calico/nodename: no such file or directory"` }),
+      e({
+        t,
+        pod,
+        component: "kubelet",
+        sandboxId: sid(100 + i),
+        errorClass: "calico-nodename-missing",
+        message: `err="stat /var/lib/calico/nodename: no such file or directory"`,
+      }),
     );
     expect(run(BOOT, sortEvents(calico), defaults)).toEqual([]);
     expect(run(BOOT, sortEvents(failures([[AGENT, 11], ...every15("default/web-1", 9, 5)])), defaults)).toEqual([]);

@@ -17,7 +17,22 @@ function caseEvents(name: string): BootEvent[] {
   const pf = parseFile(name, text, { collectedMs: null, year: null });
   return pf.records.map((r, i) => {
     const c = classifyRecord(r);
-    return { id: i + 1, ts: r.ts, fileId: 1, line: r.line, component: r.component, lane: c.lane, severity: r.severity, kind: c.kind, pod: c.pod, sandboxId: c.sandboxId, errorClass: c.errorClass, message: r.message, k8s: null, fields: null };
+    return {
+      id: i + 1,
+      ts: r.ts,
+      fileId: 1,
+      line: r.line,
+      component: r.component,
+      lane: c.lane,
+      severity: r.severity,
+      kind: c.kind,
+      pod: c.pod,
+      sandboxId: c.sandboxId,
+      errorClass: c.errorClass,
+      message: r.message,
+      k8s: null,
+      fields: null,
+    };
   });
 }
 
@@ -74,14 +89,33 @@ describe("conflist-rewrite-loop: writes", () => {
     const lines: string[] = [];
     for (let i = 0; i < 30; i++) {
       const t = new Date(Date.UTC(2024, 8, 17, 13, 4, 21 + Math.floor(i / 3))).toISOString().replace(".000Z", "+0000");
-      lines.push(`${t} /etc/cni/net.d/ CREATE .05-cilium.conflist${1000 + i}`, `${t} /etc/cni/net.d/ MODIFY .05-cilium.conflist${1000 + i}`, `${t} /etc/cni/net.d/ CLOSE_WRITE,CLOSE .05-cilium.conflist${1000 + i}`);
+      lines.push(
+        `${t} /etc/cni/net.d/ CREATE .05-cilium.conflist${1000 + i}`,
+        `${t} /etc/cni/net.d/ MODIFY .05-cilium.conflist${1000 + i}`,
+        `${t} /etc/cni/net.d/ CLOSE_WRITE,CLOSE .05-cilium.conflist${1000 + i}`,
+      );
       lines.push(`${t} /etc/cni/net.d/ MOVED_FROM .05-cilium.conflist${1000 + i}`, `${t} /etc/cni/net.d/ MOVED_TO 05-cilium.conflist`);
     }
     const pf = parseFile("inotify-net.d.log", lines.join("\n") + "\n", { collectedMs: null, year: null });
     expect(pf.format).toBe("inotifywait");
     const events = pf.records.map((r, i) => {
       const c = classifyRecord(r);
-      return { id: i + 1, ts: r.ts, fileId: 1, line: r.line, component: r.component, lane: c.lane, severity: r.severity, kind: c.kind, pod: c.pod, sandboxId: c.sandboxId, errorClass: c.errorClass, message: r.message, k8s: null, fields: null } as BootEvent;
+      return {
+        id: i + 1,
+        ts: r.ts,
+        fileId: 1,
+        line: r.line,
+        component: r.component,
+        lane: c.lane,
+        severity: r.severity,
+        kind: c.kind,
+        pod: c.pod,
+        sandboxId: c.sandboxId,
+        errorClass: c.errorClass,
+        message: r.message,
+        k8s: null,
+        fields: null,
+      } as BootEvent;
     });
     expect(events.filter((x) => x.kind === "cni.config.written")).toHaveLength(30);
     const start = Date.UTC(2024, 8, 17, 13, 4, 21);
@@ -124,7 +158,9 @@ describe("conflist-rewrite-loop: findings", () => {
     const e = eventFactory();
     const install = [e({ t: 8, component: "cni-calico", kind: "cni.config.written", message: "Created /host/etc/cni/net.d/10-calico.conflist", severity: 1 })];
     expect(run(BOOT, install, defaults)).toEqual([]);
-    const restarts = [0, 30, 95, 160, 250, 400, 500, 620, 700, 810, 900].map((t) => e({ t: 8 + t, component: "cilium", kind: "cni.config.written", message: ciliumWrote, severity: 1 }));
+    const restarts = [0, 30, 95, 160, 250, 400, 500, 620, 700, 810, 900].map((t) =>
+      e({ t: 8 + t, component: "cilium", kind: "cni.config.written", message: ciliumWrote, severity: 1 }),
+    );
     expect(run(BOOT, restarts, defaults)).toEqual([]);
   });
 

@@ -154,7 +154,13 @@ export function collectWrites(events: BootEvent[], pairMs = defaults.pairMs, obs
 const CHAINED = new Set(["istio-cni", "linkerd-cni", "kuma-cni", "consul-cni", "cni-bandwidth", "portmap"]);
 
 /** How a writer (event component) is named in prose. */
-const DISPLAY: Record<string, string> = { cilium: "Cilium", "cni-calico": "Calico", calico: "Calico", flannel: "flannel", unknown: "an unknown writer (inotifywait)" };
+const DISPLAY: Record<string, string> = {
+  cilium: "Cilium",
+  "cni-calico": "Calico",
+  calico: "Calico",
+  flannel: "flannel",
+  unknown: "an unknown writer (inotifywait)",
+};
 /** A writer's name in prose (`cilium` -> `Cilium`). */
 export const writerName = (w: string): string => DISPLAY[w] ?? w;
 
@@ -252,7 +258,9 @@ export function run(boot: BootInfo, events: BootEvent[], params: ConflistRewrite
           : `One writer: ${writerName(writers[0])} (${byWriter[writers[0]]} writes)${removedHint ? `; its lines say its entry had been removed from the file each time` : ""}.`,
       );
       if (removals) parts.push(`${plural(removals, "write was a removal", "writes were removals")}.`);
-      const untimedText = Object.entries(untimedBy).map(([w, n]) => `${writerName(w)} ${n}`).join(", ");
+      const untimedText = Object.entries(untimedBy)
+        .map(([w, n]) => `${writerName(w)} ${n}`)
+        .join(", ");
       if (untimed.length) parts.push(`Records without a time also write this file (${untimedText}); they cannot be placed and are not in the counts.`);
       parts.push(causeText(path, causeWriters, removedHint));
       out.push({

@@ -64,9 +64,7 @@ export interface RunDetectorsOptions {
 
 /** Events in the order detectors expect: (ts ?? +inf, fileId, line). Returns a new array. */
 export function sortBootEvents(events: BootEvent[]): BootEvent[] {
-  return [...events].sort(
-    (a, b) => (a.ts ?? Number.POSITIVE_INFINITY) - (b.ts ?? Number.POSITIVE_INFINITY) || a.fileId - b.fileId || a.line - b.line,
-  );
+  return [...events].sort((a, b) => (a.ts ?? Number.POSITIVE_INFINITY) - (b.ts ?? Number.POSITIVE_INFINITY) || a.fileId - b.fileId || a.line - b.line);
 }
 
 /**
@@ -76,11 +74,7 @@ export function sortBootEvents(events: BootEvent[]): BootEvent[] {
  * @returns findings in registry order, each detector's in its own order, and one error
  *   entry per detector that threw or returned an invalid finding (its findings are dropped)
  */
-export function runDetectors(
-  boot: BootInfo,
-  events: BootEvent[],
-  opts: RunDetectorsOptions = {},
-): { findings: Finding[]; errors: DetectorError[] } {
+export function runDetectors(boot: BootInfo, events: BootEvent[], opts: RunDetectorsOptions = {}): { findings: Finding[]; errors: DetectorError[] } {
   const detectors = opts.detectors ?? DETECTORS;
   assertUniqueNames(detectors);
   const sorted = sortBootEvents(events);

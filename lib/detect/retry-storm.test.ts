@@ -30,11 +30,22 @@ describe("retry-storm: findings", () => {
   it("a steady storm: one node finding with the peak, one per pod with median interval and jitter", () => {
     const pods: Record<string, number[]> = {};
     for (let p = 0; p < 12; p++) pods[`kube-system/ds-${p}`] = [10 + p * 0.3, 25 + p * 0.3, 40.2 + p * 0.3, 55 + p * 0.3, 70.4 + p * 0.3];
-    const events = storm(pods, Object.keys(pods).map((p) => [p, 90] as [string, number]));
+    const events = storm(
+      pods,
+      Object.keys(pods).map((p) => [p, 90] as [string, number]),
+    );
     const f = run(BOOT, events, defaults);
     const node = f.filter((x) => x.metrics.scope === "node");
     expect(node).toHaveLength(1);
-    expect(node[0].metrics).toMatchObject({ scope: "node", attempts: 60, pods: 12, ratePerMin: 48, peakAt: new Date(T0 + 10_000).toISOString(), steadyPods: 12, growingPods: 0 });
+    expect(node[0].metrics).toMatchObject({
+      scope: "node",
+      attempts: 60,
+      pods: 12,
+      ratePerMin: 48,
+      peakAt: new Date(T0 + 10_000).toISOString(),
+      steadyPods: 12,
+      growingPods: 0,
+    });
     expect(node[0].severity).toBe("medium");
     const pod0 = f.find((x) => x.metrics.pod === "kube-system/ds-0")!;
     expect(pod0.metrics).toMatchObject({ scope: "pod", attempts: 5, intervalS: 15.1, jitterS: 0.3, rhythm: "steady", intervalsS: [15, 15.2, 14.8, 15.4] });

@@ -89,7 +89,10 @@ export function describe(p: RetryStormParams): string {
 export type Rhythm = "steady" | "growing" | "irregular" | "averaged";
 
 /** Rhythm of a list of intervals (s) under the thresholds. Exported for tests. */
-export function rhythmOf(intervalsS: number[], p: Pick<RetryStormParams, "steadyJitterS" | "steadyJitterRatio" | "growthRatio">): { rhythm: Rhythm; medianS: number; jitterS: number } {
+export function rhythmOf(
+  intervalsS: number[],
+  p: Pick<RetryStormParams, "steadyJitterS" | "steadyJitterRatio" | "growthRatio">,
+): { rhythm: Rhythm; medianS: number; jitterS: number } {
   const med = median(intervalsS);
   const jitter = Math.max(...intervalsS.map((x) => Math.abs(x - med)));
   const tol = Math.max(p.steadyJitterS, p.steadyJitterRatio * med);
@@ -178,7 +181,10 @@ export function run(boot: BootInfo, events: BootEvent[], params: RetryStormParam
         `${plural(growing.length, "pod")} backed off with growing intervals (for example ${growing[0].pod}: ${growing[0].intervalsS.map((x) => x.toFixed(3)).join(", ")} s), which is a backoff, not a steady storm.`,
       );
     if (irregular.length) parts.push(`${plural(irregular.length, "pod")} retried irregularly.`);
-    if (averaged.length) parts.push(`For ${plural(averaged.length, "pod")} the failures come from Kubernetes event counts spread evenly, so the rate is an average over each event's span.`);
+    if (averaged.length)
+      parts.push(
+        `For ${plural(averaged.length, "pod")} the failures come from Kubernetes event counts spread evenly, so the rate is an average over each event's span.`,
+      );
     parts.push(
       ratePerMin >= p.highRatePerMin
         ? `A rate this high leaves a cleanup goroutine per failure waiting in the runtime, and enough of them can stall it.`
@@ -218,7 +224,10 @@ export function run(boot: BootInfo, events: BootEvent[], params: RetryStormParam
     const intervalS = round3(r.medianS);
     const jitterS = round3(r.jitterS);
     // a readable paragraph: the first intervals, then how many more (all are in metrics.intervalsS)
-    const shown = r.intervalsS.slice(0, 8).map((x) => x.toFixed(3)).join(", ");
+    const shown = r.intervalsS
+      .slice(0, 8)
+      .map((x) => x.toFixed(3))
+      .join(", ");
     const list = r.intervalsS.length > 8 ? `${shown}, … ${r.intervalsS.length - 8} more` : shown;
     const span = `${fmtT(sec(first - t0))} to ${fmtT(sec(last - t0))}`;
     const tail = r.recovered ? `A sandbox of the pod succeeded after its last failure.` : `The pod was still failing when the data ended.`;

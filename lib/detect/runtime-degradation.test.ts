@@ -5,17 +5,31 @@ import type { BootEvent } from "./types";
 import { classifyRecord } from "../timeline/classify";
 
 const e0 = eventFactory();
-const storm = (e = e0): BootEvent[] => Array.from({ length: 20 }, (_, i) => e({ t: 10 + i * 5, pod: `ns/p${i % 5}`, sandboxId: sid(i + 1), errorClass: "calico-nodename-missing" }));
+const storm = (e = e0): BootEvent[] =>
+  Array.from({ length: 20 }, (_, i) => e({ t: 10 + i * 5, pod: `ns/p${i % 5}`, sandboxId: sid(i + 1), errorClass: "calico-nodename-missing" }));
 
 describe("runtime-degradation", () => {
   it("classify gives the runtime's health lines the kinds the detector reads", () => {
-    const k = (component: string, message: string, severity: number, fields?: Record<string, string>) => classifyRecord({ component, message, severity, fields }).kind;
+    const k = (component: string, message: string, severity: number, fields?: Record<string, string>) =>
+      classifyRecord({ component, message, severity, fields }).kind;
     expect(k("containerd", "ttrpc: received message on inactive stream", 3, { stream: "31" })).toBe("runtime.unhealthy");
-    expect(k("containerd", "Failed to handle event stream", 3, { error: "rpc error: code = Unavailable desc = error reading from server: EOF" })).toBe("runtime.unhealthy");
-    expect(k("containerd", "failed to handle container TaskExit event &TaskExit{ContainerID:x,ID:x,Pid:1,ExitStatus:137,}", 3, { error: "failed to stop container: context deadline exceeded: unknown" })).toBe("runtime.unhealthy");
-    expect(k("kubelet", 'Skipping pod synchronization err="PLEG is not healthy: pleg was last seen active 3m10.2s ago; threshold is 3m0s"', 1)).toBe("runtime.unhealthy");
-    expect(k("kubelet", 'ListPodSandbox with filter from runtime service failed err="rpc error: code = DeadlineExceeded desc = context deadline exceeded"', 3)).toBe("runtime.unhealthy");
-    expect(k("containerd", 'StopPodSandbox for "ab" failed', 3, { error: "rpc error: code = DeadlineExceeded desc = context deadline exceeded" })).toBe("sandbox.stop.failed");
+    expect(k("containerd", "Failed to handle event stream", 3, { error: "rpc error: code = Unavailable desc = error reading from server: EOF" })).toBe(
+      "runtime.unhealthy",
+    );
+    expect(
+      k("containerd", "failed to handle container TaskExit event &TaskExit{ContainerID:x,ID:x,Pid:1,ExitStatus:137,}", 3, {
+        error: "failed to stop container: context deadline exceeded: unknown",
+      }),
+    ).toBe("runtime.unhealthy");
+    expect(k("kubelet", 'Skipping pod synchronization err="PLEG is not healthy: pleg was last seen active 3m10.2s ago; threshold is 3m0s"', 1)).toBe(
+      "runtime.unhealthy",
+    );
+    expect(
+      k("kubelet", 'ListPodSandbox with filter from runtime service failed err="rpc error: code = DeadlineExceeded desc = context deadline exceeded"', 3),
+    ).toBe("runtime.unhealthy");
+    expect(k("containerd", 'StopPodSandbox for "ab" failed', 3, { error: "rpc error: code = DeadlineExceeded desc = context deadline exceeded" })).toBe(
+      "sandbox.stop.failed",
+    );
   });
 
   it("lists each signal with its count and first/last time; stops count once per sandbox", () => {
@@ -23,11 +37,29 @@ describe("runtime-degradation", () => {
     const events = sortEvents([
       ...storm(e),
       e({ t: 60, kind: "sandbox.stop.failed", sandboxId: sid(3), errorClass: "context-deadline-exceeded", message: `StopPodSandbox for "${sid(3)}" failed` }),
-      e({ t: 60.02, kind: "sandbox.stop.failed", component: "kubelet", sandboxId: sid(3), errorClass: "context-deadline-exceeded", message: "StopPodSandbox from runtime service failed" }),
+      e({
+        t: 60.02,
+        kind: "sandbox.stop.failed",
+        component: "kubelet",
+        sandboxId: sid(3),
+        errorClass: "context-deadline-exceeded",
+        message: "StopPodSandbox from runtime service failed",
+      }),
       e({ t: 70, kind: "sandbox.stop.failed", sandboxId: sid(4), errorClass: "context-deadline-exceeded", message: `StopPodSandbox for "${sid(4)}" failed` }),
-      e({ t: 61, kind: "runtime.unhealthy", message: "failed to handle container TaskExit event &TaskExit{}", errorClass: "sig:failed to stop container: context deadline exceeded: unknown" }),
+      e({
+        t: 61,
+        kind: "runtime.unhealthy",
+        message: "failed to handle container TaskExit event &TaskExit{}",
+        errorClass: "sig:failed to stop container: context deadline exceeded: unknown",
+      }),
       e({ t: 62, kind: "runtime.unhealthy", message: "ttrpc: received message on inactive stream" }),
-      e({ t: 75, kind: "runtime.unhealthy", component: "kubelet", message: 'Skipping pod synchronization err="PLEG is not healthy: pleg was last seen active 3m1s ago; threshold is 3m0s"', severity: 1 }),
+      e({
+        t: 75,
+        kind: "runtime.unhealthy",
+        component: "kubelet",
+        message: 'Skipping pod synchronization err="PLEG is not healthy: pleg was last seen active 3m1s ago; threshold is 3m0s"',
+        severity: 1,
+      }),
       e({ t: 76, kind: "network.not-ready", component: "kubelet", message: "Container runtime network not ready" }),
       // before the storm: a normal boot's network-not-ready, not counted
       e({ t: 5, kind: "network.not-ready", component: "kubelet", message: "Container runtime network not ready" }),
@@ -58,7 +90,9 @@ describe("runtime-degradation", () => {
       e({ t: 62, kind: "runtime.unhealthy", message: "ttrpc: received message on inactive stream" }),
     ];
     expect(run(BOOT, sortEvents(health), defaults)).toEqual([]);
-    const nr = Array.from({ length: 10 }, (_, i) => e({ t: 20 + i * 5, kind: "network.not-ready", component: "kubelet", message: "Container runtime network not ready" }));
+    const nr = Array.from({ length: 10 }, (_, i) =>
+      e({ t: 20 + i * 5, kind: "network.not-ready", component: "kubelet", message: "Container runtime network not ready" }),
+    );
     expect(run(BOOT, sortEvents([...storm(e), ...nr]), defaults)).toEqual([]);
     const one = e({ t: 60, kind: "sandbox.stop.failed", sandboxId: sid(3), errorClass: "context-deadline-exceeded", message: "StopPodSandbox failed" });
     expect(run(BOOT, sortEvents([...storm(e), one]), defaults)).toEqual([]);
@@ -78,7 +112,12 @@ describe("runtime-degradation", () => {
     const events = sortEvents([
       ...storm(e),
       e({ t: 50, kind: "runtime.started", message: "starting containerd", severity: 1 }),
-      e({ t: 52, kind: "runtime.unhealthy", component: "kubelet", message: 'Container runtime not ready runtimeReady="RuntimeReady=false reason:ContainerdNotReady"' }),
+      e({
+        t: 52,
+        kind: "runtime.unhealthy",
+        component: "kubelet",
+        message: 'Container runtime not ready runtimeReady="RuntimeReady=false reason:ContainerdNotReady"',
+      }),
       e({ t: 58, kind: "runtime.unhealthy", component: "kubelet", message: 'Node became not ready condition={"message":"container runtime is down"}' }),
     ]);
     const [f] = run(BOOT, events, defaults);
@@ -91,6 +130,8 @@ describe("runtime-degradation", () => {
 
   it("a Calico DEL failure is a failed stop but no timeout", () => {
     const e = eventFactory();
-    expect(signalsOf(e({ t: 1, kind: "sandbox.stop.failed", errorClass: "calico-nodename-missing", message: 'Failed to destroy network for sandbox "x"' }))).toEqual([]);
+    expect(
+      signalsOf(e({ t: 1, kind: "sandbox.stop.failed", errorClass: "calico-nodename-missing", message: 'Failed to destroy network for sandbox "x"' })),
+    ).toEqual([]);
   });
 });

@@ -84,14 +84,18 @@ const TEXT: Array<[SignalName, RegExp]> = [
   ["ttrpc", /ttrpc|shim disconnected/i],
   ["event-stream", /event stream|failed to (?:send|publish|forward) event/i],
   ["pleg-unhealthy", /PLEG is not healthy/i],
-  ["runtime-down", /container runtime is down|Container runtime not ready|RuntimeReady=false|code = (?:Unavailable|DeadlineExceeded)[^"]*(?:containerd|crio)\.sock|(?:containerd|crio)\.sock: connect/i],
+  [
+    "runtime-down",
+    /container runtime is down|Container runtime not ready|RuntimeReady=false|code = (?:Unavailable|DeadlineExceeded)[^"]*(?:containerd|crio)\.sock|(?:containerd|crio)\.sock: connect/i,
+  ],
 ];
 
 /** Signals one event carries (the sandbox-stop-timeout key is handled by the caller). */
 export function signalsOf(e: BootEvent): SignalName[] {
   const text = `${e.message ?? ""} ${e.errorClass ?? ""} ${e.fields?.err ?? ""} ${e.fields?.error ?? ""}`;
   const out: SignalName[] = [];
-  if (e.kind === "sandbox.stop.failed" && (e.errorClass === "context-deadline-exceeded" || /deadline|timeout|timed out/i.test(text))) out.push("sandbox-stop-timeout");
+  if (e.kind === "sandbox.stop.failed" && (e.errorClass === "context-deadline-exceeded" || /deadline|timeout|timed out/i.test(text)))
+    out.push("sandbox-stop-timeout");
   if (e.kind === "runtime.started") out.push("runtime-restart");
   if (e.kind === "network.not-ready") out.push("network-not-ready");
   if (e.kind === "runtime.unhealthy" || e.kind === "sandbox.stop.failed" || e.kind === "log") {

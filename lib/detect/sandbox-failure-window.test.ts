@@ -54,7 +54,13 @@ const metrics = (events: BootEvent[], b: BootInfo = boot) =>
 
 describe("sandbox-failure-window: windows", () => {
   it("a slow start that ends in success closes at the last failure", () => {
-    const events = [fail(10, "kube-system/a", 1), fail(25, "kube-system/a", 2), fail(40.5, "kube-system/a", 3), ok(55.25, "kube-system/a", 4), be({ t: 300, kind: "log", errorClass: null })];
+    const events = [
+      fail(10, "kube-system/a", 1),
+      fail(25, "kube-system/a", 2),
+      fail(40.5, "kube-system/a", 3),
+      ok(55.25, "kube-system/a", 4),
+      be({ t: 300, kind: "log", errorClass: null }),
+    ];
     const [w] = metrics(events);
     expect(w).toMatchObject({
       attempts: 3,
@@ -160,12 +166,22 @@ describe("sandbox-failure-window: attempts", () => {
     expect(attempts[0]).toMatchObject({ time: T0 + 10020, pod, sandboxId: id, fromEvent: false });
     const f = run(boot, sorted(lines), defaults)[0];
     expect(f.metrics).toMatchObject({ attempts: 1, pods: 1, openedAfterBootS: 10.02 });
-    expect(f.evidence).toEqual(lines.slice(0, 6).map((l) => l.id).sort((a, b) => a - b));
+    expect(f.evidence).toEqual(
+      lines
+        .slice(0, 6)
+        .map((l) => l.id)
+        .sort((a, b) => a - b),
+    );
   });
 
   it("case 070: the kubelet's two deadline lines (one without pod or sandbox) are one attempt", () => {
     const raw = caseText("070-syslog-kubelet-containerd-deadline.log").split("\n");
-    const times = [Date.UTC(2024, 1, 7, 5, 45, 40, 738), Date.UTC(2024, 1, 7, 5, 49, 40, 738), Date.UTC(2024, 1, 7, 5, 49, 40, 739), Date.UTC(2024, 1, 7, 5, 49, 52, 35)];
+    const times = [
+      Date.UTC(2024, 1, 7, 5, 45, 40, 738),
+      Date.UTC(2024, 1, 7, 5, 49, 40, 738),
+      Date.UTC(2024, 1, 7, 5, 49, 40, 739),
+      Date.UTC(2024, 1, 7, 5, 49, 52, 35),
+    ];
     const events: BootEvent[] = raw
       .map(caseLineToInput)
       .filter((x) => x !== null)
@@ -219,7 +235,9 @@ describe("sandbox-failure-window: attempts", () => {
   });
 
   it("a line naming the pod without its namespace joins the namespaced pod's attempt, and counts as that pod", () => {
-    const attempts = collectAttempts(sorted([be({ t: 10, pod: "kube-apiserver-node-p" }), be({ t: 10.1, pod: "kube-system/kube-apiserver-node-p" }), be({ t: 10.2, pod: "other" })]));
+    const attempts = collectAttempts(
+      sorted([be({ t: 10, pod: "kube-apiserver-node-p" }), be({ t: 10.1, pod: "kube-system/kube-apiserver-node-p" }), be({ t: 10.2, pod: "other" })]),
+    );
     expect(attempts.map((a) => [a.time - T0, a.pod, a.lines.length])).toEqual([
       [10000, "kube-system/kube-apiserver-node-p", 2],
       [10200, "other", 1],
@@ -228,7 +246,9 @@ describe("sandbox-failure-window: attempts", () => {
   });
 
   it("pod-only lines of the same pod within 1 s are one attempt, further apart two", () => {
-    const attempts = collectAttempts(sorted([be({ t: 10, pod: "ds/a" }), be({ t: 10.9, pod: "ds/a", component: "kubelet" }), be({ t: 12.5, pod: "ds/a" }), be({ t: 12.6, pod: "ds/b" })]));
+    const attempts = collectAttempts(
+      sorted([be({ t: 10, pod: "ds/a" }), be({ t: 10.9, pod: "ds/a", component: "kubelet" }), be({ t: 12.5, pod: "ds/a" }), be({ t: 12.6, pod: "ds/b" })]),
+    );
     expect(attempts.map((a) => [a.time - T0, a.pod, a.lines.length])).toEqual([
       [10000, "ds/a", 2],
       [12500, "ds/a", 1],
@@ -240,7 +260,12 @@ describe("sandbox-failure-window: attempts", () => {
     const first = 60;
     const last = 360;
     const evLine = () =>
-      be({ t: last, component: "k8s-events", pod: "kube-system/kube-dns-86f4d74b45-kgjbk", k8s: { reason: "FailedCreatePodSandBox", count: 158, firstMs: T0 + first * 1000, lastMs: T0 + last * 1000 } });
+      be({
+        t: last,
+        component: "k8s-events",
+        pod: "kube-system/kube-dns-86f4d74b45-kgjbk",
+        k8s: { reason: "FailedCreatePodSandBox", count: 158, firstMs: T0 + first * 1000, lastMs: T0 + last * 1000 },
+      });
     const onlyEvents = metrics([evLine()]);
     expect(onlyEvents[0]).toMatchObject({ attempts: 158, pods: 1, attemptsFromEvents: 158, openedAfterBootS: 60 });
     // a kubelet log covering the whole span (with its own 3 failures): the event adds nothing
@@ -266,14 +291,28 @@ describe("sandbox-failure-window: attempts", () => {
 
 describe("detector registry and runner", () => {
   it("registers sandbox-failure-window first, with documented defaults", () => {
-    expect(DETECTORS.map((d) => d.name)).toEqual(["sandbox-failure-window", "cni-bootstrap-deadlock", "retry-storm", "conflist-rewrite-loop", "runtime-degradation"]);
+    expect(DETECTORS.map((d) => d.name)).toEqual([
+      "sandbox-failure-window",
+      "cni-bootstrap-deadlock",
+      "retry-storm",
+      "conflist-rewrite-loop",
+      "runtime-degradation",
+    ]);
     expect(sandboxFailureWindow.defaults.quietS).toBe(60);
     expect(sandboxFailureWindow.describe(sandboxFailureWindow.defaults)).toContain("60 s");
     expect(() => assertUniqueNames([{ name: "a" }, { name: "a" }])).toThrow(/duplicate/);
   });
 
   it("isolates a failing detector and rejects invalid findings; applies parameter overrides", () => {
-    const boom: Detector = { name: "boom", title: "Boom", defaults: {}, describe: () => "", run: () => { throw new Error("kaput"); } };
+    const boom: Detector = {
+      name: "boom",
+      title: "Boom",
+      defaults: {},
+      describe: () => "",
+      run: () => {
+        throw new Error("kaput");
+      },
+    };
     const bad: Detector = { name: "bad", title: "Bad", defaults: {}, describe: () => "", run: () => [{ detector: "bad", severity: "urgent" } as never] };
     const events = [fail(10, "ds/a", 1), ok(20, "ds/b", 2), fail(40, "ds/a", 3), ok(50, "ds/a", 4)];
     const out = runDetectors(boot, [...events].reverse(), { detectors: [boom, bad, ...DETECTORS] });

@@ -42,7 +42,11 @@ describe("finding metrics in words", () => {
     expect(keys.filter((k) => !(k in METRIC_SPECS))).toEqual([]);
     // and every entry is a key some detector gives (no stale labels)
     expect(Object.keys(METRIC_SPECS).filter((k) => !keys.includes(k))).toEqual([]);
-    for (const d of ["sandbox-failure-window", "retry-storm", "conflist-rewrite-loop", "cni-bootstrap-deadlock", "runtime-degradation"]) expect(findings.some((f) => f.detector === d), d).toBe(true);
+    for (const d of ["sandbox-failure-window", "retry-storm", "conflist-rewrite-loop", "cni-bootstrap-deadlock", "runtime-degradation"])
+      expect(
+        findings.some((f) => f.detector === d),
+        d,
+      ).toBe(true);
   });
 
   it("writes no code names and no raw dumps", () => {
@@ -83,7 +87,11 @@ describe("finding metrics in words", () => {
     expect(signals.items![0]).toMatch(/^\d+ [a-zA-Z/ ]+, (at T\+\d+\.\d{3} s|T\+\d+\.\d{3} s to T\+\d+\.\d{3} s)$/);
     const loop = findings.find((f) => f.detector === "conflist-rewrite-loop" && Object.keys(f.metrics.writesByWriter as object).length === 2)!;
     const byWriter = metricLines(loop.detector, loop.metrics).find((l) => l.key === "writesByWriter")!;
-    expect(byWriter.items).toEqual(Object.entries(loop.metrics.writesByWriter as Record<string, number>).sort((a, b) => b[1] - a[1]).map(([w, n]) => `${w}: ${n}`));
+    expect(byWriter.items).toEqual(
+      Object.entries(loop.metrics.writesByWriter as Record<string, number>)
+        .sort((a, b) => b[1] - a[1])
+        .map(([w, n]) => `${w}: ${n}`),
+    );
     expect(metricLines(loop.detector, loop.metrics).some((l) => l.key === "untimedWrites")).toBe(Object.keys(loop.metrics.untimedWrites as object).length > 0);
   });
 

@@ -162,7 +162,8 @@ function valueOf(spec: Spec, v: unknown): { text: string; items: string[] | null
               const x = s as { signal?: string; count?: number; firstAfterBootS?: number; lastAfterBootS?: number };
               const n = x.count ?? 0;
               const words = SIGNAL_WORDS[String(x.signal)] ?? [String(x.signal), String(x.signal)];
-              const when = x.firstAfterBootS === x.lastAfterBootS ? `at ${offset(x.firstAfterBootS)}` : `${offset(x.firstAfterBootS)} to ${offset(x.lastAfterBootS)}`;
+              const when =
+                x.firstAfterBootS === x.lastAfterBootS ? `at ${offset(x.firstAfterBootS)}` : `${offset(x.firstAfterBootS)} to ${offset(x.lastAfterBootS)}`;
               return `${n} ${n === 1 ? words[0] : words[1]}, ${when}`;
             }),
           )

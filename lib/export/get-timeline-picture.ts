@@ -51,19 +51,22 @@ export async function getTimelinePicture(opts: {
     listAnnotations({ incidentId: opts.incidentId, bootId: opts.bootId }),
   ]);
   if (!asked) density.lanes = density.lanes.filter((l) => l.lane !== "other" || l.total > 0);
-  const picture = layoutTimelinePicture({
-    title: view.incident.title,
-    node: view.node.name,
-    boot: { key: view.boot.bootKey, index: view.boot.index, count: view.boot.count, t0: view.boot.startMs },
-    from,
-    to,
-    density,
-    windows: pictureWindows(view),
-    dataEndMs: view.extent?.lastMs ?? view.boot.endMs ?? view.range.toMs,
-    milestones: view.milestones.map((m) => ({ label: m.label, ts: m.ts })),
-    notes: notes.map((n) => ({ ts: n.ts, text: n.text })),
-    url: opts.url,
-  }, opts.theme ?? "dark");
+  const picture = layoutTimelinePicture(
+    {
+      title: view.incident.title,
+      node: view.node.name,
+      boot: { key: view.boot.bootKey, index: view.boot.index, count: view.boot.count, t0: view.boot.startMs },
+      from,
+      to,
+      density,
+      windows: pictureWindows(view),
+      dataEndMs: view.extent?.lastMs ?? view.boot.endMs ?? view.range.toMs,
+      milestones: view.milestones.map((m) => ({ label: m.label, ts: m.ts })),
+      notes: notes.map((n) => ({ ts: n.ts, text: n.text })),
+      url: opts.url,
+    },
+    opts.theme ?? "dark",
+  );
   return { picture, view, from, to };
 }
 

@@ -48,7 +48,9 @@ describe("Markdown markers", () => {
   it("marks a node named after the upload and says what that means", () => {
     const md = renderIncidentMarkdown(model("upload", { attempts: 1 }));
     expect(md).toContain("| pasted-2026-03-14-0300 (not named by the logs) | 1 of 1 `inferred-1` |");
-    expect(md).toMatch(/^_not named by the logs: none of the node's log lines named a node, so it was named after the uploaded file; rename it on the incident page/m);
+    expect(md).toMatch(
+      /^_not named by the logs: none of the node's log lines named a node, so it was named after the uploaded file; rename it on the incident page/m,
+    );
   });
 
   it("does not mark nodes the logs or a reviewer named", () => {
@@ -56,7 +58,9 @@ describe("Markdown markers", () => {
   });
 
   it("gives the reasons a finding is approximate on their own line", () => {
-    const md = renderIncidentMarkdown(model("logs", { attempts: 1, pods: 1, approximate: [REASON, "ages anchored at the upload time: give the collection time"] }));
+    const md = renderIncidentMarkdown(
+      model("logs", { attempts: 1, pods: 1, approximate: [REASON, "ages anchored at the upload time: give the collection time"] }),
+    );
     expect(md).toContain(
       "- **Approximate:** T+0 is the boot's earliest event (no kernel start or boot marker in the data); ages anchored at the upload time: give the collection time",
     );

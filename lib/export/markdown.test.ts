@@ -18,8 +18,26 @@ function model(over: Partial<TMarkdownIncident> = {}): TMarkdownIncident {
         name: NODE,
         aliases: [],
         boots: [
-          { id: 1, bootKey: "inferred-1", startMs: Date.parse("2026-03-14T01:41:34.326Z"), endMs: Date.parse("2026-03-14T02:09:21.000Z"), detectedBy: "first-event", startApprox: true, index: 1, findings: 0 },
-          { id: 2, bootKey: BOOT, startMs: T0, endMs: Date.parse("2026-03-14T02:11:17.493Z"), detectedBy: "separator", startApprox: false, index: 2, findings: 2 },
+          {
+            id: 1,
+            bootKey: "inferred-1",
+            startMs: Date.parse("2026-03-14T01:41:34.326Z"),
+            endMs: Date.parse("2026-03-14T02:09:21.000Z"),
+            detectedBy: "first-event",
+            startApprox: true,
+            index: 1,
+            findings: 0,
+          },
+          {
+            id: 2,
+            bootKey: BOOT,
+            startMs: T0,
+            endMs: Date.parse("2026-03-14T02:11:17.493Z"),
+            detectedBy: "separator",
+            startApprox: false,
+            index: 2,
+            findings: 2,
+          },
         ],
       },
     ],
@@ -36,7 +54,14 @@ function model(over: Partial<TMarkdownIncident> = {}): TMarkdownIncident {
         title: "Sandbox failure window T+11.833 s → T+15.102 s: 20 attempts, 20 pods",
         explanation:
           "20 failed sandbox attempts from 20 pods between T+11.833 s and T+15.102 s after boot (3.269 s). 20 of them failed with calico-nodename-missing.",
-        metrics: { pods: 20, attempts: 20, closedBy: "calico nodename written", durationS: 3.269, errorClass: "calico-nodename-missing", errorClasses: { "calico-nodename-missing": 20 } },
+        metrics: {
+          pods: 20,
+          attempts: 20,
+          closedBy: "calico nodename written",
+          durationS: 3.269,
+          errorClass: "calico-nodename-missing",
+          errorClasses: { "calico-nodename-missing": 20 },
+        },
         evidenceCount: 120,
       },
       {
@@ -64,9 +89,19 @@ function model(over: Partial<TMarkdownIncident> = {}): TMarkdownIncident {
         createdAt: Date.parse("2026-03-15T08:00:00Z"),
         nodeName: NODE,
         bootKey: BOOT,
-        eventMessage: 'Failed to create pod sandbox: rpc error: code = Unknown desc = `stat /var/lib/calico/nodename` | <img src=x onerror=alert(1)>',
+        eventMessage: "Failed to create pod sandbox: rpc error: code = Unknown desc = `stat /var/lib/calico/nodename` | <img src=x onerror=alert(1)>",
       },
-      { id: 4, bootId: 2, ts: T0 + 23_430, eventId: null, text: "nodename written here", createdAt: Date.parse("2026-03-15T08:01:00Z"), nodeName: NODE, bootKey: BOOT, eventMessage: null },
+      {
+        id: 4,
+        bootId: 2,
+        ts: T0 + 23_430,
+        eventId: null,
+        text: "nodename written here",
+        createdAt: Date.parse("2026-03-15T08:01:00Z"),
+        nodeName: NODE,
+        bootKey: BOOT,
+        eventMessage: null,
+      },
     ],
     ...over,
   };
@@ -131,7 +166,9 @@ describe("renderIncidentMarkdown", () => {
       `- **T+11.833s · 2026-03-14 02:10:11.833 UTC** ([event 368](https://bootline.example:8443/i/Ny6mY1b1DR-yb4uj/n/ip-10-20-30-40.ec2.internal/b/${BOOT}?from=2026-03-14T02:10:06.833Z&to=2026-03-14T02:10:16.833Z&ev=368)): first failure: \\<b>calico\\</b> not \\*ready\\* [see\\](javascript:alert(1)) second line`,
     );
     // the event's message as one code span that outruns its backticks
-    expect(md).toContain("  - event: ``Failed to create pod sandbox: rpc error: code = Unknown desc = `stat /var/lib/calico/nodename` | <img src=x onerror=alert(1)>``");
+    expect(md).toContain(
+      "  - event: ``Failed to create pod sandbox: rpc error: code = Unknown desc = `stat /var/lib/calico/nodename` | <img src=x onerror=alert(1)>``",
+    );
     expect(md).toContain("- **T+23.430s · 2026-03-14 02:10:23.430 UTC** ([timeline](");
     // nothing outside code spans opens an HTML tag or a javascript: link
     const outsideCode = md.replace(/(`+)[^`][\s\S]*?\1/g, "");
@@ -145,7 +182,9 @@ describe("renderIncidentMarkdown", () => {
   });
 
   it("escapes a hostile incident title and node name and says when there is nothing", () => {
-    const empty = renderIncidentMarkdown(model({ incident: { id: "abc", title: "# [x](http://evil) <script>", createdAt: 0, notes: "line1\n# line2" }, nodes: [], findings: [], notes: [] }));
+    const empty = renderIncidentMarkdown(
+      model({ incident: { id: "abc", title: "# [x](http://evil) <script>", createdAt: 0, notes: "line1\n# line2" }, nodes: [], findings: [], notes: [] }),
+    );
     expect(empty.split("\n")[0]).toBe("# \\# [x\\](http://evil) \\<script>");
     expect(empty).toContain("\nline1 # line2\n");
     expect(empty).toContain("No nodes: nothing was parsed into this incident.");
@@ -157,7 +196,17 @@ describe("renderIncidentMarkdown", () => {
 
   it("lists the bundles' warnings before the findings", () => {
     const md = renderIncidentMarkdown(
-      model({ warnings: [{ bundle: "eks_cut.tar.gz", warnings: ["1 file read with problems: var_log/calico/cni/cni.log (cut short: the archive ends inside this file after 3,735 of its 30,714 bytes)", "1 line of logs could not be parsed (kept as text; counted by reason in the bundle's files table)"] }] }),
+      model({
+        warnings: [
+          {
+            bundle: "eks_cut.tar.gz",
+            warnings: [
+              "1 file read with problems: var_log/calico/cni/cni.log (cut short: the archive ends inside this file after 3,735 of its 30,714 bytes)",
+              "1 line of logs could not be parsed (kept as text; counted by reason in the bundle's files table)",
+            ],
+          },
+        ],
+      }),
     );
     const at = md.indexOf("## Data warnings");
     expect(at).toBeGreaterThan(md.indexOf("## Nodes and boots"));
@@ -170,10 +219,27 @@ describe("renderIncidentMarkdown", () => {
 
 describe("a boot with no finding", () => {
   it("says what was checked and found fine", () => {
-    const checks = new Map([[1, { bootId: 1, failedCreations: 0, otherFailures: 0, milestones: [{ label: "runtime up", ts: Date.parse("2026-03-14T01:41:37.426Z") }, { label: "first sandbox", ts: Date.parse("2026-03-14T01:41:46.326Z") }] }]]);
+    const checks = new Map([
+      [
+        1,
+        {
+          bootId: 1,
+          failedCreations: 0,
+          otherFailures: 0,
+          milestones: [
+            { label: "runtime up", ts: Date.parse("2026-03-14T01:41:37.426Z") },
+            { label: "first sandbox", ts: Date.parse("2026-03-14T01:41:46.326Z") },
+          ],
+        },
+      ],
+    ]);
     const md = renderIncidentMarkdown(model({ checks }));
-    expect(md).toContain("### Checked and found fine\n\nChecked on every boot: Sandbox failure window, CNI bootstrap deadlock, Retry storm, CNI config rewrite loop, Container runtime degradation.");
-    expect(md).toContain("- `ip-10-20-30-40.ec2.internal`, boot 1 of 2: sandbox failure window: none; failed sandbox attempts: 0; milestones seen: runtime up T+3.100 s, first sandbox T+12.000 s\n");
+    expect(md).toContain(
+      "### Checked and found fine\n\nChecked on every boot: Sandbox failure window, CNI bootstrap deadlock, Retry storm, CNI config rewrite loop, Container runtime degradation.",
+    );
+    expect(md).toContain(
+      "- `ip-10-20-30-40.ec2.internal`, boot 1 of 2: sandbox failure window: none; failed sandbox attempts: 0; milestones seen: runtime up T+3.100 s, first sandbox T+12.000 s\n",
+    );
     // boot 2 has findings: not listed as fine
     expect(md.match(/boot 2 of 2: sandbox failure window: none/)).toBeNull();
   });

@@ -44,7 +44,6 @@ export interface TMarkdownIncident {
   warnings?: Array<{ bundle: string; warnings: string[] }>;
 }
 
-
 /** What the "not named by the logs" mark means, under the nodes table. */
 const UNNAMED_NOTE =
   "not named by the logs: none of the node's log lines named a node, so it was named after the uploaded file; rename it on the incident page, or upload again with the node name option set.";
@@ -89,7 +88,8 @@ function causeMd(cause: Cause): string[] {
   const out = [`- **Cause:** ${cause.title}. ${cause.meaning}`, "- **Next steps:**", ...cause.remediation.map((r, i) => `  ${i + 1}. ${r}`)];
   if (cause.refs.length) {
     out.push("- **Reports and fixes:**");
-    for (const r of cause.refs) out.push(`  - ${r.kind === "fix" ? "fix" : r.kind === "docs" ? "guide" : "report"}: ${markdownLink(r.label, r.url)}, ${r.note}`);
+    for (const r of cause.refs)
+      out.push(`  - ${r.kind === "fix" ? "fix" : r.kind === "docs" ? "guide" : "report"}: ${markdownLink(r.label, r.url)}, ${r.note}`);
   }
   return out;
 }
@@ -110,7 +110,9 @@ export function renderIncidentMarkdown(m: TMarkdownIncident): string {
   out.push(`# ${escapeMarkdown(inc.title)}`, "");
   out.push(`Reboot incident summary exported from bootline on ${fmtUtc(m.exportedAt, { ms: false })} UTC.`, "");
   out.push(`- **Incident:** ${markdownLink(inc.id, abs(`/i/${encodeURIComponent(inc.id)}`))}, created ${fmtUtc(inc.createdAt, { ms: false })} UTC`);
-  out.push(`- **Scope:** ${plural(m.nodes.length, "node")}, ${plural(boots, "boot")}, ${plural(m.findings.length, "finding")}, ${plural(m.notes.length, "note")}`);
+  out.push(
+    `- **Scope:** ${plural(m.nodes.length, "node")}, ${plural(boots, "boot")}, ${plural(m.findings.length, "finding")}, ${plural(m.notes.length, "note")}`,
+  );
   out.push("- **Times:** UTC wall clock, and T+ seconds since the boot's T+0");
   if (inc.notes) out.push("", escapeMarkdown(inc.notes));
   out.push("");
@@ -147,7 +149,9 @@ export function renderIncidentMarkdown(m: TMarkdownIncident): string {
   if (m.findings.length === 0) out.push("No findings.", "");
   m.findings.forEach((f, i) => {
     out.push(`### ${i + 1}. ${f.severity.toUpperCase()} · ${escapeMarkdown(f.detector)} · ${escapeMarkdown(f.title)}`, "");
-    out.push(`- **Where:** node ${markdownCode(f.nodeName)}, ${bootLabel(f.nodeName, f.bootKey)} (${markdownCode(f.bootKey)}), T+0 ${fmtUtc(f.bootStartMs)} UTC`);
+    out.push(
+      `- **Where:** node ${markdownCode(f.nodeName)}, ${bootLabel(f.nodeName, f.bootKey)} (${markdownCode(f.bootKey)}), T+0 ${fmtUtc(f.bootStartMs)} UTC`,
+    );
     const start = `${fmtUtc(f.startMs)} UTC (${fmtOffset(f.startMs, f.bootStartMs)})`;
     out.push(
       f.endMs === null
@@ -159,7 +163,14 @@ export function renderIncidentMarkdown(m: TMarkdownIncident): string {
     if (approx.length) out.push(`- **Approximate:** ${approx.map((r) => escapeMarkdown(r)).join("; ")}`);
     out.push(`- **Evidence:** ${plural(f.evidenceCount, "event")} cited`);
     out.push(`- **Permalink:** ${markdownLink("timeline at this window, evidence highlighted", abs(bootPath(inc.id, f.nodeName, f.bootKey, findingView(f))))}`);
-    out.push("", ...f.explanation.split(/\r?\n/).filter((l) => l.trim()).map((l) => `> ${escapeMarkdown(l)}`), "");
+    out.push(
+      "",
+      ...f.explanation
+        .split(/\r?\n/)
+        .filter((l) => l.trim())
+        .map((l) => `> ${escapeMarkdown(l)}`),
+      "",
+    );
     const cause = causeOfFinding(f);
     if (cause) out.push(...causeMd(cause), "");
   });
@@ -169,7 +180,9 @@ export function renderIncidentMarkdown(m: TMarkdownIncident): string {
     out.push("### Checked and found fine", "", `Checked on every boot: ${CHECKED_BY.join(", ")}.`, "");
     for (const { n, b } of healthy) {
       const { facts, milestones } = bootCheckPhrases(m.checks!.get(b.id), b.startMs);
-      out.push(`- ${markdownCode(n.name)}, ${bootLabel(n.name, b.bootKey)}: ${facts.join("; ")}; milestones seen: ${milestones.length ? milestones.join(", ") : "none"}`);
+      out.push(
+        `- ${markdownCode(n.name)}, ${bootLabel(n.name, b.bootKey)}: ${facts.join("; ")}; milestones seen: ${milestones.length ? milestones.join(", ") : "none"}`,
+      );
     }
     out.push("");
   }
@@ -194,5 +207,8 @@ export function renderIncidentMarkdown(m: TMarkdownIncident): string {
     }
   }
   if (m.notes.length) out.push("");
-  return `${out.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
+  return `${out
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trimEnd()}\n`;
 }

@@ -24,7 +24,16 @@ const finding = (over: Partial<TBootView["findings"][number]>): TBootView["findi
 const view: TBootView = {
   incident: { id: "Ny6mY1b1DR-yb4uj", title: "prod-eu reboot 03-14" },
   node: { id: 1, name: "ip-10-20-30-40.ec2.internal", aliases: [] },
-  boot: { id: 2, bootKey: "35c8cada66998406f5582925aa04322d", startMs: T0, endMs: T0 + 77_493, detectedBy: "separator", startApprox: false, index: 2, count: 2 },
+  boot: {
+    id: 2,
+    bootKey: "35c8cada66998406f5582925aa04322d",
+    startMs: T0,
+    endMs: T0 + 77_493,
+    detectedBy: "separator",
+    startApprox: false,
+    index: 2,
+    count: 2,
+  },
   boots: [],
   extent: { firstMs: T0, lastMs: T0 + 77_493 },
   range: { fromMs: T0, toMs: T0 + 77_494 },
@@ -35,7 +44,11 @@ const view: TBootView = {
 
 describe("timelineOpenGraph", () => {
   it("names the incident, node and boot and gives the failure window's numbers", () => {
-    const og = timelineOpenGraph(view, parseViewState({ from: "2026-03-14T02:10:10.000Z", to: "2026-03-14T02:10:17.000Z", ev: "368" }), "https://bootline.example/");
+    const og = timelineOpenGraph(
+      view,
+      parseViewState({ from: "2026-03-14T02:10:10.000Z", to: "2026-03-14T02:10:17.000Z", ev: "368" }),
+      "https://bootline.example/",
+    );
     expect(og.title).toBe("prod-eu reboot 03-14 · ip-10-20-30-40.ec2.internal · boot 2 of 2");
     expect(og.description).toBe(
       "Sandbox failure window T+11.833s → T+15.102s (3.27 s): 20 attempts, 20 pods, cause calico-nodename-missing, closed by calico nodename written. 1 other finding. View T+10.0s – T+17.0s.",
@@ -58,6 +71,8 @@ describe("timelineOpenGraph", () => {
       DEFAULT_VIEW_STATE,
       "http://h",
     );
-    expect(og.description).toBe("Sandbox failure window T+11.833s → still open at the end of the data: 54 attempts. 1 more window in this boot. View T+0.0s – T+77.5s.");
+    expect(og.description).toBe(
+      "Sandbox failure window T+11.833s → still open at the end of the data: 54 attempts. 1 more window in this boot. View T+0.0s – T+77.5s.",
+    );
   });
 });

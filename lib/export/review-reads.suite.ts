@@ -23,7 +23,9 @@ export function reviewReadsSuite() {
     const { incidentId, bootId, boot1Id, fileId } = await seed();
     const { sql } = await getDb();
     const ids = Object.fromEntries(
-      (await sql.query<{ id: string; line: number }>(`SELECT id::text AS id, line FROM "Event" WHERE "fileId" = $1 AND line IN (1, 6, 107)`, [fileId])).map((r) => [r.line, r.id]),
+      (await sql.query<{ id: string; line: number }>(`SELECT id::text AS id, line FROM "Event" WHERE "fileId" = $1 AND line IN (1, 6, 107)`, [fileId])).map(
+        (r) => [r.line, r.id],
+      ),
     );
 
     // pinned to an event: the event's time wins over the one given
@@ -70,7 +72,9 @@ export function reviewReadsSuite() {
     expect(markdown).toContain(
       `(https://bootline.example/i/${incidentId}/n/node-a/b/${"a".repeat(32)}?from=2026-03-14T02:10:07.765Z&to=2026-03-14T02:10:20.635Z&finding=${win.id})`,
     );
-    expect(markdown).toContain(`([event ${ids[6]}](https://bootline.example/i/${incidentId}/n/node-a/b/${"a".repeat(32)}?from=2026-03-14T02:10:04.250Z&to=2026-03-14T02:10:14.250Z&ev=${ids[6]})): first failure see \\<b>here\\</b>`);
+    expect(markdown).toContain(
+      `([event ${ids[6]}](https://bootline.example/i/${incidentId}/n/node-a/b/${"a".repeat(32)}?from=2026-03-14T02:10:04.250Z&to=2026-03-14T02:10:14.250Z&ev=${ids[6]})): first failure see \\<b>here\\</b>`,
+    );
     expect(markdown).toContain("  - event: `failed 100%_x 0`");
     expect(markdown).toContain("**T+20.500s · 2026-03-14 02:10:20.750 UTC** ([timeline](");
     await expect(getIncidentMarkdown({ incidentId: "nope", origin: "http://h" })).rejects.toMatchObject({ code: "not_found" });
@@ -90,8 +94,17 @@ export function reviewReadsSuite() {
     ]);
     // lanes in [T+0, T+30 s): kernel 1, runtime 2, kubelet 51, CNI plugin 50, CNI agent 0, events 0 (theirs are at
     // T+30 s, the end, excluded); no "other" row
-    expect(texts.filter((t) => /^\d+ events?\b/.test(t))).toEqual(["1 event", "2 events", "51 events, 50 errors", "50 events, 50 errors", "0 events", "0 events"]);
-    expect(texts).toEqual(expect.arrayContaining(["note 1: storm at its peak", "runtime up T+6.4s", "kubelet up T+7.1s", "failure window T+9.000s → T+18.900s"]));
+    expect(texts.filter((t) => /^\d+ events?\b/.test(t))).toEqual([
+      "1 event",
+      "2 events",
+      "51 events, 50 errors",
+      "50 events, 50 errors",
+      "0 events",
+      "0 events",
+    ]);
+    expect(texts).toEqual(
+      expect.arrayContaining(["note 1: storm at its peak", "runtime up T+6.4s", "kubelet up T+7.1s", "failure window T+9.000s → T+18.900s"]),
+    );
     expect(renderTimelineSvg(picture)).toContain("<text");
     // default range: the whole boot; lanes asked for are drawn even when empty
     const whole = await getTimelinePicture({ incidentId, bootId, lanes: ["other", "kernel"] });

@@ -15,7 +15,19 @@ function input(over: Partial<TPictureInput> = {}): TPictureInput {
     count: 30,
     lanes: [
       { lane: "kernel", total: 1, errors: 0, max: 1, buckets: [[0, 1, 0]] },
-      { lane: "kubelet", total: 50, errors: 40, max: 20, buckets: [[11, 20, 16], [12, 10, 8], [13, 10, 8], [14, 5, 4], [15, 5, 4]] },
+      {
+        lane: "kubelet",
+        total: 50,
+        errors: 40,
+        max: 20,
+        buckets: [
+          [11, 20, 16],
+          [12, 10, 8],
+          [13, 10, 8],
+          [14, 5, 4],
+          [15, 5, 4],
+        ],
+      },
       { lane: "events", total: 0, errors: 0, max: 0, buckets: [] },
     ],
   };
@@ -46,7 +58,6 @@ const pic = layoutTimelinePicture(input());
 const texts = pic.texts.map((t) => t.text);
 
 describe("layoutTimelinePicture", () => {
-
   it("states the incident, node, boot and the failure window's numbers", () => {
     expect([pic.width, pic.height]).toEqual([PICTURE_W, PICTURE_H]);
     expect(texts.slice(0, 3)).toEqual([

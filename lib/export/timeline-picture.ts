@@ -165,7 +165,9 @@ export function clip(s: string, n: number): string {
 
 /** The failure window's numbers in one line: `T+11.833s → T+15.102s (3.27 s), 20 attempts, 20 pods, calico-nodename-missing`. */
 export function windowSummary(w: TPictureWindow, t0: number): string {
-  const parts = [`${fmtOffset(w.startMs, t0)} → ${w.endMs === null ? "open (end of data)" : `${fmtOffset(w.endMs, t0)} (${fmtDuration(w.endMs - w.startMs)})`}`];
+  const parts = [
+    `${fmtOffset(w.startMs, t0)} → ${w.endMs === null ? "open (end of data)" : `${fmtOffset(w.endMs, t0)} (${fmtDuration(w.endMs - w.startMs)})`}`,
+  ];
   if (w.attempts !== undefined) parts.push(plural(w.attempts, "attempt"));
   if (w.pods !== undefined) parts.push(plural(w.pods, "pod"));
   if (w.errorClass) parts.push(w.errorClass);
@@ -312,7 +314,9 @@ export function layoutTimelinePicture(p: TPictureInput, theme: TPictureThemeName
 
 /** XML text and attribute escaping. */
 export function xmlEscape(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
+  return s
+    .replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!)
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
 }
 
 function shapeSvg(s: TShape): string {

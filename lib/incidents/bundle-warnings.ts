@@ -32,7 +32,18 @@ type BundleLike = { status: string; counts: Record<string, unknown>; files: File
  * Reason codes of files not read that lose log data (lib/bundle/unpack.ts, limits.ts,
  * analyse-bundle.ts): a limit refused them, or they could not be opened or parsed.
  */
-const LOST = new Set(["corrupt-archive", "encrypted", "nesting-too-deep", "ratio-limit", "too-large", "too-many-files", "total-size-limit", "unsupported-compression", "unreadable", "parser-error"]);
+const LOST = new Set([
+  "corrupt-archive",
+  "encrypted",
+  "nesting-too-deep",
+  "ratio-limit",
+  "too-large",
+  "too-many-files",
+  "total-size-limit",
+  "unsupported-compression",
+  "unreadable",
+  "parser-error",
+]);
 /** Reason codes of files read that are no problem: not a log, or nothing in it. */
 const HARMLESS_READ = new Set(["unknown-format", "empty"]);
 /**
@@ -83,7 +94,10 @@ export function bundleWarnings(b: BundleLike): BundleWarning[] {
     for (const [reason, n] of Object.entries(f.skippedByReason)) if (!NOISE_REASONS.has(reason)) skipped += n;
   }
   if (skipped > 0) {
-    out.push({ kind: "lines-skipped", text: `${plural(skipped, "line", "lines", fmtCount)} of logs could not be parsed (kept as text; counted by reason in the bundle's files table)` });
+    out.push({
+      kind: "lines-skipped",
+      text: `${plural(skipped, "line", "lines", fmtCount)} of logs could not be parsed (kept as text; counted by reason in the bundle's files table)`,
+    });
   }
   const noNode = Number(b.counts.eventsOnNoNode) || 0;
   if (noNode > 0) {

@@ -7,7 +7,14 @@
 import type { DbHandles } from "../db/connection";
 
 /** Event kinds that report a failure (lib/timeline/classify.ts). */
-export const FAILURE_KINDS = ["sandbox.create.failed", "sandbox.stop.failed", "cni.add.failed", "cni.del.failed", "network.not-ready", "runtime.unhealthy"] as const;
+export const FAILURE_KINDS = [
+  "sandbox.create.failed",
+  "sandbox.stop.failed",
+  "cni.add.failed",
+  "cni.del.failed",
+  "network.not-ready",
+  "runtime.unhealthy",
+] as const;
 
 export interface FailureCount {
   nodeId: number;
@@ -23,7 +30,15 @@ export interface FailureCount {
 
 /** Failure lines of incident `incidentId` on its node boots, by boot, kind, then most lines. */
 export async function countFailures(db: DbHandles, incidentId: string): Promise<FailureCount[]> {
-  const rows = await db.sql.query<{ nodeId: number; bootId: number; kind: string; errorClass: string | null; lines: string; first: Date | null; last: Date | null }>(
+  const rows = await db.sql.query<{
+    nodeId: number;
+    bootId: number;
+    kind: string;
+    errorClass: string | null;
+    lines: string;
+    first: Date | null;
+    last: Date | null;
+  }>(
     `SELECT "nodeId", "bootId", kind, "errorClass", count(*)::text AS lines, min(ts) AS first, max(ts) AS last
      FROM "Event"
      WHERE "incidentId" = $1 AND "bootId" IS NOT NULL AND kind = ANY($2::text[])
@@ -32,5 +47,13 @@ export async function countFailures(db: DbHandles, incidentId: string): Promise<
     [incidentId, [...FAILURE_KINDS]],
   );
   const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
-  return rows.map((r) => ({ nodeId: r.nodeId, bootId: r.bootId, kind: r.kind, errorClass: r.errorClass, lines: Number(r.lines), first: iso(r.first), last: iso(r.last) }));
+  return rows.map((r) => ({
+    nodeId: r.nodeId,
+    bootId: r.bootId,
+    kind: r.kind,
+    errorClass: r.errorClass,
+    lines: Number(r.lines),
+    first: iso(r.first),
+    last: iso(r.last),
+  }));
 }

@@ -26,7 +26,9 @@ export async function deleteIncident(db: DbHandles, opts: { incidentId: string }
     const found = await tx.query<{ id: string }>(`SELECT id FROM "Incident" WHERE id = $1 FOR UPDATE`, [incidentId]);
     if (!found.length) return null;
     const bundles = await tx.query<{ id: string }>(`SELECT id FROM "Bundle" WHERE "incidentId" = $1`, [incidentId]);
-    const ev = await tx.query<{ n: string }>(`WITH d AS (DELETE FROM "Event" WHERE "incidentId" = $1 RETURNING 1) SELECT count(*)::text AS n FROM d`, [incidentId]);
+    const ev = await tx.query<{ n: string }>(`WITH d AS (DELETE FROM "Event" WHERE "incidentId" = $1 RETURNING 1) SELECT count(*)::text AS n FROM d`, [
+      incidentId,
+    ]);
     // the per-second rollup has no foreign key either (schema.prisma EventDensity)
     await tx.query(`DELETE FROM "EventDensity" WHERE "bootId" IN (SELECT id FROM "Boot" WHERE "incidentId" = $1)`, [incidentId]);
     await tx.query(`DELETE FROM "Incident" WHERE id = $1`, [incidentId]);

@@ -163,7 +163,14 @@ export async function getIncidentReport(db: DbHandles, incidentId: string): Prom
       name: n.name,
       aliases: n.aliases ?? [],
       nameSource: n.nameSource,
-      boots: n.boots.map((b) => ({ id: b.bootKey, start: iso(b.start)!, end: iso(b.end), detectedBy: b.detectedBy, approximate: b.startApprox, failures: failures.get(b.id) ?? [] })),
+      boots: n.boots.map((b) => ({
+        id: b.bootKey,
+        start: iso(b.start)!,
+        end: iso(b.end),
+        detectedBy: b.detectedBy,
+        approximate: b.startApprox,
+        failures: failures.get(b.id) ?? [],
+      })),
     })),
     findings,
   };

@@ -119,7 +119,10 @@ export async function getIncident(opts: { incidentId: string }): Promise<TIncide
   const inc = await prisma.incident.findUnique({
     where: { id: opts.incidentId },
     include: {
-      nodes: { orderBy: { name: "asc" }, include: { boots: { orderBy: [{ start: "asc" }, { id: "asc" }], include: { _count: { select: { findings: true } } } } } },
+      nodes: {
+        orderBy: { name: "asc" },
+        include: { boots: { orderBy: [{ start: "asc" }, { id: "asc" }], include: { _count: { select: { findings: true } } } } },
+      },
       findings: { include: { node: { select: { name: true } }, boot: { select: { bootKey: true, start: true } } } },
       bundles: { orderBy: [{ createdAt: "asc" }, { id: "asc" }], include: { files: { orderBy: [{ ord: "asc" }, { id: "asc" }] } } },
     },
@@ -143,10 +146,7 @@ export async function getIncident(opts: { incidentId: string }): Promise<TIncide
     }))
     .sort(
       (a, b) =>
-        findingSeverityRank(a.severity) - findingSeverityRank(b.severity) ||
-        a.nodeName.localeCompare(b.nodeName) ||
-        a.startMs - b.startMs ||
-        a.id - b.id,
+        findingSeverityRank(a.severity) - findingSeverityRank(b.severity) || a.nodeName.localeCompare(b.nodeName) || a.startMs - b.startMs || a.id - b.id,
     );
 
   return {

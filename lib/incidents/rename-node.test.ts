@@ -28,7 +28,11 @@ const PASTE = "pasted-2026-03-14-0300";
 /** One incident: a paste of bare kubelet klog (names no node), then a journal of node-p as a second upload. */
 async function seed(title: string): Promise<string> {
   const h = await getDb();
-  const paste = await enqueueBundle(h, { title, files: [{ name: `${PASTE}.log`, data: Buffer.from(caseText("079-klog-calico-nodename-triple.log")) }], options: { year: 2020 } });
+  const paste = await enqueueBundle(h, {
+    title,
+    files: [{ name: `${PASTE}.log`, data: Buffer.from(caseText("079-klog-calico-nodename-triple.log")) }],
+    options: { year: 2020 },
+  });
   expect((await processBundle(h, paste.bundleId)).status).toBe("ready");
   const journal = await enqueueBundle(h, {
     incident: paste.incidentId,
@@ -54,7 +58,10 @@ describe("renameNode", () => {
     expect((await getIncidentMarkdown({ incidentId, origin: "http://x" })).markdown).toContain("(not named by the logs) |");
 
     // taken by another node of the incident: 409, nothing changed
-    await expect(renameNode(h, { incidentId, nodeId: pasted.id, name: " node-p " })).rejects.toMatchObject({ code: "conflict", message: expect.stringContaining("node-p") });
+    await expect(renameNode(h, { incidentId, nodeId: pasted.id, name: " node-p " })).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringContaining("node-p"),
+    });
     // empty, over-long, control characters: 400; unknown node or another incident's: 404
     await expect(renameNode(h, { incidentId, nodeId: pasted.id, name: "   " })).rejects.toMatchObject({ code: "bad_request" });
     await expect(renameNode(h, { incidentId, nodeId: pasted.id, name: "n".repeat(MAX_NODE_NAME + 1) })).rejects.toMatchObject({ code: "bad_request" });
@@ -88,7 +95,11 @@ describe("renameNode", () => {
     await expect(getBootView({ incidentId, node: PASTE, bootKey })).rejects.toMatchObject({ code: "not_found" });
 
     // a later upload whose records again name no node, with the same name: the renamed node, not a new one
-    const again = await enqueueBundle(h, { incident: incidentId, files: [{ name: `${PASTE}.log`, data: Buffer.from(`${caseText("079-klog-calico-nodename-triple.log")}\n`) }], options: { year: 2020 } });
+    const again = await enqueueBundle(h, {
+      incident: incidentId,
+      files: [{ name: `${PASTE}.log`, data: Buffer.from(`${caseText("079-klog-calico-nodename-triple.log")}\n`) }],
+      options: { year: 2020 },
+    });
     expect((await processBundle(h, again.bundleId)).status).toBe("ready");
     expect((await getIncident({ incidentId })).nodes.map((n) => [n.name, n.nameSource])).toEqual([
       ["ip-10-0-3-17.ec2.internal", "reviewer"],
@@ -96,7 +107,10 @@ describe("renameNode", () => {
     ]);
 
     // the old name is an alias of this node: another node cannot take it
-    await expect(renameNode(h, { incidentId, nodeId: nodeP.id, name: PASTE })).rejects.toMatchObject({ code: "conflict", message: expect.stringContaining("another name of node") });
+    await expect(renameNode(h, { incidentId, nodeId: nodeP.id, name: PASTE })).rejects.toMatchObject({
+      code: "conflict",
+      message: expect.stringContaining("another name of node"),
+    });
     // back to the old name: allowed (it is this node's own alias), and the other name is kept
     const back = await renameNode(h, { incidentId, nodeId: pasted.id, name: PASTE });
     expect(back).toMatchObject({ name: PASTE, aliases: ["ip-10-0-3-17.ec2.internal"], nameSource: "reviewer" });

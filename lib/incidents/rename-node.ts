@@ -50,12 +50,15 @@ export async function renameNode(db: Pick<DbHandles, "sql">, opts: { incidentId:
       if (other) {
         throw new ApiError(
           "conflict",
-          other.name === name ? `another node of this incident is already named “${name}”` : `“${name}” is another name of node “${other.name}” in this incident`,
+          other.name === name
+            ? `another node of this incident is already named “${name}”`
+            : `“${name}” is another name of node “${other.name}” in this incident`,
         );
       }
       const aliases = name === node.name ? node.aliases : [...new Set([...node.aliases.filter((a) => a !== name), node.name])].sort();
       await tx.query(`UPDATE "Node" SET name = $2, aliases = $3, "nameSource" = 'reviewer' WHERE id = $1`, [node.id, name, aliases]);
-      if (name !== node.name) await tx.query(`UPDATE "SourceFile" SET "nodeName" = $3 WHERE "incidentId" = $1 AND "nodeName" = $2`, [opts.incidentId, node.name, name]);
+      if (name !== node.name)
+        await tx.query(`UPDATE "SourceFile" SET "nodeName" = $3 WHERE "incidentId" = $1 AND "nodeName" = $2`, [opts.incidentId, node.name, name]);
       return { id: node.id, name, aliases, nameSource: "reviewer", previous: node.name };
     });
   } catch (e) {

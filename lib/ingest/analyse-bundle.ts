@@ -23,7 +23,15 @@ import { assignBoots as assignBootKeys, detectBoots, type BootInputEvent } from 
 import { collectorNames, describeBundle, K8S_EVENTS_FILE, type BundleLayout, type FileLayout } from "../bundle/collectors";
 import { applyClockSkew, type SkewOption } from "../timeline/clock-skew";
 import { encodeSourceBlock } from "../timeline/source-block-codec";
-import { FLAG_OUT_OF_ORDER, FLAG_YEAR_INFERRED, FLAG_ZONE_ASSUMED, type AnalysedBoot, type AnalysedEvent, type AnalysedFile, type SourceBlockData } from "../model/event";
+import {
+  FLAG_OUT_OF_ORDER,
+  FLAG_YEAR_INFERRED,
+  FLAG_ZONE_ASSUMED,
+  type AnalysedBoot,
+  type AnalysedEvent,
+  type AnalysedFile,
+  type SourceBlockData,
+} from "../model/event";
 
 export interface IngestOptions {
   /** `--node`: every file belongs to this node */
@@ -155,7 +163,6 @@ export interface AnalysedBundle {
 
 export type Progress = (phase: string, fraction: number) => void;
 
-
 /** True when the bytes look binary (a NUL in the first 8 KiB). */
 function looksBinary(data: Buffer): boolean {
   return data.subarray(0, 8192).includes(0);
@@ -246,12 +253,20 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
   if (lay.duplicateOf) return done({ ...base, status: "duplicate", reason: "the collector copied this file twice", duplicateOf: lay.duplicateOf });
   if (lay.skipReason) {
     const lines = countLines(data);
-    return done({ ...base, status: "skipped", reason: lay.skipReason, counts: { ...emptyCounts(), lines, skipped: lines, skippedByReason: lines ? { [lay.skipReason]: lines } : {} } });
+    return done({
+      ...base,
+      status: "skipped",
+      reason: lay.skipReason,
+      counts: { ...emptyCounts(), lines, skipped: lines, skippedByReason: lines ? { [lay.skipReason]: lines } : {} },
+    });
   }
   const sha = u.sha256 ?? createHash("sha256").update(data).digest("hex");
   if (looksBinary(data)) {
     const lines = countLines(data);
-    return done({ ...base, status: "skipped", reason: "binary", counts: { ...emptyCounts(), lines, skipped: lines, skippedByReason: lines ? { binary: lines } : {} } }, sha);
+    return done(
+      { ...base, status: "skipped", reason: "binary", counts: { ...emptyCounts(), lines, skipped: lines, skippedByReason: lines ? { binary: lines } : {} } },
+      sha,
+    );
   }
   const { text, redacted } = redactFileText(new TextDecoder("utf-8", { fatal: false }).decode(data));
   let parsed: ParsedFile;
@@ -330,7 +345,11 @@ function unreadNote(text: string, parsed: ParsedFile): Array<{ line: number; mes
  * files (`K8S_EVENTS_FILE`: their records name their own node, so a copy in every node's archive
  * repeats the same events). Known before parsing, so both ingest ways decide alike.
  */
-export function duplicateScopes(unpacked: readonly UnpackedFile[], layout: { files: ReadonlyArray<{ node: string | null }> }, opts: IngestOptions): Array<string | null> {
+export function duplicateScopes(
+  unpacked: readonly UnpackedFile[],
+  layout: { files: ReadonlyArray<{ node: string | null }> },
+  opts: IngestOptions,
+): Array<string | null> {
   return layout.files.map((l, ord) => {
     const node = opts.node || l.node || null;
     return node && !K8S_EVENTS_FILE.test(unpacked[ord].path) ? node : null;
@@ -367,7 +386,12 @@ interface Settled {
  * as duplicates, calling `drop` on each so its events are let go, then sets each unpacked file's
  * `redacted` counts from its analysis.
  */
-export function settleDuplicates<R extends Settled>(results: R[], unpacked: UnpackedFile[], scopes: Array<string | null>, drop: (r: R, ord: number) => void): void {
+export function settleDuplicates<R extends Settled>(
+  results: R[],
+  unpacked: UnpackedFile[],
+  scopes: Array<string | null>,
+  drop: (r: R, ord: number) => void,
+): void {
   findDuplicates(results.map((r, ord) => ({ sha: r.sha, path: r.file.path, byteSize: r.base.byteSize, scope: scopes[ord] }))).forEach((dupOf, ord) => {
     if (dupOf === null) return;
     const r = results[ord];
@@ -444,10 +468,7 @@ export function latestMtime(files: UnpackedFile[]): number | null {
 
 function normalise(r: FileRecord, fileIdx: number, pathNode: string | null): AnalysedEvent {
   const c = classifyRecord(r);
-  const flags =
-    (r.yearInferred ? FLAG_YEAR_INFERRED : 0) |
-    (r.zoneAssumed ? FLAG_ZONE_ASSUMED : 0) |
-    (r.outOfOrder ? FLAG_OUT_OF_ORDER : 0);
+  const flags = (r.yearInferred ? FLAG_YEAR_INFERRED : 0) | (r.zoneAssumed ? FLAG_ZONE_ASSUMED : 0) | (r.outOfOrder ? FLAG_OUT_OF_ORDER : 0);
   // fields are kept for events that carry a signal; a plain log line's fields can be
   // parsed again from its raw line (SourceBlock) when someone opens it. The parser's object is
   // kept as it is (nothing changes it after parsing; a copy per event was pure garbage)

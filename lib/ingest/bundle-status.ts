@@ -46,7 +46,10 @@ export async function requeueParsing(db: SqlConn): Promise<number> {
 
 /** The run of `bundleId` starts: `parsing`, phase `unpack`, `startedAt` now, no error. */
 export async function setParsing(db: SqlConn, bundleId: string): Promise<void> {
-  await db.query(`UPDATE "Bundle" SET status = 'parsing', phase = 'unpack', progress = 0, "startedAt" = clock_timestamp(), "finishedAt" = NULL, error = NULL WHERE id = $1`, [bundleId]);
+  await db.query(
+    `UPDATE "Bundle" SET status = 'parsing', phase = 'unpack', progress = 0, "startedAt" = clock_timestamp(), "finishedAt" = NULL, error = NULL WHERE id = $1`,
+    [bundleId],
+  );
 }
 
 /** Phase and progress (0..1) of a running bundle; nothing when it is no longer `parsing`. */
@@ -56,11 +59,10 @@ export async function setPhase(db: SqlConn, bundleId: string, phase: string, pro
 
 /** The bundle is stored: `ready`, with its counts (JSON) and collector; `finishedAt` the real end. */
 export async function setReady(db: SqlConn, bundleId: string, counts: unknown, collector: string | null): Promise<void> {
-  await db.query(`UPDATE "Bundle" SET status = 'ready', phase = 'done', progress = 1, counts = $2, collector = $3, "finishedAt" = clock_timestamp() WHERE id = $1`, [
-    bundleId,
-    JSON.stringify(counts),
-    collector,
-  ]);
+  await db.query(
+    `UPDATE "Bundle" SET status = 'ready', phase = 'done', progress = 1, counts = $2, collector = $3, "finishedAt" = clock_timestamp() WHERE id = $1`,
+    [bundleId, JSON.stringify(counts), collector],
+  );
 }
 
 /** The bundle failed: `failed` with `reason` (one plain sentence: see `plainReason`); `finishedAt` the real end. */
@@ -83,8 +85,15 @@ const ERROR_REASONS: Array<[(e: { code?: unknown; message: string; name?: string
   [(e) => e.code === "ENOSPC", "the server ran out of disk space while processing the bundle"],
   [(e) => e.code === "EMFILE" || e.code === "ENFILE", "the server had too many open files while processing the bundle"],
   [(e) => e.code === "ERR_WORKER_OUT_OF_MEMORY" || /reaching memory limit|out of memory/i.test(e.message), "processing the bundle ran out of memory"],
-  [(e) => e.code === "ERR_STRING_TOO_LONG" || (e.name === "RangeError" && /Invalid string length|Array buffer allocation failed/i.test(e.message)), "a file of the bundle is too large to process"],
-  [(e) => /Connection terminated|connection.*(closed|lost|ended)|ECONNRESET|ECONNREFUSED|EPIPE/i.test(e.message) || e.code === "ECONNRESET" || e.code === "EPIPE", "the database connection was lost while the bundle was being stored"],
+  [
+    (e) => e.code === "ERR_STRING_TOO_LONG" || (e.name === "RangeError" && /Invalid string length|Array buffer allocation failed/i.test(e.message)),
+    "a file of the bundle is too large to process",
+  ],
+  [
+    (e) =>
+      /Connection terminated|connection.*(closed|lost|ended)|ECONNRESET|ECONNREFUSED|EPIPE/i.test(e.message) || e.code === "ECONNRESET" || e.code === "EPIPE",
+    "the database connection was lost while the bundle was being stored",
+  ],
   [(e) => /^ingest worker exited/.test(e.message), "a processing thread stopped while handling the bundle"],
 ];
 

@@ -20,7 +20,19 @@ export const FINDING_COLUMNS = ["incidentId", "nodeId", "bootId", "detector", "s
  */
 export function findingRows(incidentId: string, nodeId: number, bootId: number, findings: Finding[]): string[] {
   return findings.map((f) => {
-    const cols = [incidentId, nodeId, bootId, f.detector, f.severity, iso(f.start), iso(f.end), f.title, f.explanation, JSON.stringify(f.metrics), `{${f.evidence.join(",")}}`];
+    const cols = [
+      incidentId,
+      nodeId,
+      bootId,
+      f.detector,
+      f.severity,
+      iso(f.start),
+      iso(f.end),
+      f.title,
+      f.explanation,
+      JSON.stringify(f.metrics),
+      `{${f.evidence.join(",")}}`,
+    ];
     return `${cols.map(copyText).join("\t")}\n`;
   });
 }

@@ -32,13 +32,34 @@ import { fileSize, type UnpackedFile } from "../bundle/unpack";
 import type { SqlConn } from "../db/sql";
 import type { BootInfo } from "../detect/types";
 import { clockOffsets, shiftFile } from "../timeline/clock-skew";
-import { duplicateScopes, fileBase, findDuplicates, latestMtime, placeInputs, placeUnplaced, settleDuplicates, type IngestOptions, type Progress } from "./analyse-bundle";
+import {
+  duplicateScopes,
+  fileBase,
+  findDuplicates,
+  latestMtime,
+  placeInputs,
+  placeUnplaced,
+  settleDuplicates,
+  type IngestOptions,
+  type Progress,
+} from "./analyse-bundle";
 import type { AnalysedBoot, AnalysedFile } from "../model/event";
 import { ingestExecutors, type Executor } from "./ingest-pool";
 import { blockRowChunks, ROW_COLUMNS, unpackTask, type NodeRowsResult, type ParseFileResult } from "./ingest-tasks";
 import { TAIL_COLUMNS } from "./spill";
 import { nothingReadable } from "./file-reason";
-import { detectFindings, insertFiles, knownBoots, lockIngest, reserveIds, storeFindingRows, upsertNodes, writeBoots, type BootWrite, type KnownBoot } from "./store-bundle";
+import {
+  detectFindings,
+  insertFiles,
+  knownBoots,
+  lockIngest,
+  reserveIds,
+  storeFindingRows,
+  upsertNodes,
+  writeBoots,
+  type BootWrite,
+  type KnownBoot,
+} from "./store-bundle";
 
 /**
  * Unpacks the uploads (`uploads`: files on disk; `names`: their original names, same order),
@@ -170,11 +191,24 @@ export async function parseBundle(
   const limit = holdBytes();
   const results = new Array<ParseFileResult>(unpacked.length);
   const holder = new Array<number>(unpacked.length);
-  const plan = assignFiles(sizes, layout.files.map((l) => opts.node || l.node), executors.length);
+  const plan = assignFiles(
+    sizes,
+    layout.files.map((l) => opts.node || l.node),
+    executors.length,
+  );
   await Promise.all(
     plan.map(async (ords, x) => {
       for (const ord of ords) {
-        results[ord] = await executors[x].call("parseFileTask", { token, ord, file: unpacked[ord], layout: layout.files[ord], opts, collectedMs, dir, holdBytes: limit });
+        results[ord] = await executors[x].call("parseFileTask", {
+          token,
+          ord,
+          file: unpacked[ord],
+          layout: layout.files[ord],
+          opts,
+          collectedMs,
+          dir,
+          holdBytes: limit,
+        });
         holder[ord] = x;
         doneBytes += sizes[ord];
         progress("parse", doneBytes / totalBytes);
@@ -196,7 +230,11 @@ export async function parseBundle(
   const place = placeUnplaced(placeInputs(unpacked, layout, files), named, opts);
   for (const f of files) if (!f.node && f.status === "read" && f.counts.records > 0) f.node = place.nodeOf(f.ord);
 
-  const { offsets } = clockOffsets(files, results.map((r) => r.skew), opts.skew ?? null);
+  const { offsets } = clockOffsets(
+    files,
+    results.map((r) => r.skew),
+    opts.skew ?? null,
+  );
   for (const [i, off] of offsets) shiftFile(files[i], off);
 
   const byNode = new Map<string | null, NodeGroup>();
@@ -310,7 +348,13 @@ class BundleStore {
    */
   async files(list: Array<{ file: AnalysedFile; blocksPath: string | null }>): Promise<void> {
     const fileIds = this.fileIds;
-    await insertFiles(this.tx, this.ids.incidentId, this.ids.bundleId, list.map((x) => x.file), list.map((x) => fileIds[x.file.ord]));
+    await insertFiles(
+      this.tx,
+      this.ids.incidentId,
+      this.ids.bundleId,
+      list.map((x) => x.file),
+      list.map((x) => fileIds[x.file.ord]),
+    );
     // read in bounded pieces: a file's rows are about twice its size (hex)
     function* blockRows(): Generator<Buffer> {
       for (const { file, blocksPath } of list) if (blocksPath) yield* blockRowChunks(blocksPath, fileIds[file.ord]);
@@ -358,7 +402,16 @@ class BundleStore {
         detect.push(k ? null : info);
       }
       release();
-      const rows = await ex.call("nodeRows", { key, incidentId: this.ids.incidentId, bundleId: this.ids.bundleId, nodeId, bootIds, detect, firstId, fileIds: this.fileIds });
+      const rows = await ex.call("nodeRows", {
+        key,
+        incidentId: this.ids.incidentId,
+        bundleId: this.ids.bundleId,
+        nodeId,
+        bootIds,
+        detect,
+        firstId,
+        fileIds: this.fileIds,
+      });
       return { ...rows, boots, node: g.node, from: ex };
     } catch (e) {
       release();
@@ -454,7 +507,11 @@ export async function storeParsed(
   // keep two nodes more in flight than there are threads: the next is ready when a COPY ends;
   // the source files and blocks go in while the threads prepare the first nodes
   const groups = parsed.groups.map((group) => () => Promise.resolve(group));
-  await storeGroups(store, groups, parsed.offsets, parsed.executors.length + 2, { first: () => store.files(parsed.files.map((file, ord) => ({ file, blocksPath: parsed.blocks[ord] }))), progress, total: () => total });
+  await storeGroups(store, groups, parsed.offsets, parsed.executors.length + 2, {
+    first: () => store.files(parsed.files.map((file, ord) => ({ file, blocksPath: parsed.blocks[ord] }))),
+    progress,
+    total: () => total,
+  });
   return store.finish([], progress);
 }
 
@@ -528,7 +585,16 @@ export async function ingestByNode(
   });
   const parse = async (x: number, ord: number) => {
     if (results[ord]) return; // a repeat
-    results[ord] = await executors[x].call("parseFileTask", { token, ord, file: unpacked[ord], layout: layout.files[ord], opts, collectedMs, dir, holdBytes: limit });
+    results[ord] = await executors[x].call("parseFileTask", {
+      token,
+      ord,
+      file: unpacked[ord],
+      layout: layout.files[ord],
+      opts,
+      collectedMs,
+      dir,
+      holdBytes: limit,
+    });
     doneBytes += sizes[ord];
     progress("ingest", doneBytes / totalBytes);
   };
@@ -583,7 +649,11 @@ export async function ingestByNode(
   // give way to the two passes now rather than after storing everything
   const offsetDue = () => {
     const seen = results.map((r, ord) => r?.file ?? { path: unpacked[ord].path, kind: "unknown" });
-    const { offsets } = clockOffsets(seen, results.map((r) => r?.skew ?? null), null);
+    const { offsets } = clockOffsets(
+      seen,
+      results.map((r) => r?.skew ?? null),
+      null,
+    );
     return [...offsets.values()].some((off) => off !== 0);
   };
   const groups: Array<() => Promise<NodeGroup | null>> = names.map((node, k) => async () => {

@@ -119,7 +119,8 @@ async function startExecutors(): Promise<Executor[]> {
   if (!existsSync(entry)) return [inline];
   const live = (g.__bootlineIngestPool ?? []).filter((x) => !x.dead);
   try {
-    while (live.length < n) live.push(new ThreadExecutor(new Worker(pathToFileURL(entry), { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } })));
+    while (live.length < n)
+      live.push(new ThreadExecutor(new Worker(pathToFileURL(entry), { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } })));
   } catch (e) {
     warnOnce(e as Error);
   }

@@ -28,9 +28,27 @@ function kubeletLog(n: number): string {
 /** One node's file through parse, prepare and rows, inline; returns the rows' chunks and their text. */
 function rowsOf(token: string, node: string, text: string): { chunks: Uint8Array[]; text: string; events: number } {
   const file: UnpackedFile = { path: "kubelet/kubelet.log", status: "read", data: Buffer.from(text), mtimeMs: Date.UTC(2026, 2, 14, 3) };
-  parseFileTask({ token, ord: 0, file, layout: { node }, opts: { uploadMs: Date.UTC(2026, 2, 14, 3) }, collectedMs: Date.UTC(2026, 2, 14, 3), dir, holdBytes: 1 << 30 });
+  parseFileTask({
+    token,
+    ord: 0,
+    file,
+    layout: { node },
+    opts: { uploadMs: Date.UTC(2026, 2, 14, 3) },
+    collectedMs: Date.UTC(2026, 2, 14, 3),
+    dir,
+    holdBytes: 1 << 30,
+  });
   const boots = prepareNode({ token, key: `${token}:0`, node, sources: [node], spilled: [], offsets: {} });
-  const r = nodeRows({ key: `${token}:0`, incidentId: "inc1", bundleId: "bun1", nodeId: 7, bootIds: boots.map((_, i) => 100 + i), detect: boots.map(() => null), firstId: 1, fileIds: { 0: 11 } });
+  const r = nodeRows({
+    key: `${token}:0`,
+    incidentId: "inc1",
+    bundleId: "bun1",
+    nodeId: 7,
+    bootIds: boots.map((_, i) => 100 + i),
+    detect: boots.map(() => null),
+    firstId: 1,
+    fileIds: { 0: 11 },
+  });
   return { chunks: r.rows, text: Buffer.concat(r.rows).toString("utf8"), events: r.events };
 }
 
@@ -89,7 +107,16 @@ describe("held events of a failed bundle", () => {
     expect(readdirSync(next).filter((n) => n.endsWith(".ev"))).toHaveLength(1);
     expect(heldState().heldBytes).toBe(0);
     const boots = prepareNode({ token: "good", key: "good:0", node: "ip-10-0-0-9", sources: ["ip-10-0-0-9"], spilled: [], offsets: {} });
-    const rows = nodeRows({ key: "good:0", incidentId: "i", bundleId: "b", nodeId: 1, bootIds: boots.map((_, i) => i + 1), detect: boots.map(() => null), firstId: 1, fileIds: { 0: 1 } });
+    const rows = nodeRows({
+      key: "good:0",
+      incidentId: "i",
+      bundleId: "b",
+      nodeId: 1,
+      bootIds: boots.map((_, i) => i + 1),
+      detect: boots.map(() => null),
+      firstId: 1,
+      fileIds: { 0: 1 },
+    });
     expect(rows.events).toBe(2_000);
     forgetBundle("good");
     expect(heldState()).toEqual({ bundles: [], heldBytes: 0, prepared: 0 });

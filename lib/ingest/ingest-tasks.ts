@@ -306,7 +306,11 @@ export function parseFileTask(t: ParseFileTask): ParseFileResult {
     // written in bounded chunks (no file-sized string or buffer); `fileId` is not known yet: a
     // zero-filled placeholder the store step overwrites in place (`fillFileId`, `blockRowChunks`)
     const blocks = r.file.blocks;
-    writeChunked(blocksPath, blocks.length, (seq) => `${FILE_ID_PLACEHOLDER}\t${seq}\t${blocks[seq].firstLine}\t${blocks[seq].lineCount}\t\\\\x${blocks[seq].data.toString("hex")}\n`);
+    writeChunked(
+      blocksPath,
+      blocks.length,
+      (seq) => `${FILE_ID_PLACEHOLDER}\t${seq}\t${blocks[seq].firstLine}\t${blocks[seq].lineCount}\t\\\\x${blocks[seq].data.toString("hex")}\n`,
+    );
   }
   return {
     file: { ...r.file, blocks: [] },
@@ -572,7 +576,9 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
         } else secs.set(sec, [1, e.severity >= 3 ? 1 : 0]);
       }
     }
-    rows.add(`${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso.of(e.ts)}\t${copyText(e.errorClass)}\t${copyJson(e.fields)}\t${st.tails[i] ?? copyTail(e)}\n`);
+    rows.add(
+      `${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso.of(e.ts)}\t${copyText(e.errorClass)}\t${copyJson(e.fields)}\t${st.tails[i] ?? copyTail(e)}\n`,
+    );
   }
   let dens = "";
   for (const [bootId, lanes] of density) {

@@ -35,18 +35,20 @@ async function bundledTasks() {
   mkdirSync(dir, { recursive: true });
   const tmp = `${out}.${process.pid}-${threadId}`;
   // esbuild's service process would otherwise live as long as this thread
-  const r = await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: [path.join(here, "ingest-tasks.ts")],
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external",
-    outfile: tmp,
-    metafile: true,
-    logLevel: "silent",
-  }).finally(() => esbuild.stop());
+  const r = await esbuild
+    .build({
+      absWorkingDir: root,
+      entryPoints: [path.join(here, "ingest-tasks.ts")],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      packages: "external",
+      outfile: tmp,
+      metafile: true,
+      logLevel: "silent",
+    })
+    .finally(() => esbuild.stop());
   const inputs = Object.keys(r.metafile.inputs).map((p) => {
     const st = statSync(path.join(root, p));
     return [p, st.size, st.mtimeMs];
@@ -78,6 +80,9 @@ parentPort.on("message", async ({ id, method, arg }) => {
   } catch (e) {
     // the parts of the error, so the caller rebuilds it (name and code tell what failed; the stack is for the log)
     const err = e instanceof Error ? e : new Error(String(e));
-    parentPort.postMessage({ id, error: { message: err.message, name: err.name, code: typeof err.code === "string" ? err.code : undefined, stack: err.stack } });
+    parentPort.postMessage({
+      id,
+      error: { message: err.message, name: err.name, code: typeof err.code === "string" ? err.code : undefined, stack: err.stack },
+    });
   }
 });

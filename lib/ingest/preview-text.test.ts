@@ -11,7 +11,17 @@ describe("previewText", () => {
     const p = previewText({ text: caseText("079-klog-calico-nodename-triple.log"), name: "pasted-2026-03-14-0300.log", year: 2020, nowMs: NOW });
     expect(p.files).toHaveLength(1);
     const f = p.files[0];
-    expect(f).toMatchObject({ format: "klog", records: 2, timed: 2, lines: 2, blank: 0, linesRead: 2, read: true, components: ["kubelet"], yearSource: "user" });
+    expect(f).toMatchObject({
+      format: "klog",
+      records: 2,
+      timed: 2,
+      lines: 2,
+      blank: 0,
+      linesRead: 2,
+      read: true,
+      components: ["kubelet"],
+      yearSource: "user",
+    });
     expect(f.description).toMatch(/klog/);
     expect(f.node).toBe("pasted-2026-03-14-0300");
     expect(f.nodeUnnamed).toBe(true);
@@ -74,7 +84,9 @@ describe("previewText", () => {
     expect(f.read).toBe(false);
     expect(f.records).toBe(0);
     expect(f.lines).toBe(3);
-    expect(f.explanation).toBe("unknown-format: No line looks like a log record bootline knows (first line: `hello there`). Skipped lines by reason: unknown-format 3.");
+    expect(f.explanation).toBe(
+      "unknown-format: No line looks like a log record bootline knows (first line: `hello there`). Skipped lines by reason: unknown-format 3.",
+    );
     expect(p.nodes).toEqual([]);
   });
 

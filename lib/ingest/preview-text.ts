@@ -189,7 +189,9 @@ function explain(f: AnalysedFile, read: boolean): string | null {
     .sort((a, b) => b[1] - a[1])
     .map(([r, n]) => `${r} ${n.toLocaleString("en-US")}`)
     .join(", ");
-  const parts = [reason ?? `only ${f.counts.parsed.toLocaleString("en-US")} of ${(f.counts.lines - f.counts.blank).toLocaleString("en-US")} non-blank lines could be parsed`];
+  const parts = [
+    reason ?? `only ${f.counts.parsed.toLocaleString("en-US")} of ${(f.counts.lines - f.counts.blank).toLocaleString("en-US")} non-blank lines could be parsed`,
+  ];
   if (skipped) parts.push(`Skipped lines by reason: ${skipped}.`);
   return parts.join(" ");
 }
@@ -197,7 +199,10 @@ function explain(f: AnalysedFile, read: boolean): string | null {
 function topComponents(components: Iterable<string>, max = 4): string[] {
   const n = new Map<string, number>();
   for (const c of components) if (c && c !== "unknown") n.set(c, (n.get(c) ?? 0) + 1);
-  return [...n].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, max).map(([c]) => c);
+  return [...n]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, max)
+    .map(([c]) => c);
 }
 
 /** A window finding's attempts: those failing at or after its start and not after its end. */
@@ -307,4 +312,3 @@ export function previewText(input: PreviewInput): TPreview {
   }));
   return { name, bytes, files, nodes, unplaced: a.events.length - placed, detectorErrors };
 }
-

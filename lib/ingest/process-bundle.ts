@@ -75,7 +75,11 @@ export function saveUpload(bundleId: string, ord: number, name: string, from: Bu
   mkdirSync(dir, { recursive: true });
   // no separators, control characters or leading dots, and short enough for any file system
   // (the end is kept: it holds the extension the unpacker reads)
-  const safe = name.replace(/[\\/\x00-\x1f\x7f]/g, "_").replace(/^\.+/, "_").slice(-200) || "upload";
+  const safe =
+    name
+      .replace(/[\\/\x00-\x1f\x7f]/g, "_")
+      .replace(/^\.+/, "_")
+      .slice(-200) || "upload";
   const to = path.join(dir, `${String(ord).padStart(4, "0")}__${safe}`);
   if (typeof from !== "string") return writeFileSync(to, from);
   try {
@@ -113,7 +117,8 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
   if (bundle.duplicateOf) return { status: "ready", error: null, events: 0, findings: 0 };
   const opts = (bundle.options ?? {}) as BundleOptions;
   // what GET /api/bundles/:id shows while this runs (live-status.ts), set at once; the row follows
-  const live = (phase: string, progress: number) => setLiveStatus({ id: bundleId, incidentId: bundle.incidentId, fileName: bundle.fileName, status: "parsing", phase, progress });
+  const live = (phase: string, progress: number) =>
+    setLiveStatus({ id: bundleId, incidentId: bundle.incidentId, fileName: bundle.fileName, status: "parsing", phase, progress });
   live("unpack", 0);
   let lastWrite = 0;
   const setProgress = async (phase: string, progress: number, force = false) => {
@@ -143,7 +148,9 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     await setParsing(db.sql, bundleId);
     const dir = uploadsDir(bundleId);
     rmSync(work, { recursive: true, force: true });
-    const names = readdirSync(dir).filter((n) => n !== ".work").sort();
+    const names = readdirSync(dir)
+      .filter((n) => n !== ".work")
+      .sort();
     // each upload's files wait on disk, so a bundle of many uploads never sits in memory whole
     const unpacked = await unpackUploads(
       names.map((n) => path.join(dir, n)),

@@ -44,7 +44,20 @@ type Head = [
 
 /** One event as a spill line (with its LF). */
 export function encodeEvent(e: AnalysedEvent): string {
-  const head: Head = [e.ts, e.kind, e.lane, e.severity, e.line, e.journalBootId, e.bootSegment, e.sandboxId, e.errorClass, e.rebootBootId, e.bootDecl ?? null, e.fields];
+  const head: Head = [
+    e.ts,
+    e.kind,
+    e.lane,
+    e.severity,
+    e.line,
+    e.journalBootId,
+    e.bootSegment,
+    e.sandboxId,
+    e.errorClass,
+    e.rebootBootId,
+    e.bootDecl ?? null,
+    e.fields,
+  ];
   if (e.kind !== "log") head.push(e.component, e.pod, e.message, e.precision);
   return `${JSON.stringify(head)}\t${copyTail(e)}\n`;
 }

@@ -42,7 +42,10 @@ export async function upsertNodes(
   const ids = new Map<string, number>();
   for (const name of names) {
     // a name the incident knows as another node's alias (a node the reviewer renamed, an EKS instance id) is that node
-    const [known] = await tx.query<{ id: number }>(`SELECT id FROM "Node" WHERE "incidentId" = $1 AND $2 = ANY(aliases) ORDER BY id LIMIT 1`, [incidentId, name]);
+    const [known] = await tx.query<{ id: number }>(`SELECT id FROM "Node" WHERE "incidentId" = $1 AND $2 = ANY(aliases) ORDER BY id LIMIT 1`, [
+      incidentId,
+      name,
+    ]);
     if (known) {
       ids.set(name, known.id);
       continue;
@@ -74,7 +77,9 @@ export async function knownBoots(tx: SqlConn, incidentId: string): Promise<Map<s
     `SELECT id, "nodeId", "bootKey", start, "end" FROM "Boot" WHERE "incidentId" = $1`,
     [incidentId],
   );
-  return new Map(rows.map((r) => [`${r.nodeId}\t${r.bootKey}`, { id: r.id, start: new Date(r.start).getTime(), end: r.end ? new Date(r.end).getTime() : null }]));
+  return new Map(
+    rows.map((r) => [`${r.nodeId}\t${r.bootKey}`, { id: r.id, start: new Date(r.start).getTime(), end: r.end ? new Date(r.end).getTime() : null }]),
+  );
 }
 
 /** A boot to write: `known` when the incident had it (its span is widened), else inserted with `id`. */
@@ -93,7 +98,20 @@ export async function writeBoots(tx: SqlConn, incidentId: string, boots: BootWri
       `INSERT INTO "Boot" (id, "incidentId", "nodeId", "bootKey", start, "end", "detectedBy", "startApprox")
        SELECT b.id, $1, b."nodeId", b."bootKey", b.start, b."end", b."detectedBy", b."startApprox"
        FROM jsonb_to_recordset($2::jsonb) AS b(id int, "nodeId" int, "bootKey" text, start timestamptz, "end" timestamptz, "detectedBy" text, "startApprox" boolean)`,
-      [incidentId, JSON.stringify(fresh.map((b) => ({ id: b.id, nodeId: b.nodeId, bootKey: b.boot.bootKey, start: iso(b.boot.start), end: iso(b.boot.end), detectedBy: b.boot.detectedBy, startApprox: b.boot.startApprox })))],
+      [
+        incidentId,
+        JSON.stringify(
+          fresh.map((b) => ({
+            id: b.id,
+            nodeId: b.nodeId,
+            bootKey: b.boot.bootKey,
+            start: iso(b.boot.start),
+            end: iso(b.boot.end),
+            detectedBy: b.boot.detectedBy,
+            startApprox: b.boot.startApprox,
+          })),
+        ),
+      ],
     );
   }
   for (const b of boots.filter((x) => x.known)) {

@@ -87,7 +87,7 @@ export const awsVpcCniSeelogSpec: FormatSpec = {
   notMine: [
     "2025-05-19T04:20:09.104730000Z [INFO] plugin/reload: Running configuration SHA512 = 1f2e",
     '{"level":"info","ts":"2025-05-19T04:20:08.321Z","caller":"ipamd/ipamd.go:850","msg":"Found ENIs"}',
-    "2025-05-19T04:20:14Z [verbose] ADD starting CNI request ContainerID:\"5f1c\"",
+    '2025-05-19T04:20:14Z [verbose] ADD starting CNI request ContainerID:"5f1c"',
     "2025-05-19 04:20:11.207 [INFO][4123] cni-plugin/k8s.go 418: Populated endpoint",
   ],
 };

@@ -30,7 +30,8 @@ const COMPLETED_RE = /^([A-Z]+) command completed\b/;
 const NS_RE = /(?:^|;)K8S_POD_NAMESPACE=([^;\s]+)/;
 const NAME_RE = /(?:^|;)K8S_POD_NAME=([^;\s]+)/;
 /** Tags the Azure CNI/CNS logger prints; one of them must appear for the sniff to accept a file. */
-const TAG_SNIFF = /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? (?:\[\d+\] )?\[(?:cni-net|cni-ipam|cni|net|ipam|azure-vnet|azure-vnet-ipam|Azure-[\w-]+|Telemetry|telemetry|platform|cns)\] /;
+const TAG_SNIFF =
+  /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? (?:\[\d+\] )?\[(?:cni-net|cni-ipam|cni|net|ipam|azure-vnet|azure-vnet-ipam|Azure-[\w-]+|Telemetry|telemetry|platform|cns)\] /;
 const SHAPE = /^\d{4}\/\d{2}\/\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)? \[/;
 const ZAP_CNI = /^\{"level":"\w+","ts":.*(?:"component":"cni(?:-net|-ipam)?"|"msg":"\[cni-(?:net|ipam)\])/;
 
@@ -177,7 +178,8 @@ export const azureCniSpec: FormatSpec = {
         component: "azure-cni",
         severity: 3,
         pid: 4410,
-        message: "ADD command completed for pod cart-7f9c with IP:[] err:Failed to allocate pool: Failed to delegate: Failed to allocate address: No available addresses.",
+        message:
+          "ADD command completed for pod cart-7f9c with IP:[] err:Failed to allocate pool: Failed to delegate: Failed to allocate address: No available addresses.",
         fields: {
           tag: "cni-net",
           err: "Failed to allocate pool: Failed to delegate: Failed to allocate address: No available addresses",
@@ -198,7 +200,13 @@ export const azureCniSpec: FormatSpec = {
         time: { year: 2018, month: 11, day: 2, hour: 7, minute: 45, second: 9, ms: 0, offsetMin: null, precision: "s" },
         severity: 3,
         message: "ADD command completed with result:<nil> err:Failed to allocate address: No available addresses.",
-        fields: { tag: "cni-ipam", err: "Failed to allocate address: No available addresses", command: "ADD", containerID: "0a1b2c", pod: "kube-system/metrics-server-5c8d" },
+        fields: {
+          tag: "cni-ipam",
+          err: "Failed to allocate address: No available addresses",
+          command: "ADD",
+          containerID: "0a1b2c",
+          pod: "kube-system/metrics-server-5c8d",
+        },
       },
     },
     {

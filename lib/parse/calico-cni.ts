@@ -61,7 +61,15 @@ export function parseCalicoText(s: string): ComponentLine | null {
   const ms10 = d2(s, 20);
   const ms1 = s.charCodeAt(22) - 48;
   if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0 || ms10 < 0 || !(ms1 >= 0 && ms1 <= 9)) return null;
-  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58 || s.charCodeAt(19) !== 46 || s.charCodeAt(23) !== 32) return null;
+  if (
+    s.charCodeAt(4) !== 45 ||
+    s.charCodeAt(7) !== 45 ||
+    s.charCodeAt(13) !== 58 ||
+    s.charCodeAt(16) !== 58 ||
+    s.charCodeAt(19) !== 46 ||
+    s.charCodeAt(23) !== 32
+  )
+    return null;
   // [LEVEL][pid]
   let level: string | null = null;
   for (const name of LEVEL_NAMES) {
@@ -108,7 +116,8 @@ function isDigit(c: number): boolean {
 }
 
 /** calico-node lines without a stamp (see the module comment); group 1: `bird` / `bird6` */
-const UNTIMED = /^(?:(bird6?): \S|(?:Calico node started successfully|Starting libnetwork service|Calico node name: |Using node name: |Skipping datastore connection test|Waiting for etcd connection|Using (?:autodetected|configured) IPv[46] address|No IPv6 address configured|No AS number configured|Using global AS number|Created default IPv[46] pool|CALICO_NETWORKING_BACKEND is |WARNING: ))/;
+const UNTIMED =
+  /^(?:(bird6?): \S|(?:Calico node started successfully|Starting libnetwork service|Calico node name: |Using node name: |Skipping datastore connection test|Waiting for etcd connection|Using (?:autodetected|configured) IPv[46] address|No IPv6 address configured|No AS number configured|Using global AS number|Created default IPv[46] pool|CALICO_NETWORKING_BACKEND is |WARNING: ))/;
 const BIRD_ERROR = /\b(?:Error|error|Unable|unable|failed)\b/;
 
 const NODE_NAME_RE = /^(?:Determined node name|Using node name|Calico node name): ([A-Za-z0-9][A-Za-z0-9._-]*)\s*$/;

@@ -40,12 +40,28 @@ describe("CloudWatch Logs Insights CSV", () => {
 });
 
 describe("aws logs filter-log-events JSON", () => {
-  const ev = (ts: number, msg: string, id: string) =>
-    ["        {", '            "logStreamName": "i-0f1e2d3c4b5a69788",', `            "timestamp": ${ts},`, `            "message": ${JSON.stringify(msg)},`, `            "ingestionTime": ${ts + 640},`, `            "eventId": "${id}"`, "        }"];
+  const ev = (ts: number, msg: string, id: string) => [
+    "        {",
+    '            "logStreamName": "i-0f1e2d3c4b5a69788",',
+    `            "timestamp": ${ts},`,
+    `            "message": ${JSON.stringify(msg)},`,
+    `            "ingestionTime": ${ts + 640},`,
+    `            "eventId": "${id}"`,
+    "        }",
+  ];
   const e1 = ev(Date.UTC(2023, 8, 7, 22, 4, 16, 502), KLOG_FAIL("0907 22:04:16.502977", "b2b2"), "1");
   const e2 = ev(Date.UTC(2023, 8, 7, 22, 4, 31, 870), KLOG_FAIL("0907 22:04:31.870411", "c3c3"), "2");
   e1[e1.length - 1] += ",";
-  const text = ["aws logs filter-log-events --log-group-name /aws/eks/stage/nodes --filter-pattern CreatePodSandbox", "{", '    "events": [', ...e1, ...e2, "    ],", '    "searchedLogStreams": []', "}"].join("\n");
+  const text = [
+    "aws logs filter-log-events --log-group-name /aws/eks/stage/nodes --filter-pattern CreatePodSandbox",
+    "{",
+    '    "events": [',
+    ...e1,
+    ...e2,
+    "    ],",
+    '    "searchedLogStreams": []',
+    "}",
+  ].join("\n");
   const f = parseFile("out.json", text);
 
   it("reads each event at its own line, the instance id stream as node, the klog stamp placed by the event", () => {
@@ -111,7 +127,10 @@ describe("Cloud Logging console expanded entries and gcloud YAML", () => {
   ];
 
   it("console: unquoted keys, unescaped inner quotes; newest first reversed", () => {
-    const text = [...entry("b", "1104 03:10:20.250006", "2022-11-04T03:10:20.250006Z"), ...entry("a", "1104 03:10:05.125004", "2022-11-04T03:10:05.125004Z")].join("\n");
+    const text = [
+      ...entry("b", "1104 03:10:20.250006", "2022-11-04T03:10:20.250006Z"),
+      ...entry("a", "1104 03:10:05.125004", "2022-11-04T03:10:05.125004Z"),
+    ].join("\n");
     const f = parseFile("entries.txt", text);
     expect(f.format).toBe("gcp-logging-console");
     expect(f.counts).toMatchObject({ lines: 34, records: 2, skipped: 0 });
@@ -151,7 +170,12 @@ describe("Cloud Logging console expanded entries and gcloud YAML", () => {
     expect(f.counts).toMatchObject({ lines: 22, records: 2, skipped: 0 });
     expectAccounting(f);
     expect(f.records.map(iso)).toEqual(["2022-11-04T03:10:05.125Z", "2022-11-04T03:10:20.250Z"]);
-    expect(f.records[1]).toMatchObject({ host: "gke-shop-pool-2-9a8b7c6d-m3n4", component: "kubelet", severity: 3, message: 'Error syncing pod, skipping pod="shop/web-0"' });
+    expect(f.records[1]).toMatchObject({
+      host: "gke-shop-pool-2-9a8b7c6d-m3n4",
+      component: "kubelet",
+      severity: 3,
+      message: 'Error syncing pod, skipping pod="shop/web-0"',
+    });
   });
 });
 
@@ -197,7 +221,8 @@ describe("CNI console gaps", () => {
 
 describe("CloudWatch events JSON with blank lines inside", () => {
   it("starts each record on the line its object starts on, so the line accounting adds up", () => {
-    const ev = '{"timestamp":1715674293199,"message":"E0514 08:11:33.199000    3102 remote_runtime.go:176] \\"RunPodSandbox from runtime service failed\\"","ingestionTime":1715674293300}';
+    const ev =
+      '{"timestamp":1715674293199,"message":"E0514 08:11:33.199000    3102 remote_runtime.go:176] \\"RunPodSandbox from runtime service failed\\"","ingestionTime":1715674293300}';
     const f = parseFile("events.json", ['{"events":[', "", "", ev, "]}"].join("\n"));
     expect(f.format).toBe("cloudwatch-events-json");
     expect(f.records.map((r) => r.line)).toEqual([4]);

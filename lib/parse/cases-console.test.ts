@@ -101,7 +101,12 @@ describe("case 103: Cloud Logging entries, pretty-printed, newest first", () => 
       expect(r.severity).toBe(1);
       expect(r.component).toBe("istio-operator");
       expect(r.host).toBeUndefined();
-      expect(r.fields).toMatchObject({ logger: "controller", trigger: "istio-system/mesh", correlationID: "9c9b9d1d-d450-9794-904f-3d490f59d773", "entry.severity": "ERROR" });
+      expect(r.fields).toMatchObject({
+        logger: "controller",
+        trigger: "istio-system/mesh",
+        correlationID: "9c9b9d1d-d450-9794-904f-3d490f59d773",
+        "entry.severity": "ERROR",
+      });
     }
     expect(f.records[2]).toMatchObject({ line: 1, endLine: 12 });
   });
@@ -110,8 +115,20 @@ describe("case 103: Cloud Logging entries, pretty-printed, newest first", () => 
 describe("Cloud Logging entries in a JSON array, oldest first", () => {
   const text = JSON.stringify(
     [
-      { textPayload: "I0301 10:00:00.100200    1820 kubelet.go:2321] \"Starting kubelet main sync loop\"", resource: { type: "k8s_node", labels: { node_name: "gke-a" } }, timestamp: "2023-03-01T10:00:00.101Z", severity: "INFO", logName: "projects/p/logs/kubelet" },
-      { textPayload: "plain text from a script", resource: { type: "k8s_node", labels: { node_name: "gke-a" } }, timestamp: "2023-03-01T10:00:05.5Z", severity: "WARNING", logName: "projects/p/logs/node-problem-detector" },
+      {
+        textPayload: 'I0301 10:00:00.100200    1820 kubelet.go:2321] "Starting kubelet main sync loop"',
+        resource: { type: "k8s_node", labels: { node_name: "gke-a" } },
+        timestamp: "2023-03-01T10:00:00.101Z",
+        severity: "INFO",
+        logName: "projects/p/logs/kubelet",
+      },
+      {
+        textPayload: "plain text from a script",
+        resource: { type: "k8s_node", labels: { node_name: "gke-a" } },
+        timestamp: "2023-03-01T10:00:05.5Z",
+        severity: "WARNING",
+        logName: "projects/p/logs/node-problem-detector",
+      },
     ],
     null,
     2,
@@ -130,14 +147,20 @@ describe("Cloud Logging entries in a JSON array, oldest first", () => {
 
 describe("other console layouts", () => {
   it("logrus terminal layout: seconds since start are no clock", () => {
-    const f = parseFile("crictl.txt", "FATA[0000] run pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"ab12\": plugin type=\"calico\" failed (add): pods \"x\" not found\n");
+    const f = parseFile(
+      "crictl.txt",
+      'FATA[0000] run pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "ab12": plugin type="calico" failed (add): pods "x" not found\n',
+    );
     expect(f.format).toBe("logrus-text");
     expect(f.records[0]).toMatchObject({ ts: null, severity: 4, component: "crictl", fields: { elapsed: "0" } });
     expect(f.records[0].message.startsWith("run pod sandbox: rpc error")).toBe(true);
   });
 
   it("Weave Net", () => {
-    const f = parseFile("weave.log", "INFO: 2023/07/02 05:11:52.598601 Our name is 36:11:85:21:8c:f6(worker1)\nERRO: 2023/07/02 05:11:53.000101 Captured frame from MAC not known\n");
+    const f = parseFile(
+      "weave.log",
+      "INFO: 2023/07/02 05:11:52.598601 Our name is 36:11:85:21:8c:f6(worker1)\nERRO: 2023/07/02 05:11:53.000101 Captured frame from MAC not known\n",
+    );
     expect(f.format).toBe("weave");
     expect(f.records.map((r) => [iso(r), r.severity, r.component])).toEqual([
       ["2023-07-02T05:11:52.598Z", 1, "weave"],

@@ -77,15 +77,27 @@ describe("case 040: kubectl get event --all-namespaces below its prompt", () => 
 
   it("node node-p-0000, namespace default, minute ages at their latest bound", () => {
     for (const r of f.records) {
-      expect(ev(r)).toMatchObject({ type: "Normal", namespace: "default", objectKind: "Node", objectName: "node-p-0000", node: "node-p-0000", count: 1, lastUncertaintyMs: 60_000 });
+      expect(ev(r)).toMatchObject({
+        type: "Normal",
+        namespace: "default",
+        objectKind: "Node",
+        objectName: "node-p-0000",
+        node: "node-p-0000",
+        count: 1,
+        lastUncertaintyMs: 60_000,
+      });
       expect(r.precision).toBe("age");
     }
-    expect(f.records.map((r) => iso(r.ts))).toEqual([
-      ...Array(5).fill("2019-04-03T09:24:00.000Z"),
-      "2019-04-03T09:36:00.000Z",
-      "2019-04-03T09:47:00.000Z",
+    expect(f.records.map((r) => iso(r.ts))).toEqual([...Array(5).fill("2019-04-03T09:24:00.000Z"), "2019-04-03T09:36:00.000Z", "2019-04-03T09:47:00.000Z"]);
+    expect(f.records.map((r) => ev(r)?.reason)).toEqual([
+      "NodeHasSufficientMemory",
+      "NodeHasNoDiskPressure",
+      "NodeHasSufficientPID",
+      "RegisteredNode",
+      "Starting",
+      "NodeReady",
+      "Starting",
     ]);
-    expect(f.records.map((r) => ev(r)?.reason)).toEqual(["NodeHasSufficientMemory", "NodeHasNoDiskPressure", "NodeHasSufficientPID", "RegisteredNode", "Starting", "NodeReady", "Starting"]);
     expect(f.records[6].message).toBe("Starting kubelet.");
     expect(f.records[4].message).toBe("Starting kube-proxy.");
   });
@@ -135,7 +147,9 @@ describe("case 121: describe with a row cut after its type", () => {
   it("two sandbox failures 07:50:21Z and 07:50:33Z; the cut row has no reason and no time", () => {
     expect(f.records.map((r) => iso(r.ts))).toEqual([null, "2020-06-22T07:50:21.000Z", "2020-06-22T07:50:33.000Z", null]);
     expect(f.records.slice(1, 3).every((r) => r.precision === "s" && ev(r)?.reason === "FailedCreatePodSandBox" && ev(r)?.count === 1)).toBe(true);
-    expect(f.records[1].message).toContain('failed to start sandbox container task "e2e86495b80d86030c147f85a3b9dc2a01d16d0ddba4ddb935380ed461cd59ab": ttrpc: closed: unknown');
+    expect(f.records[1].message).toContain(
+      'failed to start sandbox container task "e2e86495b80d86030c147f85a3b9dc2a01d16d0ddba4ddb935380ed461cd59ab": ttrpc: closed: unknown',
+    );
     expect(ev(f.records[3])).toMatchObject({ reason: "", type: "Warning", count: 1, firstMs: null, lastMs: null });
     expect(f.records[3].line).toBe(7);
   });

@@ -3,7 +3,7 @@
  * prefixes, glued and wrapped records, prompts, mixed formats, klog JSON behind a host prefix.
  */
 import { describe, expect, it } from "vitest";
-import { parseFile, pasteInfo } from "./parse-file";
+import { pasteInfo } from "./parse-file";
 import { formatByName } from "./registry";
 import { expectAccounting, parseCase, recordIso as iso } from "../testing/parse-cases";
 
@@ -86,7 +86,12 @@ describe("case 130: talosctl host prefix, kubelet JSON (epoch ms) broken by raw 
     expect(f.format).toBe("klog-json");
     expect(f.counts).toMatchObject({ lines: 6, parsed: 6, records: 4, continuation: 2, skipped: 0, banner: 0, noTimestamp: 0, outOfOrder: 0 });
     expectAccounting(f);
-    expect(f.records.map((r) => [r.line, r.endLine])).toEqual([[1, 2], [3, 3], [4, 5], [6, 6]]);
+    expect(f.records.map((r) => [r.line, r.endLine])).toEqual([
+      [1, 2],
+      [3, 3],
+      [4, 5],
+      [6, 6],
+    ]);
     expect(pasteInfo(f)?.prefix).toEqual(["host"]);
   });
 

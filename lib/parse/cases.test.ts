@@ -119,12 +119,7 @@ describe("case 009: journal short under a Logs begin at banner (PDT)", () => {
     expect(f.banners[0]).toMatchObject({ line: 1, banner: { type: "logs-begin", offsetMin: -420 } });
     expect(f.yearSource).toBe("banner");
     expect(f.zoneSource).toBe("banner");
-    expect(f.records.map(iso)).toEqual([
-      "2023-04-17T02:26:30.150Z",
-      "2023-04-17T02:26:35.152Z",
-      "2023-04-17T02:26:40.153Z",
-      "2023-04-17T02:26:45.154Z",
-    ]);
+    expect(f.records.map(iso)).toEqual(["2023-04-17T02:26:30.150Z", "2023-04-17T02:26:35.152Z", "2023-04-17T02:26:40.153Z", "2023-04-17T02:26:45.154Z"]);
     expect(f.records.every((r) => r.component === "kubelet" && r.severity === 3 && r.host === "node-p" && r.yearInferred && !r.zoneAssumed)).toBe(true);
     expect(f.records[0].fields?.networkReady).toContain("NetworkPluginNotReady");
     expect(f.records[0].fields?.networkReady).toContain("cni plugin not initialized");
@@ -196,7 +191,9 @@ describe("case 044: describe rows without header, short-form ages", () => {
     expect(iso(failed)).toBe("2018-04-12T07:59:00.000Z");
     expect(new Date(failed.k8sEvent?.firstMs ?? 0).toISOString()).toBe("2018-04-12T07:54:00.000Z");
     expect(failed.precision).toBe("age");
-    expect(failed.message).toMatch(/stat \/var\/lib\/calico\/nodename: no such file or directory: check that the calico\/node container is running and has mounted \/var\/lib\/calico\/$/);
+    expect(failed.message).toMatch(
+      /stat \/var\/lib\/calico\/nodename: no such file or directory: check that the calico\/node container is running and has mounted \/var\/lib\/calico\/$/,
+    );
   });
 });
 
@@ -213,12 +210,7 @@ describe("case 056: kind journal with containerd logrus inside", () => {
 
   it("times: containerd's own stamps; systemd at the second, year from the neighbours", () => {
     expect(f.yearSource).toBe("neighbour");
-    expect(f.records.map(iso)).toEqual([
-      "2024-02-15T23:28:31.785Z",
-      "2024-02-15T23:28:32.000Z",
-      "2024-02-15T23:28:32.000Z",
-      "2024-02-15T23:28:32.075Z",
-    ]);
+    expect(f.records.map(iso)).toEqual(["2024-02-15T23:28:31.785Z", "2024-02-15T23:28:32.000Z", "2024-02-15T23:28:32.000Z", "2024-02-15T23:28:32.075Z"]);
     expect(f.records[1]).toMatchObject({ precision: "s", yearInferred: true });
     expect(f.records[0]).toMatchObject({ precision: "ns", yearInferred: false, zoneAssumed: false });
   });
@@ -247,12 +239,7 @@ describe("case 070: RFC 5424-style syslog wrapping klog and containerd", () => {
     expectAccounting(f);
     expect(f.records.map((r) => r.host)).toEqual(["NodeA", "NodeA", "NodeA", "NodeA"]);
     expect(f.records.map((r) => r.component)).toEqual(["containerd", "kubelet", "kubelet", "containerd"]);
-    expect(f.records.map(iso)).toEqual([
-      "2024-02-07T05:45:40.738Z",
-      "2024-02-07T05:49:40.738Z",
-      "2024-02-07T05:49:40.739Z",
-      "2024-02-07T05:49:52.035Z",
-    ]);
+    expect(f.records.map(iso)).toEqual(["2024-02-07T05:45:40.738Z", "2024-02-07T05:49:40.738Z", "2024-02-07T05:49:40.739Z", "2024-02-07T05:49:52.035Z"]);
     expect(f.yearSource).toBe("stamp");
   });
 

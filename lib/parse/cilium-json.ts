@@ -93,7 +93,8 @@ export const ciliumJsonSpec: FormatSpec = {
         severity: 2,
         message: "Unable to restore endpoint",
         fields: {
-          source: '{"function":"github.com/cilium/cilium/pkg/endpoint.(*Endpoint).restore","file":"/go/src/github.com/cilium/cilium/pkg/endpoint/restore.go","line":80}',
+          source:
+            '{"function":"github.com/cilium/cilium/pkg/endpoint.(*Endpoint).restore","file":"/go/src/github.com/cilium/cilium/pkg/endpoint/restore.go","line":80}',
           module: "agent.controlplane.endpoint-manager",
           endpointID: "311",
         },

@@ -44,8 +44,7 @@ const SNIFF = /^(?:time="?[^" ]+"? )?level=(?:debug|info|warn(?:ing)?|error|fata
 export const ciliumLogfmtSpec: FormatSpec = {
   name: "cilium-logfmt",
   kind: "cilium",
-  sniff: (_path, lines) =>
-    sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && (l.startsWith("level=") || l.includes(" subsys=") || !l.startsWith('time="'))),
+  sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && (l.startsWith("level=") || l.includes(" subsys=") || !l.startsWith('time="'))),
   createParser() {
     let seen = false;
     return {
@@ -114,7 +113,11 @@ export const ciliumLogfmtSpec: FormatSpec = {
     },
     {
       line: 'time=2025-03-04T18:22:47.9Z level=ERROR source=/go/src/github.com/cilium/cilium/daemon/cmd/cni.go:97 msg="Failed to set up endpoint" module=agent.controlplane.daemon error="timeout"',
-      expect: { severity: 3, message: "Failed to set up endpoint", fields: { source: "/go/src/github.com/cilium/cilium/daemon/cmd/cni.go:97", module: "agent.controlplane.daemon", error: "timeout" } },
+      expect: {
+        severity: 3,
+        message: "Failed to set up endpoint",
+        fields: { source: "/go/src/github.com/cilium/cilium/daemon/cmd/cni.go:97", module: "agent.controlplane.daemon", error: "timeout" },
+      },
     },
   ],
   notMine: [

@@ -140,10 +140,7 @@ export function textPayloadRecord(line: string, env: EntryEnvelope, pid?: number
     addFields(r, env.fields);
     return r;
   }
-  const rec = instantRecord(
-    { utcMs: env.utcMs ?? 0, precision: env.precision, host: env.host, ident: env.ident, pid, severity: env.severity },
-    msg,
-  );
+  const rec = instantRecord({ utcMs: env.utcMs ?? 0, precision: env.precision, host: env.host, ident: env.ident, pid, severity: env.severity }, msg);
   addFields(rec, env.fields);
   return rec;
 }
@@ -170,7 +167,8 @@ function structuredComponent(obj: Json, env: EntryEnvelope): string {
   if (logger === "controller" && typeof obj.component === "string" && /(^|[\s/"])istio/.test(JSON.stringify(obj))) return "istio-operator";
   if (typeof obj.scope === "string" && obj.time !== undefined) return "istio-cni";
   if (typeof obj.subsys === "string") return "cilium";
-  if (typeof obj.caller === "string" && /^(?:ipamd|routed-eni-cni-plugin|aws-k8s-agent|awsutils|eniconfig|networkutils)\//.test(obj.caller)) return "aws-vpc-cni";
+  if (typeof obj.caller === "string" && /^(?:ipamd|routed-eni-cni-plugin|aws-k8s-agent|awsutils|eniconfig|networkutils)\//.test(obj.caller))
+    return "aws-vpc-cni";
   return logger ?? "unknown";
 }
 
@@ -284,7 +282,12 @@ export function payloadRecord(payload: unknown, env: EntryEnvelope): ParsedRecor
     return textPayloadRecord(payload, env);
   }
   if (payload && typeof payload === "object" && !Array.isArray(payload)) return objectPayloadRecord(payload as Json, env);
-  const rec: ParsedRecord = { time: null, component: env.ident ? componentFor(env.ident, null) : "unknown", severity: env.severity ?? 1, message: payload === undefined ? "" : text(payload) };
+  const rec: ParsedRecord = {
+    time: null,
+    component: env.ident ? componentFor(env.ident, null) : "unknown",
+    severity: env.severity ?? 1,
+    message: payload === undefined ? "" : text(payload),
+  };
   if (env.utcMs !== null) {
     rec.epochMs = Math.floor(env.utcMs);
     rec.epochPrecision = env.precision;

@@ -426,7 +426,7 @@ export const cloudwatchEventsTextSpec: FormatSpec = {
   },
   samples: [
     {
-      line: "EVENTS\t37900000000000000000000000000000000000000000000000000001\t1699000001456\ti-07f3c1d2e4a5b6978\tE1103 08:26:41.200311    1990 kuberuntime_manager.go:1172] \"CreatePodSandbox for pod failed\" err=\"rpc error: code = Unknown desc = failed to setup network for sandbox\"\t1699000001200",
+      line: 'EVENTS\t37900000000000000000000000000000000000000000000000000001\t1699000001456\ti-07f3c1d2e4a5b6978\tE1103 08:26:41.200311    1990 kuberuntime_manager.go:1172] "CreatePodSandbox for pod failed" err="rpc error: code = Unknown desc = failed to setup network for sandbox"\t1699000001200',
       expect: {
         time: { year: 2023, month: 11, day: 3, hour: 8, minute: 26, second: 41, ms: 200, offsetMin: 0, precision: "us" },
         host: "i-07f3c1d2e4a5b6978",
@@ -505,9 +505,9 @@ export const cloudwatchTailSpec: FormatSpec = {
       // lines with a fraction alone; the registry order puts this spec first)
       context: [
         "2023-11-03T08:26:40+00:00 i-07f3c1d2e4a5b6978 Nov  3 08:26:40 ip-172-31-5-9.us-west-2.compute.internal systemd[1]: Started kubelet.service - Kubernetes Kubelet.",
-        "2023-11-03T08:26:41+00:00 i-07f3c1d2e4a5b6978 Nov  3 08:26:41 ip-172-31-5-9.us-west-2.compute.internal containerd[1702]: time=\"2023-11-03T08:26:41Z\" level=info msg=\"starting containerd\"",
+        '2023-11-03T08:26:41+00:00 i-07f3c1d2e4a5b6978 Nov  3 08:26:41 ip-172-31-5-9.us-west-2.compute.internal containerd[1702]: time="2023-11-03T08:26:41Z" level=info msg="starting containerd"',
       ],
-      line: "2023-11-03T08:26:41.200000+00:00 i-07f3c1d2e4a5b6978 Nov  3 08:26:41 ip-172-31-5-9.us-west-2.compute.internal containerd[1702]: time=\"2023-11-03T08:26:41.200311529Z\" level=error msg=\"RunPodSandbox for &PodSandboxMetadata{Name:web-0,Uid:1f2e,Namespace:default,Attempt:0,} failed, error\" error=\"failed to setup network for sandbox\"",
+      line: '2023-11-03T08:26:41.200000+00:00 i-07f3c1d2e4a5b6978 Nov  3 08:26:41 ip-172-31-5-9.us-west-2.compute.internal containerd[1702]: time="2023-11-03T08:26:41.200311529Z" level=error msg="RunPodSandbox for &PodSandboxMetadata{Name:web-0,Uid:1f2e,Namespace:default,Attempt:0,} failed, error" error="failed to setup network for sandbox"',
       expect: {
         time: { year: 2023, month: 11, day: 3, hour: 8, minute: 26, second: 41, ms: 200, offsetMin: 0, precision: "ns" },
         host: "ip-172-31-5-9.us-west-2.compute.internal",

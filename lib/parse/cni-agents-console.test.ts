@@ -27,14 +27,17 @@ describe("AWS VPC CNI ipamd.log of the seelog era", () => {
   it("reads whole-second and millisecond UTC stamps and the bracketed level", () => {
     expect(f.records.map(iso)).toEqual(["2018-06-02T07:40:58.000Z", "2018-06-02T07:40:58.000Z", "2018-06-02T07:40:58.000Z", "2019-11-26T02:28:13.101Z"]);
     expect(f.records.map((r) => r.severity)).toEqual([1, 0, 3, 2]);
-    expect(f.records[2]).toMatchObject({ component: "aws-vpc-cni", message: "Failed to assign IP address to pod prod/api-5c4b7-zt9kq: no available IP addresses" });
+    expect(f.records[2]).toMatchObject({
+      component: "aws-vpc-cni",
+      message: "Failed to assign IP address to pod prod/api-5c4b7-zt9kq: no available IP addresses",
+    });
     expect(f.records[3].message.split("\n")).toEqual(["Unable to get IP address from CIDR", "    stack line indented"]);
   });
 
   it("leaves CoreDNS `[INFO]` lines under kubectl logs --timestamps to kubectl-timestamps", () => {
     const g = parseFile(
       "coredns.log",
-      "2025-05-19T04:20:10.200310000Z [INFO] plugin/reload: Running configuration SHA512 = 7a1c\n2025-05-19T04:20:11.500000000Z [INFO] 10.244.0.5:43120 - 1 \"A IN web.default.svc. udp 33 false 512\" NOERROR qr,aa,rd 86 0.0001s",
+      '2025-05-19T04:20:10.200310000Z [INFO] plugin/reload: Running configuration SHA512 = 7a1c\n2025-05-19T04:20:11.500000000Z [INFO] 10.244.0.5:43120 - 1 "A IN web.default.svc. udp 33 false 512" NOERROR qr,aa,rd 86 0.0001s',
     );
     expect(g.format).toBe("kubectl-timestamps");
     expect(g.counts.records).toBe(2);
@@ -49,7 +52,7 @@ describe("istio ztunnel", () => {
       "dnsProxy: true",
       "windowSize: 4194304",
       "2025-02-11T09:30:15.001422Z\twarn\txds::client:xds{id=3}\tXDS client connection error: retrying in 80ms\t",
-      '2025-02-11T09:30:16.208113Z\terror\tinpod::workloadmanager\tfailed to start proxy: Bind([::1]:15053, Os { code: 99 })\t',
+      "2025-02-11T09:30:16.208113Z\terror\tinpod::workloadmanager\tfailed to start proxy: Bind([::1]:15053, Os { code: 99 })\t",
       '2025-02-11T09:30:16.308113Z\tinfo\tinpod::statemanager\tpod received, starting proxy\tuid="0c1d" name="cart-6d5f7c8b9-k2m4p" namespace="shop"',
     ].join("\n");
     const f = parseFile("ztunnel.log", text);
@@ -65,7 +68,11 @@ describe("istio ztunnel", () => {
   });
 
   it("stamp cut off: untimed records", () => {
-    const text = ["info\tinpod::workloadmanager\thandling new stream", "error\tinpod::workloadmanager\tfailed to start proxy: Bind([::1]:15053)", "info\tproxy::inbound\tlistener established\taddress=[::]:15008 transparent=true"].join("\n");
+    const text = [
+      "info\tinpod::workloadmanager\thandling new stream",
+      "error\tinpod::workloadmanager\tfailed to start proxy: Bind([::1]:15053)",
+      "info\tproxy::inbound\tlistener established\taddress=[::]:15008 transparent=true",
+    ].join("\n");
     const f = parseFile("paste.txt", text);
     expect(f.format).toBe("ztunnel");
     expect(f.counts).toMatchObject({ lines: 3, records: 3, noTimestamp: 3, skipped: 0 });
@@ -88,11 +95,17 @@ describe("istio ztunnel", () => {
     expect(f.records.map((r) => r.host ?? null)).toEqual([null, null, null]);
     expect(f.records.map((r) => r.severity)).toEqual([0, 2, 1]);
     expect(f.records[1]).toMatchObject({ message: "XDS client error: broken pipe, retrying", fields: { scope: "ztunnel::xds::client", span: "xds{id=2}" } });
-    expect(f.records[2]).toMatchObject({ message: "sending initial request", fields: { scope: "ztunnel::xds::client", resources: "3", type_url: "type.googleapis.com/istio.workload.Workload" } });
+    expect(f.records[2]).toMatchObject({
+      message: "sending initial request",
+      fields: { scope: "ztunnel::xds::client", resources: "3", type_url: "type.googleapis.com/istio.workload.Workload" },
+    });
   });
 
   it("istio-cni agent files stay istio-cni", () => {
-    const f = parseFile("istio-cni.log", "2025-05-19T04:20:12.400120Z\tinfo\tcni-agent\tPod default/web excluded from mesh\n2025-05-19T04:20:13.400120Z\tinfo\tcni-agent\tpod added");
+    const f = parseFile(
+      "istio-cni.log",
+      "2025-05-19T04:20:12.400120Z\tinfo\tcni-agent\tPod default/web excluded from mesh\n2025-05-19T04:20:13.400120Z\tinfo\tcni-agent\tpod added",
+    );
     expect(f.format).toBe("istio-cni");
   });
 });

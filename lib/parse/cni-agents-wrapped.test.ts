@@ -30,7 +30,13 @@ describe("Azure CNI azure-vnet.log / azure-vnet-ipam.log", () => {
     expect(add.message).toBe(
       "ADD command completed for pod cart-7f9c with IP:[] err:Failed to allocate pool: Failed to delegate: Failed to allocate address: No available addresses.",
     );
-    expect(add.fields).toMatchObject({ tag: "cni-net", command: "ADD", pod: "shop/cart-7f9c", containerID: "5c0d1e2f", err: "Failed to allocate pool: Failed to delegate: Failed to allocate address: No available addresses" });
+    expect(add.fields).toMatchObject({
+      tag: "cni-net",
+      command: "ADD",
+      pod: "shop/cart-7f9c",
+      containerID: "5c0d1e2f",
+      err: "Failed to allocate pool: Failed to delegate: Failed to allocate address: No available addresses",
+    });
     // a DEL run of another pid interleaved: its completion keeps its own pod, and err:<nil> is no error
     expect(f.records[6]).toMatchObject({ severity: 1, fields: { command: "DEL", pod: "shop/old-1" } });
     expect(f.records[0]).toMatchObject({ severity: 1, message: "Report plugin error", pid: 4410 });
@@ -47,7 +53,10 @@ describe("Azure CNI azure-vnet.log / azure-vnet-ipam.log", () => {
     const f = parseFile("azure-vnet-ipam.log", text);
     expect(f.format).toBe("azure-cni");
     expect(f.counts).toMatchObject({ records: 5, skipped: 0 });
-    expect(f.records[3]).toMatchObject({ severity: 3, fields: { tag: "cni-ipam", command: "ADD", pod: "kube-system/metrics-server-5c8d", err: "Failed to allocate address: No available addresses" } });
+    expect(f.records[3]).toMatchObject({
+      severity: 3,
+      fields: { tag: "cni-ipam", command: "ADD", pod: "kube-system/metrics-server-5c8d", err: "Failed to allocate address: No available addresses" },
+    });
     expect(f.records[3].pid).toBeUndefined();
   });
 
@@ -97,9 +106,16 @@ describe("Open vSwitch vlog", () => {
   });
 
   it("the syslog layout inside a journal line", () => {
-    const f = parseFile("j.log", "Jun 11 07:40:02 node-a ovs-vswitchd[812]: ovs|00042|bridge|ERR|could not open network device gre0 (No such device)", { year: 2023 });
+    const f = parseFile("j.log", "Jun 11 07:40:02 node-a ovs-vswitchd[812]: ovs|00042|bridge|ERR|could not open network device gre0 (No such device)", {
+      year: 2023,
+    });
     expect(f.format).toBe("journal-short");
-    expect(f.records[0]).toMatchObject({ component: "ovs", severity: 3, message: "could not open network device gre0 (No such device)", fields: { seq: "00042", module: "bridge" } });
+    expect(f.records[0]).toMatchObject({
+      component: "ovs",
+      severity: 3,
+      message: "could not open network device gre0 (No such device)",
+      fields: { seq: "00042", module: "bridge" },
+    });
   });
 });
 
@@ -142,12 +158,18 @@ describe("k0s: each child line wrapped in the supervisor's logrus", () => {
     const r = f.records[1];
     expect(r).toMatchObject({ component: "kubelet", severity: 3, pid: 1033 }); // the journal envelope's pid
     expect(iso(r)).toBe("2024-03-05T08:01:12.113Z");
-    expect(r.fields?.err).toBe('rpc error: code = Unknown desc = failed to setup network for sandbox "aa11": plugin type="bridge" failed (add): no IP ranges specified');
+    expect(r.fields?.err).toBe(
+      'rpc error: code = Unknown desc = failed to setup network for sandbox "aa11": plugin type="bridge" failed (add): no IP ranges specified',
+    );
     expect(r.message.startsWith("RunPodSandbox from runtime service failed err=")).toBe(true);
   });
 
   it("containerd's logrus line inside: containerd, error, ns stamp", () => {
-    expect(f.records[2]).toMatchObject({ component: "containerd", severity: 3, message: "RunPodSandbox for &PodSandboxMetadata{Name:web-1,Uid:u1,Namespace:shop,Attempt:0,} failed, error" });
+    expect(f.records[2]).toMatchObject({
+      component: "containerd",
+      severity: 3,
+      message: "RunPodSandbox for &PodSandboxMetadata{Name:web-1,Uid:u1,Namespace:shop,Attempt:0,} failed, error",
+    });
     expect(iso(f.records[2])).toBe("2024-03-05T08:01:13.220Z");
   });
 
@@ -196,7 +218,7 @@ describe("klog of programs other than the kubelet", () => {
   });
 
   it("a file named after an agent whose lines are the kubelet's is the kubelet's", () => {
-    const text = 'E0421 19:45:18.491954    8135 remote_runtime.go:105] RunPodSandbox from runtime service failed: rpc error: code = Unknown desc = x';
+    const text = "E0421 19:45:18.491954    8135 remote_runtime.go:105] RunPodSandbox from runtime service failed: rpc error: code = Unknown desc = x";
     const f = parseFile("logs/kube-router.log", text, { year: 2020 });
     expect(f.records[0].component).toBe("kubelet");
     const g = parseFile("logs/kube-router.log", "I0421 19:45:18.491954       1 health_controller.go:80] Received heartbeat", { year: 2020 });

@@ -38,7 +38,12 @@ export abstract class ContainerLineParser implements LineParser {
    * Takes one piece. Returns a continuation when it extends the pending line of the same
    * stream; else finishes any pending line and returns the new record (pending when not `full`).
    */
-  protected piece(time: WallTime, stream: string, payload: string, full: boolean): { type: "continuation"; text: string } | { type: "record"; record: ParsedRecord } {
+  protected piece(
+    time: WallTime,
+    stream: string,
+    payload: string,
+    full: boolean,
+  ): { type: "continuation"; text: string } | { type: "record"; record: ParsedRecord } {
     const p = this.partial;
     if (p && p.stream === stream) {
       p.payload += payload;

@@ -34,7 +34,6 @@ const KATA_SOURCES = new Set(["virtcontainers", "katautils", "runtime", "agent",
 /** a fraction is required: second-precision lines are the k3s/rke2 supervisor's (k3s-logrus.ts) */
 const SNIFF = /^time="\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+[^"]*" level=(?:trace|debug|info|warning|error|fatal|panic) msg=/;
 
-
 /** Format spec: containerd logrus text files (k3s/rke2 `agent/containerd/containerd.log`). */
 export const containerdLogrusSpec: FormatSpec = {
   name: "containerd-logrus",
@@ -79,7 +78,7 @@ export const containerdLogrusSpec: FormatSpec = {
     'time="2025-05-19 04:20:05.931046219Z" level=info msg="Starting CRI-O, version: 1.31.4"',
     'level=info msg="Restored endpoint" endpointID=1234 subsys=endpoint',
     'time="2025-05-19T04:20:13Z" level=info msg="Restored endpoint" subsys=endpoint',
-    "May 19 04:20:07 ip-10-20-30-40 containerd[811]: time=\"2025-05-19T04:20:07Z\" level=info msg=x",
+    'May 19 04:20:07 ip-10-20-30-40 containerd[811]: time="2025-05-19T04:20:07Z" level=info msg=x',
     '{"level":"info","time":"2024-02-03T23:50:37.090919Z","scope":"install","msg":"x"}',
   ],
 };

@@ -44,7 +44,9 @@ const REASON = "[A-Za-z][\\w.:-]*";
 /** `Type Reason Age From Message` row; everything after the type may be cut off. */
 const ROW_RE = new RegExp(`^\\s*(?:["'] ?)?(${EVENT_TYPE})(?:\\s+(${REASON})(?:\\s+(${AGE_CELL})(?:\\s+(${SOURCE}))?(?:\\s+(.*?))?)?)?\\s*$`);
 /** `FirstSeen LastSeen Count From [SubObjectPath] Type Reason Message` row (kubectl <= 1.8). */
-const OLD_ROW_RE = new RegExp(`^\\s*(${AGE})\\s+(${AGE})\\s+(\\d+)\\s+(${SOURCE})\\s+(?:((?:spec|status|metadata)\\.\\S+|[a-z]\\w*\\{[^}]*\\})\\s+)?(${EVENT_TYPE})\\s+(${REASON})(?:\\s+(.*?))?\\s*$`);
+const OLD_ROW_RE = new RegExp(
+  `^\\s*(${AGE})\\s+(${AGE})\\s+(\\d+)\\s+(${SOURCE})\\s+(?:((?:spec|status|metadata)\\.\\S+|[a-z]\\w*\\{[^}]*\\})\\s+)?(${EVENT_TYPE})\\s+(${REASON})(?:\\s+(.*?))?\\s*$`,
+);
 const HEADER_RE = /^\s*Type\s+Reason\s+(?:Age|Last)\s+From\s+Message\s*$/;
 const OLD_HEADER_RE = /^\s*FirstSeen\s+LastSeen\s+Count\s+From\s+Sub[oO]bject(?:Path)?\s+(?:Type\s+)?Reason\s+Message\s*$/;
 const RULE_RE = /^\s*-{2,}(?:\s+-{2,}){3,}\s*$/;
@@ -53,15 +55,35 @@ const NAME_RE = /^Name:\s+(\S+)\s*$/;
 /** A describe key line at column 0: `Namespace:    shop`, `Containers:`, `Start Time:   …`. */
 const KEY_RE = /^([A-Z][A-Za-z0-9 ()/.-]{0,40}):(?:\s|$)/;
 const POD_KEYS = new Set(["Node", "Start Time", "Containers", "Init Containers", "QoS Class", "Priority", "Service Account", "IPs"]);
-const NODE_KEYS = new Set(["Roles", "Taints", "Unschedulable", "System Info", "Addresses", "PodCIDR", "PodCIDRs", "Non-terminated Pods", "Allocatable", "Capacity", "Lease"]);
+const NODE_KEYS = new Set([
+  "Roles",
+  "Taints",
+  "Unschedulable",
+  "System Info",
+  "Addresses",
+  "PodCIDR",
+  "PodCIDRs",
+  "Non-terminated Pods",
+  "Allocatable",
+  "Capacity",
+  "Lease",
+]);
 /**
  * Key lines only a pod or node describe prints, that may open a paste cut above them
  * (`Tolerations:` and its indented values). Keys other tools print too (`Labels:`, `Status:`,
  * `IP:`) open a describe only after `Name:` or `Namespace:`.
  */
 const DESCRIBE_KEYS = new Set([
-  ...POD_KEYS, ...NODE_KEYS, "Controlled By", "Conditions", "Volumes", "Node-Selectors", "Tolerations", "Priority Class Name",
-  "Runtime Class Name", "Readiness Gates",
+  ...POD_KEYS,
+  ...NODE_KEYS,
+  "Controlled By",
+  "Conditions",
+  "Volumes",
+  "Node-Selectors",
+  "Tolerations",
+  "Priority Class Name",
+  "Runtime Class Name",
+  "Readiness Gates",
 ]);
 
 /** The object a describe output is about (from its key lines). */
@@ -340,7 +362,8 @@ function settleTable(t: Table): void {
 }
 
 const ROW_SNIFF = new RegExp(`^\\s*(?:["'] ?)?${EVENT_TYPE}\\s+${REASON}\\s+${AGE_CELL}(?:\\s|$)`);
-const DESCRIBE_KEY_SNIFF = /^(?:Namespace|Labels|Annotations|Node|Priority|Start Time|Status|IP|Roles|CreationTimestamp|Selector|Controlled By|Taints|Containers):(?:\s|$)/;
+const DESCRIBE_KEY_SNIFF =
+  /^(?:Namespace|Labels|Annotations|Node|Priority|Start Time|Status|IP|Roles|CreationTimestamp|Selector|Controlled By|Taints|Containers):(?:\s|$)/;
 
 /** Format spec: `kubectl describe` output with its Events section (relative ages settled against the collection time). */
 export const describeEventsSpec: FormatSpec = {
@@ -391,7 +414,7 @@ export const describeEventsSpec: FormatSpec = {
     },
     {
       // short (old) form: `1m` = 60 to 119 s ago
-      line: "  Warning  FailedCreatePodSandBox  1m (x158 over 6m)  kubelet, node-p-0  Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"kube-dns-86f4d74b45-kgjbk_kube-system\" network: stat /var/lib/calico/nodename: no such file or directory",
+      line: '  Warning  FailedCreatePodSandBox  1m (x158 over 6m)  kubelet, node-p-0  Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod "kube-dns-86f4d74b45-kgjbk_kube-system" network: stat /var/lib/calico/nodename: no such file or directory',
       collectedMs: Date.UTC(2018, 3, 12, 8, 0, 0),
       expect: {
         epochMs: Date.UTC(2018, 3, 12, 7, 59, 0),
@@ -420,7 +443,7 @@ export const describeEventsSpec: FormatSpec = {
         "  Type     Reason                  Age                   From     Message",
         "  ----     ------                  ----                  ----     -------",
       ],
-      line: "  Warning  FailedCreatePodSandBox  41s (x4 over 2m50s)   kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"9d1f\": plugin type=\"flannel\" failed (add): open /run/flannel/subnet.env: no such file or directory",
+      line: '  Warning  FailedCreatePodSandBox  41s (x4 over 2m50s)   kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "9d1f": plugin type="flannel" failed (add): open /run/flannel/subnet.env: no such file or directory',
       collectedMs: Date.UTC(2024, 2, 1, 6, 0, 0),
       expect: {
         epochMs: Date.UTC(2024, 2, 1, 5, 59, 19),
@@ -442,7 +465,11 @@ export const describeEventsSpec: FormatSpec = {
     },
     {
       // kubectl <= 1.8: FirstSeen LastSeen Count From SubObjectPath Type Reason Message, tab-padded
-      context: ["Events:", "  FirstSeen\tLastSeen\tCount\tFrom\t\t\tSubObjectPath\tType\t\tReason\t\t\tMessage", "  ---------\t--------\t-----\t----\t\t\t-------------\t--------\t------\t\t\t-------"],
+      context: [
+        "Events:",
+        "  FirstSeen\tLastSeen\tCount\tFrom\t\t\tSubObjectPath\tType\t\tReason\t\t\tMessage",
+        "  ---------\t--------\t-----\t----\t\t\t-------------\t--------\t------\t\t\t-------",
+      ],
       line: "  9m\t\t1m\t\t27\tkubelet, worker-1\t\t\tWarning\t\tFailedCreatePodSandBox\tFailed create pod sandbox.",
       collectedMs: Date.UTC(2017, 10, 20, 12, 0, 0),
       expect: {

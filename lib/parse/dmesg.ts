@@ -55,7 +55,8 @@ export const LEVEL_SEVERITY: Readonly<Record<string, Severity>> = {
 };
 
 /** `<PRI>` or `fac :level : ` before the stamp. groups: 1 PRI, 2 level name */
-const PREFIX = /^(?:<(\d{1,3})>|(?:kern|user|mail|daemon|auth|syslog|lpr|news|uucp|cron|authpriv|ftp|res[0-3]|local[0-7]) *: *(emerg|alert|crit|err|warn|notice|info|debug) *: )/;
+const PREFIX =
+  /^(?:<(\d{1,3})>|(?:kern|user|mail|daemon|auth|syslog|lpr|news|uucp|cron|authpriv|ftp|res[0-3]|local[0-7]) *: *(emerg|alert|crit|err|warn|notice|info|debug) *: )/;
 /** `[  uptime]` or `-d`'s `[  uptime <  delta>]`; groups: 1 seconds, 2 text */
 const RAW = /^\[\s*(\d+\.\d+)(?: <\s*\d+\.\d+>)?\] ?(.*)$/;
 /** `-e` delta line `[  +0.000057] text`; group 1 text */
@@ -143,7 +144,15 @@ const CTIME_DIGITS = [11, 12, 14, 15, 17, 18, 20, 21, 22, 23];
  * the same record the general reader gives. Null for anything else (the general reader decides).
  */
 function cLocaleCtime(s: string, severity: Severity, text: string): LineResult {
-  if (s.charCodeAt(3) !== 32 || s.charCodeAt(7) !== 32 || s.charCodeAt(10) !== 32 || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58 || s.charCodeAt(19) !== 32) return null;
+  if (
+    s.charCodeAt(3) !== 32 ||
+    s.charCodeAt(7) !== 32 ||
+    s.charCodeAt(10) !== 32 ||
+    s.charCodeAt(13) !== 58 ||
+    s.charCodeAt(16) !== 58 ||
+    s.charCodeAt(19) !== 32
+  )
+    return null;
   if (!isAsciiLetter(s.charCodeAt(0)) || !isAsciiLetter(s.charCodeAt(1)) || !isAsciiLetter(s.charCodeAt(2))) return null;
   const month = monthFromAbbrev(s, 4);
   if (month === 0) return null;
@@ -307,7 +316,13 @@ export const dmesgSpec: FormatSpec = {
     {
       // console / `dmesg -r`: syslog priority (3 = err) before the uptime
       line: "<3>[  812.440913] Out of memory: Killed process 20817 (kubelet) total-vm:1987624kB",
-      expect: { time: null, component: "kernel", severity: 3, message: "Out of memory: Killed process 20817 (kubelet) total-vm:1987624kB", fields: { uptime: "812.440913" } },
+      expect: {
+        time: null,
+        component: "kernel",
+        severity: 3,
+        message: "Out of memory: Killed process 20817 (kubelet) total-vm:1987624kB",
+        fields: { uptime: "812.440913" },
+      },
     },
     {
       // Talos machined through kmsg: facility user, severity warning; the service is the component
@@ -322,7 +337,12 @@ export const dmesgSpec: FormatSpec = {
     },
     {
       line: "kern  :warn  : [ 4021.007715] TCP: request_sock_TCP: Possible SYN flooding on port 10250. Sending cookies.",
-      expect: { time: null, severity: 2, message: "TCP: request_sock_TCP: Possible SYN flooding on port 10250. Sending cookies.", fields: { uptime: "4021.007715" } },
+      expect: {
+        time: null,
+        severity: 2,
+        message: "TCP: request_sock_TCP: Possible SYN flooding on port 10250. Sending cookies.",
+        fields: { uptime: "4021.007715" },
+      },
     },
     {
       line: "6,1284,95518804,-;cni0: port 2(vethb1c9d2a7) entered blocking state",

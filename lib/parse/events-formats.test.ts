@@ -27,7 +27,7 @@ describe("kubectl get events tables", () => {
       "$ kubectl get events -w",
       "LAST SEEN   TYPE      REASON      OBJECT            MESSAGE",
       "5m          Normal    Scheduled   pod/web-1         Successfully assigned shop/web-1 to worker-2",
-      "0s   Warning   FailedCreatePodSandBox   pod/web-1   Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"77ab\"",
+      '0s   Warning   FailedCreatePodSandBox   pod/web-1   Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "77ab"',
       "0s    Normal   SandboxChanged   pod/web-1   Pod sandbox changed, it will be killed and re-created.",
       "LAST SEEN   TYPE      REASON                   OBJECT      MESSAGE",
       "1s          Warning   FailedCreatePodSandBox   pod/web-1   Failed to create pod sandbox: second try",
@@ -56,7 +56,7 @@ describe("kubectl get events tables", () => {
     const f = parse([
       "kube-system 2m Warning FailedCreatePodSandBox pod/coredns-1 Failed to create pod sandbox: rpc error",
       "default 3m Normal Starting node/worker-1 Starting kubelet.",
-      "45s Normal Pulled pod/web-1 Container image \"nginx\" already present on machine",
+      '45s Normal Pulled pod/web-1 Container image "nginx" already present on machine',
     ]);
     expect(f.format).toBe("kubectl-events-table");
     expectAllRead(f);
@@ -67,7 +67,10 @@ describe("kubectl get events tables", () => {
   });
 
   it("tab-separated rows under a tab-separated header", () => {
-    const f = parse(["NAMESPACE\tLAST SEEN\tTYPE\tREASON\tOBJECT\tMESSAGE", "kube-system\t4m10s\tWarning\tFailedCreatePodSandBox\tpod/coredns-1\tFailed to create pod sandbox: boom"]);
+    const f = parse([
+      "NAMESPACE\tLAST SEEN\tTYPE\tREASON\tOBJECT\tMESSAGE",
+      "kube-system\t4m10s\tWarning\tFailedCreatePodSandBox\tpod/coredns-1\tFailed to create pod sandbox: boom",
+    ]);
     expect(f.counts).toMatchObject({ records: 1, banner: 1 });
     expect(iso(f.records[0].ts)).toBe("2024-03-01T05:55:50.000Z");
     expect(f.records[0].message).toBe("Failed to create pod sandbox: boom");
@@ -75,7 +78,7 @@ describe("kubectl get events tables", () => {
 
   it("kubectl events without its header: count and first seen from `(xN over D)`", () => {
     const f = parse([
-      "2m (x12 over 9m)     Warning   FailedCreatePodSandBox   Pod/coredns-1       Failed to create pod sandbox: plugin type=\"cilium-cni\" failed (add): unable to connect to Cilium daemon",
+      '2m (x12 over 9m)     Warning   FailedCreatePodSandBox   Pod/coredns-1       Failed to create pod sandbox: plugin type="cilium-cni" failed (add): unable to connect to Cilium daemon',
       "9m                   Normal    Scheduled                Pod/coredns-1       Successfully assigned kube-system/coredns-1 to worker-5",
     ]);
     expect(f.format).toBe("kubectl-events-table");
@@ -97,7 +100,10 @@ describe("kubectl get events tables", () => {
   });
 
   it("old rows pasted without header: LASTSEEN and FIRSTSEEN told apart by size", () => {
-    const f = parse(["7m 7m 1 web-1 Pod Normal Scheduled {default-scheduler } Successfully assigned web-1 to worker-3", "2m 6m 25 web-1 Pod Warning FailedCreatePodSandBox {kubelet worker-3} Failed create pod sandbox."]);
+    const f = parse([
+      "7m 7m 1 web-1 Pod Normal Scheduled {default-scheduler } Successfully assigned web-1 to worker-3",
+      "2m 6m 25 web-1 Pod Warning FailedCreatePodSandBox {kubelet worker-3} Failed create pod sandbox.",
+    ]);
     expectAllRead(f);
     expect(ev(f.records[1])).toMatchObject({ count: 25, node: "worker-3", objectName: "web-1" });
     expect(iso(ev(f.records[1])?.lastMs)).toBe("2024-03-01T05:58:00.000Z");
@@ -151,7 +157,7 @@ describe("kubectl describe output", () => {
     "  Type     Reason                  Age                  From               Message",
     "  ----     ------                  ----                 ----               -------",
     "  Normal   Scheduled               19m                  default-scheduler  Successfully assigned kube-system/coredns-6f6b679f8f-4mq2d to worker-2",
-    "  Warning  FailedCreatePodSandBox  4m (x69 over 19m)    kubelet            Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"5c1e\": plugin type=\"calico\" failed (add): stat /var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has mounted /var/lib/calico/",
+    '  Warning  FailedCreatePodSandBox  4m (x69 over 19m)    kubelet            Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "5c1e": plugin type="calico" failed (add): stat /var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has mounted /var/lib/calico/',
     "  Normal   SandboxChanged          4m (x68 over 19m)    kubelet            Pod sandbox changed, it will be killed and re-created.",
   ];
 
@@ -160,7 +166,8 @@ describe("kubectl describe output", () => {
     expect(f.format).toBe("describe-events");
     expectAllRead(f);
     expect(f.counts.records).toBe(3);
-    for (const r of f.records) expect(ev(r)).toMatchObject({ namespace: "kube-system", objectKind: "Pod", objectName: "coredns-6f6b679f8f-4mq2d", node: "worker-2" });
+    for (const r of f.records)
+      expect(ev(r)).toMatchObject({ namespace: "kube-system", objectKind: "Pod", objectName: "coredns-6f6b679f8f-4mq2d", node: "worker-2" });
     const failed = f.records[1];
     expect(ev(failed)).toMatchObject({ reason: "FailedCreatePodSandBox", count: 69, firstUncertaintyMs: 60_000, lastUncertaintyMs: 60_000 });
     expect(iso(ev(failed)?.firstMs)).toBe("2024-03-01T05:41:00.000Z");
@@ -170,7 +177,11 @@ describe("kubectl describe output", () => {
   });
 
   it("the same from a k9s describe view (framed)", () => {
-    const framed = ["┌───────────── Describe(kube-system/coredns-6f6b679f8f-4mq2d) ─────────────┐", ...pod.slice(1).map((l) => `│ ${l.padEnd(120)} │`), "└──────────────┘"];
+    const framed = [
+      "┌───────────── Describe(kube-system/coredns-6f6b679f8f-4mq2d) ─────────────┐",
+      ...pod.slice(1).map((l) => `│ ${l.padEnd(120)} │`),
+      "└──────────────┘",
+    ];
     const f = parse(framed);
     expect(f.format).toBe("describe-events");
     expectAllRead(f);
@@ -200,7 +211,7 @@ describe("kubectl describe output", () => {
       "  ---------\t--------\t-----\t----\t\t\t-------------\t\t--------\t------\t\t\t-------",
       "  12m\t\t12m\t\t1\tdefault-scheduler\t\t\t\tNormal\t\tScheduled\t\tSuccessfully assigned web-1 to worker-4",
       "  12m\t\t1m\t\t58\tkubelet, worker-4\t\t\t\tWarning\t\tFailedCreatePodSandBox\tFailed create pod sandbox.",
-      "  11m\t\t11m\t\t1\tkubelet, worker-4\tspec.containers{web}\tNormal\t\tPulling\t\t\tpulling image \"nginx\"",
+      '  11m\t\t11m\t\t1\tkubelet, worker-4\tspec.containers{web}\tNormal\t\tPulling\t\t\tpulling image "nginx"',
     ]);
     expectAllRead(f);
     expect(ev(f.records[1])).toMatchObject({ count: 58, node: "worker-4", objectName: "web-1", objectKind: "Pod" });
@@ -306,8 +317,8 @@ describe("kubectl get events: counts, objects, namespaces, wrapped rows", () => 
 
   it("`kubectl events` rows without header: `(xN over D)` in LAST SEEN, `Pod/<name>` objects", () => {
     const f = parse([
-      "4m5s (x88 over 22m)    Warning   FailedCreatePodSandBox   Pod/image-sync-28391740-q8w2z   (combined from similar events): Failed to create pod sandbox: plugin type=\"flannel\" failed (add): open /run/flannel/subnet.env: no such file or directory",
-      "3m51s (x9 over 5m2s)   Warning   FailedCreatePodSandBox   POD/source-controller-5c8d-7hx2t   Failed to create pod sandbox: plugin type=\"flannel\" failed (add): open /run/flannel/subnet.env: no such file or directory",
+      '4m5s (x88 over 22m)    Warning   FailedCreatePodSandBox   Pod/image-sync-28391740-q8w2z   (combined from similar events): Failed to create pod sandbox: plugin type="flannel" failed (add): open /run/flannel/subnet.env: no such file or directory',
+      '3m51s (x9 over 5m2s)   Warning   FailedCreatePodSandBox   POD/source-controller-5c8d-7hx2t   Failed to create pod sandbox: plugin type="flannel" failed (add): open /run/flannel/subnet.env: no such file or directory',
     ]);
     expect(f.format).toBe("kubectl-events-table");
     expectAllRead(f);
@@ -325,7 +336,7 @@ describe("kubectl get events: counts, objects, namespaces, wrapped rows", () => 
     const f = parse([
       "LASTSEEN   FIRSTSEEN   COUNT     NAME                                   KIND      SUBOBJECT                 TYPE      REASON                   SOURCE                     MESSAGE",
       "6m         6m          1         kube-proxy-4kx7d.15c8a0b1c2d3e4f5      Pod       spec.containers{proxy}    Normal    Started                  kubelet, node-a.example    Started container",
-      "3m         11m         31        dns-autoscaler-7b4d-9pq2w.15c8a0a9f8e7d6c5   Pod                           Warning   FailedCreatePodSandBox   kubelet, node-b.example    Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"dns-autoscaler-7b4d-9pq2w_kube-system\" network: failed to allocate for range 0",
+      '3m         11m         31        dns-autoscaler-7b4d-9pq2w.15c8a0a9f8e7d6c5   Pod                           Warning   FailedCreatePodSandBox   kubelet, node-b.example    Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod "dns-autoscaler-7b4d-9pq2w_kube-system" network: failed to allocate for range 0',
       "6m         6m          1         node-b.example.15c8a0a1b2c3d4e5        Node                                Normal    Starting                 kubelet, node-b.example    Starting kubelet.",
     ]);
     expectAllRead(f);
@@ -334,7 +345,13 @@ describe("kubectl get events: counts, objects, namespaces, wrapped rows", () => 
     // one namespace per table without NAMESPACE: the one the CNI message names
     expect(ev(started)).toMatchObject({ objectKind: "Pod", objectName: "kube-proxy-4kx7d", namespace: "kube-system", node: "node-a.example" });
     expect(started.fields?.subobject).toBe("spec.containers{proxy}");
-    expect(ev(failed)).toMatchObject({ count: 31, objectKind: "Pod", objectName: "dns-autoscaler-7b4d-9pq2w", namespace: "kube-system", node: "node-b.example" });
+    expect(ev(failed)).toMatchObject({
+      count: 31,
+      objectKind: "Pod",
+      objectName: "dns-autoscaler-7b4d-9pq2w",
+      namespace: "kube-system",
+      node: "node-b.example",
+    });
     expect(iso(ev(failed)?.firstMs)).toBe("2024-03-01T05:49:00.000Z");
     expect(iso(ev(failed)?.lastMs)).toBe("2024-03-01T05:57:00.000Z");
     expect(failed.fields?.pod).toBe("kube-system/dns-autoscaler-7b4d-9pq2w");
@@ -344,7 +361,7 @@ describe("kubectl get events: counts, objects, namespaces, wrapped rows", () => 
   it("namespace: `-n` of the command line, else the rows' messages, else `default` for a command that names none", () => {
     const rows = [
       "LAST SEEN   TYPE      REASON                   OBJECT            MESSAGE",
-      "2m          Warning   FailedCreatePodSandBox   pod/api-0         Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"ab12\": connection refused",
+      '2m          Warning   FailedCreatePodSandBox   pod/api-0         Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "ab12": connection refused',
     ];
     const run = (lines: string[]) => {
       const p = kubectlEventsTableSpec.createParser({ collectedMs: T0 });
@@ -359,7 +376,9 @@ describe("kubectl get events: counts, objects, namespaces, wrapped rows", () => 
     expect(assumed.fields?.namespaceFrom).toBe("assumed");
     expect(run(rows)[0].k8sEvent).toMatchObject({ namespace: null });
     // parseFile hands a leading prompt to the parser as a paste banner
-    const p = kubectlEventsTableSpec.createParser({ collectedMs: T0 }) as ReturnType<typeof kubectlEventsTableSpec.createParser> & { pasteBanner(l: string): void };
+    const p = kubectlEventsTableSpec.createParser({ collectedMs: T0 }) as ReturnType<typeof kubectlEventsTableSpec.createParser> & {
+      pasteBanner(l: string): void;
+    };
     p.pasteBanner("$ k get events -n payments -w");
     const r = p.parseLine(rows[1], 2);
     p.finish?.();
@@ -400,21 +419,26 @@ describe("kubectl get events: counts, objects, namespaces, wrapped rows", () => 
   it("a message with a newline in it continues on the next line; a log line after the table does not", () => {
     const f = parse([
       "LAST SEEN   TYPE      REASON        OBJECT      MESSAGE",
-      "3m          Warning   FailedMount   pod/db-0    MountVolume.SetUp failed for volume \"data\" : mount failed: exit status 32",
+      '3m          Warning   FailedMount   pod/db-0    MountVolume.SetUp failed for volume "data" : mount failed: exit status 32',
       "Output: mount: /var/lib/kubelet/pods/1/volumes/data: wrong fs type.",
       "2m          Warning   FailedMount   pod/db-0    Unable to attach or mount volumes: unmounted volumes=[data], unattached volumes=[data kube-api-access-7xk2q]: timed out waiting for the condition",
-      "Mar  1 05:58:00 node-c kubelet[811]: I0301 05:58:00.000001     811 kubelet.go:2100] \"SyncLoop ADD\" source=\"api\"",
+      'Mar  1 05:58:00 node-c kubelet[811]: I0301 05:58:00.000001     811 kubelet.go:2100] "SyncLoop ADD" source="api"',
     ]);
     expect(f.counts).toMatchObject({ records: 3, continuation: 1, banner: 1, skipped: 0 });
     // the row before the tail is shorter than a row left whole: not cut by a terminal
-    expect(f.records[0].message).toBe('MountVolume.SetUp failed for volume "data" : mount failed: exit status 32\nOutput: mount: /var/lib/kubelet/pods/1/volumes/data: wrong fs type.');
+    expect(f.records[0].message).toBe(
+      'MountVolume.SetUp failed for volume "data" : mount failed: exit status 32\nOutput: mount: /var/lib/kubelet/pods/1/volumes/data: wrong fs type.',
+    );
     expect(f.records[1].message).toMatch(/condition$/);
     expect(f.records[2].k8sEvent).toBeFalsy();
   });
 
   it("another table pasted after a long row is not taken for its tail", () => {
     const p = kubectlEventsTableSpec.createParser({ collectedMs: T0 });
-    const row = p.parseLine(`12s         Warning   FailedCreatePodSandBox   pod/web-2   Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${sandbox}"`, 1);
+    const row = p.parseLine(
+      `12s         Warning   FailedCreatePodSandBox   pod/web-2   Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${sandbox}"`,
+      1,
+    );
     expect(row?.type).toBe("record");
     expect(p.parseLine("NAME    READY   STATUS              RESTARTS   AGE", 2)).toBeNull();
     expect(p.parseLine("web-2   0/1     ContainerCreating   0          40s", 3)).toBeNull();

@@ -48,7 +48,22 @@ const CJK_MONTH = /^\s*(?:\d{4}[年-])?\d{1,2}月/;
 
 const TIME_AT_START = /^\S{0,40}?(?:\d{4}[-/.]\d{1,2}[-/.]\d{1,2}[ T]?)?\d{1,2}:\d{2}:\d{2}/;
 const TABLE_HEADER = /^\s*[A-Z][A-Z_()%-]*(?: [A-Z][A-Z_()%-]*)?(?: {2,}[A-Z][A-Z_()%-]*(?: [A-Z][A-Z_()%-]*)?){2,}\s*$/;
-const TIME_KEYS = new Set(["ts", "time", "timestamp", "@timestamp", "Timestamp", "datetime", "date", "eventTime", "t", "_t", "__REALTIME_TIMESTAMP", "receiveTimestamp", "lastTimestamp", "firstTimestamp"]);
+const TIME_KEYS = new Set([
+  "ts",
+  "time",
+  "timestamp",
+  "@timestamp",
+  "Timestamp",
+  "datetime",
+  "date",
+  "eventTime",
+  "t",
+  "_t",
+  "__REALTIME_TIMESTAMP",
+  "receiveTimestamp",
+  "lastTimestamp",
+  "firstTimestamp",
+]);
 
 function quote(s: string, max = 60): string {
   const t = s.trim();

@@ -262,5 +262,9 @@ export const gcloudLoggingYamlSpec: FormatSpec = {
       },
     },
   ],
-  notMine: ["2025-05-19T04:20:09.104730000Z listening on :8080", "May 19 04:20:07 ip-10-20-30-40 kubelet[2817]: x", "LAST SEEN   TYPE      REASON      OBJECT                             MESSAGE"],
+  notMine: [
+    "2025-05-19T04:20:09.104730000Z listening on :8080",
+    "May 19 04:20:07 ip-10-20-30-40 kubelet[2817]: x",
+    "LAST SEEN   TYPE      REASON      OBJECT                             MESSAGE",
+  ],
 };

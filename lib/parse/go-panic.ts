@@ -22,7 +22,8 @@ import { klogComponentFromPath } from "./klog";
 import type { FormatSpec, LineParser, LineResult, ParseContext } from "./types";
 
 const START = /^(?:panic: |fatal error: |SIG[A-Z]+: |goroutine \d+ \[[^\]]+\]:$|=== BEGIN goroutine stack dump ===)/;
-const LINE = /^(?:$|\s|goroutine \d+ \[|created by |[\w./*()~-]+\(.*\)$|\[signal |runtime[./]|PC=|r[a-z0-9]{1,2} +0x|exit status |=== END goroutine|\[recovered\]|\.\.\.additional frames elided)/;
+const LINE =
+  /^(?:$|\s|goroutine \d+ \[|created by |[\w./*()~-]+\(.*\)$|\[signal |runtime[./]|PC=|r[a-z0-9]{1,2} +0x|exit status |=== END goroutine|\[recovered\]|\.\.\.additional frames elided)/;
 
 /** Does a message start a Go panic / goroutine dump? */
 export function isDumpStart(msg: string): boolean {
@@ -68,7 +69,12 @@ export const goPanicSpec: FormatSpec = {
   samples: [
     {
       line: "panic: runtime error: invalid memory address or nil pointer dereference",
-      after: ["[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x1b2c3d4]", "goroutine 1 [running]:", "main.(*Agent).Run(0x0)", "\t/go/src/agent/agent.go:123 +0x1d"],
+      after: [
+        "[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x1b2c3d4]",
+        "goroutine 1 [running]:",
+        "main.(*Agent).Run(0x0)",
+        "\t/go/src/agent/agent.go:123 +0x1d",
+      ],
       path: "crash/cilium-agent.log",
       expect: { time: null, component: "cilium", severity: 4, message: "panic: runtime error: invalid memory address or nil pointer dereference" },
     },
@@ -79,9 +85,5 @@ export const goPanicSpec: FormatSpec = {
       expect: { time: null, component: "containerd", severity: 4 },
     },
   ],
-  notMine: [
-    "May 19 04:20:07 ip-10-20-30-40 containerd[811]: panic: x",
-    "main.main()",
-    'F0519 04:20:07.512344    2817 kubelet.go:2321] "fatal"',
-  ],
+  notMine: ["May 19 04:20:07 ip-10-20-30-40 containerd[811]: panic: x", "main.main()", 'F0519 04:20:07.512344    2817 kubelet.go:2321] "fatal"'],
 };

@@ -60,7 +60,13 @@ export function parseInotifyLine(line: string): ParsedRecord | null {
   const ev = parseEventPart(rest);
   if (!ev) return null;
   const rec = componentRecord(
-    { time, severity: 1, message: `${ev.dir} ${ev.events}${ev.file ? ` ${ev.file}` : ""}`, fields: { events: ev.events, path: `${ev.dir}${ev.file}` }, component: "inotifywait" },
+    {
+      time,
+      severity: 1,
+      message: `${ev.dir} ${ev.events}${ev.file ? ` ${ev.file}` : ""}`,
+      fields: { events: ev.events, path: `${ev.dir}${ev.file}` },
+      component: "inotifywait",
+    },
     "inotifywait",
   );
   if (epochMs !== null) {
@@ -88,7 +94,13 @@ export const inotifywaitSpec: FormatSpec = {
   samples: [
     {
       line: "/etc/cni/net.d/ CLOSE_WRITE,CLOSE 05-cilium.conflist",
-      expect: { time: null, component: "inotifywait", severity: 1, message: "/etc/cni/net.d/ CLOSE_WRITE,CLOSE 05-cilium.conflist", fields: { events: "CLOSE_WRITE,CLOSE", path: "/etc/cni/net.d/05-cilium.conflist" } },
+      expect: {
+        time: null,
+        component: "inotifywait",
+        severity: 1,
+        message: "/etc/cni/net.d/ CLOSE_WRITE,CLOSE 05-cilium.conflist",
+        fields: { events: "CLOSE_WRITE,CLOSE", path: "/etc/cni/net.d/05-cilium.conflist" },
+      },
     },
     {
       line: "/etc/cni/net.d/ OPEN,ISDIR",
@@ -118,6 +130,6 @@ export const inotifywaitSpec: FormatSpec = {
     "2025-05-19T04:20:07+00:00 ip-10-20-30-40 kubelet[2817]: x",
     "2024-09-17T13:04:21.295868Z\tinfo\tcni-agent\tcreated CNI config /host/etc/cni/net.d/05-cilium.conflist",
     "/etc/cni/net.d/05-cilium.conflist",
-    "level=info msg=\"Activity in /host/etc/cni/net.d/, re-generating CNI configuration\" subsys=cni-config",
+    'level=info msg="Activity in /host/etc/cni/net.d/, re-generating CNI configuration" subsys=cni-config',
   ],
 };

@@ -15,12 +15,30 @@ function entry(fields: Record<string, string>): string {
 
 const BOOT_A = "6c0f2ea14b7d4e1a9c3358b0f2d7e611";
 const BOOT_B = "a91e07c25d3f4b08b6e2f4c1d9a07e33";
-const base = (us: string, boot: string) => ({ __CURSOR: `s=0a1b;i=${us.slice(-3)};b=${boot}`, __REALTIME_TIMESTAMP: us, _BOOT_ID: boot, _HOSTNAME: "ip-10-20-30-40.ec2.internal" });
+const base = (us: string, boot: string) => ({
+  __CURSOR: `s=0a1b;i=${us.slice(-3)};b=${boot}`,
+  __REALTIME_TIMESTAMP: us,
+  _BOOT_ID: boot,
+  _HOSTNAME: "ip-10-20-30-40.ec2.internal",
+});
 
 const text = [
-  entry({ ...base("1747628407512401", BOOT_A), PRIORITY: "3", SYSLOG_IDENTIFIER: "kubelet", _PID: "2817", MESSAGE: 'E0519 04:20:07.512344    2817 log.go:32] "RunPodSandbox from runtime service failed" err="rpc error: code = Unknown desc = failed to setup network for sandbox \\"8421096d58ae07487b3a71169bf3e37b268aa67ebae2301b748f006b03688dfa\\": plugin type=\\"calico\\" failed (add): stat /var/lib/calico/nodename: no such file or directory"' }),
+  entry({
+    ...base("1747628407512401", BOOT_A),
+    PRIORITY: "3",
+    SYSLOG_IDENTIFIER: "kubelet",
+    _PID: "2817",
+    MESSAGE:
+      'E0519 04:20:07.512344    2817 log.go:32] "RunPodSandbox from runtime service failed" err="rpc error: code = Unknown desc = failed to setup network for sandbox \\"8421096d58ae07487b3a71169bf3e37b268aa67ebae2301b748f006b03688dfa\\": plugin type=\\"calico\\" failed (add): stat /var/lib/calico/nodename: no such file or directory"',
+  }),
   entry({ ...base("1747629000000123", BOOT_B), PRIORITY: "6", SYSLOG_IDENTIFIER: "kernel", MESSAGE: "Linux version 6.1.134-152.225.amzn2023.x86_64" }),
-  entry({ ...base("1747629011250456", BOOT_B), PRIORITY: "6", SYSLOG_IDENTIFIER: "containerd", _PID: "811", MESSAGE: 'time="2025-05-19T04:30:11.250400000Z" level=info msg="starting containerd" version=v1.7.27' }),
+  entry({
+    ...base("1747629011250456", BOOT_B),
+    PRIORITY: "6",
+    SYSLOG_IDENTIFIER: "containerd",
+    _PID: "811",
+    MESSAGE: 'time="2025-05-19T04:30:11.250400000Z" level=info msg="starting containerd" version=v1.7.27',
+  }),
   // cut by the collector inside the last entry, after its MESSAGE line
   `{\n\t"__CURSOR" : "s=0a1b;i=9",\n\t"__REALTIME_TIMESTAMP" : "1747629012000000",\n\t"_BOOT_ID" : "${BOOT_B}",\n\t"SYSLOG_IDENTIFIER" : "systemd",\n\t"MESSAGE" : "Started kubelet.service - kubelet: The Kubernetes Node Agent.",`,
 ].join("\n");

@@ -162,9 +162,5 @@ export const journalJsonPrettySpec: FormatSpec = {
       expect: { time: null, epochMs: 1747628371000, epochPrecision: "us", component: "kernel", message: "Linux" },
     },
   ],
-  notMine: [
-    '{"__CURSOR":"s=0a1b","__REALTIME_TIMESTAMP":"1747628407512401","MESSAGE":"x"}',
-    '  "metadata": {',
-    "__CURSOR=s=0a1b;i=1",
-  ],
+  notMine: ['{"__CURSOR":"s=0a1b","__REALTIME_TIMESTAMP":"1747628407512401","MESSAGE":"x"}', '  "metadata": {', "__CURSOR=s=0a1b;i=1"],
 };

@@ -17,7 +17,8 @@ import type { FormatSpec, LineResult } from "./types";
 /** Parse one `-o json` line; null when not one. */
 export function parseJournalJsonLine(line: string): LineResult {
   let s = line;
-  if (s.charCodeAt(0) === 0x1e) s = s.slice(1); // json-seq record separator
+  if (s.charCodeAt(0) === 0x1e)
+    s = s.slice(1); // json-seq record separator
   else if (s.startsWith("data: ")) s = s.slice(6); // json-sse event
   if (s.charCodeAt(0) !== 123 || !s.includes('"__REALTIME_TIMESTAMP"')) return null;
   let obj: unknown;
@@ -68,7 +69,15 @@ export const journalJsonSpec: FormatSpec = {
     {
       // -o json-sse
       line: 'data: {"__CURSOR":"s=0a1b;i=3","__REALTIME_TIMESTAMP":"1747628407512401","_BOOT_ID":"6c0f2ea14b7d4e1a9c3358b0f2d7e611","PRIORITY":"6","SYSLOG_IDENTIFIER":"systemd","_HOSTNAME":"node-b","MESSAGE":"Started kubelet.service - kubelet: The Kubernetes Node Agent."}',
-      expect: { time: null, epochMs: 1747628407512, epochPrecision: "us", ident: "systemd", component: "systemd", message: "Started kubelet.service - kubelet: The Kubernetes Node Agent.", bootId: "6c0f2ea14b7d4e1a9c3358b0f2d7e611" },
+      expect: {
+        time: null,
+        epochMs: 1747628407512,
+        epochPrecision: "us",
+        ident: "systemd",
+        component: "systemd",
+        message: "Started kubelet.service - kubelet: The Kubernetes Node Agent.",
+        bootId: "6c0f2ea14b7d4e1a9c3358b0f2d7e611",
+      },
     },
     {
       // plain message, bytes array, no klog: the instant is the time

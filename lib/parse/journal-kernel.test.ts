@@ -14,9 +14,32 @@ const iso = (ts: number | null): string | null => (ts === null ? null : new Date
 describe("locale-names", () => {
   it("reads glibc abmon tokens of many locales, with or without the trailing dot", () => {
     const cases: Array<[string, number]> = [
-      ["Mär", 3], ["okt.", 10], ["Okt", 10], ["janv.", 1], ["févr.", 2], ["sept.", 9], ["sept", 9], ["mag", 5], ["giu", 6],
-      ["mrt", 3], ["maj", 5], ["des.", 12], ["touko", 5], ["paź", 10], ["čen", 6], ["мар", 3], ["мая", 5], ["май", 5],
-      ["лис", 11], ["Şub", 2], ["12月", 12], ["3월", 3], ["szept", 9], ["ian", 1], ["Dez", 12], ["Jän", 1],
+      ["Mär", 3],
+      ["okt.", 10],
+      ["Okt", 10],
+      ["janv.", 1],
+      ["févr.", 2],
+      ["sept.", 9],
+      ["sept", 9],
+      ["mag", 5],
+      ["giu", 6],
+      ["mrt", 3],
+      ["maj", 5],
+      ["des.", 12],
+      ["touko", 5],
+      ["paź", 10],
+      ["čen", 6],
+      ["мар", 3],
+      ["мая", 5],
+      ["май", 5],
+      ["лис", 11],
+      ["Şub", 2],
+      ["12月", 12],
+      ["3월", 3],
+      ["szept", 9],
+      ["ian", 1],
+      ["Dez", 12],
+      ["Jän", 1],
     ];
     for (const [tok, m] of cases) expect(localMonth(tok), tok).toBe(m);
     expect(localMonth("Foo")).toBe(0);
@@ -44,7 +67,11 @@ describe("journal short in other locales and cut prefixes", () => {
   });
 
   it("a ja_JP file: padded months ` 1月 05` are records, not continuations", () => {
-    const text = [" 1月 05 04:00:01 worker-1 systemd[1]: Starting kubelet.service...", " 1月 05 04:00:02 worker-1 systemd[1]: Started kubelet.service.", "    continued text"].join("\n");
+    const text = [
+      " 1月 05 04:00:01 worker-1 systemd[1]: Starting kubelet.service...",
+      " 1月 05 04:00:02 worker-1 systemd[1]: Started kubelet.service.",
+      "    continued text",
+    ].join("\n");
     const f = parseFile("journal.txt", text, { year: 2024 });
     expect(f.format).toBe("journal-short");
     expect(f.counts).toMatchObject({ records: 2, continuation: 1, skipped: 0 });
@@ -85,7 +112,11 @@ describe("syslog RFC 3164 with <PRI>", () => {
 
 describe("dmesg time formats", () => {
   it("dmesg -T in Japanese (padded month) and a cut stamp, year from the neighbours", () => {
-    const text = ["[水  4月  6 18:23:24 2022] cni0: port 8(vethf0e6f9cd) entered blocking state", "[水  4月  6 18:23:25 2022] device vethf0e6f9cd entered promiscuous mode", "[水  4月  6 18:23"].join("\n");
+    const text = [
+      "[水  4月  6 18:23:24 2022] cni0: port 8(vethf0e6f9cd) entered blocking state",
+      "[水  4月  6 18:23:25 2022] device vethf0e6f9cd entered promiscuous mode",
+      "[水  4月  6 18:23",
+    ].join("\n");
     const f = parseFile("dmesg", text, { tz: "Asia/Tokyo" });
     expect(f.format).toBe("dmesg");
     expect(f.counts).toMatchObject({ records: 3, skipped: 0 });
@@ -99,7 +130,12 @@ describe("dmesg time formats", () => {
   });
 
   it("raw with PRI: seconds since boot kept; a fall to near 0 starts a new boot", () => {
-    const text = ["<6>[  912.004511] eth0: link up", "<4>[  913.100000] cni0: port 1(veth1) entered disabled state", "<6>[    0.000000] Linux version 6.1.0", "<6>[    1.500000] Run /init as init process"].join("\n");
+    const text = [
+      "<6>[  912.004511] eth0: link up",
+      "<4>[  913.100000] cni0: port 1(veth1) entered disabled state",
+      "<6>[    0.000000] Linux version 6.1.0",
+      "<6>[    1.500000] Run /init as init process",
+    ].join("\n");
     const f = parseFile("kmsg.txt", text);
     expect(f.format).toBe("dmesg");
     expect(f.records.map((r) => r.fields?.uptime)).toEqual(["912.004511", "913.100000", "0.000000", "1.500000"]);

@@ -43,7 +43,10 @@ export function parseListBootsLine(line: string): LineResult {
   const last = wall(m, 10);
   // the last entry as UTC ms (a zone the table does not name is read as UTC)
   const lastMs = naiveMs(last, last.year as number) - (last.offsetMin ?? 0) * 60_000;
-  const firstText = line.slice(line.indexOf(m[2]) + 33).split(/\u2014| {2,}/)[0].trim();
+  const firstText = line
+    .slice(line.indexOf(m[2]) + 33)
+    .split(/\u2014| {2,}/)[0]
+    .trim();
   const lastText = line.slice(line.lastIndexOf(m[9]) - 24).trim();
   return {
     type: "record",
@@ -60,7 +63,6 @@ export function parseListBootsLine(line: string): LineResult {
   };
 }
 
-
 const SNIFF = new RegExp(`^-?\\d+ [0-9a-f]{32} ${STAMP}(?:\\u2014| +)(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \\d{4}-`);
 
 /** Format spec: `journalctl --list-boots` output (both forms). */
@@ -68,7 +70,12 @@ export const journalListBootsSpec: FormatSpec = {
   name: "journal-list-boots",
   kind: "list-boots",
   // rows start with blanks (right-aligned IDX): trimmed before the shared ratio rule
-  sniff: (_path, lines) => (lines.length > 0 && HEADER.test(lines[0])) || sniffRatio(lines.map((l) => l.trimStart()), SNIFF),
+  sniff: (_path, lines) =>
+    (lines.length > 0 && HEADER.test(lines[0])) ||
+    sniffRatio(
+      lines.map((l) => l.trimStart()),
+      SNIFF,
+    ),
   createParser() {
     return { parseLine: parseListBootsLine };
   },

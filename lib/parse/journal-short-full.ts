@@ -89,7 +89,7 @@ export const journalShortFullSpec: FormatSpec = {
     },
     {
       // older systemd prints the weekday in the node's locale (German `Mo`)
-      line: "Mo 2023-10-09 06:00:12 CEST node-7 containerd[640]: time=\"2023-10-09T06:00:12.004511876+02:00\" level=info msg=\"loading plugin\"",
+      line: 'Mo 2023-10-09 06:00:12 CEST node-7 containerd[640]: time="2023-10-09T06:00:12.004511876+02:00" level=info msg="loading plugin"',
       expect: {
         time: { year: 2023, month: 10, day: 9, hour: 6, minute: 0, second: 12, ms: 4, offsetMin: 120, precision: "ns" },
         host: "node-7",

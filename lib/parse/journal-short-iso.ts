@@ -76,7 +76,7 @@ export const journalShortIsoSpec: FormatSpec = {
   ],
   notMine: [
     "May 19 04:20:07 ip-10-20-30-40 kubelet[2817]: x",
-    "2024-02-07T05:45:40.739274+00:00 NodeA containerd 22938 - -  time=\"2024-02-07T05:45:40.738965836Z\" level=info msg=x",
+    '2024-02-07T05:45:40.739274+00:00 NodeA containerd 22938 - -  time="2024-02-07T05:45:40.738965836Z" level=info msg=x',
     "2025-05-19T04:20:09.10473Z stderr F I0519 04:20:09.104500       1 main.go:88] x",
     "2025-05-19T04:20:12.400120Z\tinfo\tcni\tPod default/web excluded from mesh",
   ],

@@ -51,7 +51,14 @@ export const journalShortUnixSpec: FormatSpec = {
     },
     {
       line: "1747628371.000123 ip-10-20-30-40 kernel: Linux version 6.1.134-150.224.amzn2023.x86_64",
-      expect: { time: null, epochMs: 1747628371000, epochPrecision: "us", ident: "kernel", component: "kernel", message: "Linux version 6.1.134-150.224.amzn2023.x86_64" },
+      expect: {
+        time: null,
+        epochMs: 1747628371000,
+        epochPrecision: "us",
+        ident: "kernel",
+        component: "kernel",
+        message: "Linux version 6.1.134-150.224.amzn2023.x86_64",
+      },
     },
   ],
   notMine: [

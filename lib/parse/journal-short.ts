@@ -366,7 +366,7 @@ export const journalShortSpec: FormatSpec = {
   ],
   notMine: [
     "2025-05-19T04:20:07+00:00 ip-10-20-30-40 kubelet[2817]: I0519 04:20:07.512344    2817 kubelet.go:2321] x",
-    "I0519 04:20:07.512344    2817 kubelet.go:2321] \"Starting kubelet main sync loop\"",
+    'I0519 04:20:07.512344    2817 kubelet.go:2321] "Starting kubelet main sync loop"',
     "Foo 19 04:20:07 host kubelet[1]: x",
     "[Mon May 19 04:20:07 2025] ena 0000:00:05.0 eth0: ENA device version: 0.10",
     "-- cursor: s=abc",

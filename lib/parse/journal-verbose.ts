@@ -34,8 +34,7 @@ import { zoneFromToken } from "./time-util";
 import type { FormatSpec, LineParser, LineResult, ParsedRecord, WallTime } from "./types";
 
 /** groups: 1 year, 2 month, 3 day, 4 h, 5 m, 6 s, 7 fraction, 8 zone, 9 cursor */
-const HEADER =
-  /^\S+ (\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?: ([A-Za-z]{1,6}|[+-]\d{2}(?::?\d{2})?))? \[(s=[0-9a-f]+;[^\]]*)\]\s*$/;
+const HEADER = /^\S+ (\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?: ([A-Za-z]{1,6}|[+-]\d{2}(?::?\d{2})?))? \[(s=[0-9a-f]+;[^\]]*)\]\s*$/;
 const FIELD = /^ {4}([A-Za-z0-9_]+)=(.*)$/;
 const BOOT_IN_CURSOR = /(?:^|;)b=([0-9a-f]{32})(?:;|$)/;
 

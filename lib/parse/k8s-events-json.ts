@@ -179,10 +179,7 @@ class EventsJsonParser implements LineParser {
           const abs = this.offset + i;
           if (c === 123) {
             if (depth === 0) this.topStart = { line: lineNo, off: abs, items: 0 };
-            else if (
-              this.itemStart === null &&
-              ((depth === 1 && this.stack[0] === 91) || (depth === 2 && this.stack[1] === 91 && this.keys[1] === "items"))
-            ) {
+            else if (this.itemStart === null && ((depth === 1 && this.stack[0] === 91) || (depth === 2 && this.stack[1] === 91 && this.keys[1] === "items"))) {
               this.itemStart = { line: lineNo, off: abs, depth };
             }
           } else if (depth === 0) {

@@ -113,14 +113,41 @@ export const k8sEventsYamlSpec: FormatSpec = {
     if (start > 0 && !lines.slice(0, start).every((l) => /^\s+(?:- )?[\w"-]+:(?:\s|$)/.test(l) || /^\s+- /.test(l))) return false;
     if (lines.some((l) => KIND.test(l))) return true;
     const list = lines.some((l) => /^items:\s*$/.test(l) || /^- /.test(l));
-    return list && (lines.some((l) => /^\s*(?:- )?involvedObject:\s*$/.test(l) || /^\s*(?:- )?kind:\s*Event\s*$/.test(l)) || /(?:^|\/)events\.ya?ml$/.test(path));
+    return (
+      list && (lines.some((l) => /^\s*(?:- )?involvedObject:\s*$/.test(l) || /^\s*(?:- )?kind:\s*Event\s*$/.test(l)) || /(?:^|\/)events\.ya?ml$/.test(path))
+    );
   },
   createParser: () => new EventsYamlParser(),
   samples: [
     {
-      context: ["apiVersion: v1", "items:", "- apiVersion: v1", "  count: 1", "  eventTime: null", '  firstTimestamp: "2025-05-19T04:20:31Z"', "  involvedObject:", "    kind: Node", "    name: ip-10-20-30-40.ec2.internal", "    uid: ip-10-20-30-40.ec2.internal", "  kind: Event", '  lastTimestamp: "2025-05-19T04:20:31Z"'],
+      context: [
+        "apiVersion: v1",
+        "items:",
+        "- apiVersion: v1",
+        "  count: 1",
+        "  eventTime: null",
+        '  firstTimestamp: "2025-05-19T04:20:31Z"',
+        "  involvedObject:",
+        "    kind: Node",
+        "    name: ip-10-20-30-40.ec2.internal",
+        "    uid: ip-10-20-30-40.ec2.internal",
+        "  kind: Event",
+        '  lastTimestamp: "2025-05-19T04:20:31Z"',
+      ],
       line: "  message: 'Node ip-10-20-30-40.ec2.internal has been rebooted, boot id: a91e07c2-5d3f-4b08-b6e2-f4c1d9a07e33'",
-      after: ["  metadata:", "    name: ip-10-20-30-40.ec2.internal.183f0c2a9b1e4d77", "    namespace: default", "  reason: Rebooted", "  source:", "    component: kubelet", "    host: ip-10-20-30-40.ec2.internal", "  type: Warning", "kind: List", "metadata:", '  resourceVersion: ""'],
+      after: [
+        "  metadata:",
+        "    name: ip-10-20-30-40.ec2.internal.183f0c2a9b1e4d77",
+        "    namespace: default",
+        "  reason: Rebooted",
+        "  source:",
+        "    component: kubelet",
+        "    host: ip-10-20-30-40.ec2.internal",
+        "  type: Warning",
+        "kind: List",
+        "metadata:",
+        '  resourceVersion: ""',
+      ],
       expect: {
         time: null,
         epochMs: Date.UTC(2025, 4, 19, 4, 20, 31),
@@ -128,18 +155,51 @@ export const k8sEventsYamlSpec: FormatSpec = {
         component: "k8s-events",
         severity: 2,
         message: "Node ip-10-20-30-40.ec2.internal has been rebooted, boot id: a91e07c2-5d3f-4b08-b6e2-f4c1d9a07e33",
-        fields: { reason: "Rebooted", type: "Warning", count: "1", object: "Node/ip-10-20-30-40.ec2.internal", node: "ip-10-20-30-40.ec2.internal", source: "kubelet" },
+        fields: {
+          reason: "Rebooted",
+          type: "Warning",
+          count: "1",
+          object: "Node/ip-10-20-30-40.ec2.internal",
+          node: "ip-10-20-30-40.ec2.internal",
+          source: "kubelet",
+        },
       },
     },
     {
       // a single Event document; go-yaml wrapped the long message over two lines
-      context: ["apiVersion: v1", "count: 3", 'firstTimestamp: "2025-05-19T04:20:11Z"', "involvedObject:", "  kind: Pod", "  name: web-7d9c6b5f4-x2x9q", "  namespace: default", "kind: Event", 'lastTimestamp: "2025-05-19T04:20:41Z"'],
+      context: [
+        "apiVersion: v1",
+        "count: 3",
+        'firstTimestamp: "2025-05-19T04:20:11Z"',
+        "involvedObject:",
+        "  kind: Pod",
+        "  name: web-7d9c6b5f4-x2x9q",
+        "  namespace: default",
+        "kind: Event",
+        'lastTimestamp: "2025-05-19T04:20:41Z"',
+      ],
       line: "message: 'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to",
-      after: ["  setup network for sandbox \"5f1c\": plugin type=\"calico\" failed (add): stat /var/lib/calico/nodename: no such file or directory'", "reason: FailedCreatePodSandBox", "source:", "  component: kubelet", "  host: ip-10-20-30-40", "type: Warning"],
+      after: [
+        '  setup network for sandbox "5f1c": plugin type="calico" failed (add): stat /var/lib/calico/nodename: no such file or directory\'',
+        "reason: FailedCreatePodSandBox",
+        "source:",
+        "  component: kubelet",
+        "  host: ip-10-20-30-40",
+        "type: Warning",
+      ],
       expect: {
         epochMs: Date.UTC(2025, 4, 19, 4, 20, 41),
-        message: 'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "5f1c": plugin type="calico" failed (add): stat /var/lib/calico/nodename: no such file or directory',
-        fields: { reason: "FailedCreatePodSandBox", type: "Warning", count: "3", object: "Pod/web-7d9c6b5f4-x2x9q", pod: "default/web-7d9c6b5f4-x2x9q", node: "ip-10-20-30-40", source: "kubelet" },
+        message:
+          'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "5f1c": plugin type="calico" failed (add): stat /var/lib/calico/nodename: no such file or directory',
+        fields: {
+          reason: "FailedCreatePodSandBox",
+          type: "Warning",
+          count: "3",
+          object: "Pod/web-7d9c6b5f4-x2x9q",
+          pod: "default/web-7d9c6b5f4-x2x9q",
+          node: "ip-10-20-30-40",
+          source: "kubelet",
+        },
       },
     },
   ],

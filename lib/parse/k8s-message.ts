@@ -50,7 +50,17 @@ export function parseK8sMessage(line: string): { message: string; reason: string
 }
 
 function recordOf(m: { message: string; reason: string; type: string }): ParsedRecord {
-  const k8sEvent: K8sEventInfo = { reason: m.reason, type: m.type, count: 1, namespace: null, objectKind: null, objectName: null, node: null, firstMs: null, lastMs: null };
+  const k8sEvent: K8sEventInfo = {
+    reason: m.reason,
+    type: m.type,
+    count: 1,
+    namespace: null,
+    objectKind: null,
+    objectName: null,
+    node: null,
+    firstMs: null,
+    lastMs: null,
+  };
   return { time: null, component: "k8s-events", severity: m.type === "Warning" ? 2 : 1, message: m.message, k8sEvent };
 }
 
@@ -82,12 +92,35 @@ export const k8sMessageSpec: FormatSpec = {
         severity: 2,
         message:
           'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "6f1c0e2d": plugin type="flannel" failed (add): open /run/flannel/subnet.env: no such file or directory',
-        k8sEvent: { reason: "FailedCreatePodSandBox", type: "Warning", count: 1, namespace: null, objectKind: null, objectName: null, node: null, firstMs: null, lastMs: null },
+        k8sEvent: {
+          reason: "FailedCreatePodSandBox",
+          type: "Warning",
+          count: 1,
+          namespace: null,
+          objectKind: null,
+          objectName: null,
+          node: null,
+          firstMs: null,
+          lastMs: null,
+        },
       },
     },
     {
       line: '(combined from similar events): Error syncing pod, skipping: failed to "CreatePodSandbox" for "web-0_default(5b1e)" with CreatePodSandboxError: "cni config uninitialized"',
-      expect: { time: null, k8sEvent: { reason: "FailedSync", type: "Warning", count: 1, namespace: null, objectKind: null, objectName: null, node: null, firstMs: null, lastMs: null } },
+      expect: {
+        time: null,
+        k8sEvent: {
+          reason: "FailedSync",
+          type: "Warning",
+          count: 1,
+          namespace: null,
+          objectKind: null,
+          objectName: null,
+          node: null,
+          firstMs: null,
+          lastMs: null,
+        },
+      },
     },
     {
       line: "Warning  FailedCreatePodSandBox  Failed to create pod sandbox: rpc error: code = DeadlineExceeded desc = context deadline exceeded",

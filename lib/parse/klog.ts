@@ -33,11 +33,16 @@ import type { Banner, FormatSpec, LineParser, LineResult, ParseContext, Severity
 
 function klogSeverity(c: number): Severity | -1 {
   switch (c) {
-    case 73: return 1; // I
-    case 87: return 2; // W
-    case 69: return 3; // E
-    case 70: return 4; // F
-    default: return -1;
+    case 73:
+      return 1; // I
+    case 87:
+      return 2; // W
+    case 69:
+      return 3; // E
+    case 70:
+      return 4; // F
+    default:
+      return -1;
   }
 }
 
@@ -184,7 +189,10 @@ const KUBELET_MSG =
 const KUBELET_CALLER = /^(?:kubelet(?:_\w+)?|kuberuntime_\w+|remote_runtime|pod_workers)\.go$/;
 /** Other klog programs, told by their callers or by naming themselves in a message. */
 const AGENT_CALLERS: ReadonlyArray<[RegExp, string]> = [
-  [/^(?:kube-router|network_routes_controller|network_policy_controller|network_services_controller|bgp_peers|bgp_policies|pod_egress|ecmp_vip)\.go$/, "kube-router"],
+  [
+    /^(?:kube-router|network_routes_controller|network_policy_controller|network_services_controller|bgp_peers|bgp_policies|pod_egress|ecmp_vip)\.go$/,
+    "kube-router",
+  ],
   [/^(?:server_others|server_linux|proxier)\.go$/, "kube-proxy"],
 ];
 const AGENT_MESSAGES: ReadonlyArray<[RegExp, string]> = [
@@ -337,10 +345,10 @@ export const klogSpec: FormatSpec = {
     },
   ],
   notMine: [
-    "May 19 04:20:07 ip-10-20-30-40 kubelet[2817]: I0519 04:20:07.512344    2817 kubelet.go:2321] \"Starting kubelet main sync loop\"",
+    'May 19 04:20:07 ip-10-20-30-40 kubelet[2817]: I0519 04:20:07.512344    2817 kubelet.go:2321] "Starting kubelet main sync loop"',
     'time="2025-05-19T04:20:05.931046219Z" level=info msg="starting containerd"',
     "2025-05-19 04:20:11.207 [INFO][4123] cni-plugin/k8s.go 418: Populated endpoint",
     "I0519 04:20:07 2817 kubelet.go:2321] no microseconds",
-    "level=info msg=\"Restored endpoint\" subsys=endpoint",
+    'level=info msg="Restored endpoint" subsys=endpoint',
   ],
 };

@@ -55,7 +55,8 @@ import {
 import type { FormatSpec, K8sEventInfo, LineParser, LineResult, ParseContext } from "./types";
 
 /** A column header line of one of the sets above (after any k9s frame is removed). */
-const HEADER_RE = /^\s*(?:EVENT\s+)?(?:NAMESPACE[↑↓]?\s+)?(?:LAST ?SEEN|FIRST ?SEEN)[↑↓]?\s+(?:.*\s)?REASON[↑↓]?\s(?:.*\s)?(?:OBJECT|KIND|MESSAGE|SOURCE|COUNT)[↑↓]?(?:\s|$)/;
+const HEADER_RE =
+  /^\s*(?:EVENT\s+)?(?:NAMESPACE[↑↓]?\s+)?(?:LAST ?SEEN|FIRST ?SEEN)[↑↓]?\s+(?:.*\s)?REASON[↑↓]?\s(?:.*\s)?(?:OBJECT|KIND|MESSAGE|SOURCE|COUNT)[↑↓]?(?:\s|$)/;
 const HEADER_TOKEN_RE = /LAST ?SEEN|FIRST ?SEEN|[A-Z]+/g;
 const KNOWN = new Set(["EVENT", "NAMESPACE", "LAST SEEN", "FIRST SEEN", "COUNT", "NAME", "KIND", "SUBOBJECT", "TYPE", "REASON", "OBJECT", "SOURCE", "MESSAGE"]);
 
@@ -77,7 +78,8 @@ const SOURCE_HEAD_RE = new RegExp(`^(${SOURCE})(?:\\s+|$)`);
  */
 const EVENT_NAME_SUFFIX_RE = /\.[0-9a-f]{12,16}$/;
 /** A bare `kubectl get events` / `kubectl events` command line (no prompt), `KUBECONFIG=… sudo kubectl …` included. */
-const BARE_COMMAND_RE = /^\s*(?:[A-Z_]+=\S*\s+)*(?:sudo\s+(?:-\S+\s+)*)?(?:(?:k3s|microk8s|minikube)\s+)?(?:kubectl|kubecolor|oc|k)(?:\.exe)?\s+(?:\S+\s+)*?(?:get\s+(?:\S+\s+)*?(?:ev|events?)(?:\.(?:v1|events\.k8s\.io))?|events)(?:\s|$)/;
+const BARE_COMMAND_RE =
+  /^\s*(?:[A-Z_]+=\S*\s+)*(?:sudo\s+(?:-\S+\s+)*)?(?:(?:k3s|microk8s|minikube)\s+)?(?:kubectl|kubecolor|oc|k)(?:\.exe)?\s+(?:\S+\s+)*?(?:get\s+(?:\S+\s+)*?(?:ev|events?)(?:\.(?:v1|events\.k8s\.io))?|events)(?:\s|$)/;
 /**
  * A multus message naming its pod: `[<namespace>/<pod>]`, `[<namespace>/<pod>/<uid>]` or
  * `[<namespace>/<pod>/<uid>:<network>]`.
@@ -405,7 +407,8 @@ class EventsTableParser implements LineParser {
     assignedNodes(this.pending);
     for (const p of this.pending) {
       const ev = p.record.k8sEvent;
-      if (ev.objectKind === "Pod" && ev.objectName) (p.record.fields as Record<string, string>).pod = ev.namespace ? `${ev.namespace}/${ev.objectName}` : ev.objectName;
+      if (ev.objectKind === "Pod" && ev.objectName)
+        (p.record.fields as Record<string, string>).pod = ev.namespace ? `${ev.namespace}/${ev.objectName}` : ev.objectName;
     }
     settleAges(this.pending, this.collectedMs);
   }
@@ -554,7 +557,7 @@ export const kubectlEventsTableSpec: FormatSpec = {
     {
       // `kubectl events`: the kind as in the API, and the count and first age in the LAST SEEN cell
       context: ["LAST SEEN            TYPE      REASON                   OBJECT                    MESSAGE"],
-      line: "3m2s (x5 over 10m)   Warning   FailedCreatePodSandBox   Pod/web-7d9c6b5f4-x2x9q   Failed to create pod sandbox: plugin type=\"calico\" failed (add)",
+      line: '3m2s (x5 over 10m)   Warning   FailedCreatePodSandBox   Pod/web-7d9c6b5f4-x2x9q   Failed to create pod sandbox: plugin type="calico" failed (add)',
       collectedMs: Date.UTC(2025, 4, 19, 4, 31, 0),
       expect: {
         epochMs: Date.UTC(2025, 4, 19, 4, 27, 58),
@@ -571,7 +574,9 @@ export const kubectlEventsTableSpec: FormatSpec = {
     },
     {
       // -o wide: SOURCE names the node, FIRST SEEN and COUNT the series
-      context: ["LAST SEEN   TYPE      REASON                   OBJECT              SUBOBJECT   SOURCE            MESSAGE                        FIRST SEEN   COUNT   NAME"],
+      context: [
+        "LAST SEEN   TYPE      REASON                   OBJECT              SUBOBJECT   SOURCE            MESSAGE                        FIRST SEEN   COUNT   NAME",
+      ],
       line: "40s         Warning   FailedCreatePodSandBox   pod/coredns-7c9f4               kubelet, node-b   Failed to create pod sandbox   4m20s        9       coredns-7c9f4.17d2a6b0c1e3f4a5",
       collectedMs: Date.UTC(2024, 10, 2, 12, 0, 0),
       expect: {
@@ -620,13 +625,24 @@ export const kubectlEventsTableSpec: FormatSpec = {
         epochMs: Date.UTC(2018, 0, 5, 9, 0, 0),
         message: "Successfully assigned shop/web-5d8f9-q to worker-3",
         // the Scheduled row names its pod's node
-        fields: { reason: "Scheduled", type: "Normal", count: "1", age: "0s", object: "Pod/web-5d8f9-q", pod: "shop/web-5d8f9-q", namespaceFrom: "message", node: "worker-3" },
+        fields: {
+          reason: "Scheduled",
+          type: "Normal",
+          count: "1",
+          age: "0s",
+          object: "Pod/web-5d8f9-q",
+          pod: "shop/web-5d8f9-q",
+          namespaceFrom: "message",
+          node: "worker-3",
+        },
       },
     },
     {
       // kubectl 1.9-1.10: NAME is the event's own name, `<object>.<hex>`; COUNT occurrences between the two ages
-      context: ["LASTSEEN   FIRSTSEEN   COUNT     NAME                              KIND      SUBOBJECT   TYPE      REASON                   SOURCE                 MESSAGE"],
-      line: "4m         12m         22        calico-node-7xq2m.15b3c0e9d4f1a2b7   Pod                   Warning   FailedCreatePodSandBox   kubelet, worker-9.lab   Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod \"calico-node-7xq2m_kube-system\" network: stat /var/lib/calico/nodename: no such file or directory",
+      context: [
+        "LASTSEEN   FIRSTSEEN   COUNT     NAME                              KIND      SUBOBJECT   TYPE      REASON                   SOURCE                 MESSAGE",
+      ],
+      line: '4m         12m         22        calico-node-7xq2m.15b3c0e9d4f1a2b7   Pod                   Warning   FailedCreatePodSandBox   kubelet, worker-9.lab   Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod "calico-node-7xq2m_kube-system" network: stat /var/lib/calico/nodename: no such file or directory',
       collectedMs: Date.UTC(2018, 5, 1, 12, 0, 0),
       expect: {
         epochMs: Date.UTC(2018, 5, 1, 11, 56, 0),
@@ -648,7 +664,7 @@ export const kubectlEventsTableSpec: FormatSpec = {
     {
       // the namespace a command line names (`-n`) is every row's when the table has no NAMESPACE column
       context: ["$ kubectl events -n ingress", "LAST SEEN              TYPE      REASON                   OBJECT                 MESSAGE"],
-      line: "45s (x19 over 7m12s)   Warning   FailedCreatePodSandBox   Pod/edge-6f7d8-k2l9p   Failed to create pod sandbox: plugin type=\"cilium-cni\" failed (add): unable to connect to Cilium daemon",
+      line: '45s (x19 over 7m12s)   Warning   FailedCreatePodSandBox   Pod/edge-6f7d8-k2l9p   Failed to create pod sandbox: plugin type="cilium-cni" failed (add): unable to connect to Cilium daemon',
       collectedMs: Date.UTC(2025, 1, 3, 8, 0, 0),
       expect: {
         epochMs: Date.UTC(2025, 1, 3, 7, 59, 15),

@@ -25,7 +25,8 @@ const RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,9}(?:Z|[+-]\d{2}:\d{2}))
  * a CRI stream/tag column, a journal `host ident[pid]: `, an RFC 5424 `host app pid - -` envelope,
  * or a zap console level column (istio-cni's own `<stamp> info scope msg`, tabs turned to spaces)
  */
-const NOT_PAYLOAD = /^(?:(?:stdout|stderr) [FP](?::\S+)? |[^\s[]\S* [^\s[:]+(?:\[\d+\])?: |\S+ \S+ (?:\d+|-) - -\s|(?:debug|info|warn|error|dpanic|panic|fatal)(?:[\t ]|$))/;
+const NOT_PAYLOAD =
+  /^(?:(?:stdout|stderr) [FP](?::\S+)? |[^\s[]\S* [^\s[:]+(?:\[\d+\])?: |\S+ \S+ (?:\d+|-) - -\s|(?:debug|info|warn|error|dpanic|panic|fatal)(?:[\t ]|$))/;
 /** a seelog `[LEVEL]` column (aws-vpc-cni's own files), refused after a 3-digit fraction */
 const SEELOG_LEVEL = /^\[(?:TRACE|DEBUG|INFO|WARN|ERROR|CRITICAL)\][\t ]/;
 
@@ -51,7 +52,8 @@ export function parseApiTimestampLine(line: string, ident?: string): LineResult 
   return { type: "record", record: envelopeRecord({ time, ident }, m[2]) };
 }
 
-const SNIFF = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,9}(?:Z|[+-]\d{2}:\d{2}) (?!(?:stdout|stderr) [FP]|[^\s[]\S* [^\s[:]+(?:\[\d+\])?: |\S+ \S+ (?:\d+|-) - -\s|(?:debug|info|warn|error|dpanic|panic|fatal)(?:[\t ]|$))\S/;
+const SNIFF =
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,9}(?:Z|[+-]\d{2}:\d{2}) (?!(?:stdout|stderr) [FP]|[^\s[]\S* [^\s[:]+(?:\[\d+\])?: |\S+ \S+ (?:\d+|-) - -\s|(?:debug|info|warn|error|dpanic|panic|fatal)(?:[\t ]|$))\S/;
 /** seelog-era AWS VPC CNI lines (aws-vpc-cni.ts), not pod logs */
 const SNIFF_SEELOG = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z \[(?:TRACE|DEBUG|INFO|WARN|ERROR|CRITICAL)\][\t ]/;
 

@@ -17,7 +17,8 @@ import { sniffRatio } from "./sniff-util";
 import { monthFromAbbrev, naiveMs } from "./time-util";
 import type { FormatSpec, LineParser, LineResult, ParsedRecord, WallTime } from "./types";
 
-const ROW = /^(reboot|shutdown)\s+system (boot|down)\s+(\S+)\s+(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) ([ \d]?\d) (\d{2}):(\d{2})(?::(\d{2}))?(?: (\d{4}))?\s*(.*)$/;
+const ROW =
+  /^(reboot|shutdown)\s+system (boot|down)\s+(\S+)\s+(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) ([ \d]?\d) (\d{2}):(\d{2})(?::(\d{2}))?(?: (\d{4}))?\s*(.*)$/;
 const WTMP = /^wtmp begins (?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ([A-Z][a-z]{2}) ([ \d]?\d) (\d{2}):(\d{2}):(\d{2}) (\d{4})\s*$/;
 
 class LastParser implements LineParser {

@@ -70,7 +70,11 @@ describe("zones", () => {
       JSON.stringify({ __REALTIME_TIMESTAMP: rt, SYSLOG_IDENTIFIER: "kubelet", _HOSTNAME: "n", MESSAGE: `I0519 ${klog}    2817 kubelet.go:1] "x"` });
     const f = parseFile(
       "j.json",
-      [line("1747628407512401", "13:20:07.512344"), line("1747628407612401", "21:20:07.612344").replace("I0519", "I0518"), line("1747628407712401", "09:50:07.712344")].join("\n"),
+      [
+        line("1747628407512401", "13:20:07.512344"),
+        line("1747628407612401", "21:20:07.612344").replace("I0519", "I0518"),
+        line("1747628407712401", "09:50:07.712344"),
+      ].join("\n"),
     );
     expect(f.format).toBe("journal-json");
     expect(times(f)).toEqual(["2025-05-19T04:20:07.512Z", "2025-05-19T04:20:07.612Z", "2025-05-19T04:20:07.712Z"]);
@@ -78,7 +82,10 @@ describe("zones", () => {
   });
 
   it("short-full: the zone abbreviation, DST included; short-unix is UTC", () => {
-    const full = parseFile("f", ["Sun 2025-05-18 21:19:31 PDT h systemd[1]: a", "Sun 2025-01-05 21:19:31 PST h systemd[1]: b", "Mon 2025-05-19 13:19:31 JST h systemd[1]: c"].join("\n"));
+    const full = parseFile(
+      "f",
+      ["Sun 2025-05-18 21:19:31 PDT h systemd[1]: a", "Sun 2025-01-05 21:19:31 PST h systemd[1]: b", "Mon 2025-05-19 13:19:31 JST h systemd[1]: c"].join("\n"),
+    );
     expect(full.format).toBe("journal-short-full");
     expect(times(full)).toEqual(["2025-05-19T04:19:31.000Z", "2025-01-06T05:19:31.000Z", "2025-05-19T04:19:31.000Z"]);
     const unix = parseFile("u", "1747628371.000123 h kernel: Linux version 6.1");
@@ -135,7 +142,11 @@ describe("boots in files", () => {
   it("list-boots: boots with ids and years; the last entry in UTC", () => {
     const f = parseFile(
       "sos_commands/systemd/journalctl_--list-boots",
-      ["IDX BOOT ID                          FIRST ENTRY                 LAST ENTRY", ` -1 ${PREV} Mon 2025-05-12 00:00:03 UTC Mon 2025-05-19 04:18:52 UTC`, `  0 ${CUR} Mon 2025-05-19 04:19:31 UTC Mon 2025-05-19 04:31:10 UTC`].join("\n"),
+      [
+        "IDX BOOT ID                          FIRST ENTRY                 LAST ENTRY",
+        ` -1 ${PREV} Mon 2025-05-12 00:00:03 UTC Mon 2025-05-19 04:18:52 UTC`,
+        `  0 ${CUR} Mon 2025-05-19 04:19:31 UTC Mon 2025-05-19 04:31:10 UTC`,
+      ].join("\n"),
     );
     expect(f.format).toBe("journal-list-boots");
     expect(times(f)).toEqual(["2025-05-12T00:00:03.000Z", "2025-05-19T04:19:31.000Z"]);
@@ -166,9 +177,13 @@ describe("boots in files", () => {
   });
 
   it("last reboot without `wtmp begins`: the collection time bounds the year", () => {
-    const f = parseFile("last", "reboot   system boot  6.1.134 Fri Jan  3 08:12   still running\nreboot   system boot  6.1.134 Tue Dec 31 23:50 - 08:10 (2+08:20)\n", {
-      collectedMs: Date.UTC(2025, 0, 3, 9, 0),
-    });
+    const f = parseFile(
+      "last",
+      "reboot   system boot  6.1.134 Fri Jan  3 08:12   still running\nreboot   system boot  6.1.134 Tue Dec 31 23:50 - 08:10 (2+08:20)\n",
+      {
+        collectedMs: Date.UTC(2025, 0, 3, 9, 0),
+      },
+    );
     expect(times(f)).toEqual(["2024-12-31T23:50:00.000Z", "2025-01-03T08:12:00.000Z"]);
   });
 });
@@ -196,7 +211,10 @@ describe("Go panics as one event", () => {
   });
 
   it("a standalone dump file is one record without a time", () => {
-    const f = parseFile("containerd.811.stacks.log", "goroutine 1 [chan receive]:\nmain.main()\n\t/go/src/main.go:39 +0x25\n\ngoroutine 7 [select]:\nmain.loop()\n");
+    const f = parseFile(
+      "containerd.811.stacks.log",
+      "goroutine 1 [chan receive]:\nmain.main()\n\t/go/src/main.go:39 +0x25\n\ngoroutine 7 [select]:\nmain.loop()\n",
+    );
     expect(f.format).toBe("go-panic");
     expect(f.counts).toMatchObject({ records: 1, continuation: 4, blank: 1, noTimestamp: 1 });
     expect(f.records[0].component).toBe("containerd");
@@ -217,7 +235,9 @@ describe("newest-first detection", () => {
   });
 
   it("year-less stamps across a new year (journalctl -r): reversed, then the years walk forward", () => {
-    const f = parseFile("r", ["Jan 01 00:00:05 h app[1]: c", "Jan 01 00:00:01 h app[1]: b", "Dec 31 23:59:58 h app[1]: a"].join("\n"), { collectedMs: Date.UTC(2025, 0, 2) });
+    const f = parseFile("r", ["Jan 01 00:00:05 h app[1]: c", "Jan 01 00:00:01 h app[1]: b", "Dec 31 23:59:58 h app[1]: a"].join("\n"), {
+      collectedMs: Date.UTC(2025, 0, 2),
+    });
     expect(times(f)).toEqual(["2024-12-31T23:59:58.000Z", "2025-01-01T00:00:01.000Z", "2025-01-01T00:00:05.000Z"]);
     expect(f.counts.outOfOrder).toBe(0);
   });

@@ -17,7 +17,8 @@ function expectAccounting(f: ParsedFile): void {
   expect(c.records + c.continuation + c.banner - glued).toBe(c.parsed);
 }
 
-const KLOG_1 = 'E0519 04:20:07.512344    2817 pod_workers.go:1301] "Error syncing pod, skipping" err="failed to \\"CreatePodSandbox\\" for \\"web-1_shop(5f1c)\\"" pod="shop/web-1"';
+const KLOG_1 =
+  'E0519 04:20:07.512344    2817 pod_workers.go:1301] "Error syncing pod, skipping" err="failed to \\"CreatePodSandbox\\" for \\"web-1_shop(5f1c)\\"" pod="shop/web-1"';
 const KLOG_2 = 'I0519 04:20:08.100200    2817 kubelet.go:2321] "SyncLoop ADD" source="api" pods=["shop/web-1"]';
 const CALICO = "2025-05-19 04:20:11.305 [ERROR][4123] <nil> 0: stat /var/lib/calico/nodename: no such file or directory";
 
@@ -25,7 +26,7 @@ describe("tool prefixes", () => {
   it("`kubectl logs --prefix` in front of Calico lines: the pod and container become fields, not the node", () => {
     const text = [
       `[pod/calico-node-x7k2p/calico-node] ${CALICO}`,
-      "[pod/calico-node-x7k2p/calico-node] 2025-05-19 04:20:11.410 [INFO][4123] felix/int_dataplane.go 1950: Received interface update msg=&intdataplane.ifaceUpdate{Name:\"cali12ab\", State:\"up\"}",
+      '[pod/calico-node-x7k2p/calico-node] 2025-05-19 04:20:11.410 [INFO][4123] felix/int_dataplane.go 1950: Received interface update msg=&intdataplane.ifaceUpdate{Name:"cali12ab", State:"up"}',
     ].join("\n");
     const f = parseFile("paste.txt", text, {});
     expect(f.format).toBe("calico-cni");
@@ -37,7 +38,10 @@ describe("tool prefixes", () => {
   });
 
   it("`--timestamps` under `--prefix` in front of klog: the component's own stamp wins", () => {
-    const text = [`[pod/kube-proxy-9xk2p/kube-proxy] 2025-05-19T04:20:09.900000000Z ${KLOG_1}`, `[pod/kube-proxy-9xk2p/kube-proxy] 2025-05-19T04:20:09.900000000Z ${KLOG_2}`].join("\n");
+    const text = [
+      `[pod/kube-proxy-9xk2p/kube-proxy] 2025-05-19T04:20:09.900000000Z ${KLOG_1}`,
+      `[pod/kube-proxy-9xk2p/kube-proxy] 2025-05-19T04:20:09.900000000Z ${KLOG_2}`,
+    ].join("\n");
     const f = parseFile("paste.txt", text, { year: 2025 });
     expect(f.format).toBe("klog");
     expect(pasteInfo(f)?.prefix).toEqual(["kubectl-prefix", "timestamps"]);
@@ -86,10 +90,9 @@ describe("tool prefixes", () => {
   });
 
   it("a multi-node `<node> | ` column in front of journal lines: the journal's own host wins", () => {
-    const text = [
-      "worker-1 | May 19 04:20:07 ip-10-0-1-5 kubelet[2817]: " + KLOG_1,
-      "worker-1 | May 19 04:20:08 ip-10-0-1-5 kubelet[2817]: " + KLOG_2,
-    ].join("\n");
+    const text = ["worker-1 | May 19 04:20:07 ip-10-0-1-5 kubelet[2817]: " + KLOG_1, "worker-1 | May 19 04:20:08 ip-10-0-1-5 kubelet[2817]: " + KLOG_2].join(
+      "\n",
+    );
     const f = parseFile("paste.txt", text, { year: 2025 });
     expect(f.format).toBe("journal-short");
     expect(pasteInfo(f)?.prefix).toEqual(["host-pipe"]);
@@ -137,11 +140,17 @@ describe("prompts, comments, pager marks, wraps", () => {
       "--",
     ])
       expect(isPasteBanner(l), l).toBe(true);
-    for (const l of [KLOG_1, CALICO, "[pod/a-1/b] x", "May 19 04:20:07 node-a kubelet[1]: x", '{"ts":1,"msg":"x"}', "level=info msg=x", "- name: x"]) expect(isPasteBanner(l), l).toBe(false);
+    for (const l of [KLOG_1, CALICO, "[pod/a-1/b] x", "May 19 04:20:07 node-a kubelet[1]: x", '{"ts":1,"msg":"x"}', "level=info msg=x", "- name: x"])
+      expect(isPasteBanner(l), l).toBe(false);
   });
 
   it("a paste: prompt, comment, journal lines; banners are counted, the prompt's host is no node", () => {
-    const text = ["[root@worker-3 ~]# journalctl -u kubelet | tail -2", "# after the reboot", `May 19 04:20:07 worker-3 kubelet[2817]: ${KLOG_1}`, `May 19 04:20:08 worker-3 kubelet[2817]: ${KLOG_2}`].join("\n");
+    const text = [
+      "[root@worker-3 ~]# journalctl -u kubelet | tail -2",
+      "# after the reboot",
+      `May 19 04:20:07 worker-3 kubelet[2817]: ${KLOG_1}`,
+      `May 19 04:20:08 worker-3 kubelet[2817]: ${KLOG_2}`,
+    ].join("\n");
     const f = parseFile("paste.txt", text, { year: 2025 });
     expect(f.format).toBe("journal-short");
     expect(f.counts).toMatchObject({ lines: 4, banner: 2, records: 2, skipped: 0 });

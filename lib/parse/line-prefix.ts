@@ -223,7 +223,22 @@ export const CONTAINER: PrefixLayer = {
 };
 
 /** Candidate layers in the order they are tried. */
-export const PREFIX_LAYERS: readonly PrefixLayer[] = [KUBECTL_PREFIX, KAIL, KUBETAIL, CI_STAMP, TIMESTAMPS, CHAT, TAG, HOST, HOST_PIPE, NODE_JOURNAL, GREP, POD_CONTAINER, CONTAINER, DIFF];
+export const PREFIX_LAYERS: readonly PrefixLayer[] = [
+  KUBECTL_PREFIX,
+  KAIL,
+  KUBETAIL,
+  CI_STAMP,
+  TIMESTAMPS,
+  CHAT,
+  TAG,
+  HOST,
+  HOST_PIPE,
+  NODE_JOURNAL,
+  GREP,
+  POD_CONTAINER,
+  CONTAINER,
+  DIFF,
+];
 
 /**
  * A host name token is only taken for a node when it holds a digit, `-` or `.` (not `Warning:`),
@@ -307,12 +322,7 @@ export function splitGlued(rest: string, lead: string, starts: (piece: string) =
  * registry's sniff. Prefers a stack whose innermost lines sniff as a format other than
  * `kubectl-timestamps` (that one reads any `<stamp> <text>`).
  */
-export function planPrefix(
-  path: string,
-  first: readonly string[],
-  sniff: (path: string, lines: string[]) => FormatSpec | null,
-  depth = 0,
-): PrefixPlan | null {
+export function planPrefix(path: string, first: readonly string[], sniff: (path: string, lines: string[]) => FormatSpec | null, depth = 0): PrefixPlan | null {
   for (const L of PREFIX_LAYERS) {
     let total = 0;
     let hits = 0;
@@ -357,7 +367,16 @@ export function planPrefix(
 export function applyPrefixFacts(rec: ParsedRecord, f: PrefixFacts): void {
   if (f.host !== undefined && rec.host === undefined) rec.host = f.host;
   if (f.time && rec.time === null && (rec.epochMs === undefined || rec.epochMs === null)) rec.time = f.time;
-  if (f.pod === undefined && f.container === undefined && f.tag === undefined && f.file === undefined && f.fileLine === undefined && f.timeText === undefined && f.printedText === undefined) return;
+  if (
+    f.pod === undefined &&
+    f.container === undefined &&
+    f.tag === undefined &&
+    f.file === undefined &&
+    f.fileLine === undefined &&
+    f.timeText === undefined &&
+    f.printedText === undefined
+  )
+    return;
   const fields = rec.fields ?? (rec.fields = {});
   if (f.tag !== undefined) fields.prefixTag = f.tag;
   if (f.namespace !== undefined) fields.prefixNamespace = f.namespace;

@@ -57,7 +57,8 @@ const LOCALES: ReadonlyArray<readonly [string, string, string, string]> = [
   ["is_IS", "jan feb mar apr maí jún júl ágú sep okt nóv des", "", "sun mán þri mið fim fös lau"],
   ["af_ZA", "Jan Feb Mrt Apr Mei Jun Jul Aug Sep Okt Nov Des", "", "So Ma Di Wo Do Vr Sa"],
   ["kk_KZ", "Қаң Ақп Нау Сәу Мам Мау Шіл Там Қыр Қаз Қар Жел", "", "Жк Дс Сс Ср Бс Жм Сб"],
-  ["he_IL", "ינו פבר מרץ אפר מאי יונ יול אוג ספט אוק נוב דצמ", "", "א' ב' ג' ד' ה' ו' ש'"],];
+  ["he_IL", "ינו פבר מרץ אפר מאי יונ יול אוג ספט אוק נוב דצמ", "", "א' ב' ג' ד' ה' ו' ש'"],
+];
 
 /** English (C locale) weekdays, Sunday first. */
 const C_DAYS = "Sun Mon Tue Wed Thu Fri Sat";
@@ -71,7 +72,7 @@ const MONTHS = new Map<string, number>();
 /** weekday token → bit mask of the weekdays it may name (bit 0 = Sunday) */
 const WEEKDAYS = new Map<string, number>();
 
-for (const [, abmon, alt, abday] of LOCALES) {
+for (const [, abmon, alt] of LOCALES) {
   for (const list of [abmon, alt]) {
     if (!list) continue;
     list.split(" ").forEach((m, i) => {

@@ -158,7 +158,13 @@ export const logrusTextSpec: FormatSpec = {
     {
       line: "INFO[0005] Waiting for node to be registered              node=node-p retries=3",
       path: "k3s/k3s-agent.log",
-      expect: { time: null, component: "k3s", severity: 1, message: "Waiting for node to be registered", fields: { elapsed: "5", node: "node-p", retries: "3" } },
+      expect: {
+        time: null,
+        component: "k3s",
+        severity: 1,
+        message: "Waiting for node to be registered",
+        fields: { elapsed: "5", node: "node-p", retries: "3" },
+      },
     },
     {
       line: "WARN[2024-01-15T08:30:12+01:00] Unable to read /etc/rancher/k3s/k3s.yaml, please start server with --write-kubeconfig-mode to modify kube config permissions",
@@ -170,7 +176,7 @@ export const logrusTextSpec: FormatSpec = {
       },
     },
     {
-      line: "\x1b[31mERRO\x1b[0m[0012] listing pods: context deadline exceeded       \x1b[31merror\x1b[0m=\"rpc error\"",
+      line: '\x1b[31mERRO\x1b[0m[0012] listing pods: context deadline exceeded       \x1b[31merror\x1b[0m="rpc error"',
       expect: { time: null, severity: 3, message: "listing pods: context deadline exceeded", fields: { elapsed: "12", error: "rpc error" } },
     },
     {

@@ -120,7 +120,8 @@ export const multusSpec: FormatSpec = {
         time: { year: 2025, month: 5, day: 19, hour: 4, minute: 20, second: 14, ms: 0, offsetMin: 0, precision: "s" },
         component: "multus",
         severity: 1,
-        message: 'ADD starting CNI request ContainerID:"5f1c" Netns:"/var/run/netns/cni-1234" IfName:"eth0" Args:"K8S_POD_NAMESPACE=default;K8S_POD_NAME=web-7d9c6b5f4-x2x9q"',
+        message:
+          'ADD starting CNI request ContainerID:"5f1c" Netns:"/var/run/netns/cni-1234" IfName:"eth0" Args:"K8S_POD_NAMESPACE=default;K8S_POD_NAME=web-7d9c6b5f4-x2x9q"',
       },
     },
     {

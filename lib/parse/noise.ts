@@ -48,8 +48,7 @@ function messageOf(line: string): string {
 }
 
 /** A line of a Go goroutine dump (message part). */
-const DUMP_LINE =
-  /^(?:$|\s|goroutine \d+ \[|created by |[\w./*()~-]+\(.*\)$|\[signal |runtime[./]|PC=|SIGUSR1|SIGQUIT|rax |rbx |=== (?:BEGIN|END) goroutine)/;
+const DUMP_LINE = /^(?:$|\s|goroutine \d+ \[|created by |[\w./*()~-]+\(.*\)$|\[signal |runtime[./]|PC=|SIGUSR1|SIGQUIT|rax |rbx |=== (?:BEGIN|END) goroutine)/;
 
 /** How far from the end of a file the collector's dump is looked for (a containerd dump is a few thousand lines). */
 export const TAIL_LINES = 50_000;

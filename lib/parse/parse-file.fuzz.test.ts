@@ -56,11 +56,19 @@ const mutatedLineArb = fc
     fc.array(
       fc.oneof(
         // a character replaced: control characters, NUL, CR, lone surrogates, U+FFFD, quotes, brackets
-        fc.record({ at: fc.nat(), kind: fc.constant("set" as const), ch: fc.constantFrom("\u0000", "\r", "\t", "\u001b", "\ud800", "\udfff", "\uFFFD", '"', "{", "}", "[", "]", "=", ":", " ", "é", "𝄞") }),
+        fc.record({
+          at: fc.nat(),
+          kind: fc.constant("set" as const),
+          ch: fc.constantFrom("\u0000", "\r", "\t", "\u001b", "\ud800", "\udfff", "\uFFFD", '"', "{", "}", "[", "]", "=", ":", " ", "é", "𝄞"),
+        }),
         // cut here
         fc.record({ at: fc.nat(), kind: fc.constant("cut" as const), ch: fc.constant("") }),
         // a run of junk inserted (long runs test the line length limit)
-        fc.record({ at: fc.nat(), kind: fc.constant("insert" as const), ch: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom("x".repeat(70_000), "é".repeat(30_000), "[".repeat(5000), '"'.repeat(5000))) }),
+        fc.record({
+          at: fc.nat(),
+          kind: fc.constant("insert" as const),
+          ch: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom("x".repeat(70_000), "é".repeat(30_000), "[".repeat(5000), '"'.repeat(5000))),
+        }),
       ),
       { maxLength: 4 },
     ),

@@ -149,11 +149,11 @@ describe("sniffing", () => {
   });
 
   it.each([
-    ["journal-short", "May 19 04:20:07 ip-10-20-30-40 kubelet[2817]: I0519 04:20:07.512344    2817 kubelet.go:2321] \"x\""],
+    ["journal-short", 'May 19 04:20:07 ip-10-20-30-40 kubelet[2817]: I0519 04:20:07.512344    2817 kubelet.go:2321] "x"'],
     ["journal-short-iso", "2025-05-19T04:20:07.512401+00:00 ip-10-20-30-40 kubelet[2817]: hello"],
     ["syslog-rfc5424", "2024-02-07T05:45:40.739274+00:00 NodeA containerd 22938 - -  hello"],
     ["cri-log", "2025-05-19T04:20:09.10473Z stderr F hello"],
-    ["klog", "I0519 04:20:07.512344    2817 kubelet.go:2321] \"x\""],
+    ["klog", 'I0519 04:20:07.512344    2817 kubelet.go:2321] "x"'],
     ["containerd-logrus", 'time="2025-05-19T04:20:05.931046219Z" level=info msg="starting containerd"'],
     ["crio-logrus", 'time="2025-05-19 04:20:05.931046219Z" level=info msg="Starting CRI-O"'],
     ["calico-cni", "2025-05-19 04:20:11.207 [INFO][4123] cni-plugin/k8s.go 418: Populated endpoint"],
@@ -168,7 +168,11 @@ describe("sniffing", () => {
   });
 
   it("a stray first line does not hide the format", () => {
-    const lines = ["Hint: You are currently not seeing messages from other users and the system.", "May 19 04:20:07 node-a containerd[1]: x", "May 19 04:20:08 node-a containerd[1]: y"];
+    const lines = [
+      "Hint: You are currently not seeing messages from other users and the system.",
+      "May 19 04:20:07 node-a containerd[1]: x",
+      "May 19 04:20:08 node-a containerd[1]: y",
+    ];
     expect(sniffFormat("containerd-log.txt", lines)?.name).toBe("journal-short");
   });
 });
@@ -229,7 +233,14 @@ describe("whole-document and table formats", () => {
     expect(reboot.endLine).toBe(lines.length);
     expect(iso(sandbox.ts)).toBe("2025-05-19T04:20:41.000Z");
     expect(sandbox.precision).toBe("s");
-    expect(sandbox.k8sEvent).toMatchObject({ reason: "FailedCreatePodSandBox", count: 3, node: "node-a", namespace: "default", objectKind: "Pod", objectName: "web-1" });
+    expect(sandbox.k8sEvent).toMatchObject({
+      reason: "FailedCreatePodSandBox",
+      count: 3,
+      node: "node-a",
+      namespace: "default",
+      objectKind: "Pod",
+      objectName: "web-1",
+    });
     expect(iso(sandbox.k8sEvent?.firstMs ?? null)).toBe("2025-05-19T04:20:11.000Z");
     expect(sandbox.fields?.pod).toBe("default/web-1");
     expect(sandbox.component).toBe("k8s-events");
@@ -254,7 +265,14 @@ describe("whole-document and table formats", () => {
     expect(f.format).toBe("kubectl-events-table");
     expect(f.counts).toMatchObject({ lines: 3, records: 2, banner: 1 });
     const [a, b] = f.records;
-    expect(a.k8sEvent).toMatchObject({ reason: "FailedCreatePodSandBox", count: 12, namespace: "kube-system", objectKind: "Pod", objectName: "coredns-1", node: "node-a" });
+    expect(a.k8sEvent).toMatchObject({
+      reason: "FailedCreatePodSandBox",
+      count: 12,
+      namespace: "kube-system",
+      objectKind: "Pod",
+      objectName: "coredns-1",
+      node: "node-a",
+    });
     expect(a.message).toBe("Failed to create pod sandbox: x y z");
     expect(a.fields?.pod).toBe("kube-system/coredns-1");
     expect(iso(a.ts)).toBe("2025-05-19T04:30:15.000Z");
@@ -273,7 +291,7 @@ describe("whole-document and table formats", () => {
       "  Type     Reason                  Age   From     Message",
       "  ----     ------                  ----  ----     -------",
       "  Warning  FailedCreatePodSandBox  30s   kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network",
-      "                                                  for sandbox \"5f1c\": plugin type=\"calico\" failed (add)",
+      '                                                  for sandbox "5f1c": plugin type="calico" failed (add)',
     ].join("\n");
     const f = parseFile("kubectl/poddescribe/shop", text, { collectedMs: Date.parse("2025-05-19T04:31:00Z") });
     expect(f.format).toBe("describe-events");

@@ -54,10 +54,27 @@ import { isJournalBanner } from "./journal-banner";
 import { parseKlogHeader } from "./klog";
 import { applyPrefixFacts, CI_STAMP, ciStampMs, planPrefix, type PrefixFacts, type PrefixPlan, splitGlued, stripPrefix } from "./line-prefix";
 import { markNoise } from "./noise";
-import { detectDecoration, detectFrame, detectPagerCut, detectWordWrap, detectWrapWidth, Furniture, isPasteBanner, isProse, isProseLabel, isWordWrapTail, isWrapTail, stripBackticks, stripDecoration, stripEmphasis, stripFrame, stripPagerCut, wrapMinLength } from "./paste";
+import {
+  detectDecoration,
+  detectFrame,
+  detectPagerCut,
+  detectWordWrap,
+  detectWrapWidth,
+  Furniture,
+  isPasteBanner,
+  isProse,
+  isProseLabel,
+  isWordWrapTail,
+  isWrapTail,
+  stripBackticks,
+  stripDecoration,
+  stripEmphasis,
+  stripFrame,
+  stripPagerCut,
+} from "./paste";
 import { scanPairs } from "./text-scan";
 import { formatByName, FORMAT_REGISTRY } from "./registry";
-import { recordsNewestFirst, resolveTimes, wallToUtc , zoneFromStamps } from "./resolve-time";
+import { recordsNewestFirst, resolveTimes, wallToUtc, zoneFromStamps } from "./resolve-time";
 import { ZONE_ABBREVIATIONS } from "./time-util";
 import type { Banner, FormatSpec, LineParser, LineResult, ParsedRecord } from "./types";
 import { parseComponentMessage } from "./component";
@@ -114,7 +131,13 @@ export function sniffLines(lines: readonly string[], max = SNIFF_LINES, noise?: 
  * too: the sniff looks at lines that start records. With `prose`, sentences typed around the
  * paste (paste.ts `isProse`) are left out.
  */
-function sniffWindow(lines: readonly string[], max: number, noise?: ReadonlyArray<string | undefined> | null, wrap = 0, prose = false): { first: string[]; pasteBanners: number } {
+function sniffWindow(
+  lines: readonly string[],
+  max: number,
+  noise?: ReadonlyArray<string | undefined> | null,
+  wrap = 0,
+  prose = false,
+): { first: string[]; pasteBanners: number } {
   const out: string[] = [];
   let pasteBanners = 0;
   const furniture = new Furniture();
@@ -351,8 +374,27 @@ function skip(counts: LineCounts, reason: string): void {
 
 /** Components that name a source kind of their own (a file holding only them is of that kind). */
 const COMPONENT_KINDS = new Set([
-  "kubelet", "containerd", "crio", "cni-calico", "istio-cni", "cilium", "flannel", "k8s-events", "kernel", "k3s", "rke2", "aws-vpc-cni", "multus",
-  "kube-router", "kube-proxy", "antrea", "azure-cni", "linkerd-cni", "ovs", "ovn", "ztunnel",
+  "kubelet",
+  "containerd",
+  "crio",
+  "cni-calico",
+  "istio-cni",
+  "cilium",
+  "flannel",
+  "k8s-events",
+  "kernel",
+  "k3s",
+  "rke2",
+  "aws-vpc-cni",
+  "multus",
+  "kube-router",
+  "kube-proxy",
+  "antrea",
+  "azure-cni",
+  "linkerd-cni",
+  "ovs",
+  "ovn",
+  "ztunnel",
 ]);
 
 /**
@@ -622,7 +664,13 @@ class LineReader {
     const b = rec.time;
     // the first piece ended inside a klog header: the whole line has the component's own level and stamp
     const headerCut = KLOG_HEADER_CUT.test(rec.message) && a !== null && b !== null && a.minute === b.minute && a.second === b.second;
-    if (!headerCut && (again.severity !== rec.severity || (a === null) !== (b === null) || (a !== null && b !== null && (a.second !== b.second || a.ms !== b.ms || a.minute !== b.minute)))) return;
+    if (
+      !headerCut &&
+      (again.severity !== rec.severity ||
+        (a === null) !== (b === null) ||
+        (a !== null && b !== null && (a.second !== b.second || a.ms !== b.ms || a.minute !== b.minute)))
+    )
+      return;
     if (headerCut) {
       rec.time = a;
       rec.precision = (a as NonNullable<typeof a>).precision;
@@ -714,7 +762,12 @@ class LineReader {
       return;
     }
     if (!this.deferred && this.tryOthers(line, raw, lineNo, truncated, facts)) return;
-    if ((!this.pasteBannersFirst && this.furniture.test(raw, lineNo - 1)) || (line !== raw && isPasteBanner(line)) || isProseLabel(raw) || this.isProseBanner(line, lineNo)) {
+    if (
+      (!this.pasteBannersFirst && this.furniture.test(raw, lineNo - 1)) ||
+      (line !== raw && isPasteBanner(line)) ||
+      isProseLabel(raw) ||
+      this.isProseBanner(line, lineNo)
+    ) {
       this.parser.pasteBanner?.(raw);
       this.take({ type: "banner", banner: { type: "header" } }, lineNo, raw, truncated, null, false);
       return;
@@ -764,7 +817,14 @@ class LineReader {
     return false;
   }
 
-  private takeOther(o: { spec: FormatSpec; parser: LineParser | null }, res: LineResult, lineNo: number, raw: string, truncated: number, facts: PrefixFacts | null): boolean {
+  private takeOther(
+    o: { spec: FormatSpec; parser: LineParser | null },
+    res: LineResult,
+    lineNo: number,
+    raw: string,
+    truncated: number,
+    facts: PrefixFacts | null,
+  ): boolean {
     if ((o.parser as LineParser).settled !== true) this.entries.makeLate();
     if (!this.take(res, lineNo, raw, truncated, facts, false)) return false;
     this.otherHits++;
@@ -877,7 +937,6 @@ export function parseLines(path: string, linesIn: readonly string[], opts: Parse
   if (plain) reader.info.decoration = reader.info.decoration ? `emphasis+${reader.info.decoration}` : "emphasis";
   if (frame) reader.info.decoration = reader.info.decoration ? `frame+${reader.info.decoration}` : "frame";
 
-
   for (let i = 0; i < lines.length; i++) {
     const lineNo = i + 1;
     let line = lines[i];
@@ -930,7 +989,10 @@ export function parseLines(path: string, linesIn: readonly string[], opts: Parse
   let order = records.map((_, k) => k);
   let res = resolveTimes(records, order, banners, opts, zone, zoneStated, false);
   let reversed = false;
-  if (records.length > 1 && (spec.newestFirst || parser.newestFirst || recordsNewestFirst(records) || (entries.extra.size > 0 && klogBlocksReversed(records, entries.extra)))) {
+  if (
+    records.length > 1 &&
+    (spec.newestFirst || parser.newestFirst || recordsNewestFirst(records) || (entries.extra.size > 0 && klogBlocksReversed(records, entries.extra)))
+  ) {
     reversed = true;
     order = order.reverse();
     res = resolveTimes(records, order, banners, opts, zone, zoneStated, true);
@@ -982,7 +1044,8 @@ export function parseLines(path: string, linesIn: readonly string[], opts: Parse
     errors,
   };
   const info = reader.info;
-  if (info.prefix.length || info.otherFormats.length || info.pagerMark !== null || info.wrapped || info.glued || pasteBanners > 0 || info.decoration) out.paste = info;
+  if (info.prefix.length || info.otherFormats.length || info.pagerMark !== null || info.wrapped || info.glued || pasteBanners > 0 || info.decoration)
+    out.paste = info;
   return out;
 }
 
@@ -1023,7 +1086,6 @@ function settleDeferred(
   banners.sort((a, b) => a.line - b.line);
   for (const r of entries.recs) r.raw = lines.slice(r.line - 1, r.endLine).join("\n");
 }
-
 
 /** The key of a klog multi-line value the message opens at its end (`… err=<`), or null. */
 function openBlockKey(msg: string): string | null {

@@ -7,7 +7,17 @@
 import { describe, expect, it } from "vitest";
 import type { ParsedFile } from "./file-types";
 import { parseFile, pasteInfo } from "./parse-file";
-import { detectDecoration, detectPagerCut, detectWrapWidth, Furniture, isPasteBanner, isWrapTail, stripBackticks, stripDecoration, stripPagerCut } from "./paste";
+import {
+  detectDecoration,
+  detectPagerCut,
+  detectWrapWidth,
+  Furniture,
+  isPasteBanner,
+  isWrapTail,
+  stripBackticks,
+  stripDecoration,
+  stripPagerCut,
+} from "./paste";
 
 function expectAccounting(f: ParsedFile): void {
   const c = f.counts;
@@ -21,7 +31,8 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 const SB = "4f0c2a9be61d7c3385e0a1f2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6";
 const J1 = `Mar 04 09:12:40 worker-7 kubelet[2211]: E0304 09:12:40.118200    2211 log.go:32] "RunPodSandbox from runtime service failed" err="rpc error: code = Unknown desc = failed to setup network for sandbox \\"${SB}\\": plugin type=\\"flannel\\" failed (add): loadFlannelSubnetEnv failed: open /run/flannel/subnet.env: no such file or directory"`;
 const J2 = `Mar 04 09:12:40 worker-7 kubelet[2211]: E0304 09:12:40.118291    2211 kuberuntime_manager.go:1170] "CreatePodSandbox for pod failed" pod="kube-system/coredns-7db6d8ff4d-q2wxs"`;
-const J3 = "Mar 04 09:12:41 worker-7 kubelet[2211]: I0304 09:12:41.000100    2211 kubelet.go:2408] \"SyncLoop (PLEG): event for pod\" pod=\"kube-system/coredns-7db6d8ff4d-q2wxs\"";
+const J3 =
+  'Mar 04 09:12:41 worker-7 kubelet[2211]: I0304 09:12:41.000100    2211 kubelet.go:2408] "SyncLoop (PLEG): event for pod" pod="kube-system/coredns-7db6d8ff4d-q2wxs"';
 const K1 = 'I0611 07:30:02.100300 4100771 main.go:201] "Starting agent" version="v1.14.2"';
 const K2 = "E0611 07:30:09.555123 4100771 handler.go:277] failed to configure nic eth0 for pod demo/web-5c9d8f7b6-l4kzq: timed out waiting for the gateway";
 
@@ -186,8 +197,18 @@ describe("leading furniture", () => {
       "<snip>",
       "------------",
       "● containerd.service - containerd container runtime",
-    ]) expect(isPasteBanner(l), l).toBe(true);
-    for (const l of [J1, K1, K2, 'time="2025-03-04T09:12:40.118200Z" level=error msg="x"', "2025-03-04 09:12:40.118 [INFO][77] ipam.go 1: x", "kubelet[2211]: x", "- name: x", "---"]) {
+    ])
+      expect(isPasteBanner(l), l).toBe(true);
+    for (const l of [
+      J1,
+      K1,
+      K2,
+      'time="2025-03-04T09:12:40.118200Z" level=error msg="x"',
+      "2025-03-04 09:12:40.118 [INFO][77] ipam.go 1: x",
+      "kubelet[2211]: x",
+      "- name: x",
+      "---",
+    ]) {
       expect(isPasteBanner(l), l).toBe(false);
     }
   });
@@ -253,7 +274,13 @@ describe("hard-wrapped lines", () => {
 describe("pager cut marks at more than one length", () => {
   it("most cut lines share the screen width; a longer line (wide characters) cut with the mark too", () => {
     const cut = (l: string, n: number) => `${l.slice(0, n - 1)}>`;
-    const lines = [cut(J1, 150), cut(J2, 150), cut(J1, 150), cut(`Mar 04 09:12:40 worker-7 kubelet[2211]: 한국어 ${J1.slice(40)}`, 170), "Mar 04 09:12:41 worker-7 kubelet[2211]: short"];
+    const lines = [
+      cut(J1, 150),
+      cut(J2, 150),
+      cut(J1, 150),
+      cut(`Mar 04 09:12:40 worker-7 kubelet[2211]: 한국어 ${J1.slice(40)}`, 170),
+      "Mar 04 09:12:41 worker-7 kubelet[2211]: short",
+    ];
     const pc = detectPagerCut(lines);
     expect(pc).toEqual({ mark: ">", width: 150 });
     expect(lines.map((l) => stripPagerCut(l, pc!).endsWith(">"))).toEqual([false, false, false, false, false]);
@@ -272,7 +299,12 @@ describe("klog multi-line values (`key=<`, tab-led lines, ` >`)", () => {
   const value = body.map((l) => l.slice(1)).join("\n");
 
   it("a standalone klog file: the block is the record's continuation and its value", () => {
-    const text = [`E0611 07:30:09.555123 4100771 kuberuntime_sandbox.go:72] "Failed to create sandbox for pod" err=<`, ...body, ' > pod="demo/web-5c9d8f7b6-l4kzq"', K1].join("\n");
+    const text = [
+      `E0611 07:30:09.555123 4100771 kuberuntime_sandbox.go:72] "Failed to create sandbox for pod" err=<`,
+      ...body,
+      ' > pod="demo/web-5c9d8f7b6-l4kzq"',
+      K1,
+    ].join("\n");
     const f = parseFile("kubelet.log", text, { year: 2025 });
     expect(f.format).toBe("klog");
     expect(f.counts).toMatchObject({ records: 2, continuation: 3, skipped: 0 });

@@ -21,7 +21,8 @@ function expectAccounting(f: ParsedFile): void {
 
 const J1 =
   'Jun 11 14:03:05 node-a kubelet[2210]: E0611 14:03:05.204118    2210 log.go:32] "RunPodSandbox from runtime service failed" err="rpc error: code = Unknown desc = failed to setup network for sandbox \\"0a1b2c3d4e5f\\": plugin type=\\"calico\\" failed (add): stat /var/lib/calico/nodename: no such file or directory"';
-const J2 = 'Jun 11 14:03:19 node-a kubelet[2210]: I0611 14:03:19.877001    2210 kubelet.go:2468] "SyncLoop (probe)" probe="readiness" status="ready" pod="kube-system/coredns-6d4b75cb6d-r8t2x"';
+const J2 =
+  'Jun 11 14:03:19 node-a kubelet[2210]: I0611 14:03:19.877001    2210 kubelet.go:2468] "SyncLoop (probe)" probe="readiness" status="ready" pod="kube-system/coredns-6d4b75cb6d-r8t2x"';
 const C1 =
   'Jun 11 14:03:04 node-a containerd[901]: time="2024-06-11T14:03:04.990512000Z" level=error msg="RunPodSandbox for &PodSandboxMetadata{Name:coredns-6d4b75cb6d-r8t2x,Uid:77aa,Namespace:kube-system,Attempt:0,} failed, error" error="failed to setup network for sandbox \\"0a1b2c3d4e5f\\": stat /var/lib/calico/nodename: no such file or directory"';
 
@@ -37,7 +38,13 @@ describe("line decorations detected once per file", () => {
   });
 
   it("IRC-style `[14:14:02] <nick> ` stamps go too, and a prose line among them is all that is skipped", () => {
-    const text = [`[14:14:02] <ops-anna> here is the kubelet after reboot`, `[14:14:02] <ops-anna> ${J1}`, `[14:14:03] <ops-anna> ${J2}`, `[14:14:03] <ops-anna> ${C1}`, `[14:14:04] <ops-anna> ${J2}`].join("\n");
+    const text = [
+      `[14:14:02] <ops-anna> here is the kubelet after reboot`,
+      `[14:14:02] <ops-anna> ${J1}`,
+      `[14:14:03] <ops-anna> ${J2}`,
+      `[14:14:03] <ops-anna> ${C1}`,
+      `[14:14:04] <ops-anna> ${J2}`,
+    ].join("\n");
     const f = parseFile("irc.txt", text, { year: 2024 });
     expect(f.format).toBe("journal-short");
     expect(f.counts).toMatchObject({ records: 4, skipped: 1 });
@@ -65,9 +72,9 @@ describe("line decorations detected once per file", () => {
 
   it("`oc adm node-logs --role`: the node before each journal line is the record's host", () => {
     const text = [
-      "ip-10-0-3-7.ec2.internal Jun 11 14:03:05.204118 ip-10-0-3-7.ec2.internal kubenswrapper[3001]: E0611 14:03:05.204118    3001 log.go:32] \"RunPodSandbox from runtime service failed\" err=\"rpc error: code = Unknown desc = failed to create pod network sandbox\"",
-      "ip-10-0-9-2.ec2.internal Jun 11 14:03:06.000100 ip-10-0-9-2.ec2.internal kubenswrapper[2990]: I0611 14:03:06.000100    2990 kubelet.go:2468] \"SyncLoop (PLEG): event for pod\"",
-      "ip-10-0-3-7.ec2.internal Jun 11 14:03:07.500000 ip-10-0-3-7.ec2.internal crio[2801]: time=\"2024-06-11 14:03:07.500000000Z\" level=info msg=\"Running pod sandbox: openshift-dns/dns-default-7xk2p/POD\" id=aa11",
+      'ip-10-0-3-7.ec2.internal Jun 11 14:03:05.204118 ip-10-0-3-7.ec2.internal kubenswrapper[3001]: E0611 14:03:05.204118    3001 log.go:32] "RunPodSandbox from runtime service failed" err="rpc error: code = Unknown desc = failed to create pod network sandbox"',
+      'ip-10-0-9-2.ec2.internal Jun 11 14:03:06.000100 ip-10-0-9-2.ec2.internal kubenswrapper[2990]: I0611 14:03:06.000100    2990 kubelet.go:2468] "SyncLoop (PLEG): event for pod"',
+      'ip-10-0-3-7.ec2.internal Jun 11 14:03:07.500000 ip-10-0-3-7.ec2.internal crio[2801]: time="2024-06-11 14:03:07.500000000Z" level=info msg="Running pod sandbox: openshift-dns/dns-default-7xk2p/POD" id=aa11',
     ].join("\n");
     const f = parseFile("nodes.log", text, { year: 2024 });
     expect(f.format).toBe("journal-short");
@@ -108,7 +115,11 @@ describe("line decorations detected once per file", () => {
   it("a host prefix still gives the node (`worker-3: `)", () => {
     const f = parseFile("pdsh.txt", [`worker-3: ${J1}`, `worker-3: ${J2}`].join("\n"), { year: 2024 });
     expect(f.records.map((r) => r.host)).toEqual(["node-a", "node-a"]);
-    const g = parseFile("pdsh.txt", ['worker-3: E0611 14:03:05.204118    2210 log.go:32] "x"', 'worker-3: I0611 14:03:06.000000    2210 log.go:32] "y"'].join("\n"), { year: 2024 });
+    const g = parseFile(
+      "pdsh.txt",
+      ['worker-3: E0611 14:03:05.204118    2210 log.go:32] "x"', 'worker-3: I0611 14:03:06.000000    2210 log.go:32] "y"'].join("\n"),
+      { year: 2024 },
+    );
     expect(g.records.map((r) => r.host)).toEqual(["worker-3", "worker-3"]);
   });
 });
@@ -186,7 +197,7 @@ describe("prose and markup in event pastes", () => {
       "<details>",
       "<summary>kubectl describe</summary>",
       "",
-      "`Warning  FailedCreatePodSandBox  7m  kubelet  Failed to create pod sandbox: plugin type=\"multus-shim\" name=\"multus-cni-network\" failed (add): CmdAdd (shim): CNI request failed with status 400: 'ERRORED: error configuring pod [media/encoder-0] networking: timed out",
+      '`Warning  FailedCreatePodSandBox  7m  kubelet  Failed to create pod sandbox: plugin type="multus-shim" name="multus-cni-network" failed (add): CmdAdd (shim): CNI request failed with status 400: \'ERRORED: error configuring pod [media/encoder-0] networking: timed out',
       "'`",
       "[4:02](https://example.slack.com/archives/C012AB3CD/p1700000000000100)",
       "</details>",
@@ -198,10 +209,24 @@ describe("prose and markup in event pastes", () => {
   });
 
   it("one-line furniture tests", () => {
-    for (const l of ['"', "'`", "  `", "<details>", "  <summary>ovsdb-server.log</summary>", "</details>", "[7:25](https://x.slack.com/archives/C1/p2)", "https://github.com/org/repo/issues/1", "@@ -3,7 +3,8 @@", "+++ b/x.log", "stream closed", "stream closed EOF for kube-system/aws-node-x2 (aws-node)"]) {
+    for (const l of [
+      '"',
+      "'`",
+      "  `",
+      "<details>",
+      "  <summary>ovsdb-server.log</summary>",
+      "</details>",
+      "[7:25](https://x.slack.com/archives/C1/p2)",
+      "https://github.com/org/repo/issues/1",
+      "@@ -3,7 +3,8 @@",
+      "+++ b/x.log",
+      "stream closed",
+      "stream closed EOF for kube-system/aws-node-x2 (aws-node)",
+    ]) {
       expect(isPasteBanner(l), l).toBe(true);
     }
-    for (const l of ['"msg":"x"', "<nil>", "[INFO] started", "streams closed by peer", "+Jun 11 14:03:05 node-a kubelet[1]: x"]) expect(isPasteBanner(l), l).toBe(false);
+    for (const l of ['"msg":"x"', "<nil>", "[INFO] started", "streams closed by peer", "+Jun 11 14:03:05 node-a kubelet[1]: x"])
+      expect(isPasteBanner(l), l).toBe(false);
     expect(isProseLabel("Logs error:")).toBe(true);
     expect(isProseLabel("here is the kubelet log:")).toBe(true);
     expect(isProseLabel("Events:")).toBe(false);
@@ -229,8 +254,8 @@ describe("node from the Scheduled row of an events table", () => {
       "$ kubectl -n web events --for pod/shop-0",
       "LAST SEEN             TYPE      REASON                   OBJECT       MESSAGE",
       "14m                   Normal    Scheduled                Pod/shop-0   Successfully assigned web/shop-0 to pool-a-7x2k",
-      "13m (x12 over 14m)    Warning   FailedCreatePodSandBox   Pod/shop-0   Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox \"ab12\": plugin type=\"calico\" failed (add): stat /var/lib/calico/nodename: no such file or directory",
-      "2m                    Normal    Pulled                   Pod/other-1  Container image \"nginx:1.25\" already present on machine",
+      '13m (x12 over 14m)    Warning   FailedCreatePodSandBox   Pod/shop-0   Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "ab12": plugin type="calico" failed (add): stat /var/lib/calico/nodename: no such file or directory',
+      '2m                    Normal    Pulled                   Pod/other-1  Container image "nginx:1.25" already present on machine',
     ].join("\n");
     const f = parseFile("events.txt", text, { collectedMs });
     expect(f.format).toBe("kubectl-events-table");
@@ -249,4 +274,3 @@ describe("node from the Scheduled row of an events table", () => {
     expect(f.records[2].k8sEvent?.node).toBeNull();
   });
 });
-

@@ -91,7 +91,8 @@ describe("prose typed around a paste", () => {
 });
 
 describe("Markdown emphasis", () => {
-  const J = 'Sep 02 09:41:07 edge-3.lab.local k3s[812]: E0902 09:41:07.551020 812 **remote_runtime**.go:116] "**RunPodSandbox from runtime service failed**" err="rpc error: code = Unknown desc = failed to setup network for sandbox \\"9e0d41c2b7aa\\": address already in use"';
+  const J =
+    'Sep 02 09:41:07 edge-3.lab.local k3s[812]: E0902 09:41:07.551020 812 **remote_runtime**.go:116] "**RunPodSandbox from runtime service failed**" err="rpc error: code = Unknown desc = failed to setup network for sandbox \\"9e0d41c2b7aa\\": address already in use"';
 
   it("`**…**` inside a journal line goes before the line is read", () => {
     const f = parseFile("issue.md", ["Log from the node, bold is mine.", "", J].join("\n"), { year: 2024 });
@@ -158,7 +159,14 @@ describe("CI console stamps", () => {
   const pre = (l: string) => `[2024-09-02T10:04:30.250Z] ${l}`;
 
   it("Jenkins `[<ISO>] ` before every line of a describe: stripped; the last stamp is the collection time", () => {
-    const text = ["Events:", "  Type     Reason                  Age                 From     Message", "  ----     ------                  ----                ----     -------", ROW_FAIL].map(pre).join("\n");
+    const text = [
+      "Events:",
+      "  Type     Reason                  Age                 From     Message",
+      "  ----     ------                  ----                ----     -------",
+      ROW_FAIL,
+    ]
+      .map(pre)
+      .join("\n");
     const f = parseFile("console.txt", text, {});
     expect(f.format).toBe("describe-events");
     expect(pasteInfo(f)?.prefix).toEqual(["ci-stamp"]);

@@ -69,7 +69,8 @@ const TABLE_HEAD =
 /** A line of closing quotes/backticks only (the tail of a quoted or inline-code row). */
 const QUOTE_TAIL = /^\s*["'`]{1,3}\s*$/;
 /** HTML tags of a GitHub issue body (`<details>`, `<summary>title</summary>`, `</details>`, `<pre>`, `<br/>`). */
-const HTML_TAG = /^\s*(?:<\/?(?:details|summary|pre|code|p|br|hr|b|sub|sup|kbd|blockquote)\b[^>]{0,80}>\s*)+(?:[^<>]{0,120}<\/(?:summary|b|code|sub|sup|kbd|p)>\s*)?$/i;
+const HTML_TAG =
+  /^\s*(?:<\/?(?:details|summary|pre|code|p|br|hr|b|sub|sup|kbd|blockquote)\b[^>]{0,80}>\s*)+(?:[^<>]{0,120}<\/(?:summary|b|code|sub|sup|kbd|p)>\s*)?$/i;
 /** A Markdown link line (a chat client's link to a message: `[7:25](https://…)`) or a bare URL. */
 const LINK_LINE = /^\s*(?:\[[^\]]{0,80}\]\(https?:\/\/[^\s)]+\)|<?https?:\/\/\S+?>?)\s*$/;
 /** A short prose label ending with a colon (`Logs error:`, `Events from the pod:`, `kubelet logs:`). */
@@ -536,7 +537,8 @@ export function stripFrame(lines: readonly string[], frame: Frame): { lines: str
  * braces, angle brackets, a bar, a tab, a clock (`9:58`), a Go `file.go:N`, a URL, columns (3+
  * blanks between cells), or a level word first (`ERROR`, `info:`).
  */
-const LOG_MARK = /[=[\]{}<>|\t]|\d:\d\d|\.go:\d|:\/\/|\S {3,}\S|^\s*(?:trace|debug|info|warn(?:ing)?|err(?:or)?|fatal|crit(?:ical)?|panic|notice|alert|emerg)\b/i;
+const LOG_MARK =
+  /[=[\]{}<>|\t]|\d:\d\d|\.go:\d|:\/\/|\S {3,}\S|^\s*(?:trace|debug|info|warn(?:ing)?|err(?:or)?|fatal|crit(?:ical)?|panic|notice|alert|emerg)\b/i;
 /** The first line of a stack trace or a Go panic (a record's continuation, never prose). */
 const STACK_START = /^\s*(?:Traceback \(|goroutine \d|Caused by:|Exception in )/;
 /** A Markdown list marker before a sentence. */

@@ -35,7 +35,10 @@ describe("format registry", () => {
       expect(names.has(spec.name), spec.name).toBe(false);
       names.add(spec.name);
       expect(spec.kind, spec.name).toMatch(/^[a-z][a-z0-9-]*$/);
-      expect(spec.samples.some((s) => !isBannerExpect(s.expect)), `${spec.name} has a record sample`).toBe(true);
+      expect(
+        spec.samples.some((s) => !isBannerExpect(s.expect)),
+        `${spec.name} has a record sample`,
+      ).toBe(true);
       expect(spec.notMine.length, `${spec.name} notMine`).toBeGreaterThan(0);
       expect(formatByName(spec.name)).toBe(spec);
     }

@@ -60,7 +60,9 @@ describe("year of year-less stamps", () => {
     },
     {
       name: "Journal begins at banner after the first entry's date keeps that year",
-      text: ["-- Journal begins at Mon 2025-05-12 00:00:03 UTC, ends at Mon 2025-05-19 04:31:10 UTC. --", j("May 12 00:00:03"), j("May 19 04:31:10")].join("\n"),
+      text: ["-- Journal begins at Mon 2025-05-12 00:00:03 UTC, ends at Mon 2025-05-19 04:31:10 UTC. --", j("May 12 00:00:03"), j("May 19 04:31:10")].join(
+        "\n",
+      ),
       opts: {},
       want: ["2025-05-12T00:00:03.000Z", "2025-05-19T04:31:10.000Z"],
       source: "banner",

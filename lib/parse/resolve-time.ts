@@ -193,22 +193,23 @@ export function resolveTimes(
   }
   if (opts.uploadMs !== undefined && opts.uploadMs !== null) {
     walkBackward(recs, order, yearless, zone, opts.uploadMs, UPPER_BOUND_SLACK_MS);
-    errors.push({ line: 0, message: "year not stated: guessed from the upload date (give the year or the collection time: 'Year of year-less stamps' or 'Collected at' when uploading, --year or --collected on the CLI)" });
+    errors.push({
+      line: 0,
+      message:
+        "year not stated: guessed from the upload date (give the year or the collection time: 'Year of year-less stamps' or 'Collected at' when uploading, --year or --collected on the CLI)",
+    });
     return { yearSource: "guess", errors };
   }
-  errors.push({ line: recs[order[yearless[0]]].line, message: "year unknown: stamps without a year keep no time (give the year or the collection time: 'Year of year-less stamps' or 'Collected at' when uploading, --year or --collected on the CLI)" });
+  errors.push({
+    line: recs[order[yearless[0]]].line,
+    message:
+      "year unknown: stamps without a year keep no time (give the year or the collection time: 'Year of year-less stamps' or 'Collected at' when uploading, --year or --collected on the CLI)",
+  });
   return { yearSource: "none", errors };
 }
 
 /** Forward walk over `positions` (ascending): first from a lower bound (or a given year), then closest of Y / Y+1 to the record before. */
-function walkForward(
-  recs: FileRecord[],
-  order: number[],
-  positions: number[],
-  zone: Zone,
-  lowerMs: number | null,
-  firstYear: number | null,
-): void {
+function walkForward(recs: FileRecord[], order: number[], positions: number[], zone: Zone, lowerMs: number | null, firstYear: number | null): void {
   let prevMs = Number.NaN;
   let prevYear = 0;
   for (const p of positions) {
@@ -236,9 +237,7 @@ function walkBackward(recs: FileRecord[], order: number[], positions: number[], 
   for (let k = positions.length - 1; k >= 0; k--) {
     const r = recs[order[positions[k]]];
     const w = r.time as WallTime;
-    const y = Number.isNaN(nextMs)
-      ? latestYearAtOrBefore(w, upperMs + slackMs, zone)
-      : closestYear(w, nextMs, zone, [nextYear, nextYear - 1, nextYear - 2]);
+    const y = Number.isNaN(nextMs) ? latestYearAtOrBefore(w, upperMs + slackMs, zone) : closestYear(w, nextMs, zone, [nextYear, nextYear - 1, nextYear - 2]);
     const t = wallToUtc(w, y, zone);
     r.ts = Number.isNaN(t) ? null : t;
     if (r.ts !== null) {
@@ -256,7 +255,11 @@ function walkBackward(recs: FileRecord[], order: number[], positions: number[], 
  * provisional year chosen in the wrong direction does not hide the fall.
  */
 export function isNewestFirst(ts: Array<number | null>, yearless?: boolean[]): boolean {
-  return fallsThrough(ts.length, (i) => ts[i], (i) => (yearless ? yearless[i] : false));
+  return fallsThrough(
+    ts.length,
+    (i) => ts[i],
+    (i) => (yearless ? yearless[i] : false),
+  );
 }
 
 /**
@@ -292,12 +295,7 @@ export function subMsOf(r: { time?: WallTime | null; precision?: string; raw?: s
   return Number.NaN;
 }
 
-function fallsThrough(
-  n: number,
-  tsAt: (i: number) => number | null,
-  yearlessAt: (i: number) => boolean,
-  subMsAt?: (i: number) => number,
-): boolean {
+function fallsThrough(n: number, tsAt: (i: number) => number | null, yearlessAt: (i: number) => boolean, subMsAt?: (i: number) => number): boolean {
   let prev: number | null = null;
   let prevIndex = -1;
   let prevYearless = false;

@@ -97,7 +97,7 @@ export const syslogRfc3164Spec: FormatSpec = {
       expect: { ident: "kube-setup", pid: 801, severity: 1, message: "bridge cni0 configured" },
     },
     {
-      line: "<30>2024-11-05T16:40:02.118733+01:00 node-b containerd[911]: time=\"2024-11-05T16:40:02.118511337+01:00\" level=warning msg=\"cleanup warnings\"",
+      line: '<30>2024-11-05T16:40:02.118733+01:00 node-b containerd[911]: time="2024-11-05T16:40:02.118511337+01:00" level=warning msg="cleanup warnings"',
       expect: {
         time: { year: 2024, month: 11, day: 5, hour: 16, minute: 40, second: 2, ms: 118, offsetMin: 60, precision: "ns" },
         host: "node-b",

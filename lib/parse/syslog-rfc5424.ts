@@ -64,8 +64,7 @@ export const syslogRfc5424Spec: FormatSpec = {
         pid: 24578,
         component: "kubelet",
         severity: 3,
-        message:
-          'Failed to create sandbox for pod err="rpc error: code = DeadlineExceeded desc = context deadline exceeded" pod="default/podX-b181ca13-fc5qq"',
+        message: 'Failed to create sandbox for pod err="rpc error: code = DeadlineExceeded desc = context deadline exceeded" pod="default/podX-b181ca13-fc5qq"',
         fields: { err: "rpc error: code = DeadlineExceeded desc = context deadline exceeded", pod: "default/podX-b181ca13-fc5qq" },
       },
     },

@@ -106,13 +106,13 @@ export const talosDmesgSpec: FormatSpec = {
   },
   samples: [
     {
-      line: "172.20.0.3: user: warning: [2024-05-14T08:31:02.480116734Z]: [talos] service[kubelet](Waiting): Error running Containerd(kubelet), going to restart forever: task \"kubelet\" failed: exit code 255",
+      line: '172.20.0.3: user: warning: [2024-05-14T08:31:02.480116734Z]: [talos] service[kubelet](Waiting): Error running Containerd(kubelet), going to restart forever: task "kubelet" failed: exit code 255',
       expect: {
         time: { year: 2024, month: 5, day: 14, hour: 8, minute: 31, second: 2, ms: 480, offsetMin: 0, precision: "ns" },
         host: "172.20.0.3",
         component: "kubelet",
         severity: 2,
-        message: "[talos] service[kubelet](Waiting): Error running Containerd(kubelet), going to restart forever: task \"kubelet\" failed: exit code 255",
+        message: '[talos] service[kubelet](Waiting): Error running Containerd(kubelet), going to restart forever: task "kubelet" failed: exit code 255',
         fields: { service: "kubelet", state: "Waiting" },
       },
     },
@@ -122,8 +122,8 @@ export const talosDmesgSpec: FormatSpec = {
     },
     {
       // one node: no node column
-      line: "user: warning: [2024-05-14T08:31:07.600871734Z]: [talos] task startAllServices (1/1): service \"etcd\" to be \"up\"",
-      expect: { component: "machined", severity: 2, message: "[talos] task startAllServices (1/1): service \"etcd\" to be \"up\"" },
+      line: 'user: warning: [2024-05-14T08:31:07.600871734Z]: [talos] task startAllServices (1/1): service "etcd" to be "up"',
+      expect: { component: "machined", severity: 2, message: '[talos] task startAllServices (1/1): service "etcd" to be "up"' },
     },
     {
       line: "[talos] 2024/05/14 08:31:02 service[cri](Running): Health check successful",

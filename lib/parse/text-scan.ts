@@ -60,14 +60,38 @@ export function unquoteGo(s: string, start: number, end: number): string {
     }
     const e = s.charCodeAt(i + 1);
     switch (e) {
-      case 110: out += "\n"; i += 2; break; // n
-      case 116: out += "\t"; i += 2; break; // t
-      case 114: out += "\r"; i += 2; break; // r
-      case 97: out += "\x07"; i += 2; break; // a
-      case 98: out += "\b"; i += 2; break; // b
-      case 102: out += "\f"; i += 2; break; // f
-      case 118: out += "\v"; i += 2; break; // v
-      case 120: case 117: case 85: { // x u U
+      case 110:
+        out += "\n";
+        i += 2;
+        break; // n
+      case 116:
+        out += "\t";
+        i += 2;
+        break; // t
+      case 114:
+        out += "\r";
+        i += 2;
+        break; // r
+      case 97:
+        out += "\x07";
+        i += 2;
+        break; // a
+      case 98:
+        out += "\b";
+        i += 2;
+        break; // b
+      case 102:
+        out += "\f";
+        i += 2;
+        break; // f
+      case 118:
+        out += "\v";
+        i += 2;
+        break; // v
+      case 120:
+      case 117:
+      case 85: {
+        // x u U
         const len = e === 120 ? 2 : e === 117 ? 4 : 8;
         let v = 0;
         let ok = i + 2 + len <= end;
@@ -125,7 +149,9 @@ export function quotedValue(s: string, open: number, close: number): string {
 export function isJsSpace(c: number): boolean {
   if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
   if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
 }
 
 function isKeyChar(c: number): boolean {
@@ -171,13 +197,7 @@ export function balancedEnd(s: string, i: number): number {
  * Returns the index where scanning stopped: `s.length` when the whole rest was pairs, else the
  * position of the first token that is not `key=…` (the pairs before it are in `out`).
  */
-export function scanPairs(
-  s: string,
-  start: number,
-  out: Record<string, string>,
-  objects = false,
-  special?: SpecialKeys,
-): number {
+export function scanPairs(s: string, start: number, out: Record<string, string>, objects = false, special?: SpecialKeys): number {
   const n = s.length;
   let i = start;
   for (;;) {

@@ -147,7 +147,8 @@ export function parseIsoStamp(s: string, start = 0, end = s.length): WallTime | 
         while (j < end && s.charCodeAt(j) >= 48 && s.charCodeAt(j) <= 57) j++;
         const n = j - i;
         if (n === 2) mins = d2(s, i);
-        else if (n === 4) mins = Math.floor(d4(s, i) / 60); // CRI-O: seconds printed as minutes
+        else if (n === 4)
+          mins = Math.floor(d4(s, i) / 60); // CRI-O: seconds printed as minutes
         else return null;
         i = j;
       }
@@ -194,9 +195,7 @@ export function utcYearOf(ms: number): number {
 /** Wall clock of `w` in year `year` as if it were UTC (ms), NaN when the date does not exist that year (Feb 29). */
 export function naiveMs(w: WallTime, year: number): number {
   if (w.day > 28 && w.day > daysInMonth(year, w.month)) return Number.NaN;
-  return (
-    daysFromCivil(year, w.month, w.day) * 86_400_000 + w.hour * 3_600_000 + w.minute * 60_000 + w.second * 1000 + w.ms
-  );
+  return daysFromCivil(year, w.month, w.day) * 86_400_000 + w.hour * 3_600_000 + w.minute * 60_000 + w.second * 1000 + w.ms;
 }
 
 /** `±hh:mm` for minutes east of UTC (`+00:00` for 0). */

@@ -111,11 +111,7 @@ export interface Banner {
   zoneName?: string | null;
 }
 
-export type LineResult =
-  | { type: "record"; record: ParsedRecord }
-  | { type: "banner"; banner: Banner }
-  | { type: "continuation"; text: string }
-  | null; // not mine
+export type LineResult = { type: "record"; record: ParsedRecord } | { type: "banner"; banner: Banner } | { type: "continuation"; text: string } | null; // not mine
 
 /** Context a format spec may need that the line itself does not hold. */
 export interface ParseContext {

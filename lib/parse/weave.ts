@@ -73,7 +73,7 @@ export const weaveSpec: FormatSpec = {
       },
     },
     {
-      line: "ERRO: 2024/03/11 07:02:41.000917 Failed to get peers: Get \"https://10.96.0.1:443/api/v1/nodes\": dial tcp 10.96.0.1:443: i/o timeout",
+      line: 'ERRO: 2024/03/11 07:02:41.000917 Failed to get peers: Get "https://10.96.0.1:443/api/v1/nodes": dial tcp 10.96.0.1:443: i/o timeout',
       expect: { severity: 3, message: 'Failed to get peers: Get "https://10.96.0.1:443/api/v1/nodes": dial tcp 10.96.0.1:443: i/o timeout' },
     },
   ],

@@ -204,7 +204,11 @@ export function parseZapConsole(s: string): ComponentLine | null {
       const word = rest.slice(0, we);
       const ns = skipSpace(rest, we);
       const gap = ns - we;
-      if (ISTIO_SCOPES.has(word) || (gap >= 2 && SCOPE_LOWER_RE.test(word)) || (gap >= 2 && !istioShape && SCOPE_RE.test(word) && word.charCodeAt(word.length - 1) !== 58)) {
+      if (
+        ISTIO_SCOPES.has(word) ||
+        (gap >= 2 && SCOPE_LOWER_RE.test(word)) ||
+        (gap >= 2 && !istioShape && SCOPE_RE.test(word) && word.charCodeAt(word.length - 1) !== 58)
+      ) {
         scope = word;
         rest = rest.slice(ns);
       }
@@ -253,7 +257,8 @@ class ZapConsoleParser implements LineParser {
   }
 }
 
-const SNIFF = /^(?:\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})|\d{10}(?:\.\d+)?|\d\.\d+e\+0?9)[\t ]+(?:DEBUG|INFO|WARN|ERROR|DPANIC|PANIC|FATAL|debug|info|warn|error|dpanic|panic|fatal)(?:[\t ]|$)/;
+const SNIFF =
+  /^(?:\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})|\d{10}(?:\.\d+)?|\d\.\d+e\+0?9)[\t ]+(?:DEBUG|INFO|WARN|ERROR|DPANIC|PANIC|FATAL|debug|info|warn|error|dpanic|panic|fatal)(?:[\t ]|$)/;
 
 /** istio's shape (istio-cni.ts claims those files) */
 const ISTIO_STAMP_LEVEL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z[\t ]+[a-z]/;

@@ -17,7 +17,8 @@ import { sniffRatio } from "./sniff-util";
 import { parseIsoStamp, precisionOfDigits, utcWallTime } from "./time-util";
 import type { FormatSpec, LineParser, LineResult, ParseContext } from "./types";
 
-const PREFIX = /^\{"level":"(debug|info|warn|error|dpanic|panic|fatal)","ts":(?:"(\d{4}-\d{2}-\d{2}T[\d:.]+(?:Z|[+-]\d{2}:?\d{2}))"|(\d{9,11}(?:\.(\d+))?))[,}]/;
+const PREFIX =
+  /^\{"level":"(debug|info|warn|error|dpanic|panic|fatal)","ts":(?:"(\d{4}-\d{2}-\d{2}T[\d:.]+(?:Z|[+-]\d{2}:?\d{2}))"|(\d{9,11}(?:\.(\d+))?))[,}]/;
 
 /** Parse one zap JSON line; null when `s` is not one. */
 export function parseZapJson(s: string): ComponentLine | null {

@@ -208,12 +208,18 @@ export const ztunnelSpec: FormatSpec = {
     },
     {
       // the stamp cut off
-      line: "info\tdns::server\tstarting local DNS server\taddress=localhost:15053 component=\"dns\"",
-      expect: { time: null, component: "ztunnel", severity: 1, message: "starting local DNS server", fields: { scope: "dns::server", address: "localhost:15053", component: "dns" } },
+      line: 'info\tdns::server\tstarting local DNS server\taddress=localhost:15053 component="dns"',
+      expect: {
+        time: null,
+        component: "ztunnel",
+        severity: 1,
+        message: "starting local DNS server",
+        fields: { scope: "dns::server", address: "localhost:15053", component: "dns" },
+      },
     },
     {
       // releases before 1.21: tracing's default layout
-      line: '2023-06-02T10:41:07.118532Z  WARN xds{id=2}: ztunnel::xds::client: XDS client error: gRPC error (Unknown error): broken pipe, retrying',
+      line: "2023-06-02T10:41:07.118532Z  WARN xds{id=2}: ztunnel::xds::client: XDS client error: gRPC error (Unknown error): broken pipe, retrying",
       expect: {
         time: { year: 2023, month: 6, day: 2, hour: 10, minute: 41, second: 7, ms: 118, offsetMin: 0, precision: "us" },
         severity: 2,

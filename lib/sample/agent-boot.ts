@@ -30,7 +30,19 @@
  */
 import { createPrng, type Prng } from "./prng";
 import { criLine, dmesgCtime, goQuote, journalBootSeparator, journalShort, klog, logrus } from "./line-format";
-import { Files, MS, S, floorMs, renderEventList, type K8sEvent, type PodSpec, type Scenario, type ScenarioFile, type ScenarioTruth, DAEMONSETS } from "./calico-boot";
+import {
+  Files,
+  MS,
+  S,
+  floorMs,
+  renderEventList,
+  type K8sEvent,
+  type PodSpec,
+  type Scenario,
+  type ScenarioFile,
+  type ScenarioTruth,
+  DAEMONSETS,
+} from "./calico-boot";
 import { expectedWindows, type TruthAttempt, type TruthMilestone } from "./window-truth";
 import { expectedLoop, expectedRetryStorm, type ConflistLoopTruth, type DeadlockTruth } from "./detector-truth";
 
@@ -84,8 +96,10 @@ class NodeBoot {
 
   ns = () => this.r.int(0, 999);
   /** journal envelope: journald receives the line 0.1 to 2 ms after the component stamped it */
-  kubeletLine = (us: number, text: string, pid = this.kubeletPid) => this.files.add(KUBELET, us, journalShort(us + this.r.int(100, 2000), this.node, "kubelet", pid, text));
-  containerdLine = (us: number, text: string, pid = this.containerdPid) => this.files.add(CONTAINERD, us, journalShort(us + this.r.int(100, 2000), this.node, "containerd", pid, text));
+  kubeletLine = (us: number, text: string, pid = this.kubeletPid) =>
+    this.files.add(KUBELET, us, journalShort(us + this.r.int(100, 2000), this.node, "kubelet", pid, text));
+  containerdLine = (us: number, text: string, pid = this.containerdPid) =>
+    this.files.add(CONTAINERD, us, journalShort(us + this.r.int(100, 2000), this.node, "containerd", pid, text));
   systemdLine = (path: string, us: number, text: string) => this.files.add(path, us, journalShort(us, this.node, "systemd", 1, text));
   metadata = (pod: PodSpec, attempt: number) => `&PodSandboxMetadata{Name:${pod.name},Uid:${pod.uid},Namespace:${pod.ns},Attempt:${attempt},}`;
   eventMs = (us: number) => Math.floor((floorMs(us) + this.p.eventsSkewS * 1000) / 1000) * 1000;
@@ -99,12 +113,34 @@ class NodeBoot {
     // the previous boot's last busy minutes (both journals cover them, so they read as one boot)
     const prevPod = `coredns-787cb67946-${r.suffix(5)}`;
     const us1 = T0 - 1705 * S - r.int(0, S);
-    this.containerdLine(us1, logrus(us1, this.ns(), "info", `RunPodSandbox for &PodSandboxMetadata{Name:${prevPod},Uid:${r.uuid()},Namespace:kube-system,Attempt:0,} returns sandbox id ${goQuote(r.hex(64))}`), prevC);
+    this.containerdLine(
+      us1,
+      logrus(
+        us1,
+        this.ns(),
+        "info",
+        `RunPodSandbox for &PodSandboxMetadata{Name:${prevPod},Uid:${r.uuid()},Namespace:kube-system,Attempt:0,} returns sandbox id ${goQuote(r.hex(64))}`,
+      ),
+      prevC,
+    );
     const prevAt = T0 - 1520 * S + r.int(0, S);
-    this.kubeletLine(prevAt, klog("I", prevAt, prevK, "kubelet.go:2458", "SyncLoop (PLEG): event for pod", [["pod", `kube-system/${prevPod}`], ["event", { raw: `{"ID":"${r.uuid()}","Type":"ContainerStarted","Data":"${r.hex(64)}"}` }]]), prevK);
+    this.kubeletLine(
+      prevAt,
+      klog("I", prevAt, prevK, "kubelet.go:2458", "SyncLoop (PLEG): event for pod", [
+        ["pod", `kube-system/${prevPod}`],
+        ["event", { raw: `{"ID":"${r.uuid()}","Type":"ContainerStarted","Data":"${r.hex(64)}"}` }],
+      ]),
+      prevK,
+    );
     const stopK = T0 - 38 * S - r.int(0, 500_000);
     this.systemdLine(KUBELET, stopK, "Stopping kubelet.service - kubelet: The Kubernetes Node Agent...");
-    this.kubeletLine(stopK + 170 * MS, klog("I", stopK + 170 * MS, prevK, "dynamic_cafile_content.go:174", "Shutting down controller", [["name", "client-ca-bundle::/etc/kubernetes/pki/ca.crt"]]), prevK);
+    this.kubeletLine(
+      stopK + 170 * MS,
+      klog("I", stopK + 170 * MS, prevK, "dynamic_cafile_content.go:174", "Shutting down controller", [
+        ["name", "client-ca-bundle::/etc/kubernetes/pki/ca.crt"],
+      ]),
+      prevK,
+    );
     this.systemdLine(KUBELET, stopK + 400 * MS, "kubelet.service: Deactivated successfully.");
     this.systemdLine(KUBELET, stopK + 401 * MS, "Stopped kubelet.service - kubelet: The Kubernetes Node Agent.");
     const stopC = stopK + 2 * S;
@@ -115,8 +151,22 @@ class NodeBoot {
     this.files.add(KUBELET, T0, journalBootSeparator(this.bootId));
     this.files.add(CONTAINERD, T0, journalBootSeparator(this.bootId));
 
-    this.files.add(DMESG, T0, dmesgCtime(T0, "Linux version 6.1.128-136.201.amzn2023.x86_64 (mockbuild@ip-10-0-54-52) (gcc (GCC) 11.4.1 20230605 (Red Hat 11.4.1-2), GNU ld version 2.39-6.amzn2023.0.10) #1 SMP PREEMPT_DYNAMIC Mon Feb 10 20:13:43 UTC 2025"));
-    this.files.add(DMESG, T0 + 1, dmesgCtime(T0, `Command line: BOOT_IMAGE=(hd0,gpt1)/boot/vmlinuz-6.1.128-136.201.amzn2023.x86_64 root=UUID=${r.uuid()} ro console=tty0 console=ttyS0,115200n8 nvme_core.io_timeout=4294967295 rd.emergency=poweroff rd.shell=0 selinux=1 security=selinux quiet`));
+    this.files.add(
+      DMESG,
+      T0,
+      dmesgCtime(
+        T0,
+        "Linux version 6.1.128-136.201.amzn2023.x86_64 (mockbuild@ip-10-0-54-52) (gcc (GCC) 11.4.1 20230605 (Red Hat 11.4.1-2), GNU ld version 2.39-6.amzn2023.0.10) #1 SMP PREEMPT_DYNAMIC Mon Feb 10 20:13:43 UTC 2025",
+      ),
+    );
+    this.files.add(
+      DMESG,
+      T0 + 1,
+      dmesgCtime(
+        T0,
+        `Command line: BOOT_IMAGE=(hd0,gpt1)/boot/vmlinuz-6.1.128-136.201.amzn2023.x86_64 root=UUID=${r.uuid()} ro console=tty0 console=ttyS0,115200n8 nvme_core.io_timeout=4294967295 rd.emergency=poweroff rd.shell=0 selinux=1 security=selinux quiet`,
+      ),
+    );
     const enaAt = T0 + r.int(1800, 2600) * MS;
     this.files.add(DMESG, enaAt, dmesgCtime(enaAt, "ena 0000:00:05.0: ENA device version: 0.10"));
 
@@ -124,7 +174,13 @@ class NodeBoot {
     this.cs = cs;
     this.firstEntryUs = cs - 60 * MS;
     this.systemdLine(CONTAINERD, this.firstEntryUs, "Starting containerd.service - containerd container runtime...");
-    this.containerdLine(cs, logrus(cs, this.ns(), "info", "starting containerd", [["revision", r.hex(40)], ["version", "v1.7.27"]]));
+    this.containerdLine(
+      cs,
+      logrus(cs, this.ns(), "info", "starting containerd", [
+        ["revision", r.hex(40)],
+        ["version", "v1.7.27"],
+      ]),
+    );
     this.containerdLine(cs + 52 * MS, logrus(cs + 52 * MS, this.ns(), "info", "containerd successfully booted in 0.052186s"));
     this.systemdLine(CONTAINERD, cs + 53 * MS, "Started containerd.service - containerd container runtime.");
     const ks = cs + r.int(500, 1000) * MS + r.int(0, 999);
@@ -134,10 +190,26 @@ class NodeBoot {
     this.kubeletLine(ks + 1300 * MS, klog("I", ks + 1300 * MS, this.kubeletPid, "kubelet.go:2321", "Starting kubelet main sync loop"));
     this.milestones.push({ atMs: floorMs(cs), label: "runtime started", success: false }, { atMs: floorMs(ks), label: "kubelet started", success: false });
     const nodeRef = { kind: "Node" as const, name: this.node, uid: this.node };
-    this.events.push({ reason: "Starting", type: "Normal", message: "Starting kubelet.", count: 1, firstMs: this.eventMs(ks + 500 * MS), lastMs: this.eventMs(ks + 500 * MS), involved: nodeRef });
+    this.events.push({
+      reason: "Starting",
+      type: "Normal",
+      message: "Starting kubelet.",
+      count: 1,
+      firstMs: this.eventMs(ks + 500 * MS),
+      lastMs: this.eventMs(ks + 500 * MS),
+      involved: nodeRef,
+    });
     const b = this.bootId;
     const dashed = `${b.slice(0, 8)}-${b.slice(8, 12)}-${b.slice(12, 16)}-${b.slice(16, 20)}-${b.slice(20)}`;
-    this.events.push({ reason: "Rebooted", type: "Warning", message: `Node ${this.node} has been rebooted, boot id: ${dashed}`, count: 1, firstMs: this.eventMs(ks + 1600 * MS), lastMs: this.eventMs(ks + 1600 * MS), involved: nodeRef });
+    this.events.push({
+      reason: "Rebooted",
+      type: "Warning",
+      message: `Node ${this.node} has been rebooted, boot id: ${dashed}`,
+      count: 1,
+      firstMs: this.eventMs(ks + 1600 * MS),
+      lastMs: this.eventMs(ks + 1600 * MS),
+      involved: nodeRef,
+    });
   }
 
   /** containerd's `RunPodSandbox for &PodSandboxMetadata{...}` at `at`. */
@@ -153,7 +225,13 @@ class NodeBoot {
     this.containerdLine(ok, logrus(ok, this.ns(), "info", `RunPodSandbox for ${this.metadata(pod, attempt)} returns sandbox id ${goQuote(id)}`));
     this.successes.push({ atMs: floorMs(ok), label: `sandbox created (${pod.ns}/${pod.name})`, success: true, pod: `${pod.ns}/${pod.name}` });
     const obs = ok + this.r.int(800, 2500) * MS;
-    this.kubeletLine(obs, klog("I", obs, this.kubeletPid, "pod_startup_latency_tracker.go:104", "Observed pod startup duration", [["pod", `${pod.ns}/${pod.name}`], ["podStartSLOduration", (this.r.int(2000, 9000) / 1000).toFixed(9)]]));
+    this.kubeletLine(
+      obs,
+      klog("I", obs, this.kubeletPid, "pod_startup_latency_tracker.go:104", "Observed pod startup duration", [
+        ["pod", `${pod.ns}/${pod.name}`],
+        ["podStartSLOduration", (this.r.int(2000, 9000) / 1000).toFixed(9)],
+      ]),
+    );
     return ok;
   }
 
@@ -175,39 +253,91 @@ class NodeBoot {
     const k1 = failed + r.int(400, 1500);
     this.kubeletLine(k1, klog("E", k1, this.kubeletPid, "log.go:32", "RunPodSandbox from runtime service failed", [["err", rpcErr]]));
     const k2 = k1 + r.int(30, 90);
-    this.kubeletLine(k2, klog("E", k2, this.kubeletPid, "kuberuntime_sandbox.go:72", "Failed to create sandbox for pod", [["err", rpcErr], ["pod", podRef]]));
+    this.kubeletLine(
+      k2,
+      klog("E", k2, this.kubeletPid, "kuberuntime_sandbox.go:72", "Failed to create sandbox for pod", [
+        ["err", rpcErr],
+        ["pod", podRef],
+      ]),
+    );
     const k3 = k2 + r.int(20, 50);
-    this.kubeletLine(k3, klog("E", k3, this.kubeletPid, "kuberuntime_manager.go:1170", "CreatePodSandbox for pod failed", [["err", rpcErr], ["pod", podRef]]));
+    this.kubeletLine(
+      k3,
+      klog("E", k3, this.kubeletPid, "kuberuntime_manager.go:1170", "CreatePodSandbox for pod failed", [
+        ["err", rpcErr],
+        ["pod", podRef],
+      ]),
+    );
     const k4 = k3 + r.int(30, 90);
     const who = `${pod.name}_${pod.ns}(${pod.uid})`;
     const syncErr = `failed to "CreatePodSandbox" for ${goQuote(who)} with CreatePodSandboxError: ${goQuote(`Failed to create sandbox for pod ${goQuote(who)}: ${rpcErr}`)}`;
-    this.kubeletLine(k4, klog("E", k4, this.kubeletPid, "pod_workers.go:1301", "Error syncing pod, skipping", [["err", syncErr], ["pod", podRef], ["podUID", pod.uid]]));
+    this.kubeletLine(
+      k4,
+      klog("E", k4, this.kubeletPid, "pod_workers.go:1301", "Error syncing pod, skipping", [
+        ["err", syncErr],
+        ["pod", podRef],
+        ["podUID", pod.uid],
+      ]),
+    );
     this.attempts.push({ pod: podRef, sandboxId: id, failedAtMs: floorMs(failed) });
     const n = (this.failuresByPod.get(pod) ?? 0) + 1;
     this.failuresByPod.set(pod, n);
     const msg = `Failed to create pod sandbox: ${rpcErr}`;
     const involved = { kind: "Pod" as const, name: pod.name, namespace: pod.ns, uid: pod.uid };
     if (n <= 10) {
-      this.events.push({ reason: "FailedCreatePodSandBox", type: "Warning", message: msg, count: 1, firstMs: this.eventMs(k2), lastMs: this.eventMs(k2), involved });
+      this.events.push({
+        reason: "FailedCreatePodSandBox",
+        type: "Warning",
+        message: msg,
+        count: 1,
+        firstMs: this.eventMs(k2),
+        lastMs: this.eventMs(k2),
+        involved,
+      });
     } else {
       const combined = this.events.find((e) => e.reason === "FailedCreatePodSandBox" && e.involved.uid === pod.uid && e.message.startsWith("(combined"));
       if (combined) {
         combined.count++;
         combined.lastMs = this.eventMs(k2);
         combined.message = `(combined from similar events): ${msg}`;
-      } else this.events.push({ reason: "FailedCreatePodSandBox", type: "Warning", message: `(combined from similar events): ${msg}`, count: 1, firstMs: this.eventMs(k2), lastMs: this.eventMs(k2), involved });
+      } else
+        this.events.push({
+          reason: "FailedCreatePodSandBox",
+          type: "Warning",
+          message: `(combined from similar events): ${msg}`,
+          count: 1,
+          firstMs: this.eventMs(k2),
+          lastMs: this.eventMs(k2),
+          involved,
+        });
     }
   }
 
   /** A kubelet housekeeping line `afterUs` after `lastUs`, so the kubelet's log covers the events; returns its time. */
   tail(lastUs: number, pod: PodSpec): number {
     const tailAt = lastUs + this.r.int(30, 60) * S;
-    this.kubeletLine(tailAt, klog("I", tailAt, this.kubeletPid, "kubelet_getters.go:218", "Pod status is inconsistent with cached status for pod, a reconciliation should be triggered", [["pod", `${pod.ns}/${pod.name}`]]));
+    this.kubeletLine(
+      tailAt,
+      klog(
+        "I",
+        tailAt,
+        this.kubeletPid,
+        "kubelet_getters.go:218",
+        "Pod status is inconsistent with cached status for pod, a reconciliation should be triggered",
+        [["pod", `${pod.ns}/${pod.name}`]],
+      ),
+    );
     return tailAt;
   }
 
   /** The files (in collector order, then `extra` paths, then events.json) and the truth's common part. */
-  finish(scenario: string, params: Record<string, unknown>, tailAt: number, order: string[], errorClass: string): { files: ScenarioFile[]; truth: ScenarioTruth } {
+  finish(
+    scenario: string,
+    params: Record<string, unknown>,
+    tailAt: number,
+    order: string[],
+    errorClass: string,
+  ): { files: ScenarioFile[]; truth: ScenarioTruth } {
     const collectedMs = Math.ceil((floorMs(tailAt) + 15 * 60_000) / 60_000) * 60_000;
     const windows = expectedWindows(this.attempts, [...this.milestones, ...this.successes], this.t0Ms, errorClass);
     const d = new Date(collectedMs);
@@ -237,7 +367,10 @@ class NodeBoot {
         degradation: null,
       },
     };
-    const files = [...this.files.render([DMESG, KUBELET, CONTAINERD, ...order]), { path: "kubectl/events.json", content: renderEventList(this.events, this.node, collectedMs, this.r) }];
+    const files = [
+      ...this.files.render([DMESG, KUBELET, CONTAINERD, ...order]),
+      { path: "kubectl/events.json", content: renderEventList(this.events, this.node, collectedMs, this.r) },
+    ];
     return { files, truth };
   }
 }
@@ -279,7 +412,8 @@ const ISTIO_ERR = `plugin type="istio-cni" name="istio-cni" failed (add): error 
 /** Pattern 1: every pod, the istio-cni agent included, fails on the missing kubeconfig. */
 export function generateIstioDeadlock(params: Partial<IstioDeadlockParams> = {}): Scenario {
   const p = { ...ISTIO_DEADLOCK_DEFAULTS, ...params };
-  if (!(p.pods >= 0) || !(p.retryIntervalS > 0) || !(p.durationS > 0) || !(p.agentFailures >= 0)) throw new Error("pods >= 0, retryIntervalS > 0, durationS > 0 and agentFailures >= 0 are required");
+  if (!(p.pods >= 0) || !(p.retryIntervalS > 0) || !(p.durationS > 0) || !(p.agentFailures >= 0))
+    throw new Error("pods >= 0, retryIntervalS > 0, durationS > 0 and agentFailures >= 0 are required");
   if (p.mode !== "deadlock" && p.mode !== "slow-start") throw new Error(`mode must be "deadlock" or "slow-start", not ${JSON.stringify(p.mode)}`);
   const b = new NodeBoot(p);
   const { r } = b;
@@ -295,7 +429,11 @@ export function generateIstioDeadlock(params: Partial<IstioDeadlockParams> = {})
   b.sandboxOk(awsNode, hostStart + r.int(20, 60) * MS, 0, r.int(110, 180));
   const ipamd = hostStart + r.int(1500, 2500) * MS;
   const awsLine = (us: number, msg: string) =>
-    b.files.add(AWS_NODE, us, criLine(us, b.ns(), "stdout", JSON.stringify({ level: "info", ts: new Date(floorMs(us)).toISOString(), caller: "entrypoint.sh", msg })));
+    b.files.add(
+      AWS_NODE,
+      us,
+      criLine(us, b.ns(), "stdout", JSON.stringify({ level: "info", ts: new Date(floorMs(us)).toISOString(), caller: "entrypoint.sh", msg })),
+    );
   awsLine(ipamd, "Validating IPAMD configuration");
   awsLine(ipamd + 900 * MS, "Copying config file... ");
   awsLine(ipamd + 1200 * MS, "Successfully copied CNI plugin binary and config file.");
@@ -390,14 +528,18 @@ const CONFLIST_IN_POD = "/host/etc/cni/net.d/05-cilium.conflist";
 /** Pattern 3: Cilium (cni-exclusive) and istio-cni (chained) rewrite 05-cilium.conflist in turns. */
 export function generateConflistLoop(params: Partial<ConflistLoopParams> = {}): Scenario {
   const p = { ...CONFLIST_LOOP_DEFAULTS, ...params };
-  if (!(p.rate > 0 && p.rate <= 20) || !(p.durationS > 0) || !(p.loopStartS >= 25) || !(p.pods >= 0)) throw new Error("0 < rate <= 20, durationS > 0, loopStartS >= 25 and pods >= 0 are required");
+  if (!(p.rate > 0 && p.rate <= 20) || !(p.durationS > 0) || !(p.loopStartS >= 25) || !(p.pods >= 0))
+    throw new Error("0 < rate <= 20, durationS > 0, loopStartS >= 25 and pods >= 0 are required");
   if (p.ciliumLog !== "cri" && p.ciliumLog !== "plain") throw new Error(`ciliumLog must be "cri" or "plain", not ${JSON.stringify(p.ciliumLog)}`);
   const b = new NodeBoot(p);
   const { r } = b;
   b.start();
   const ciliumSfx = r.suffix(5);
   const istioSfx = r.suffix(5);
-  const CILIUM = p.ciliumLog === "cri" ? `var_log/cilium-${ciliumSfx}_kube-system_cilium-agent-${r.hex(64)}.log` : `kubectl/logs/kube-system_cilium-${ciliumSfx}_cilium-agent.log`;
+  const CILIUM =
+    p.ciliumLog === "cri"
+      ? `var_log/cilium-${ciliumSfx}_kube-system_cilium-agent-${r.hex(64)}.log`
+      : `kubectl/logs/kube-system_cilium-${ciliumSfx}_cilium-agent.log`;
   const ISTIO = `var_log/istio-cni-node-${istioSfx}_istio-system_install-cni-${r.hex(64)}.log`;
   /** Cilium's default logfmt (no time key), in its CRI log or as plain text */
   const ciliumLine = (us: number, msg: string, subsys = "cni-config") => {
@@ -438,14 +580,18 @@ export function generateConflistLoop(params: Partial<ConflistLoopParams> = {}): 
   b.sandboxOk(istio, agentStart - r.int(2000, 3000) * MS, 0, r.int(110, 180));
   istioLine(agentStart, `CNI config file ${CONFLIST_IN_POD} exists. Proceeding.`);
   istioLine(agentStart + 40 * MS, `wrote kubeconfig file /var/run/istio-cni/istio-cni-kubeconfig with: `);
-  for (const yaml of ["apiVersion: v1", "clusters:", "- cluster:", "    certificate-authority: REDACTED", "    server: https://172.20.0.1:443"]) istioLine(agentStart + 41 * MS, yaml, null);
+  for (const yaml of ["apiVersion: v1", "clusters:", "- cluster:", "    certificate-authority: REDACTED", "    server: https://172.20.0.1:443"])
+    istioLine(agentStart + 41 * MS, yaml, null);
   const spacing = S / p.rate;
   const n = Math.floor(p.rate * p.durationS + 1e-9) + 1;
   const writes: Array<{ atMs: number; writer: string }> = [];
   for (let i = 0; i < n; i++) {
     const t = L + Math.round(i * spacing + (i > 0 && i < n - 1 ? r.float(-0.1, 0.1) * spacing : 0));
     if (i % 2 === 0) {
-      istioLine(t - r.int(8, 12) * MS, `configuration requires updates, (re)writing CNI config file at ${JSON.stringify(CONFLIST_IN_POD)}: istio-cni CNI config removed from CNI config file: ${CONFLIST_IN_POD}`);
+      istioLine(
+        t - r.int(8, 12) * MS,
+        `configuration requires updates, (re)writing CNI config file at ${JSON.stringify(CONFLIST_IN_POD)}: istio-cni CNI config removed from CNI config file: ${CONFLIST_IN_POD}`,
+      );
       istioLine(t, `created CNI config ${CONFLIST_IN_POD}`);
       istioLine(t + 90, "Istio CNI configuration and binaries validated/reinstalled");
       istioLine(t + r.int(6, 8) * MS, `file modified: /host/etc/cni/net.d/.05-cilium.conflist${r.int(1_000_000_000, 4_294_967_295)}`, null);
@@ -465,7 +611,15 @@ export function generateConflistLoop(params: Partial<ConflistLoopParams> = {}): 
   const probeFirst = b.eventMs(L + 5 * S);
   const probeLast = b.eventMs(lastWrite);
   if (probeLast > probeFirst)
-    b.events.push({ reason: "Unhealthy", type: "Warning", message: "Readiness probe failed: HTTP probe failed with statuscode: 503", count: Math.max(1, Math.floor((probeLast - probeFirst) / 10_000) + 1), firstMs: probeFirst, lastMs: probeLast, involved: { kind: "Pod", name: istio.name, namespace: istio.ns, uid: istio.uid } });
+    b.events.push({
+      reason: "Unhealthy",
+      type: "Warning",
+      message: "Readiness probe failed: HTTP probe failed with statuscode: 503",
+      count: Math.max(1, Math.floor((probeLast - probeFirst) / 10_000) + 1),
+      firstMs: probeFirst,
+      lastMs: probeLast,
+      involved: { kind: "Pod", name: istio.name, namespace: istio.ns, uid: istio.uid },
+    });
   const tailAt = b.tail(Math.max(lastWrite, ...b.successes.map((x) => x.atMs * MS)), podsList[0] ?? kubeProxy);
   const { files, truth } = b.finish("conflist-loop", { ...p }, tailAt, [ISTIO, CILIUM], "none");
   const loop: ConflistLoopTruth = expectedLoop("/etc/cni/net.d/05-cilium.conflist", writes, floorMs(tailAt));

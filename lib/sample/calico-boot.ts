@@ -28,17 +28,7 @@
  * lines and derives `truth` from the drawn times (lib/sample/window-truth.ts).
  */
 import { createPrng, type Prng } from "./prng";
-import {
-  calico,
-  criLine,
-  dmesgCtime,
-  goQuote,
-  journalBootSeparator,
-  journalShort,
-  klog,
-  logrus,
-  rfc3339Seconds,
-} from "./line-format";
+import { calico, criLine, dmesgCtime, goQuote, journalBootSeparator, journalShort, klog, logrus, rfc3339Seconds } from "./line-format";
 import { expectedWindows, type TruthAttempt, type TruthMilestone, type WindowTruth } from "./window-truth";
 import { expectedRetryStorm, type DetectorTruth, type SignalTruth } from "./detector-truth";
 
@@ -130,7 +120,16 @@ export interface ScenarioTruth {
 }
 
 /** Signal order of runtime-degradation's `signals` metric (lib/detect/runtime-degradation.ts SIGNALS). */
-export const SIGNAL_ORDER = ["sandbox-stop-timeout", "task-exit-event", "ttrpc", "event-stream", "runtime-restart", "pleg-unhealthy", "runtime-down", "network-not-ready"];
+export const SIGNAL_ORDER = [
+  "sandbox-stop-timeout",
+  "task-exit-event",
+  "ttrpc",
+  "event-stream",
+  "runtime-restart",
+  "pleg-unhealthy",
+  "runtime-down",
+  "network-not-ready",
+];
 
 /**
  * Expected runtime-degradation signals from the tallies a scenario kept while emitting
@@ -157,8 +156,7 @@ export interface Scenario {
 const CALICO_NODENAME_ERR =
   "stat /var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has mounted /var/lib/calico/";
 /** kubelet's `networkReady` text before the CNI config exists (case 009). */
-export const NETWORK_NOT_READY =
-  "NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized";
+export const NETWORK_NOT_READY = "NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized";
 
 /** DaemonSets that tolerate `node.kubernetes.io/network-unavailable` and need pod networking. */
 export const DAEMONSETS: Array<[string, string]> = [
@@ -279,16 +277,38 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
   {
     const prevPod = `coredns-6d8c7f8b9-${r.suffix(5)}`;
     const prevAt = T0 - 1520 * S + r.int(0, S);
-    kubeletLine(prevAt, klog("I", prevAt, prevKubeletPid, "kubelet.go:2458", "SyncLoop (PLEG): event for pod", [["pod", `kube-system/${prevPod}`], ["event", { raw: `{"ID":"${r.uuid()}","Type":"ContainerStarted","Data":"${r.hex(64)}"}` }]]), prevKubeletPid);
+    kubeletLine(
+      prevAt,
+      klog("I", prevAt, prevKubeletPid, "kubelet.go:2458", "SyncLoop (PLEG): event for pod", [
+        ["pod", `kube-system/${prevPod}`],
+        ["event", { raw: `{"ID":"${r.uuid()}","Type":"ContainerStarted","Data":"${r.hex(64)}"}` }],
+      ]),
+      prevKubeletPid,
+    );
     const stopK = T0 - 41 * S - r.int(0, 500_000);
     systemdLine(KUBELET, stopK, "Stopping kubelet.service - kubelet: The Kubernetes Node Agent...");
-    kubeletLine(stopK + 180 * MS, klog("I", stopK + 180 * MS, prevKubeletPid, "dynamic_cafile_content.go:174", "Shutting down controller", [["name", "client-ca-bundle::/etc/kubernetes/pki/ca.crt"]]), prevKubeletPid);
+    kubeletLine(
+      stopK + 180 * MS,
+      klog("I", stopK + 180 * MS, prevKubeletPid, "dynamic_cafile_content.go:174", "Shutting down controller", [
+        ["name", "client-ca-bundle::/etc/kubernetes/pki/ca.crt"],
+      ]),
+      prevKubeletPid,
+    );
     systemdLine(KUBELET, stopK + 400 * MS, "kubelet.service: Deactivated successfully.");
     systemdLine(KUBELET, stopK + 401 * MS, "Stopped kubelet.service - kubelet: The Kubernetes Node Agent.");
     const prevSb = r.hex(64);
     const prevCoreUid = r.uuid();
     const us1 = T0 - 1705 * S - r.int(0, S);
-    containerdLine(us1, logrus(us1, ns(), "info", `RunPodSandbox for &PodSandboxMetadata{Name:${prevPod},Uid:${prevCoreUid},Namespace:kube-system,Attempt:0,} returns sandbox id ${goQuote(prevSb)}`), prevContainerdPid);
+    containerdLine(
+      us1,
+      logrus(
+        us1,
+        ns(),
+        "info",
+        `RunPodSandbox for &PodSandboxMetadata{Name:${prevPod},Uid:${prevCoreUid},Namespace:kube-system,Attempt:0,} returns sandbox id ${goQuote(prevSb)}`,
+      ),
+      prevContainerdPid,
+    );
     const stopC = stopK + 2 * S;
     systemdLine(CONTAINERD, stopC, "Stopping containerd.service - containerd container runtime...");
     containerdLine(stopC + 20 * MS, logrus(stopC + 20 * MS, ns(), "info", "Stop CRI service"), prevContainerdPid);
@@ -299,8 +319,22 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
   }
 
   // ---- kernel --------------------------------------------------------------------------
-  files.add(DMESG, T0, dmesgCtime(T0, "Linux version 6.1.128-136.201.amzn2023.x86_64 (mockbuild@ip-10-0-54-52) (gcc (GCC) 11.4.1 20230605 (Red Hat 11.4.1-2), GNU ld version 2.39-6.amzn2023.0.10) #1 SMP PREEMPT_DYNAMIC Mon Feb 10 20:13:43 UTC 2025"));
-  files.add(DMESG, T0 + 1, dmesgCtime(T0, `Command line: BOOT_IMAGE=(hd0,gpt1)/boot/vmlinuz-6.1.128-136.201.amzn2023.x86_64 root=UUID=${r.uuid()} ro console=tty0 console=ttyS0,115200n8 nvme_core.io_timeout=4294967295 rd.emergency=poweroff rd.shell=0 selinux=1 security=selinux quiet`));
+  files.add(
+    DMESG,
+    T0,
+    dmesgCtime(
+      T0,
+      "Linux version 6.1.128-136.201.amzn2023.x86_64 (mockbuild@ip-10-0-54-52) (gcc (GCC) 11.4.1 20230605 (Red Hat 11.4.1-2), GNU ld version 2.39-6.amzn2023.0.10) #1 SMP PREEMPT_DYNAMIC Mon Feb 10 20:13:43 UTC 2025",
+    ),
+  );
+  files.add(
+    DMESG,
+    T0 + 1,
+    dmesgCtime(
+      T0,
+      `Command line: BOOT_IMAGE=(hd0,gpt1)/boot/vmlinuz-6.1.128-136.201.amzn2023.x86_64 root=UUID=${r.uuid()} ro console=tty0 console=ttyS0,115200n8 nvme_core.io_timeout=4294967295 rd.emergency=poweroff rd.shell=0 selinux=1 security=selinux quiet`,
+    ),
+  );
   const enaAt = T0 + r.int(1800, 2600) * MS;
   files.add(DMESG, enaAt, dmesgCtime(enaAt, "ena 0000:00:05.0: ENA device version: 0.10"));
 
@@ -308,7 +342,13 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
   const cs = T0 + r.int(4000, 5500) * MS + r.int(0, 999); // containerd "starting containerd"
   const firstEntryUs = cs - 60 * MS; // the first record after the separator (containerd unit)
   systemdLine(CONTAINERD, firstEntryUs, "Starting containerd.service - containerd container runtime...");
-  containerdLine(cs, logrus(cs, ns(), "info", "starting containerd", [["revision", r.hex(40)], ["version", "v1.7.27"]]));
+  containerdLine(
+    cs,
+    logrus(cs, ns(), "info", "starting containerd", [
+      ["revision", r.hex(40)],
+      ["version", "v1.7.27"],
+    ]),
+  );
   containerdLine(
     cs + 41 * MS,
     logrus(cs + 41 * MS, ns(), "error", "failed to load cni during init, please check CRI plugin status before setting up network for pods", [
@@ -321,17 +361,31 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
   const ks = cs + r.int(500, 1000) * MS + r.int(0, 999); // kubelet "Kubelet version"
   systemdLine(KUBELET, ks - 100 * MS, "Started kubelet.service - kubelet: The Kubernetes Node Agent.");
   kubeletLine(ks, klog("I", ks, kubeletPid, "server.go:486", "Kubelet version", [["kubeletVersion", "v1.31.4"]]));
-  kubeletLine(ks + 37, klog("I", ks + 37, kubeletPid, "server.go:488", "Golang settings", [["GOGC", ""], ["GOMAXPROCS", ""], ["GOTRACEBACK", ""]]));
+  kubeletLine(
+    ks + 37,
+    klog("I", ks + 37, kubeletPid, "server.go:488", "Golang settings", [
+      ["GOGC", ""],
+      ["GOMAXPROCS", ""],
+      ["GOTRACEBACK", ""],
+    ]),
+  );
   kubeletLine(ks + 1300 * MS, klog("I", ks + 1300 * MS, kubeletPid, "kubelet.go:2321", "Starting kubelet main sync loop"));
 
   // ---- host-network pods: no CNI needed ---------------------------------------------------
-  const containerdStarts = (pod: PodSpec, at: number, attempt: number) => containerdLine(at, logrus(at, ns(), "info", `RunPodSandbox for ${metadata(pod, attempt)}`));
+  const containerdStarts = (pod: PodSpec, at: number, attempt: number) =>
+    containerdLine(at, logrus(at, ns(), "info", `RunPodSandbox for ${metadata(pod, attempt)}`));
   const successes: TruthMilestone[] = [];
   const sandboxOk = (pod: PodSpec, at: number, attempt: number, id: string) => {
     containerdLine(at, logrus(at, ns(), "info", `RunPodSandbox for ${metadata(pod, attempt)} returns sandbox id ${goQuote(id)}`));
     successes.push({ atMs: floorMs(at), label: `sandbox created (${pod.ns}/${pod.name})`, success: true, pod: `${pod.ns}/${pod.name}` });
     const obs = at + r.int(800, 2500) * MS;
-    kubeletLine(obs, klog("I", obs, kubeletPid, "pod_startup_latency_tracker.go:104", "Observed pod startup duration", [["pod", `${pod.ns}/${pod.name}`], ["podStartSLOduration", (r.int(2000, 9000) / 1000).toFixed(9)]]));
+    kubeletLine(
+      obs,
+      klog("I", obs, kubeletPid, "pod_startup_latency_tracker.go:104", "Observed pod startup duration", [
+        ["pod", `${pod.ns}/${pod.name}`],
+        ["podStartSLOduration", (r.int(2000, 9000) / 1000).toFixed(9)],
+      ]),
+    );
   };
   const calicoNode: PodSpec = { ns: "kube-system", name: `calico-node-${calicoSfx}`, uid: r.uuid(), hostNetwork: true };
   const kubeProxy: PodSpec = { ns: "kube-system", name: `kube-proxy-${r.suffix(5)}`, uid: r.uuid(), hostNetwork: true };
@@ -369,7 +423,10 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
   // the kubelet polls the runtime status every 5 s (case 009's rhythm)
   let networkReadyAt = ks + r.int(300, 900) * MS + r.int(0, 999);
   while (networkReadyAt < cfgAt) {
-    kubeletLine(networkReadyAt, klog("E", networkReadyAt, kubeletPid, "kubelet.go:3002", "Container runtime network not ready", [["networkReady", NETWORK_NOT_READY]]));
+    kubeletLine(
+      networkReadyAt,
+      klog("E", networkReadyAt, kubeletPid, "kubelet.go:3002", "Container runtime network not ready", [["networkReady", NETWORK_NOT_READY]]),
+    );
     networkReadyAt += 5 * S + r.int(0, 3000);
   }
 
@@ -405,9 +462,18 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
     const id = r.hex(64);
     containerdStarts(pod, s, attempt);
     const add = s + r.int(18, 40) * MS + r.int(0, 999);
-    files.add(CNI, add, calico(add, "ERROR", cniPid(), "cni-plugin/plugin.go 580", "Final result of CNI ADD was an error.", [["error", { raw: CALICO_NODENAME_ERR }]]));
+    files.add(
+      CNI,
+      add,
+      calico(add, "ERROR", cniPid(), "cni-plugin/plugin.go 580", "Final result of CNI ADD was an error.", [["error", { raw: CALICO_NODENAME_ERR }]]),
+    );
     const del = add + r.int(5, 15) * MS + r.int(0, 999);
-    containerdLine(del, logrus(del, ns(), "error", `Failed to destroy network for sandbox ${goQuote(id)}`, [["error", `plugin type="calico" failed (delete): ${CALICO_NODENAME_ERR}`]]));
+    containerdLine(
+      del,
+      logrus(del, ns(), "error", `Failed to destroy network for sandbox ${goQuote(id)}`, [
+        ["error", `plugin type="calico" failed (delete): ${CALICO_NODENAME_ERR}`],
+      ]),
+    );
     const failed = del + r.int(300, 1000);
     const cErr = `failed to setup network for sandbox ${goQuote(id)}: plugin type="calico" failed (add): ${CALICO_NODENAME_ERR}`;
     containerdLine(failed, logrus(failed, ns(), "error", `RunPodSandbox for ${metadata(pod, attempt)} failed, error`, [["error", cErr]]));
@@ -416,13 +482,32 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
     const k1 = failed + r.int(400, 1500);
     kubeletLine(k1, klog("E", k1, kubeletPid, "log.go:32", "RunPodSandbox from runtime service failed", [["err", rpcErr]]));
     const k2 = k1 + r.int(30, 90);
-    kubeletLine(k2, klog("E", k2, kubeletPid, "kuberuntime_sandbox.go:72", "Failed to create sandbox for pod", [["err", rpcErr], ["pod", podRef]]));
+    kubeletLine(
+      k2,
+      klog("E", k2, kubeletPid, "kuberuntime_sandbox.go:72", "Failed to create sandbox for pod", [
+        ["err", rpcErr],
+        ["pod", podRef],
+      ]),
+    );
     const k3 = k2 + r.int(20, 50);
-    kubeletLine(k3, klog("E", k3, kubeletPid, "kuberuntime_manager.go:1170", "CreatePodSandbox for pod failed", [["err", rpcErr], ["pod", podRef]]));
+    kubeletLine(
+      k3,
+      klog("E", k3, kubeletPid, "kuberuntime_manager.go:1170", "CreatePodSandbox for pod failed", [
+        ["err", rpcErr],
+        ["pod", podRef],
+      ]),
+    );
     const k4 = k3 + r.int(30, 90);
     const who = `${pod.name}_${pod.ns}(${pod.uid})`;
     const syncErr = `failed to "CreatePodSandbox" for ${goQuote(who)} with CreatePodSandboxError: ${goQuote(`Failed to create sandbox for pod ${goQuote(who)}: ${rpcErr}`)}`;
-    kubeletLine(k4, klog("E", k4, kubeletPid, "pod_workers.go:1301", "Error syncing pod, skipping", [["err", syncErr], ["pod", podRef], ["podUID", pod.uid]]));
+    kubeletLine(
+      k4,
+      klog("E", k4, kubeletPid, "pod_workers.go:1301", "Error syncing pod, skipping", [
+        ["err", syncErr],
+        ["pod", podRef],
+        ["podUID", pod.uid],
+      ]),
+    );
     attempts.push({ pod: podRef, sandboxId: id, failedAtMs: floorMs(failed) });
     const list = failuresByPod.get(pod) ?? [];
     list.push(k2);
@@ -431,7 +516,15 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
     // from the 11th similar event in 10 min on, one aggregated "(combined from similar events)" event
     const msg = `Failed to create pod sandbox: ${rpcErr}`;
     if (list.length <= 10) {
-      events.push({ reason: "FailedCreatePodSandBox", type: "Warning", message: msg, count: 1, firstMs: eventMs(k2), lastMs: eventMs(k2), involved: { kind: "Pod", name: pod.name, namespace: pod.ns, uid: pod.uid } });
+      events.push({
+        reason: "FailedCreatePodSandBox",
+        type: "Warning",
+        message: msg,
+        count: 1,
+        firstMs: eventMs(k2),
+        lastMs: eventMs(k2),
+        involved: { kind: "Pod", name: pod.name, namespace: pod.ns, uid: pod.uid },
+      });
     } else {
       const combined = events.find((e) => e.reason === "FailedCreatePodSandBox" && e.involved.uid === pod.uid && e.message.startsWith("(combined"));
       if (combined) {
@@ -439,7 +532,15 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
         combined.lastMs = eventMs(k2);
         combined.message = `(combined from similar events): ${msg}`;
       } else {
-        events.push({ reason: "FailedCreatePodSandBox", type: "Warning", message: `(combined from similar events): ${msg}`, count: 1, firstMs: eventMs(k2), lastMs: eventMs(k2), involved: { kind: "Pod", name: pod.name, namespace: pod.ns, uid: pod.uid } });
+        events.push({
+          reason: "FailedCreatePodSandBox",
+          type: "Warning",
+          message: `(combined from similar events): ${msg}`,
+          count: 1,
+          firstMs: eventMs(k2),
+          lastMs: eventMs(k2),
+          involved: { kind: "Pod", name: pod.name, namespace: pod.ns, uid: pod.uid },
+        });
       }
     }
   };
@@ -450,10 +551,23 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
     const add = s + r.int(18, 40) * MS;
     const pid = cniPid();
     const wep = `${node.replace(/-/g, "--")}-k8s-${pod.name.replace(/-/g, "--")}-eth0`;
-    const ids: Array<[string, string]> = [["ContainerID", id], ["Namespace", pod.ns], ["Pod", pod.name], ["WorkloadEndpoint", wep]];
+    const ids: Array<[string, string]> = [
+      ["ContainerID", id],
+      ["Namespace", pod.ns],
+      ["Pod", pod.name],
+      ["WorkloadEndpoint", wep],
+    ];
     files.add(CNI, add, calico(add, "INFO", pid, "cni-plugin/k8s.go 78", "Extracted identifiers for CmdAddK8s", ids));
     const ip = `10.244.${r.int(0, 255)}.${r.int(2, 254)}`;
-    files.add(CNI, add + 60 * MS, calico(add + 60 * MS, "INFO", pid, "ipam/ipam_plugin.go 287", `Calico CNI IPAM assigned addresses IPv4=[${ip}/32] IPv6=[]`, [["ContainerID", id], ["HandleID", `k8s-pod-network.${id}`], ["Workload", wep]]));
+    files.add(
+      CNI,
+      add + 60 * MS,
+      calico(add + 60 * MS, "INFO", pid, "ipam/ipam_plugin.go 287", `Calico CNI IPAM assigned addresses IPv4=[${ip}/32] IPv6=[]`, [
+        ["ContainerID", id],
+        ["HandleID", `k8s-pod-network.${id}`],
+        ["Workload", wep],
+      ]),
+    );
     files.add(CNI, add + 120 * MS, calico(add + 120 * MS, "INFO", pid, "cni-plugin/k8s.go 418", "Populated endpoint", ids));
     files.add(CNI, add + 140 * MS, calico(add + 140 * MS, "INFO", pid, "cni-plugin/k8s.go 489", "Wrote updated endpoint to datastore", ids));
     sandboxOk(pod, add + r.int(200, 400) * MS, attempt, id);
@@ -513,9 +627,20 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
       if (step < victim.length) {
         const id = victim[step].sandboxId;
         const c = at + r.int(0, 500) * MS;
-        containerdLine(c, logrus(c, ns(), "error", `StopPodSandbox for ${goQuote(id)} failed`, [["error", "rpc error: code = DeadlineExceeded desc = context deadline exceeded"]]));
+        containerdLine(
+          c,
+          logrus(c, ns(), "error", `StopPodSandbox for ${goQuote(id)} failed`, [
+            ["error", "rpc error: code = DeadlineExceeded desc = context deadline exceeded"],
+          ]),
+        );
         const k = c + r.int(2, 40) * MS;
-        kubeletLine(k, klog("E", k, kubeletPid, "log.go:32", "StopPodSandbox from runtime service failed", [["err", "rpc error: code = DeadlineExceeded desc = context deadline exceeded"], ["podSandboxID", id]]));
+        kubeletLine(
+          k,
+          klog("E", k, kubeletPid, "log.go:32", "StopPodSandbox from runtime service failed", [
+            ["err", "rpc error: code = DeadlineExceeded desc = context deadline exceeded"],
+            ["podSandboxID", id],
+          ]),
+        );
         signal("sandbox-stop-timeout", c);
         signal("sandbox-stop-timeout", k, false);
       }
@@ -523,9 +648,13 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
       const cid = r.hex(64);
       containerdLine(
         te,
-        logrus(te, ns(), "error", `failed to handle container TaskExit event &TaskExit{ContainerID:${cid},ID:${cid},Pid:${r.int(4000, 60000)},ExitStatus:137,ExitedAt:${new Date(floorMs(te) - 2000).toISOString().replace("T", " ").replace("Z", "")}000000 +0000 UTC,XXX_unrecognized:[],}`, [
-          ["error", "failed to stop container: failed to delete task: context deadline exceeded: unknown"],
-        ]),
+        logrus(
+          te,
+          ns(),
+          "error",
+          `failed to handle container TaskExit event &TaskExit{ContainerID:${cid},ID:${cid},Pid:${r.int(4000, 60000)},ExitStatus:137,ExitedAt:${new Date(floorMs(te) - 2000).toISOString().replace("T", " ").replace("Z", "")}000000 +0000 UTC,XXX_unrecognized:[],}`,
+          [["error", "failed to stop container: failed to delete task: context deadline exceeded: unknown"]],
+        ),
       );
       signal("task-exit-event", te);
       const tt = te + r.int(100, 900) * MS;
@@ -533,13 +662,21 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
       signal("ttrpc", tt);
       if (step === 1) {
         const es = tt + r.int(100, 600) * MS;
-        containerdLine(es, logrus(es, ns(), "error", "Failed to handle event stream", [["error", "rpc error: code = Unavailable desc = error reading from server: EOF"]]));
+        containerdLine(
+          es,
+          logrus(es, ns(), "error", "Failed to handle event stream", [["error", "rpc error: code = Unavailable desc = error reading from server: EOF"]]),
+        );
         signal("event-stream", es);
       }
       if (step >= 1) {
         const pl = at + r.int(2000, 3000) * MS;
         const ago = 180 + 10 * step + r.int(0, 9);
-        kubeletLine(pl, klog("I", pl, kubeletPid, "kubelet.go:2412", "Skipping pod synchronization", [["err", `PLEG is not healthy: pleg was last seen active ${Math.floor(ago / 60)}m${ago % 60}.${r.int(100, 999)}s ago; threshold is 3m0s`]]));
+        kubeletLine(
+          pl,
+          klog("I", pl, kubeletPid, "kubelet.go:2412", "Skipping pod synchronization", [
+            ["err", `PLEG is not healthy: pleg was last seen active ${Math.floor(ago / 60)}m${ago % 60}.${r.int(100, 999)}s ago; threshold is 3m0s`],
+          ]),
+        );
         signal("pleg-unhealthy", pl);
       }
       if (step % 2 === 0) {
@@ -552,18 +689,47 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
 
   // SandboxChanged: the retry that replaces a failed sandbox (same message: one event, counted)
   for (const [pod, times] of retriesByPod) {
-    events.push({ reason: "SandboxChanged", type: "Normal", message: "Pod sandbox changed, it will be killed and re-created.", count: times.length, firstMs: eventMs(times[0]), lastMs: eventMs(times[times.length - 1]), involved: { kind: "Pod", name: pod.name, namespace: pod.ns, uid: pod.uid } });
+    events.push({
+      reason: "SandboxChanged",
+      type: "Normal",
+      message: "Pod sandbox changed, it will be killed and re-created.",
+      count: times.length,
+      firstMs: eventMs(times[0]),
+      lastMs: eventMs(times[times.length - 1]),
+      involved: { kind: "Pod", name: pod.name, namespace: pod.ns, uid: pod.uid },
+    });
   }
   // node events
   const nodeRef = { kind: "Node" as const, name: node, uid: node };
-  events.push({ reason: "Starting", type: "Normal", message: "Starting kubelet.", count: 1, firstMs: eventMs(ks + 500 * MS), lastMs: eventMs(ks + 500 * MS), involved: nodeRef });
+  events.push({
+    reason: "Starting",
+    type: "Normal",
+    message: "Starting kubelet.",
+    count: 1,
+    firstMs: eventMs(ks + 500 * MS),
+    lastMs: eventMs(ks + 500 * MS),
+    involved: nodeRef,
+  });
   const dashed = `${bootId.slice(0, 8)}-${bootId.slice(8, 12)}-${bootId.slice(12, 16)}-${bootId.slice(16, 20)}-${bootId.slice(20)}`;
-  events.push({ reason: "Rebooted", type: "Warning", message: `Node ${node} has been rebooted, boot id: ${dashed}`, count: 1, firstMs: eventMs(ks + 1600 * MS), lastMs: eventMs(ks + 1600 * MS), involved: nodeRef });
+  events.push({
+    reason: "Rebooted",
+    type: "Warning",
+    message: `Node ${node} has been rebooted, boot id: ${dashed}`,
+    count: 1,
+    firstMs: eventMs(ks + 1600 * MS),
+    lastMs: eventMs(ks + 1600 * MS),
+    involved: nodeRef,
+  });
 
   // the kubelet keeps logging after the storm (periodic housekeeping), so its log covers the events
   const lastUs = Math.max(...successes.map((x) => x.atMs * MS), nodenameAt, readyAt);
   const tailAt = lastUs + r.int(30, 60) * S;
-  kubeletLine(tailAt, klog("I", tailAt, kubeletPid, "kubelet_getters.go:218", "Pod status is inconsistent with cached status for pod, a reconciliation should be triggered", [["pod", `${pods[0]?.ns ?? "kube-system"}/${pods[0]?.name ?? kubeProxy.name}`]]));
+  kubeletLine(
+    tailAt,
+    klog("I", tailAt, kubeletPid, "kubelet_getters.go:218", "Pod status is inconsistent with cached status for pod, a reconciliation should be triggered", [
+      ["pod", `${pods[0]?.ns ?? "kube-system"}/${pods[0]?.name ?? kubeProxy.name}`],
+    ]),
+  );
 
   const collectedMs = Math.ceil((floorMs(tailAt) + 15 * 60_000) / 60_000) * 60_000;
   const eventsJson = renderEventList(events, node, collectedMs, r);
@@ -572,7 +738,7 @@ function simulate(p: CalicoNodenameParams, mode: "incident" | "healthy"): Scenar
   milestones.push({ atMs: floorMs(cs), label: "runtime started", success: false });
   milestones.push({ atMs: floorMs(ks), label: "kubelet started", success: false });
   const windows = expectedWindows(attempts, [...milestones, ...successes], t0Ms, "calico-nodename-missing");
-  const sec3 = (us: number) => Math.round((floorMs(us) - t0Ms)) / 1000;
+  const sec3 = (us: number) => Math.round(floorMs(us) - t0Ms) / 1000;
   const d = new Date(collectedMs);
   const stamp = `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, "0")}-${String(d.getUTCDate()).padStart(2, "0")}_${String(d.getUTCHours()).padStart(2, "0")}${String(d.getUTCMinutes()).padStart(2, "0")}`;
   const truth: ScenarioTruth = {
@@ -638,7 +804,13 @@ export function renderEventList(events: K8sEvent[], node: string, collectedMs: n
       kind: "Event",
       lastTimestamp: rfc3339Seconds(e.lastMs),
       message: e.message,
-      metadata: { creationTimestamp: rfc3339Seconds(e.firstMs), name: `${e.involved.name}.${nameHex}`, namespace: ns, resourceVersion: String(rv++), uid: r.uuid() },
+      metadata: {
+        creationTimestamp: rfc3339Seconds(e.firstMs),
+        name: `${e.involved.name}.${nameHex}`,
+        namespace: ns,
+        resourceVersion: String(rv++),
+        uid: r.uuid(),
+      },
       reason: e.reason,
       reportingComponent: "kubelet",
       reportingInstance: node,
@@ -646,7 +818,17 @@ export function renderEventList(events: K8sEvent[], node: string, collectedMs: n
       type: e.type,
     };
   });
-  items.sort((a, b) => (a.metadata.namespace < b.metadata.namespace ? -1 : a.metadata.namespace > b.metadata.namespace ? 1 : a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
+  items.sort((a, b) =>
+    a.metadata.namespace < b.metadata.namespace
+      ? -1
+      : a.metadata.namespace > b.metadata.namespace
+        ? 1
+        : a.metadata.name < b.metadata.name
+          ? -1
+          : a.metadata.name > b.metadata.name
+            ? 1
+            : 0,
+  );
   return JSON.stringify({ apiVersion: "v1", items, kind: "List", metadata: { resourceVersion: "" } }, null, 4) + "\n";
 }
 
@@ -666,7 +848,8 @@ export function generateHealthy(params: Partial<HealthyParams> = {}): Scenario {
 }
 
 function checkParams(p: CalicoNodenameParams): void {
-  if (!(p.pods >= 0) || !(p.retryIntervalS > 0) || !(p.nodenameDelayS >= 0)) throw new Error("pods >= 0, retryIntervalS > 0 and nodenameDelayS >= 0 are required");
+  if (!(p.pods >= 0) || !(p.retryIntervalS > 0) || !(p.nodenameDelayS >= 0))
+    throw new Error("pods >= 0, retryIntervalS > 0 and nodenameDelayS >= 0 are required");
   if (p.backoff !== "steady" && p.backoff !== "growing") throw new Error(`backoff must be "steady" or "growing", not ${JSON.stringify(p.backoff)}`);
   if (!(p.backoffCapS > 0) || !(p.degradeAfterS >= 0)) throw new Error("backoffCapS > 0 and degradeAfterS >= 0 are required");
 }
@@ -699,7 +882,8 @@ export function generateTwoBoots(params: Partial<TwoBootsParams> = {}): Scenario
   for (const fb of b.files) {
     const fa = a.files.find((f) => f.path === fb.path);
     if (fb.path.startsWith("kernel/") || fb.path.startsWith("kubectl/")) files.push(fb);
-    else if (fa && (fb.path.startsWith("kubelet/") || fb.path.startsWith("containerd/") || fb.path.endsWith("/cni.log"))) files.push({ path: fb.path, content: fa.content + fb.content });
+    else if (fa && (fb.path.startsWith("kubelet/") || fb.path.startsWith("containerd/") || fb.path.endsWith("/cni.log")))
+      files.push({ path: fb.path, content: fa.content + fb.content });
     else files.push(fb);
   }
   for (const fa of a.files) if (fa.path.startsWith("var_log/calico-node-")) files.push(fa);

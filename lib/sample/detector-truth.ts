@@ -105,7 +105,14 @@ export function expectedRetryStorm(
       if (n > best) [best, bestAt] = [n, a.failedAtMs];
     }
     if (best < minRate) continue;
-    nodes.push({ ratePerMin: best, pods: new Set(inside.map((a) => a.pod)).size, attempts: inside.length, peakAt: new Date(bestAt).toISOString(), startMs: w.startMs, endMs: w.endMs });
+    nodes.push({
+      ratePerMin: best,
+      pods: new Set(inside.map((a) => a.pod)).size,
+      attempts: inside.length,
+      peakAt: new Date(bestAt).toISOString(),
+      startMs: w.startMs,
+      endMs: w.endMs,
+    });
   }
 
   const pods: PodRhythmTruth[] = [];
@@ -120,7 +127,8 @@ export function expectedRetryStorm(
     const tol = Math.max(2, 0.2 * med);
     let rhythm: "steady" | "growing" | null = null;
     if (jitter <= tol) rhythm = "steady";
-    else if (intervalsS.every((x, i) => i === 0 || x >= intervalsS[i - 1] - tol) && intervalsS[intervalsS.length - 1] >= 1.5 * intervalsS[0]) rhythm = "growing";
+    else if (intervalsS.every((x, i) => i === 0 || x >= intervalsS[i - 1] - tol) && intervalsS[intervalsS.length - 1] >= 1.5 * intervalsS[0])
+      rhythm = "growing";
     if (!rhythm) continue;
     const last = times[times.length - 1];
     const recovered = milestones.some((m) => m.success && m.pod === pod && m.atMs > last);

@@ -22,7 +22,14 @@ import {
   type TwoBootsParams,
 } from "./calico-boot";
 
-import { CONFLIST_LOOP_DEFAULTS, ISTIO_DEADLOCK_DEFAULTS, generateConflistLoop, generateIstioDeadlock, type ConflistLoopParams, type IstioDeadlockParams } from "./agent-boot";
+import {
+  CONFLIST_LOOP_DEFAULTS,
+  ISTIO_DEADLOCK_DEFAULTS,
+  generateConflistLoop,
+  generateIstioDeadlock,
+  type ConflistLoopParams,
+  type IstioDeadlockParams,
+} from "./agent-boot";
 
 export type { Scenario, ScenarioFile, ScenarioTruth, CalicoNodenameParams, HealthyParams, TwoBootsParams } from "./calico-boot";
 export type { WindowTruth, TruthAttempt } from "./window-truth";

@@ -102,7 +102,13 @@ function logrusValue(v: string): string {
  * containerd logrus text: `time="…" level=info msg="…" key=value`,
  * keys after msg in the order given (logrus sorts them; pass them sorted).
  */
-export function logrus(us: number, nsExtra: number, level: "debug" | "info" | "warning" | "error" | "fatal", msg: string, kv: Array<[string, string]> = []): string {
+export function logrus(
+  us: number,
+  nsExtra: number,
+  level: "debug" | "info" | "warning" | "error" | "fatal",
+  msg: string,
+  kv: Array<[string, string]> = [],
+): string {
   const pairs = kv.map(([k, v]) => ` ${k}=${logrusValue(v)}`).join("");
   return `time="${rfc3339NanoFixed(us, nsExtra)}" level=${level} msg=${logrusValue(msg)}${pairs}`;
 }

@@ -78,10 +78,21 @@ describe("generated bundles through the pipeline", () => {
     for (const tb of s.truth.boots) {
       const boot = res.boots.find((b) => b.bootKey === tb.bootKey)!;
       expect(boot.start).toBe(tb.t0Ms);
-      const got = (res.findingsByBoot.get(tb.bootKey) ?? []).filter((f) => f.detector === "sandbox-failure-window").map((f) => {
-        const m = f.metrics as unknown as SandboxWindowMetrics;
-        return { attempts: m.attempts, pods: m.pods, errorClass: m.errorClass, openedAfterBootS: m.openedAfterBootS, closedAfterBootS: m.closedAfterBootS, closedBy: m.closedBy, startMs: f.start, endMs: f.end };
-      });
+      const got = (res.findingsByBoot.get(tb.bootKey) ?? [])
+        .filter((f) => f.detector === "sandbox-failure-window")
+        .map((f) => {
+          const m = f.metrics as unknown as SandboxWindowMetrics;
+          return {
+            attempts: m.attempts,
+            pods: m.pods,
+            errorClass: m.errorClass,
+            openedAfterBootS: m.openedAfterBootS,
+            closedAfterBootS: m.closedAfterBootS,
+            closedBy: m.closedBy,
+            startMs: f.start,
+            endMs: f.end,
+          };
+        });
       expect(got).toEqual(tb.windows);
     }
     expect(s.truth.boots[0].windows.length).toBe(1);

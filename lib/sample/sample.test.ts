@@ -33,7 +33,11 @@ describe("scenario generator", () => {
     ]);
     const kubelet = file(s, "kubelet/kubelet.log").split("\n");
     expect(kubelet).toContain(`-- Boot ${s.truth.bootKey} --`);
-    expect(kubelet.filter((l) => l && !l.startsWith("-- ")).every((l) => /^Mar 14 \d{2}:\d{2}:\d{2} ip-10-20-30-40\.ec2\.internal (kubelet|systemd)\[\d+\]: /.test(l))).toBe(true);
+    expect(
+      kubelet
+        .filter((l) => l && !l.startsWith("-- "))
+        .every((l) => /^Mar 14 \d{2}:\d{2}:\d{2} ip-10-20-30-40\.ec2\.internal (kubelet|systemd)\[\d+\]: /.test(l)),
+    ).toBe(true);
     expect(JSON.parse(file(s, "kubectl/events.json")).kind).toBe("List");
   });
 
@@ -55,7 +59,11 @@ describe("scenario generator", () => {
   it("truth agrees with the lines as written (scanned here without the detector)", () => {
     for (const params of [{}, { seed: 9, pods: 40, nodenameDelayS: 40 }, { seed: 11, pods: 6, retryIntervalS: 70, nodenameDelayS: 160 }]) {
       const s = generateScenario("calico", params);
-      const fails = [...file(s, "containerd-log.txt").matchAll(/time="([^"]+)" level=error msg="RunPodSandbox for &PodSandboxMetadata\{Name:([^,]+),Uid:[^,]+,Namespace:([^,]+),Attempt:\d+,\} failed, error"/g)];
+      const fails = [
+        ...file(s, "containerd-log.txt").matchAll(
+          /time="([^"]+)" level=error msg="RunPodSandbox for &PodSandboxMetadata\{Name:([^,]+),Uid:[^,]+,Namespace:([^,]+),Attempt:\d+,\} failed, error"/g,
+        ),
+      ];
       const times = fails.map((m) => Date.parse(m[1].slice(0, 23) + "Z")).sort((a, b) => a - b);
       const pods = new Set(fails.map((m) => `${m[3]}/${m[2]}`));
       expect(fails.length).toBe(s.truth.attemptsDetail.length);
@@ -70,7 +78,9 @@ describe("scenario generator", () => {
       const calicoNode = s.files.find((f) => f.path.includes("_kube-system_calico-node-"))!.content;
       const nodename = /^(\S+) stderr F .*Using node name: /m.exec(calicoNode)!;
       expect(Date.parse(nodename[1])).toBeGreaterThan(times[times.length - 1]);
-      const ok = [...file(s, "containerd-log.txt").matchAll(/Name:([^,]+),Uid:[^,]+,Namespace:([^,]+),Attempt:\d+,\} returns sandbox id/g)].map((m) => `${m[2]}/${m[1]}`);
+      const ok = [...file(s, "containerd-log.txt").matchAll(/Name:([^,]+),Uid:[^,]+,Namespace:([^,]+),Attempt:\d+,\} returns sandbox id/g)].map(
+        (m) => `${m[2]}/${m[1]}`,
+      );
       for (const p of pods) expect(ok).toContain(p);
     }
   });
@@ -89,7 +99,9 @@ describe("scenario generator", () => {
     expect(generateScenario("two-boots", { seed: 2 })).toEqual(s);
     const [a, b] = s.truth.boots;
     for (const path of ["kubelet/kubelet.log", "containerd/containerd-log.txt"]) {
-      const seps = file(s, path).split("\n").filter((l) => l.startsWith("-- Boot "));
+      const seps = file(s, path)
+        .split("\n")
+        .filter((l) => l.startsWith("-- Boot "));
       expect(seps).toEqual([`-- Boot ${a.bootKey} --`, `-- Boot ${b.bootKey} --`]);
     }
     expect(b.t0Ms - s.truth.t0Ms).toBeGreaterThan(7000_000);
@@ -136,13 +148,17 @@ describe("agent scenarios (istio-deadlock, conflist-loop)", () => {
     ]);
     const node = s.truth.node;
     for (const path of ["kubelet/kubelet.log", "containerd/containerd-log.txt"]) {
-      const lines = file(s, path).split("\n").filter((l) => l && !l.startsWith("-- "));
+      const lines = file(s, path)
+        .split("\n")
+        .filter((l) => l && !l.startsWith("-- "));
       expect(lines.every((l) => l.split(" ")[3] === node)).toBe(true);
     }
     const items = (JSON.parse(file(s, "events.json")) as { items: Array<{ source: { host: string } }> }).items;
     expect(items.every((i) => i.source.host === node)).toBe(true);
     const containerd = file(s, "containerd-log.txt");
-    expect(containerd).toMatch(/level=error msg="RunPodSandbox for &PodSandboxMetadata\{Name:istio-cni-node-[a-z0-9]{5},Uid:[^,]+,Namespace:istio-system,Attempt:\d+,\} failed, error" error="failed to setup network for sandbox \\"[0-9a-f]{64}\\": plugin type=\\"istio-cni\\" name=\\"istio-cni\\" failed \(add\): [^"]*\/var\/run\/istio-cni\/istio-cni-kubeconfig: no such file or directory"/);
+    expect(containerd).toMatch(
+      /level=error msg="RunPodSandbox for &PodSandboxMetadata\{Name:istio-cni-node-[a-z0-9]{5},Uid:[^,]+,Namespace:istio-system,Attempt:\d+,\} failed, error" error="failed to setup network for sandbox \\"[0-9a-f]{64}\\": plugin type=\\"istio-cni\\" name=\\"istio-cni\\" failed \(add\): [^"]*\/var\/run\/istio-cni\/istio-cni-kubeconfig: no such file or directory"/,
+    );
     expect(s.truth.detectors.deadlocks).toHaveLength(1);
     expect(s.truth.window!.endMs).toBeNull();
   });
@@ -151,12 +167,19 @@ describe("agent scenarios (istio-deadlock, conflist-loop)", () => {
     const s = generateScenario("conflist-loop", { rate: 2, durationS: 10 });
     const istio = s.files.find((f) => f.path.includes("_istio-system_install-cni-"))!.content.split("\n");
     const write = istio.find((l) => l.includes("(re)writing CNI config file"))!;
-    expect(write).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z stdout F \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z\tinfo\tcni-agent\tconfiguration requires updates, \(re\)writing CNI config file at "\/host\/etc\/cni\/net\.d\/05-cilium\.conflist": istio-cni CNI config removed from CNI config file: \/host\/etc\/cni\/net\.d\/05-cilium\.conflist$/);
+    expect(write).toMatch(
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d+Z stdout F \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z\tinfo\tcni-agent\tconfiguration requires updates, \(re\)writing CNI config file at "\/host\/etc\/cni\/net\.d\/05-cilium\.conflist": istio-cni CNI config removed from CNI config file: \/host\/etc\/cni\/net\.d\/05-cilium\.conflist$/,
+    );
     expect(istio.some((l) => /\tinfo\tfile modified: \/host\/etc\/cni\/net\.d\/\.05-cilium\.conflist\d+$/.test(l))).toBe(true);
     const cilium = s.files.find((f) => f.path.includes("_kube-system_cilium-agent-"))!.content.split("\n");
-    expect(cilium).toContain(cilium.find((l) => /stderr F level=info msg="Wrote CNI configuration file to \/host\/etc\/cni\/net\.d\/05-cilium\.conflist" subsys=cni-config$/.test(l)));
+    expect(cilium).toContain(
+      cilium.find((l) => /stderr F level=info msg="Wrote CNI configuration file to \/host\/etc\/cni\/net\.d\/05-cilium\.conflist" subsys=cni-config$/.test(l)),
+    );
     const plain = generateScenario("conflist-loop", { rate: 2, durationS: 10, ciliumLog: "plain" });
-    const text = plain.files.find((f) => f.path.startsWith("kubectl/logs/"))!.content.split("\n").filter(Boolean);
+    const text = plain.files
+      .find((f) => f.path.startsWith("kubectl/logs/"))!
+      .content.split("\n")
+      .filter(Boolean);
     expect(text.every((l) => /^level=info msg="[^"]+" subsys=cni-config$/.test(l))).toBe(true);
     // 2 writes/s for 10 s: 21 writes, istio-cni first, then Cilium, in turns
     expect(s.truth.detectors.conflistLoops[0]).toMatchObject({ writes: 21, writers: ["istio-cni", "cilium"], durationS: 10 });
@@ -185,7 +208,12 @@ describe("expectedWindows (the truth's own reading of the definition)", () => {
   const at = (s: number, pod = "ns/a") => ({ pod, sandboxId: "x", failedAtMs: t0 + s * 1000 });
   const ok = (s: number, label = "sandbox created (ns/a)") => ({ atMs: t0 + s * 1000, label, success: true });
   it("closes on success + quiet, splits on quiet gaps, stays open otherwise", () => {
-    const ws = expectedWindows([at(10), at(20), at(100), at(110)], [ok(15), ok(30), { atMs: t0 + 25_000, label: "calico nodename written", success: false }], t0, "c");
+    const ws = expectedWindows(
+      [at(10), at(20), at(100), at(110)],
+      [ok(15), ok(30), { atMs: t0 + 25_000, label: "calico nodename written", success: false }],
+      t0,
+      "c",
+    );
     expect(ws.map((w) => [w.openedAfterBootS, w.closedAfterBootS, w.attempts, w.closedBy])).toEqual([
       [10, 20, 2, "calico nodename written"],
       [100, null, 2, null],
@@ -208,7 +236,10 @@ describe("writeBundleTarGz", () => {
     const b = join(dir, "b.tar.gz");
     await writeBundleTarGz(s, a);
     await writeBundleTarGz(s, b);
-    const hash = async (p: string) => createHash("sha256").update(await readFile(p)).digest("hex");
+    const hash = async (p: string) =>
+      createHash("sha256")
+        .update(await readFile(p))
+        .digest("hex");
     expect(await hash(a)).toBe(await hash(b));
     const entries: Array<{ path: string; size: number; mtime?: Date }> = [];
     await tarList({ file: a, onReadEntry: (e) => entries.push({ path: e.path, size: e.size, mtime: e.mtime }) });

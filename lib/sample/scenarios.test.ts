@@ -37,21 +37,60 @@ const at = (f: Finding) => ({ start: iso(f.start), end: iso(f.end) });
 function actual(r: Run) {
   const storm = r.by("retry-storm");
   return {
-    windows: r.by("sandbox-failure-window").map((f) => ({ attempts: f.metrics.attempts, pods: f.metrics.pods, openedAfterBootS: f.metrics.openedAfterBootS, closedAfterBootS: f.metrics.closedAfterBootS, ...at(f) })),
-    nodes: storm.filter((f) => f.metrics.scope === "node").map((f) => ({ ratePerMin: f.metrics.ratePerMin, pods: f.metrics.pods, attempts: f.metrics.attempts, peakAt: f.metrics.peakAt, ...at(f) })),
+    windows: r.by("sandbox-failure-window").map((f) => ({
+      attempts: f.metrics.attempts,
+      pods: f.metrics.pods,
+      openedAfterBootS: f.metrics.openedAfterBootS,
+      closedAfterBootS: f.metrics.closedAfterBootS,
+      ...at(f),
+    })),
+    nodes: storm
+      .filter((f) => f.metrics.scope === "node")
+      .map((f) => ({ ratePerMin: f.metrics.ratePerMin, pods: f.metrics.pods, attempts: f.metrics.attempts, peakAt: f.metrics.peakAt, ...at(f) })),
     pods: storm
       .filter((f) => f.metrics.scope === "pod")
-      .map((f) => ({ pod: f.metrics.pod, attempts: f.metrics.attempts, intervalS: f.metrics.intervalS, jitterS: f.metrics.jitterS, rhythm: f.metrics.rhythm, intervalsS: f.metrics.intervalsS, ...at(f) })),
-    loops: r.by("conflist-rewrite-loop").map((f) => ({ path: f.metrics.path, writes: f.metrics.writes, writers: f.metrics.writers, writesPerS: f.metrics.writesPerS, durationS: f.metrics.durationS, ...at(f) })),
-    deadlocks: r.by("cni-bootstrap-deadlock").map((f) => ({ missingPath: f.metrics.missingPath, writerPod: f.metrics.writerPod, blockedPods: f.metrics.blockedPods, sinceS: f.metrics.sinceS, start: iso(f.start), end: iso(f.end) })),
-    degradation: r.by("runtime-degradation").map((f) => ({ signals: (f.metrics.signals as Array<Record<string, unknown>>).map(({ signal, count, first, last }) => ({ signal, count, first, last })) })),
+      .map((f) => ({
+        pod: f.metrics.pod,
+        attempts: f.metrics.attempts,
+        intervalS: f.metrics.intervalS,
+        jitterS: f.metrics.jitterS,
+        rhythm: f.metrics.rhythm,
+        intervalsS: f.metrics.intervalsS,
+        ...at(f),
+      })),
+    loops: r.by("conflist-rewrite-loop").map((f) => ({
+      path: f.metrics.path,
+      writes: f.metrics.writes,
+      writers: f.metrics.writers,
+      writesPerS: f.metrics.writesPerS,
+      durationS: f.metrics.durationS,
+      ...at(f),
+    })),
+    deadlocks: r.by("cni-bootstrap-deadlock").map((f) => ({
+      missingPath: f.metrics.missingPath,
+      writerPod: f.metrics.writerPod,
+      blockedPods: f.metrics.blockedPods,
+      sinceS: f.metrics.sinceS,
+      start: iso(f.start),
+      end: iso(f.end),
+    })),
+    degradation: r.by("runtime-degradation").map((f) => ({
+      signals: (f.metrics.signals as Array<Record<string, unknown>>).map(({ signal, count, first, last }) => ({ signal, count, first, last })),
+    })),
   };
 }
 /** The same from the truth. */
 function expected(s: Scenario) {
   const d = s.truth.detectors;
   return {
-    windows: s.truth.windows.map((w) => ({ attempts: w.attempts, pods: w.pods, openedAfterBootS: w.openedAfterBootS, closedAfterBootS: w.closedAfterBootS, start: iso(w.startMs), end: iso(w.endMs) })),
+    windows: s.truth.windows.map((w) => ({
+      attempts: w.attempts,
+      pods: w.pods,
+      openedAfterBootS: w.openedAfterBootS,
+      closedAfterBootS: w.closedAfterBootS,
+      start: iso(w.startMs),
+      end: iso(w.endMs),
+    })),
     nodes: d.retryStorm.nodes.map(({ startMs, endMs, ...m }) => ({ ...m, start: iso(startMs), end: iso(endMs) })),
     pods: d.retryStorm.pods.map(({ startMs, endMs, ...m }) => ({ ...m, start: iso(startMs), end: iso(endMs) })),
     loops: d.conflistLoops.map(({ startMs, endMs, ...m }) => ({ ...m, start: iso(startMs), end: iso(endMs) })),
@@ -159,20 +198,23 @@ describe("findings agree with the parameters the scenarios were generated with",
     [{}, 4, 60, ["istio-cni", "cilium"]],
     [{ seed: 3, rate: 10, durationS: 20, loopStartS: 45 }, 10, 20, ["istio-cni", "cilium"]],
     [{ seed: 3, rate: 6, durationS: 30, ciliumLog: "plain" }, 3, 30, ["istio-cni"]], // Cilium's writes have no time: istio-cni's half of the rate
-  ] as Array<[Record<string, unknown>, number, number, string[]]>)("conflist loop %j: writes, writers, rate and duration as generated", (params, rate, durationS, writers) => {
-    const r = runScenario("conflist-loop", params);
-    const [f, ...rest] = r.by("conflist-rewrite-loop");
-    expect(rest).toEqual([]);
-    const p = { rate: 4, durationS: 60, ...params } as { rate: number; durationS: number };
-    const total = Math.floor(p.rate * p.durationS) + 1;
-    expect(f.metrics.writes).toBe(writers.length === 2 ? total : Math.ceil(total / 2));
-    expect(f.metrics.writers).toEqual(writers);
-    expect(Math.abs((f.metrics.writesPerS as number) - rate) / rate).toBeLessThan(0.01);
-    expect(Math.abs((f.metrics.durationS as number) - durationS)).toBeLessThan(0.2);
-    expect(f.metrics.path).toBe("/etc/cni/net.d/05-cilium.conflist");
-    expect(f.explanation).toMatch(/cni-exclusive/);
-    expect(r.by("sandbox-failure-window")).toEqual([]);
-  });
+  ] as Array<[Record<string, unknown>, number, number, string[]]>)(
+    "conflist loop %j: writes, writers, rate and duration as generated",
+    (params, rate, durationS, writers) => {
+      const r = runScenario("conflist-loop", params);
+      const [f, ...rest] = r.by("conflist-rewrite-loop");
+      expect(rest).toEqual([]);
+      const p = { rate: 4, durationS: 60, ...params } as { rate: number; durationS: number };
+      const total = Math.floor(p.rate * p.durationS) + 1;
+      expect(f.metrics.writes).toBe(writers.length === 2 ? total : Math.ceil(total / 2));
+      expect(f.metrics.writers).toEqual(writers);
+      expect(Math.abs((f.metrics.writesPerS as number) - rate) / rate).toBeLessThan(0.01);
+      expect(Math.abs((f.metrics.durationS as number) - durationS)).toBeLessThan(0.2);
+      expect(f.metrics.path).toBe("/etc/cni/net.d/05-cilium.conflist");
+      expect(f.explanation).toMatch(/cni-exclusive/);
+      expect(r.by("sandbox-failure-window")).toEqual([]);
+    },
+  );
 });
 
 /** The figures each finding's explanation must cite, as the finding computed them. */
@@ -185,13 +227,25 @@ function keyFigures(f: Finding): string[] {
     case "retry-storm":
       return m.scope === "node"
         ? [`${m.attempts} failed sandbox attempts`, `${m.pods} pod`, `(${m.ratePerMin} per minute)`, t(m.peakAfterBootS)]
-        : [`${m.attempts} times`, `median ${(m.intervalS as number).toFixed(3)} s`, ...(m.rhythm === "steady" ? [`within ${(m.jitterS as number).toFixed(3)} s`] : [(m.intervalsS as number[]).map((x) => x.toFixed(3)).join(", ")])];
+        : [
+            `${m.attempts} times`,
+            `median ${(m.intervalS as number).toFixed(3)} s`,
+            ...(m.rhythm === "steady" ? [`within ${(m.jitterS as number).toFixed(3)} s`] : [(m.intervalsS as number[]).map((x) => x.toFixed(3)).join(", ")]),
+          ];
     case "conflist-rewrite-loop":
-      return [m.path as string, `written ${m.writes} times`, `${(m.durationS as number).toFixed(3)} s`, `${(m.writesPerS as number).toFixed(3)} writes/s`, ...(m.writers as string[]).map(writerName)];
+      return [
+        m.path as string,
+        `written ${m.writes} times`,
+        `${(m.durationS as number).toFixed(3)} s`,
+        `${(m.writesPerS as number).toFixed(3)} writes/s`,
+        ...(m.writers as string[]).map(writerName),
+      ];
     case "cni-bootstrap-deadlock":
       return [m.missingPath as string, m.writerPod as string, `${m.attempts} failed sandbox attempts from ${m.blockedPods} pods since ${t(m.sinceS)}`];
     case "runtime-degradation":
-      return (m.signals as Array<{ count: number; firstAfterBootS: number; lastAfterBootS: number }>).map((s) => `${s.count} `).concat([`${m.healthSignals} health signal`]);
+      return (m.signals as Array<{ count: number; firstAfterBootS: number; lastAfterBootS: number }>)
+        .map((s) => `${s.count} `)
+        .concat([`${m.healthSignals} health signal`]);
     default:
       return [];
   }

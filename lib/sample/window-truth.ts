@@ -58,7 +58,7 @@ export function expectedWindows(attempts: TruthAttempt[], milestones: TruthMiles
     if ((quiet && succeeded) || last) {
       const closed = quiet && succeeded;
       const inWindow = list.slice(open, i + 1);
-      const after = closed ? ms.find((m) => m.atMs > at) ?? null : null;
+      const after = closed ? (ms.find((m) => m.atMs > at) ?? null) : null;
       out.push({
         attempts: inWindow.length,
         pods: new Set(inWindow.map((a) => a.pod)).size,

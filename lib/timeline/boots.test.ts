@@ -98,7 +98,16 @@ describe("detectBoots", () => {
       ["inferred-1", 0, "first-event", true],
       ["inferred-2", 300000, "kubelet-start", true],
     ]);
-    expect(assignBoots(events, boots)).toEqual(["inferred-1", "inferred-1", "inferred-1", "inferred-1", "inferred-1", "inferred-2", "inferred-2", "inferred-2"]);
+    expect(assignBoots(events, boots)).toEqual([
+      "inferred-1",
+      "inferred-1",
+      "inferred-1",
+      "inferred-1",
+      "inferred-1",
+      "inferred-2",
+      "inferred-2",
+      "inferred-2",
+    ]);
     expect(detectBoots(events, { silenceS: 130 }).length).toBe(1);
   });
 

@@ -209,9 +209,7 @@ export function detectBoots(allEvents: BootInputEvent[], opts: BootOptions = {})
   for (const c of clusters) {
     // an id boot the same file shows in another segment is a different boot (a separator lies between them)
     const files = new Set(c.segs.map((s) => s.fileId));
-    const overlapping = boots.filter(
-      (b) => b.key && b.start <= c.last && c.first <= b.lastTs && !b.segments.some((s) => files.has(s.fileId)),
-    );
+    const overlapping = boots.filter((b) => b.key && b.start <= c.last && c.first <= b.lastTs && !b.segments.some((s) => files.has(s.fileId)));
     const segs = c.segs.map((s) => ({ fileId: s.fileId, bootSegment: s.bootSegment }));
     if (overlapping.length === 1) {
       const b = overlapping[0];
@@ -232,7 +230,10 @@ export function detectBoots(allEvents: BootInputEvent[], opts: BootOptions = {})
   }
 
   // 2b. boots stated by list-boots rows
-  const timedTs = events.filter((e) => e.ts !== null).map((e) => e.ts!).sort((a, b) => a - b);
+  const timedTs = events
+    .filter((e) => e.ts !== null)
+    .map((e) => e.ts!)
+    .sort((a, b) => a - b);
   const anyIn = (from: number, to: number) => {
     // binary search: first timed record at or after `from`
     let lo = 0;
@@ -393,10 +394,7 @@ export function detectBoots(allEvents: BootInputEvent[], opts: BootOptions = {})
  * has neither id nor segment owner (use `assignBoots` for those) or when there are no boots.
  * @param boots as returned by `detectBoots` (sorted by start)
  */
-export function assignBoot(
-  e: Pick<BootInputEvent, "ts" | "journalBootId" | "bootSegment" | "fileId">,
-  boots: DetectedBoot[],
-): string | null {
+export function assignBoot(e: Pick<BootInputEvent, "ts" | "journalBootId" | "bootSegment" | "fileId">, boots: DetectedBoot[]): string | null {
   if (!boots.length) return null;
   if (e.journalBootId) {
     const b = boots.find((x) => x.journalBootId === e.journalBootId);

@@ -63,14 +63,22 @@ describe("classifyRecord on real case lines", () => {
     expect(f.errorClass).toMatch(/^sig:netplugin failed: /);
     expect(f.errorClass).not.toMatch(/\d/);
     expect(classifyRecord(mount1)).toMatchObject({ kind: "log", lane: "kernel" });
-    expect(classifyRecord(mount2)).toMatchObject({ kind: "log", lane: "kernel", sandboxId: "fdd742d3fe55cbb4154a0702a05c1ac207e8805417381ed445ac1b781d32d2bb" });
+    expect(classifyRecord(mount2)).toMatchObject({
+      kind: "log",
+      lane: "kernel",
+      sandboxId: "fdd742d3fe55cbb4154a0702a05c1ac207e8805417381ed445ac1b781d32d2bb",
+    });
   });
 
   it("070: kubelet deadline lines are attempt lines, one naming the pod", () => {
     const [start, runFailed, createFailed, retry] = caseLines("070-syslog-kubelet-containerd-deadline.log");
     expect(classifyRecord(start)).toMatchObject({ kind: "sandbox.create.start", lane: "runtime", pod: "default/podX-b181ca13-fc5qq" });
     expect(classifyRecord(runFailed)).toMatchObject({ kind: "sandbox.create.failed", pod: null, sandboxId: null, errorClass: "context-deadline-exceeded" });
-    expect(classifyRecord(createFailed)).toMatchObject({ kind: "sandbox.create.failed", pod: "default/podX-b181ca13-fc5qq", errorClass: "context-deadline-exceeded" });
+    expect(classifyRecord(createFailed)).toMatchObject({
+      kind: "sandbox.create.failed",
+      pod: "default/podX-b181ca13-fc5qq",
+      errorClass: "context-deadline-exceeded",
+    });
     expect(classifyRecord(retry).kind).toBe("sandbox.create.start");
   });
 
@@ -120,7 +128,11 @@ describe("classifyRecord on pod and sandbox identification", () => {
     const msg =
       'Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod "kube-dns-86f4d74b45-kgjbk_kube-system" network: stat /var/lib/calico/nodename: no such file or directory: check that the calico/node container is running and has mounted /var/lib/calico/';
     const rec = { component: "k8s-events", message: msg, severity: 2, k8sEvent: ev("FailedCreatePodSandBox", { count: 158 }) };
-    expect(classifyRecord(rec)).toMatchObject({ kind: "sandbox.create.failed", pod: "kube-system/kube-dns-86f4d74b45-kgjbk", errorClass: "calico-nodename-missing" });
+    expect(classifyRecord(rec)).toMatchObject({
+      kind: "sandbox.create.failed",
+      pod: "kube-system/kube-dns-86f4d74b45-kgjbk",
+      errorClass: "calico-nodename-missing",
+    });
     expect(recordCniOp(rec)).toBe("ADD");
   });
 
@@ -146,7 +158,12 @@ describe("classifyRecord on pod and sandbox identification", () => {
     const id = "e5a8e7ad13f2628e35bf08b06924cf006d67164345b0878910868fc68d43b1ff";
     const inner = `rpc error: code = Unknown desc = failed to setup network for sandbox "${id}": plugin type="flannel" failed (add): loadFlannelSubnetEnv failed: open /run/flannel/subnet.env: no such file or directory`;
     const sync = `failed to "CreatePodSandbox" for "coredns-7484cd47db-kmg55_kube-system(5972853f-beb3-4e6d-a54d-cd9b52ba415f)" with CreatePodSandboxError: ${JSON.stringify(`Failed to create sandbox for pod "coredns-7484cd47db-kmg55_kube-system(5972853f-beb3-4e6d-a54d-cd9b52ba415f)": ${inner}`)}`;
-    const aRec = { component: "kubelet", message: `CreatePodSandbox for pod failed err=${JSON.stringify(inner)} pod="kube-system/coredns-7484cd47db-kmg55"`, fields: { err: inner, pod: "kube-system/coredns-7484cd47db-kmg55" }, severity: 3 };
+    const aRec = {
+      component: "kubelet",
+      message: `CreatePodSandbox for pod failed err=${JSON.stringify(inner)} pod="kube-system/coredns-7484cd47db-kmg55"`,
+      fields: { err: inner, pod: "kube-system/coredns-7484cd47db-kmg55" },
+      severity: 3,
+    };
     const a = classifyRecord(aRec);
     expect(a).toMatchObject({ kind: "sandbox.create.failed", sandboxId: id, pod: "kube-system/coredns-7484cd47db-kmg55" });
     expect(recordCniOp(aRec)).toBe("ADD");
@@ -161,7 +178,11 @@ describe("classifyRecord on pod and sandbox identification", () => {
   it("containerd success, stop failure, start; kubelet start; kernel start", () => {
     const id = "5f1c".padEnd(64, "a");
     expect(
-      classifyRecord({ component: "containerd", message: `RunPodSandbox for &PodSandboxMetadata{Name:web-1,Uid:u,Namespace:default,Attempt:2,} returns sandbox id "${id}"`, severity: 1 }),
+      classifyRecord({
+        component: "containerd",
+        message: `RunPodSandbox for &PodSandboxMetadata{Name:web-1,Uid:u,Namespace:default,Attempt:2,} returns sandbox id "${id}"`,
+        severity: 1,
+      }),
     ).toMatchObject({ kind: "sandbox.created", pod: "default/web-1", sandboxId: id });
     const stop = {
       component: "containerd",
@@ -171,14 +192,22 @@ describe("classifyRecord on pod and sandbox identification", () => {
     };
     expect(classifyRecord(stop)).toMatchObject({ kind: "sandbox.stop.failed", sandboxId: id, errorClass: "calico-nodename-missing" });
     expect(recordCniOp(stop)).toBe("DEL");
-    expect(classifyRecord({ component: "containerd", message: "starting containerd", fields: { version: "v1.7.27" }, severity: 1 }).kind).toBe("runtime.started");
+    expect(classifyRecord({ component: "containerd", message: "starting containerd", fields: { version: "v1.7.27" }, severity: 1 }).kind).toBe(
+      "runtime.started",
+    );
     expect(classifyRecord({ component: "containerd", message: "containerd successfully booted in 0.052186s", severity: 1 }).kind).toBe("runtime.started");
     expect(classifyRecord({ component: "kubelet", message: 'Kubelet version kubeletVersion="v1.31.4"', severity: 1 }).kind).toBe("kubelet.started");
     expect(classifyRecord({ component: "kubelet", message: "Starting kubelet main sync loop", severity: 1 }).kind).toBe("log");
-    expect(classifyRecord({ component: "kubelet", message: 'Skipping pod synchronization err="PLEG is not healthy: pleg was last seen active 3m0s ago"', severity: 3 }).kind).toBe(
-      "runtime.unhealthy",
-    );
-    expect(classifyRecord({ component: "kernel", message: "Linux version 6.1.128-136.201.amzn2023.x86_64 (mockbuild@ip-10-0-54-52)", severity: 1 })).toMatchObject({
+    expect(
+      classifyRecord({
+        component: "kubelet",
+        message: 'Skipping pod synchronization err="PLEG is not healthy: pleg was last seen active 3m0s ago"',
+        severity: 3,
+      }).kind,
+    ).toBe("runtime.unhealthy");
+    expect(
+      classifyRecord({ component: "kernel", message: "Linux version 6.1.128-136.201.amzn2023.x86_64 (mockbuild@ip-10-0-54-52)", severity: 1 }),
+    ).toMatchObject({
       kind: "kernel.start",
       lane: "kernel",
     });
@@ -199,8 +228,13 @@ describe("classifyRecord on pod and sandbox identification", () => {
       severity: 1,
     });
     expect(populated).toMatchObject({ kind: "log", lane: "cni-plugin", pod: "default/web-7d9c6b5f4-x2x9q", sandboxId: "ab".repeat(32) });
-    expect(classifyRecord({ component: "cni-calico", message: "Using node name: ip-10-20-30-40.ec2.internal", severity: 1 })).toMatchObject({ kind: "cni.ready", lane: "cni-agent" });
-    expect(classifyRecord({ component: "cni-calico", message: "cni-installer/<nil> <nil>: Created /host/etc/cni/net.d/10-calico.conflist", severity: 1 })).toMatchObject({
+    expect(classifyRecord({ component: "cni-calico", message: "Using node name: ip-10-20-30-40.ec2.internal", severity: 1 })).toMatchObject({
+      kind: "cni.ready",
+      lane: "cni-agent",
+    });
+    expect(
+      classifyRecord({ component: "cni-calico", message: "cni-installer/<nil> <nil>: Created /host/etc/cni/net.d/10-calico.conflist", severity: 1 }),
+    ).toMatchObject({
       kind: "cni.config.written",
       lane: "cni-agent",
     });
@@ -229,7 +263,9 @@ describe("classifyRecord on pod and sandbox identification", () => {
       kind: "sandbox.create.start",
       pod: "kube-system/coredns-5d78c9869d-abcde",
     });
-    expect(classifyRecord({ component: "crio", message: `Ran pod sandbox ${id} with infra container: kube-system/coredns-5d78c9869d-abcde/POD`, severity: 1 })).toMatchObject({
+    expect(
+      classifyRecord({ component: "crio", message: `Ran pod sandbox ${id} with infra container: kube-system/coredns-5d78c9869d-abcde/POD`, severity: 1 }),
+    ).toMatchObject({
       kind: "sandbox.created",
       sandboxId: id,
       pod: "kube-system/coredns-5d78c9869d-abcde",
@@ -254,7 +290,7 @@ describe("hasHex64", () => {
       const parts: string[] = [];
       for (let k = rnd(5); k >= 0; k--) {
         const len = rnd(4) === 0 ? 60 + rnd(8) : rnd(70);
-        parts.push(Array.from({ length: len }, () => "0123456789abcdef"[rnd(16)]).join(""), ["", " ", "g", "-", "\\\"", "Z"][rnd(6)]);
+        parts.push(Array.from({ length: len }, () => "0123456789abcdef"[rnd(16)]).join(""), ["", " ", "g", "-", '\\"', "Z"][rnd(6)]);
       }
       const s = parts.join("");
       expect(hasHex64(s), s).toBe(re.test(s));
@@ -269,7 +305,8 @@ describe("classifyRecord on CNI plugins' own logs", () => {
   it("an Azure CNI ADD that completed with an error is a failed ADD, its cause the IPAM's", () => {
     const r = classifyRecord({
       component: "azure-cni",
-      message: "[cni-net] ADD command completed for pod web-5d8f7b9c6-x7k2p with IP:[] err:Failed to allocate pool: Failed to delegate: Failed to allocate address: No available addresses.",
+      message:
+        "[cni-net] ADD command completed for pod web-5d8f7b9c6-x7k2p with IP:[] err:Failed to allocate pool: Failed to delegate: Failed to allocate address: No available addresses.",
       fields: { err: "Failed to allocate pool: Failed to delegate: Failed to allocate address: No available addresses.", pod: "default/web-5d8f7b9c6-x7k2p" },
       severity: 3,
     });
@@ -277,11 +314,16 @@ describe("classifyRecord on CNI plugins' own logs", () => {
   });
 
   it("CRI-O's failed ADD names the pod as <namespace>_<name>; a multus delegate names it in brackets", () => {
-    const crio = classifyRecord({ component: "crio", message: 'Error adding pod default_example-pod-2 to CNI network "crio": plugin type="bridge" failed (add): failed to set bridge addr', severity: 3 });
+    const crio = classifyRecord({
+      component: "crio",
+      message: 'Error adding pod default_example-pod-2 to CNI network "crio": plugin type="bridge" failed (add): failed to set bridge addr',
+      severity: 3,
+    });
     expect(crio).toMatchObject({ kind: "cni.add.failed", lane: "runtime", pod: "default/example-pod-2" });
     const multus = classifyRecord({
       component: "multus",
-      message: '[kube-system/app-7d9c9b7b8c-x2l4p/5b9c0d1e-aaaa-bbbb-cccc-ddddeeeeffff:cilium]: error adding container to network "cilium": unable to connect to Cilium daemon',
+      message:
+        '[kube-system/app-7d9c9b7b8c-x2l4p/5b9c0d1e-aaaa-bbbb-cccc-ddddeeeeffff:cilium]: error adding container to network "cilium": unable to connect to Cilium daemon',
       severity: 3,
     });
     expect(multus).toMatchObject({ kind: "cni.add.failed", pod: "kube-system/app-7d9c9b7b8c-x2l4p", errorClass: "cilium-agent-unreachable" });
@@ -295,16 +337,34 @@ describe("classifyRecord on older and partial sandbox failure reports", () => {
         component: "k8s-events",
         message,
         severity: 2,
-        k8sEvent: { reason: "FailedSync", type: "Warning", count: 9, namespace: "default", objectKind: "Pod", objectName: "busybox-3219474226-8x1tq", node: "n1", firstMs: null, lastMs: null },
+        k8sEvent: {
+          reason: "FailedSync",
+          type: "Warning",
+          count: 9,
+          namespace: "default",
+          objectKind: "Pod",
+          objectName: "busybox-3219474226-8x1tq",
+          node: "n1",
+          firstMs: null,
+          lastMs: null,
+        },
       });
-    expect(ev('Error syncing pod, skipping: failed to "CreatePodSandbox" for "busybox-3219474226-8x1tq_default(0c1d)" with CreatePodSandboxError: "..."').kind).toBe("sandbox.create.failed");
-    expect(ev('Error syncing pod, skipping: failed to "KillPodSandbox" for "busybox-3219474226-8x1tq_default(0c1d)" with KillPodSandboxError: "..."').kind).toBe("sandbox.stop.failed");
-    expect(ev("Error syncing pod, skipping: failed to \"StartContainer\" for \"app\" with CrashLoopBackOff").kind).toBe("k8s.event");
+    expect(
+      ev('Error syncing pod, skipping: failed to "CreatePodSandbox" for "busybox-3219474226-8x1tq_default(0c1d)" with CreatePodSandboxError: "..."').kind,
+    ).toBe("sandbox.create.failed");
+    expect(
+      ev('Error syncing pod, skipping: failed to "KillPodSandbox" for "busybox-3219474226-8x1tq_default(0c1d)" with KillPodSandboxError: "..."').kind,
+    ).toBe("sandbox.stop.failed");
+    expect(ev('Error syncing pod, skipping: failed to "StartContainer" for "app" with CrashLoopBackOff').kind).toBe("k8s.event");
   });
 
   it("the runtime's set-up error on a kubelet line of its own (a grep of an err=< block) is an attempt line, with its sandbox", () => {
     const id = "eda8bab9e1914ec43190de3df221354a5a9db9b2385bddc2afe02b271d11668b";
-    const r = classifyRecord({ component: "kubelet", message: `        rpc error: code = Unknown desc = failed to setup network for sandbox "${id}": plugin type="cilium-cni" failed (add): unable to connect to Cilium daemon`, severity: 1 });
+    const r = classifyRecord({
+      component: "kubelet",
+      message: `        rpc error: code = Unknown desc = failed to setup network for sandbox "${id}": plugin type="cilium-cni" failed (add): unable to connect to Cilium daemon`,
+      severity: 1,
+    });
     expect(r).toMatchObject({ kind: "sandbox.create.failed", sandboxId: id, errorClass: "cilium-agent-unreachable" });
   });
 });
@@ -319,14 +379,27 @@ describe("classifyRecord on the AWS VPC CNI's ipamd", () => {
 describe("classifyRecord on crictl, Antrea and kube-ovn failure lines", () => {
   it("crictl's fatal `run pod sandbox` is an attempt line, its sandbox and cause kept", () => {
     const id = "2dd1f42497899f01a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f70819";
-    const r = classifyRecord({ component: "crictl", message: `run pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${id}": plugin type="calico" failed (add): stat /var/lib/calico/nodename: no such file or directory`, severity: 4 });
+    const r = classifyRecord({
+      component: "crictl",
+      message: `run pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "${id}": plugin type="calico" failed (add): stat /var/lib/calico/nodename: no such file or directory`,
+      severity: 4,
+    });
     expect(r).toMatchObject({ kind: "sandbox.create.failed", lane: "kubelet", sandboxId: id, errorClass: "calico-nodename-missing" });
   });
 
   it("an Antrea agent that could not configure a container's interface failed its ADD; kube-ovn names the pod unquoted", () => {
-    const antrea = classifyRecord({ component: "antrea", message: 'Failed to configure container 2bf8333eafa19313d398bc07afeaa0496d11d01ab4eb9dd5d3f7485fb7e76d83 interface: failed to Statfs "/host/var/run/netns/cni-90c1": no such file or directory', severity: 3 });
+    const antrea = classifyRecord({
+      component: "antrea",
+      message:
+        'Failed to configure container 2bf8333eafa19313d398bc07afeaa0496d11d01ab4eb9dd5d3f7485fb7e76d83 interface: failed to Statfs "/host/var/run/netns/cni-90c1": no such file or directory',
+      severity: 3,
+    });
     expect(antrea).toMatchObject({ kind: "cni.add.failed", lane: "cni-agent" });
-    const ovn = classifyRecord({ component: "kube-ovn", message: "failed to configure nic eth0 for pod kubevirt/virt-operator-6965ff7dff-jbvgh: network not ready after 200 ping to gateway 10.16.0.1", severity: 3 });
+    const ovn = classifyRecord({
+      component: "kube-ovn",
+      message: "failed to configure nic eth0 for pod kubevirt/virt-operator-6965ff7dff-jbvgh: network not ready after 200 ping to gateway 10.16.0.1",
+      severity: 3,
+    });
     expect(ovn).toMatchObject({ kind: "cni.add.failed", pod: "kubevirt/virt-operator-6965ff7dff-jbvgh" });
   });
 });

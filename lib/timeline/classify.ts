@@ -104,7 +104,8 @@ export function hasHex64(s: string): boolean {
 /** Headlines only the kubelet's CRI client (kubelet, crictl) prints (kubernetes `pkg/kubelet/kuberuntime`, cri-client `remote_runtime.go`). */
 const KUBELET_CRI_HEADLINE =
   /^(?:RunPodSandbox from runtime service failed|[Cc]reatePodSandbox for pod|Failed to create sandbox for pod|Error syncing pod, skipping|StopPodSandbox from runtime service failed|Failed to stop sandbox|killPodWithSyncResult failed)/;
-const CNI_OP_HINT = /\(add\)|\(del|set ?up|destroy|tear ?down|KillPodSandbox|CNI (?:ADD|DEL)|[Ee]rror (?:adding|deleting)|invoking (?:Conflist|Delegate)(?:Add|Del)|(?:Add|Del)Network gRPC|configure nic|(?:ADD|DEL) command completed|assign (?:an )?IP address to|configure container \S+ interface/;
+const CNI_OP_HINT =
+  /\(add\)|\(del|set ?up|destroy|tear ?down|KillPodSandbox|CNI (?:ADD|DEL)|[Ee]rror (?:adding|deleting)|invoking (?:Conflist|Delegate)(?:Add|Del)|(?:Add|Del)Network gRPC|configure nic|(?:ADD|DEL) command completed|assign (?:an )?IP address to|configure container \S+ interface/;
 const CALICO_CALLER_RE = /^(?:[\w.-]+\/)?(?:[\w.-]+\.go|<nil>) (?:\d+|<nil>): /;
 const FAILURE_KINDS = new Set<EventKind>([
   "sandbox.create.failed",
@@ -334,12 +335,14 @@ function kubeletKind(h: string, text: string, severity: number): EventKind | nul
   if (/^rpc error: code = \w+ desc = failed to (?:setup|set up) network for sandbox "/.test(h)) return "sandbox.create.failed";
   // structured (`CreatePodSandbox for pod failed`) and dockershim-era text (`CreatePodSandbox for pod "<name>_<ns>(<uid>)" failed: ...`,
   // `createPodSandbox ...`), also cut by a terminal before its `failed`
-  if (/^[Cc]reatePodSandbox for pod (?:failed|"[^"]*" failed)/.test(h) || (severity >= 3 && /^[Cc]reatePodSandbox for pod "/.test(h))) return "sandbox.create.failed";
+  if (/^[Cc]reatePodSandbox for pod (?:failed|"[^"]*" failed)/.test(h) || (severity >= 3 && /^[Cc]reatePodSandbox for pod "/.test(h)))
+    return "sandbox.create.failed";
   if (/^Failed to create sandbox for pod/.test(h)) return "sandbox.create.failed";
   // `Error syncing pod, skipping` (structured) and `Error syncing pod <uid> ("<name>_<ns>(<uid>)"), skipping: ...` (text);
   // kubelets before the CRI (1.5 and older) set the network up in a `SetupNetwork` step of the sync
   if (/^Error syncing pod\b/.test(h)) {
-    if (/failed to "?CreatePodSandbox"?|CreatePodSandboxError|FailedCreatePodSandBox|failed to "?SetupNetwork"?|SetupNetworkError/.test(text)) return "sandbox.create.failed";
+    if (/failed to "?CreatePodSandbox"?|CreatePodSandboxError|FailedCreatePodSandBox|failed to "?SetupNetwork"?|SetupNetworkError/.test(text))
+      return "sandbox.create.failed";
     if (/failed to "?KillPodSandbox"?|KillPodSandboxError/.test(text)) return "sandbox.stop.failed";
     return null;
   }
@@ -357,7 +360,9 @@ function kubeletKind(h: string, text: string, severity: number): EventKind | nul
   // runtime calls other than sandbox create/stop timing out or refused (remote_runtime.go / cri-client log.go)
   if (
     severity >= 3 &&
-    /^(?:ListPodSandbox|ListContainers|ContainerStatus|PodSandboxStatus|ListPodSandboxStats|ListContainerStats|Status|Version) (?:with filter )?from runtime service failed/.test(h) &&
+    /^(?:ListPodSandbox|ListContainers|ContainerStatus|PodSandboxStatus|ListPodSandboxStats|ListContainerStats|Status|Version) (?:with filter )?from runtime service failed/.test(
+      h,
+    ) &&
     /DeadlineExceeded|code = Unavailable/.test(text)
   )
     return "runtime.unhealthy";
@@ -376,8 +381,7 @@ function containerdKind(h: string, text: string, severity: number, fields: Recor
   if (/^(?:Failed to destroy network for sandbox|Failed to teardown network|Failed to tear down network)/i.test(h)) return "sandbox.stop.failed";
   if (/^TearDown network for sandbox .*successfully/.test(h)) return "sandbox.stop";
   if (/^starting containerd\b/.test(h) || /^containerd successfully booted\b/.test(h)) return "runtime.started";
-  if (/failed to load cni during init|cni config load failed|cni plugin not initialized|no network config found in/i.test(text))
-    return "network.not-ready";
+  if (/failed to load cni during init|cni config load failed|cni plugin not initialized|no network config found in/i.test(text)) return "network.not-ready";
   if (
     severity >= 3 &&
     /failed to handle (?:container )?TaskExit event|failed to (?:send|publish|forward) event|event stream|ttrpc: closed|ttrpc: received message on inactive stream|ttrpc: failed to handle message|shim (?:disconnected|exited)|timeout waiting for .*shim|failed to (?:stop|delete) sandbox .*deadline/i.test(
@@ -456,7 +460,8 @@ const POD_NAME_ONLY_RE = new RegExp(`\\bfor pod "(${NAME})"`);
 /** CRI-O `Error adding pod <namespace>_<name> to CNI network` (and deleting … from) */
 const CRIO_CNI_POD_RE = new RegExp(`[Ee]rror (?:adding|deleting) pod (${NAME})_(${NAME}) (?:to|from) CNI network`);
 /** CNI_ARGS as plugins and multus print them: `K8S_POD_NAMESPACE=<ns>;K8S_POD_NAME=<name>` (either order) */
-const CNI_ARGS_POD_RE = /K8S_POD_NAMESPACE=([A-Za-z0-9.-]+);(?:[^;\s]*;)*?K8S_POD_NAME=([A-Za-z0-9.-]+)|K8S_POD_NAME=([A-Za-z0-9.-]+);(?:[^;\s]*;)*?K8S_POD_NAMESPACE=([A-Za-z0-9.-]+)/;
+const CNI_ARGS_POD_RE =
+  /K8S_POD_NAMESPACE=([A-Za-z0-9.-]+);(?:[^;\s]*;)*?K8S_POD_NAME=([A-Za-z0-9.-]+)|K8S_POD_NAME=([A-Za-z0-9.-]+);(?:[^;\s]*;)*?K8S_POD_NAMESPACE=([A-Za-z0-9.-]+)/;
 /** `… to pod <namespace>/<name>` / `… for pod <namespace>/<name>` unquoted (aws-vpc-cni ipamd, kube-ovn) */
 const IPAMD_POD_RE = new RegExp(`\\b(?:to|for) pod (${NAME})/(${NAME})\\b`);
 /** multus `[<namespace>/<name>/<uid>:<network>]` (uid optional) */
@@ -546,8 +551,10 @@ const CNI_OP_RE = new RegExp(
     /([Ff][Aa][Ii][Ll][Ee][Dd] \([Dd][Ee][Ll](?:[Ee][Tt][Ee])?\))/.source,
     // multus `error adding container to network`, `DelegateAdd`; aws-vpc-cni `AddNetwork gRPC call`; kube-ovn `failed to configure nic`
     // Azure CNI `ADD command completed … err:…`
-    /(failed to (?:setup|set up) (?:network|sandbox container)|failed to set up pod "[^"]*" network|CNI ADD\b|[Ee]rror adding (?:pod|network|container to network)|error invoking (?:Conflist|Delegate)Add\b|AddNetwork gRPC call|failed to configure nic|Failed to configure container \S+ interface|\bADD command completed\b|[Ff]ailed to assign (?:an )?IP address to (?:pod|container))/.source,
-    /(failed to (?:destroy|teardown|tear down) (?:network|pod)|failed to teardown pod "[^"]*" network|CNI DEL\b|KillPodSandbox|[Ee]rror deleting (?:pod|network)|error invoking (?:Conflist|Delegate)Del\b|DelNetwork gRPC call|\bDEL command completed\b)/.source,
+    /(failed to (?:setup|set up) (?:network|sandbox container)|failed to set up pod "[^"]*" network|CNI ADD\b|[Ee]rror adding (?:pod|network|container to network)|error invoking (?:Conflist|Delegate)Add\b|AddNetwork gRPC call|failed to configure nic|Failed to configure container \S+ interface|\bADD command completed\b|[Ff]ailed to assign (?:an )?IP address to (?:pod|container))/
+      .source,
+    /(failed to (?:destroy|teardown|tear down) (?:network|pod)|failed to teardown pod "[^"]*" network|CNI DEL\b|KillPodSandbox|[Ee]rror deleting (?:pod|network)|error invoking (?:Conflist|Delegate)Del\b|DelNetwork gRPC call|\bDEL command completed\b)/
+      .source,
   ].join("|"),
 );
 

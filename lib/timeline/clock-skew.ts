@@ -98,7 +98,11 @@ function failureSpans(failures: readonly NodeFailure[]): Map<string, { min: numb
 }
 
 /** `estimateSkew` on the failures' per-pod spans (built once for every events file of a bundle). */
-function estimateFromSpans(byPod: ReadonlyMap<string, { min: number; max: number }>, events: readonly FailureEvent[], params: Partial<SkewParams>): SkewEstimate | null {
+function estimateFromSpans(
+  byPod: ReadonlyMap<string, { min: number; max: number }>,
+  events: readonly FailureEvent[],
+  params: Partial<SkewParams>,
+): SkewEstimate | null {
   const p = { ...SKEW_DEFAULTS, ...params };
   const evByPod = new Map<string, { first: number; last: number; sec: boolean }>();
   for (const e of events) {
@@ -149,10 +153,7 @@ export interface SkewInput {
 }
 
 /** `SkewInput` of one file (`kind` is the file's kind) from its events. */
-export function skewInputOf(
-  kind: string,
-  events: Iterable<Pick<AnalysedEvent, "ts" | "pod" | "kind" | "fields" | "precision">>,
-): SkewInput {
+export function skewInputOf(kind: string, events: Iterable<Pick<AnalysedEvent, "ts" | "pod" | "kind" | "fields" | "precision">>): SkewInput {
   const fail = new Map<string, { min: number; max: number }>();
   const ev = new Map<string, FailureEvent>();
   for (const e of events) {
@@ -220,7 +221,10 @@ export function shiftEvent(e: Pick<AnalysedEvent, "ts" | "fields">, off: number)
   if (e.ts !== null) e.ts += off;
   const k8s = e.fields?.k8s as { firstMs?: number | null; lastMs?: number | null } | undefined;
   if (k8s) {
-    e.fields = { ...e.fields, k8s: { ...k8s, firstMs: k8s.firstMs == null ? k8s.firstMs : k8s.firstMs + off, lastMs: k8s.lastMs == null ? k8s.lastMs : k8s.lastMs + off } };
+    e.fields = {
+      ...e.fields,
+      k8s: { ...k8s, firstMs: k8s.firstMs == null ? k8s.firstMs : k8s.firstMs + off, lastMs: k8s.lastMs == null ? k8s.lastMs : k8s.lastMs + off },
+    };
   }
 }
 
@@ -229,7 +233,12 @@ export function shiftEvent(e: Pick<AnalysedEvent, "ts" | "fields">, off: number)
  * their events): shifts the events' `ts` (and `fields.k8s.firstMs/lastMs`), the file's
  * `firstTs/lastTs`, and sets `clockOffsetMs`. Returns the estimates per file path (for notes and tests).
  */
-export function applyClockSkew(files: AnalysedFile[], events: AnalysedEvent[], skew: SkewOption | null, params: Partial<SkewParams> = {}): Map<string, SkewEstimate | null> {
+export function applyClockSkew(
+  files: AnalysedFile[],
+  events: AnalysedEvent[],
+  skew: SkewOption | null,
+  params: Partial<SkewParams> = {},
+): Map<string, SkewEstimate | null> {
   const byFile = new Map<number, AnalysedEvent[]>();
   for (const e of events) {
     if (!files[e.fileIdx]) continue;

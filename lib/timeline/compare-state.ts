@@ -34,21 +34,25 @@ export interface TCompareState {
 export const DEFAULT_COMPARE_STATE: TCompareState = { boots: [], from: null, to: null, lanes: [...LANES] };
 
 /** Boot ids from a comma list (or several): positive integers, first occurrence kept. */
-export const ZBootIds = z
-  .union([z.string(), z.array(z.string())])
-  .transform((v) => {
-    const ids = (Array.isArray(v) ? v.join(",") : v)
-      .split(",")
-      .map((s) => s.trim())
-      .filter((s) => /^\d{1,10}$/.test(s))
-      .map(Number)
-      .filter((n) => n > 0 && n <= 2_147_483_647);
-    return [...new Set(ids)].slice(0, MAX_COMPARE_BOOTS);
-  });
+export const ZBootIds = z.union([z.string(), z.array(z.string())]).transform((v) => {
+  const ids = (Array.isArray(v) ? v.join(",") : v)
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => /^\d{1,10}$/.test(s))
+    .map(Number)
+    .filter((n) => n > 0 && n <= 2_147_483_647);
+  return [...new Set(ids)].slice(0, MAX_COMPARE_BOOTS);
+});
 
 /** Seconds since T+0 with up to 3 decimals (`9`, `-1.5`, `28.25`), as ms. */
 export const ZOffset = z
-  .union([z.number(), z.string().regex(/^-?\d{1,7}(\.\d{1,3})?$/).transform(Number)])
+  .union([
+    z.number(),
+    z
+      .string()
+      .regex(/^-?\d{1,7}(\.\d{1,3})?$/)
+      .transform(Number),
+  ])
   .transform((s) => Math.round(s * 1000))
   .pipe(z.number().int().min(-MAX_OFFSET_MS).max(MAX_OFFSET_MS));
 

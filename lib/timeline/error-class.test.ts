@@ -22,7 +22,10 @@ describe("errorClassOf: fixed slugs", () => {
     ],
     ["rpc error: code = DeadlineExceeded desc = context deadline exceeded", "context-deadline-exceeded"],
     ['networkPlugin cni failed to set up pod "kafka-0_default" network: netplugin failed with no error message', "netplugin-no-error-message"],
-    ['plugin type="host-local" failed (add): failed to allocate for range 0: no IP addresses available in range set: 10.244.1.1-10.244.1.254', "ipam-exhausted"],
+    [
+      'plugin type="host-local" failed (add): failed to allocate for range 0: no IP addresses available in range set: 10.244.1.1-10.244.1.254',
+      "ipam-exhausted",
+    ],
     [
       'plugin type="calico" failed (add): error getting ClusterInformation: Get "https://10.96.0.1:443/apis/crd.projectcalico.org/v1/clusterinformations/default": dial tcp 10.96.0.1:443: connect: connection refused',
       "cni-connection-refused",
@@ -30,16 +33,19 @@ describe("errorClassOf: fixed slugs", () => {
     ['rpc error: code = Unknown desc = failed to setup network for sandbox "abcd": plugin type="calico" failed (add): ', "truncated"],
     ["rpc error: code = Unknown desc =", "truncated"],
     [
-      'rpc error: code = Unavailable desc = error reading from server: read unix @->/run/containerd/containerd.sock: read: connection reset by peer',
+      "rpc error: code = Unavailable desc = error reading from server: read unix @->/run/containerd/containerd.sock: read: connection reset by peer",
       "runtime-unreachable",
     ],
-    ['NetworkPlugin cni failed to set up pod "coredns-5c98db65d4-x7k2p_kube-system" network: open /run/flannel/subnet.env: no such file or directory', "flannel-subnet-missing"],
+    [
+      'NetworkPlugin cni failed to set up pod "coredns-5c98db65d4-x7k2p_kube-system" network: open /run/flannel/subnet.env: no such file or directory',
+      "flannel-subnet-missing",
+    ],
     [
       'plugin type="antrea" failed (add): rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing dial unix /var/run/antrea/cni.sock: connect: no such file or directory"',
       "cni-agent-unreachable",
     ],
     ['plugin type="calico" failed (add): error getting ClusterInformation: connection is unauthorized: Unauthorized', "cni-api-unauthorized"],
-    ['Failed to create pod sandbox: rpc error: code = Unavailable desc = transport is closing', "runtime-unreachable"],
+    ["Failed to create pod sandbox: rpc error: code = Unavailable desc = transport is closing", "runtime-unreachable"],
   ];
   it.each(cases)("%s -> %s", (text, slug) => {
     expect(errorClassOf(text)).toBe(slug);
@@ -50,7 +56,11 @@ describe("errorClassOf: fixed slugs", () => {
   });
 
   it("the runtime's own socket refusing is the runtime unreachable, not a CNI connection refusal", () => {
-    expect(errorClassOf('rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /run/containerd/containerd.sock: connect: connection refused"')).toBe("runtime-unreachable");
+    expect(
+      errorClassOf(
+        'rpc error: code = Unavailable desc = connection error: desc = "transport: Error while dialing: dial unix /run/containerd/containerd.sock: connect: connection refused"',
+      ),
+    ).toBe("runtime-unreachable");
   });
 
   it("case 001: three levels of escaped quotes are unescaped before matching", () => {
@@ -80,7 +90,9 @@ describe("errorClassOf: signatures", () => {
     const create = errorClassOf(
       'CreatePodSandbox for pod "web-6d4cf56db6-2xk9p_default(1b2c3d4e-1111-2222-3333-444455556666)" failed: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod "web-6d4cf56db6-2xk9p_default" network: neither iptables nor ip6tables usable',
     );
-    const crio = errorClassOf('failed to create pod network sandbox k8s_web-6d4cf56db6-2xk9p_default_1b2c3d4e_0(4f1e9ad2c0d7): neither iptables nor ip6tables usable');
+    const crio = errorClassOf(
+      "failed to create pod network sandbox k8s_web-6d4cf56db6-2xk9p_default_1b2c3d4e_0(4f1e9ad2c0d7): neither iptables nor ip6tables usable",
+    );
     expect(kubelet).toBe("sig:neither iptables nor ipNtables usable");
     expect(create).toBe(kubelet);
     expect(crio).toBe(kubelet);
@@ -89,7 +101,7 @@ describe("errorClassOf: signatures", () => {
   it("null for empty text; stripWrappers keeps the cause", () => {
     expect(errorClassOf("")).toBeNull();
     expect(errorClassOf(null)).toBeNull();
-    expect(stripWrappers('rpc error: code = Unknown desc = failed to create containerd task: cgroups: cgroup mountpoint does not exist: unknown')).toBe(
+    expect(stripWrappers("rpc error: code = Unknown desc = failed to create containerd task: cgroups: cgroup mountpoint does not exist: unknown")).toBe(
       "failed to create containerd task: cgroups: cgroup mountpoint does not exist: unknown",
     );
   });

@@ -5,7 +5,15 @@ const f = (id: number, detector: string, nodeName = "ip-10-0-0-1", bootKey = "b1
 
 describe("groupFindings", () => {
   it("keeps the first findings of each detector on a node boot and folds the rest, groups in list order", () => {
-    const list = [f(1, "sandbox-failure-window"), f(2, "retry-storm"), f(3, "retry-storm"), f(4, "retry-storm", "ip-10-0-0-2"), f(5, "retry-storm"), f(6, "retry-storm"), f(7, "runtime-degradation")];
+    const list = [
+      f(1, "sandbox-failure-window"),
+      f(2, "retry-storm"),
+      f(3, "retry-storm"),
+      f(4, "retry-storm", "ip-10-0-0-2"),
+      f(5, "retry-storm"),
+      f(6, "retry-storm"),
+      f(7, "runtime-degradation"),
+    ];
     const groups = groupFindings(list, 2);
     expect(groups.map((g) => [g.detector, g.nodeName, g.shown.map((x) => x.id), g.folded.map((x) => x.id)])).toEqual([
       ["sandbox-failure-window", "ip-10-0-0-1", [1], []],

@@ -3,7 +3,16 @@ import { fmtCompact, fmtMetric, metricLabel } from "./format";
 
 describe("fmtCompact", () => {
   it("fits counts of a large boot in a lane label", () => {
-    expect([0, 950, 1000, 12_345, 719_500, 1_092_000, 1_451_600, 3_000_900_000].map(fmtCompact)).toEqual(["0", "950", "1.00k", "12.3k", "720k", "1.09M", "1.45M", "3.00G"]);
+    expect([0, 950, 1000, 12_345, 719_500, 1_092_000, 1_451_600, 3_000_900_000].map(fmtCompact)).toEqual([
+      "0",
+      "950",
+      "1.00k",
+      "12.3k",
+      "720k",
+      "1.09M",
+      "1.45M",
+      "3.00G",
+    ]);
   });
 });
 
@@ -19,7 +28,19 @@ describe("fmtMetric", () => {
 
 describe("metricLabel", () => {
   it("turns the detectors' metric keys into words with their units", () => {
-    const keys = ["steadyMedianIntervalS", "peakAfterBootS", "writesPerS", "ratePerMin", "writesByWriter", "untimedWrites", "intervalsS", "sinceS", "blockedPods", "rhythm", "errorClasses"];
+    const keys = [
+      "steadyMedianIntervalS",
+      "peakAfterBootS",
+      "writesPerS",
+      "ratePerMin",
+      "writesByWriter",
+      "untimedWrites",
+      "intervalsS",
+      "sinceS",
+      "blockedPods",
+      "rhythm",
+      "errorClasses",
+    ];
     expect(keys.map(metricLabel)).toEqual([
       "steady median interval (s)",
       "peak (T+ s)",

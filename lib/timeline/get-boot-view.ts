@@ -129,7 +129,16 @@ export async function getBootView(opts: { incidentId: string; node: string; boot
   return {
     incident: node.incident,
     node: { id: node.id, name: node.name, aliases: node.aliases, nameSource: node.nameSource },
-    boot: { id: boot.id, bootKey: boot.bootKey, startMs, endMs, detectedBy: boot.detectedBy, startApprox: boot.startApprox, index: idx + 1, count: node.boots.length },
+    boot: {
+      id: boot.id,
+      bootKey: boot.bootKey,
+      startMs,
+      endMs,
+      detectedBy: boot.detectedBy,
+      startApprox: boot.startApprox,
+      index: idx + 1,
+      count: node.boots.length,
+    },
     boots: node.boots.map((b, i) => ({ bootKey: b.bootKey, startMs: b.start.getTime(), index: i + 1 })),
     extent,
     range: { fromMs, toMs },
@@ -161,14 +170,21 @@ export async function getBootView(opts: { incidentId: string; node: string; boot
  */
 export async function nodeNameByAlias(opts: { incidentId: string; alias: string }): Promise<string | null> {
   const { prisma } = await getDb();
-  const n = await prisma.node.findFirst({ where: { incidentId: opts.incidentId, aliases: { has: opts.alias } }, orderBy: { id: "asc" }, select: { name: true } });
+  const n = await prisma.node.findFirst({
+    where: { incidentId: opts.incidentId, aliases: { has: opts.alias } },
+    orderBy: { id: "asc" },
+    select: { name: true },
+  });
   return n?.name ?? null;
 }
 
 /** The same for a boot id of the incident (the API's addressing); `ApiError("not_found")` when it is not there. */
 export async function getBootViewById(opts: { incidentId: string; bootId: number }): Promise<TBootView> {
   const { prisma } = await getDb();
-  const b = await prisma.boot.findFirst({ where: { id: opts.bootId, incidentId: opts.incidentId }, select: { bootKey: true, node: { select: { name: true } } } });
+  const b = await prisma.boot.findFirst({
+    where: { id: opts.bootId, incidentId: opts.incidentId },
+    select: { bootKey: true, node: { select: { name: true } } },
+  });
   if (!b) throw new ApiError("not_found", "boot not found in this incident");
   return getBootView({ incidentId: opts.incidentId, node: b.node.name, bootKey: b.bootKey });
 }

@@ -32,13 +32,25 @@ WHERE e."incidentId" = $1
   AND e.lane = ANY($5::text[])
 GROUP BY e.kind, e.pod`;
 
-export async function getEventFacets(opts: { incidentId: string; bootId: number; fromMs: number; toMs: number; lanes: readonly TLane[] }): Promise<TEventFacets> {
+export async function getEventFacets(opts: {
+  incidentId: string;
+  bootId: number;
+  fromMs: number;
+  toMs: number;
+  lanes: readonly TLane[];
+}): Promise<TEventFacets> {
   const { sql } = await getDb();
   const kinds = new Map<string, number>();
   const pods = new Map<string, number>();
   let from = opts.fromMs;
   while (from < opts.toMs) {
-    const [b] = await sql.query<{ ms: number }>(BOUND_SQL, [opts.incidentId, opts.bootId, new Date(from).toISOString(), new Date(opts.toMs).toISOString(), scanRowsOf(sql.backend)]);
+    const [b] = await sql.query<{ ms: number }>(BOUND_SQL, [
+      opts.incidentId,
+      opts.bootId,
+      new Date(from).toISOString(),
+      new Date(opts.toMs).toISOString(),
+      scanRowsOf(sql.backend),
+    ]);
     // the slice ends that many events in (never at its own start: one instant can hold more)
     const to = b && Number(b.ms) > from ? Number(b.ms) : opts.toMs;
     const rows = await sql.query<{ kind: string; pod: string | null; n: number }>(SQL, [
@@ -55,7 +67,10 @@ export async function getEventFacets(opts: { incidentId: string; bootId: number;
     }
     from = to;
   }
-  const byCount = <T extends { n: number }>(key: (x: T) => string) => (a: T, b: T) => b.n - a.n || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+  const byCount =
+    <T extends { n: number }>(key: (x: T) => string) =>
+    (a: T, b: T) =>
+      b.n - a.n || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
   return {
     kinds: [...kinds].map(([kind, n]) => ({ kind, n })).sort(byCount((x) => x.kind)),
     pods: [...pods]

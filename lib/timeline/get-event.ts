@@ -6,7 +6,7 @@
  */
 import { getDb } from "@/lib/db/connection";
 import { ApiError } from "@/lib/http/errors";
-import { readSourceLines, type SourceLine } from "./read-source-lines";
+import { readSourceLines } from "./read-source-lines";
 
 /** Lines of context shown before and after the event's own lines. */
 export const CONTEXT_LINES = 3;
@@ -114,7 +114,16 @@ export async function getEvent(opts: { incidentId: string; eventId: string }): P
     fields: parseFields(r.fields),
     line: r.line,
     span,
-    file: { id: r.fileId, path: r.path, kind: r.fileKind, format: r.format, clockOffsetMs: r.clockOffsetMs, timeZone: r.timeZone, zoneSource: r.zoneSource, yearSource: r.yearSource },
+    file: {
+      id: r.fileId,
+      path: r.path,
+      kind: r.fileKind,
+      format: r.format,
+      clockOffsetMs: r.clockOffsetMs,
+      timeZone: r.timeZone,
+      zoneSource: r.zoneSource,
+      yearSource: r.yearSource,
+    },
     bundle: { id: r.bundleId, fileName: r.fileName },
     node: r.node,
     bootKey: r.bootKey,

@@ -102,14 +102,14 @@ export async function getLaneDensity(opts: TLaneDensityOptions): Promise<TLaneDe
         lanes,
       ])
     : await sql.query<Row>(SQL, [
-    opts.incidentId,
-    opts.bootId,
-    new Date(opts.fromMs).toISOString(),
-    new Date(opts.toMs).toISOString(),
-    new Date(grid.startMs).toISOString(),
-    grid.bucketMs,
-    lanes,
-  ]);
+        opts.incidentId,
+        opts.bootId,
+        new Date(opts.fromMs).toISOString(),
+        new Date(opts.toMs).toISOString(),
+        new Date(grid.startMs).toISOString(),
+        grid.bucketMs,
+        lanes,
+      ]);
   const byLane = new Map<string, TLaneSeries>(lanes.map((l) => [l, { lane: l, total: 0, errors: 0, max: 0, buckets: [] }]));
   for (const r of rows) {
     const s = byLane.get(r.lane);

@@ -48,12 +48,7 @@ ORDER BY m.ts, k.kind`;
 /** First event of each milestone kind in the boot, in time order (UTC ms). */
 export async function getMilestones(opts: { incidentId: string; bootId: number; bootStartMs: number }): Promise<TMilestone[]> {
   const { sql } = await getDb();
-  const rows = await sql.query<Row>(SQL, [
-    opts.incidentId,
-    opts.bootId,
-    MILESTONE_KINDS.map((m) => m.kind),
-    new Date(opts.bootStartMs).toISOString(),
-  ]);
+  const rows = await sql.query<Row>(SQL, [opts.incidentId, opts.bootId, MILESTONE_KINDS.map((m) => m.kind), new Date(opts.bootStartMs).toISOString()]);
   return rows.map((r) => {
     const def = MILESTONE_KINDS.find((m) => m.kind === r.kind)!;
     return { kind: def.kind, label: def.label, eventId: r.id, ts: Number(r.ts), component: r.component, message: r.message };

@@ -236,7 +236,10 @@ export function parseKeyValues(s: string): Record<string, string> {
     } else if (s[j] === "<" && (s[j + 1] === "\n" || s.startsWith("<\\n", j))) {
       const close = s.indexOf(">", j);
       const end = close < 0 ? s.length : close + 1;
-      value = s.slice(j + 1, end - 1).replace(/^(\\n|\n)/, "").trim();
+      value = s
+        .slice(j + 1, end - 1)
+        .replace(/^(\\n|\n)/, "")
+        .trim();
       j = end;
     } else {
       let k = j;

@@ -5,7 +5,9 @@ import { toSourceBlocks } from "../ingest/analyse-bundle";
 import { decodeSourceBlock, encodeSourceBlock } from "./source-block-codec";
 
 // the Calico scenario's kubelet log in blocks of 256 lines, as toSourceBlocks cuts it
-const lines = generateScenario("calico", { pods: 60, nodenameDelayS: 900, retryIntervalS: 15, seed: 3 }).files.find((f) => f.path.includes("kubelet"))!.content.split("\n");
+const lines = generateScenario("calico", { pods: 60, nodenameDelayS: 900, retryIntervalS: 15, seed: 3 })
+  .files.find((f) => f.path.includes("kubelet"))!
+  .content.split("\n");
 const blocks = Array.from({ length: Math.min(12, Math.ceil(lines.length / 256)) }, (_, i) => lines.slice(i * 256, i * 256 + 256).join("\n"));
 const block = blocks[0];
 

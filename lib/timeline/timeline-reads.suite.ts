@@ -30,11 +30,25 @@ export async function seed() {
   await prisma.incident.create({ data: { id: incidentId, title: "reads test" } });
   await prisma.bundle.create({ data: { id: `${incidentId}b`, incidentId, fileName: "x.tar.gz", sha256: "0", byteSize: 10n, status: "ready" } });
   const file = await prisma.sourceFile.create({
-    data: { bundleId: `${incidentId}b`, incidentId, ord: 0, path: "node-a/journal.log", status: "read", kind: "journal", format: "journal-short", nodeName: "node-a", clockOffsetMs: 1500 },
+    data: {
+      bundleId: `${incidentId}b`,
+      incidentId,
+      ord: 0,
+      path: "node-a/journal.log",
+      status: "read",
+      kind: "journal",
+      format: "journal-short",
+      nodeName: "node-a",
+      clockOffsetMs: 1500,
+    },
   });
   const node = await prisma.node.create({ data: { incidentId, name: "node-a" } });
-  const boot1 = await prisma.boot.create({ data: { incidentId, nodeId: node.id, bootKey: "inferred-1", start: new Date(T0 - 100_000), end: new Date(T0 - 50_000), detectedBy: "first-event" } });
-  const boot2 = await prisma.boot.create({ data: { incidentId, nodeId: node.id, bootKey: "a".repeat(32), start: new Date(T0), end: new Date(T0 + 60_000), detectedBy: "separator" } });
+  const boot1 = await prisma.boot.create({
+    data: { incidentId, nodeId: node.id, bootKey: "inferred-1", start: new Date(T0 - 100_000), end: new Date(T0 - 50_000), detectedBy: "first-event" },
+  });
+  const boot2 = await prisma.boot.create({
+    data: { incidentId, nodeId: node.id, bootKey: "a".repeat(32), start: new Date(T0), end: new Date(T0 + 60_000), detectedBy: "separator" },
+  });
   const rows: string[] = [];
   // the per-second rollup, as the ingest writes it (EventDensity)
   const density = new Map<string, [number, number]>();
@@ -42,7 +56,24 @@ export async function seed() {
   const add = (bootId: number, ms: number, lane: string, severity: number, kind: string, msg: string, pod: string | null = null) => {
     line++;
     rows.push(
-      [incidentId, `${incidentId}b`, file.id, node.id, bootId, line, new Date(ms).toISOString(), "ms", lane === "runtime" ? "containerd" : lane, lane, severity, kind, pod, null, null, msg]
+      [
+        incidentId,
+        `${incidentId}b`,
+        file.id,
+        node.id,
+        bootId,
+        line,
+        new Date(ms).toISOString(),
+        "ms",
+        lane === "runtime" ? "containerd" : lane,
+        lane,
+        severity,
+        kind,
+        pod,
+        null,
+        null,
+        msg,
+      ]
         .map(copyText)
         .join("\t") + "\n",
     );
@@ -57,14 +88,32 @@ export async function seed() {
   add(boot2.id, T0 - 5, "runtime", 1, "sandbox.created", "before T+0");
   add(boot2.id, T0 + 6_400, "runtime", 1, "runtime.started", "containerd started");
   add(boot2.id, T0 + 7_100, "kubelet", 1, "kubelet.started", "Started kubelet");
-  for (let i = 0; i < 100; i++) add(boot2.id, T0 + 9_000 + i * 100, i % 2 ? "kubelet" : "cni-plugin", 3, "sandbox.create.failed", `failed 100%_x ${i}`, `kube-system/pod-${i % 5}`);
+  for (let i = 0; i < 100; i++)
+    add(boot2.id, T0 + 9_000 + i * 100, i % 2 ? "kubelet" : "cni-plugin", 3, "sandbox.create.failed", `failed 100%_x ${i}`, `kube-system/pod-${i % 5}`);
   add(boot2.id, T0 + 20_000, "runtime", 1, "sandbox.created", "first success");
   // same ts: order by file line
   add(boot2.id, T0 + 30_000, "events", 2, "k8s.event", "tie a");
   add(boot2.id, T0 + 30_000, "events", 2, "k8s.event", "tie b");
   await sql.copyFrom(
     "Event",
-    ["incidentId", "bundleId", "fileId", "nodeId", "bootId", "line", "ts", "precision", "component", "lane", "severity", "kind", "pod", "sandboxId", "errorClass", "message"],
+    [
+      "incidentId",
+      "bundleId",
+      "fileId",
+      "nodeId",
+      "bootId",
+      "line",
+      "ts",
+      "precision",
+      "component",
+      "lane",
+      "severity",
+      "kind",
+      "pod",
+      "sandboxId",
+      "errorClass",
+      "message",
+    ],
     rows,
   );
   await sql.copyFrom(
@@ -85,7 +134,9 @@ export async function seed() {
     ]);
   }
   // evidence: the first three failures (lines 6, 7, 8), cited out of order
-  const evidence = (await sql.query<{ id: string }>(`SELECT id::text AS id FROM "Event" WHERE "fileId" = $1 AND line IN (8, 6, 7)`, [file.id])).map((r) => BigInt(r.id));
+  const evidence = (await sql.query<{ id: string }>(`SELECT id::text AS id FROM "Event" WHERE "fileId" = $1 AND line IN (8, 6, 7)`, [file.id])).map((r) =>
+    BigInt(r.id),
+  );
   evidence.sort((a, b) => (a < b ? 1 : -1));
   await prisma.finding.create({
     data: {
@@ -103,7 +154,18 @@ export async function seed() {
     },
   });
   await prisma.finding.create({
-    data: { incidentId, nodeId: node.id, bootId: boot2.id, detector: "retry-storm", severity: "critical", start: new Date(T0 + 9000), end: null, title: "s", explanation: "e", metrics: {} },
+    data: {
+      incidentId,
+      nodeId: node.id,
+      bootId: boot2.id,
+      detector: "retry-storm",
+      severity: "critical",
+      start: new Date(T0 + 9000),
+      end: null,
+      title: "s",
+      explanation: "e",
+      metrics: {},
+    },
   });
   return { incidentId, bootId: boot2.id, bootKey: boot2.bootKey, boot1Id: boot1.id, fileId: file.id };
 }
@@ -138,7 +200,9 @@ export function timelineReadsSuite() {
     // bucket index of the first failure: (T0 + 9000 - startMs) / 200
     expect(byLane["cni-plugin"].buckets[0][0]).toBe(Math.floor((T0 + 9000 - d.startMs) / 200));
     const onlyKernel = await getLaneDensity({ incidentId, bootId, fromMs: T0, toMs: T0 + 1000, lanes: ["kernel"] });
-    expect(onlyKernel.lanes).toEqual([{ lane: "kernel", total: 1, errors: 0, max: 1, buckets: [[Math.floor((T0 - onlyKernel.startMs) / onlyKernel.bucketMs), 1, 0]] }]);
+    expect(onlyKernel.lanes).toEqual([
+      { lane: "kernel", total: 1, errors: 0, max: 1, buckets: [[Math.floor((T0 - onlyKernel.startMs) / onlyKernel.bucketMs), 1, 0]] },
+    ]);
 
     const filter = { incidentId, bootId, fromMs: view.range.fromMs, toMs: view.range.toMs, lanes: [...LANES] };
     const all: string[] = [];
@@ -230,7 +294,14 @@ export function timelineReadsSuite() {
     // a finding's evidence: the cited events' ids, ascending, with its boot and window
     const win = view.findings.find((f) => f.detector === "sandbox-failure-window")!;
     const evidence = await getFindingEvidence({ incidentId, findingId: win.id });
-    expect(evidence).toEqual({ findingId: win.id, bootId, detector: "sandbox-failure-window", startMs: T0 + 9000, endMs: T0 + 18_900, eventIds: p1.events.map((e) => e.id) });
+    expect(evidence).toEqual({
+      findingId: win.id,
+      bootId,
+      detector: "sandbox-failure-window",
+      startMs: T0 + 9000,
+      endMs: T0 + 18_900,
+      eventIds: p1.events.map((e) => e.id),
+    });
     await expect(getFindingEvidence({ incidentId: "other", findingId: win.id })).rejects.toMatchObject({ code: "not_found" });
 
     const inc = await getIncident({ incidentId });

@@ -48,7 +48,17 @@ describe("parseViewState", () => {
 
 describe("serializeViewState", () => {
   it("round-trips through parseViewState and leaves defaults out", () => {
-    const v = { from: T, to: T + 19_265, lanes: ["kubelet" as const, "events" as const], sev: 2, q: "a b&c", pod: "kube-system/x", kind: "k8s.event", ev: "7", finding: 3 };
+    const v = {
+      from: T,
+      to: T + 19_265,
+      lanes: ["kubelet" as const, "events" as const],
+      sev: 2,
+      q: "a b&c",
+      pod: "kube-system/x",
+      kind: "k8s.event",
+      ev: "7",
+      finding: 3,
+    };
     const qs = serializeViewState(v);
     expect(qs).toMatch(/^\?from=2026-03-14T02:10:09\.035Z&to=.*&lanes=kubelet,events&/);
     expect(qs).toContain("&pod=kube-system%2Fx&kind=k8s.event&ev=7&finding=3");

@@ -33,7 +33,13 @@ export const MAX_POD = 320;
 
 /** Epoch ms, as a number or a string of digits. */
 const ZEpochMs = z
-  .union([z.number(), z.string().regex(/^-?\d{1,16}$/).transform(Number)])
+  .union([
+    z.number(),
+    z
+      .string()
+      .regex(/^-?\d{1,16}$/)
+      .transform(Number),
+  ])
   .pipe(z.number().int().min(-MAX_MS).max(MAX_MS));
 
 /** ISO 8601 with a zone (`Z` or `+hh:mm`); zone-less text would depend on the reader's zone. */
@@ -45,7 +51,12 @@ export const ZInstant = z.union([ZEpochMs, ZIsoInstant]).pipe(z.number().int().m
 /** Lanes from a comma list (or an array); unknown names are dropped, none left = all. */
 export const ZLanes = z
   .union([z.string(), z.array(z.string())])
-  .transform((v) => (Array.isArray(v) ? v.join(",") : v).split(",").map((s) => s.trim()).filter(isLane))
+  .transform((v) =>
+    (Array.isArray(v) ? v.join(",") : v)
+      .split(",")
+      .map((s) => s.trim())
+      .filter(isLane),
+  )
   .transform((ls) => LANES.filter((l) => ls.includes(l)))
   .pipe(z.array(z.enum(LANES)).min(1));
 
@@ -64,7 +75,13 @@ export const ZKind = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/);
 
 /** Finding ids are INTEGER: a positive number, or its digits. */
 export const ZFindingId = z
-  .union([z.number(), z.string().regex(/^\d{1,10}$/).transform(Number)])
+  .union([
+    z.number(),
+    z
+      .string()
+      .regex(/^\d{1,10}$/)
+      .transform(Number),
+  ])
   .pipe(z.number().int().positive().max(2_147_483_647));
 
 export const DEFAULT_VIEW_STATE: TViewState = { from: null, to: null, lanes: [...LANES], sev: 0, q: "", pod: "", kind: "", ev: null, finding: null };
@@ -112,7 +129,17 @@ export function parseViewState(sp: TSearchParams): TViewState {
     const v = sp[k];
     return Array.isArray(v) ? v[0] : v;
   };
-  const raw = { from: get("from"), to: get("to"), lanes: get("lanes"), sev: get("sev"), q: get("q"), pod: get("pod"), kind: get("kind"), ev: get("ev"), finding: get("finding") };
+  const raw = {
+    from: get("from"),
+    to: get("to"),
+    lanes: get("lanes"),
+    sev: get("sev"),
+    q: get("q"),
+    pod: get("pod"),
+    kind: get("kind"),
+    ev: get("ev"),
+    finding: get("finding"),
+  };
   // undefined must fall to the defaults, not to `catch` noise
   return ZViewState.parse(Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, v ?? null])));
 }

@@ -23,9 +23,7 @@ export function edgeNodeArchive(opts: { start?: number; seconds?: number; period
   const seconds = opts.seconds ?? 90;
   const periodMs = (opts.periodS ?? 0.4) * 1000;
   const istio: string[] = [];
-  const cilium: string[] = [
-    `time="${nanoStamp(start - 5000, 123456)}" level=info msg="Starting CNI configuration watcher" subsys=cni-config`,
-  ];
+  const cilium: string[] = [`time="${nanoStamp(start - 5000, 123456)}" level=info msg="Starting CNI configuration watcher" subsys=cni-config`];
   let istioWrites = 0;
   let ciliumWrites = 0;
   for (let t = start; t < start + seconds * 1000; t += periodMs) {

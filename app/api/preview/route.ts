@@ -28,7 +28,11 @@ const ZPreview = z.object({
  */
 export const POST = route(async (req: Request) => {
   const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY) throw new ApiError("payload_too_large", `the pasted text is over the preview's limit of ${PREVIEW_MAX_BYTES / 1048576} MiB: save it as a file and upload that instead`);
+  if (declared > MAX_BODY)
+    throw new ApiError(
+      "payload_too_large",
+      `the pasted text is over the preview's limit of ${PREVIEW_MAX_BYTES / 1048576} MiB: save it as a file and upload that instead`,
+    );
   const body = ZPreview.parse(await readJson(req, MAX_BODY));
   return Response.json(
     previewText({

@@ -64,7 +64,13 @@ export default async function IncidentPage({ params }: { params: Params }) {
           <Link className="btn small" href={`/?incident=${encodeURIComponent(inc.id)}#upload`}>
             add logs to this incident
           </Link>
-          <a className="btn small" href={`/api/incidents/${encodeURIComponent(inc.id)}/export.md?download=1`} download data-testid="export-md" title="postmortem summary: nodes, boots, findings with permalinks, notes">
+          <a
+            className="btn small"
+            href={`/api/incidents/${encodeURIComponent(inc.id)}/export.md?download=1`}
+            download
+            data-testid="export-md"
+            title="postmortem summary: nodes, boots, findings with permalinks, notes"
+          >
             export Markdown
           </a>
           <DeleteIncidentButton incidentId={inc.id} title={inc.title} />

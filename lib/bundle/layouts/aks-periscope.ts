@@ -37,7 +37,10 @@ export const aksPeriscope: CollectorSpec = {
     return all.some((r) => {
       const i = runIdAt(r);
       if (i < 0) return false;
-      const key = r.split("/").slice(i + 2).join("/");
+      const key = r
+        .split("/")
+        .slice(i + 2)
+        .join("/");
       return /^(?:kubelet|docker|containerd|var_log_\S+|collector\S*|dns\S*|networkoutbound\S*)$/.test(key);
     });
   },

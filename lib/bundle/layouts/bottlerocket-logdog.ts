@@ -15,13 +15,24 @@ export const bottlerocketLogdog: CollectorSpec = {
         "bottlerocket-logs/journalctl-boots": "",
         "bottlerocket-logs/settings.json": "",
       },
-      expect: { nodes: { "bottlerocket-logs/journalctl.log": "ip-10-20-30-40.us-west-2.compute.internal", "bottlerocket-logs/settings.json": "ip-10-20-30-40.us-west-2.compute.internal" } },
+      expect: {
+        nodes: {
+          "bottlerocket-logs/journalctl.log": "ip-10-20-30-40.us-west-2.compute.internal",
+          "bottlerocket-logs/settings.json": "ip-10-20-30-40.us-west-2.compute.internal",
+        },
+      },
     },
   ],
   detect(g) {
     const all = g.top ? g.rel.map((r) => `${g.top}/${r}`) : g.rel;
     const hasLog = g.rel.includes("journalctl.log");
-    return hasLog && (g.rel.includes("journalctl-boots") || g.rel.includes("journalctl.errors") || all.some((r) => r.startsWith("bottlerocket-logs/")) || g.rel.includes("settings.json"));
+    return (
+      hasLog &&
+      (g.rel.includes("journalctl-boots") ||
+        g.rel.includes("journalctl.errors") ||
+        all.some((r) => r.startsWith("bottlerocket-logs/")) ||
+        g.rel.includes("settings.json"))
+    );
   },
   describe(g) {
     const log = g.find("journalctl.log");

@@ -10,7 +10,7 @@ export const eksLogCollector: CollectorSpec = {
     {
       archive: "eks_i-0abc123def4567890_2025-05-19_0431-UTC_0.7.9.tar.gz",
       members: {
-        "kubelet/kubelet.log": "May 19 04:20:07 ip-10-20-30-40.ec2.internal kubelet[2101]: I0519 04:20:07.512401    2101 server.go:1256] \"Started kubelet\"\n",
+        "kubelet/kubelet.log": 'May 19 04:20:07 ip-10-20-30-40.ec2.internal kubelet[2101]: I0519 04:20:07.512401    2101 server.go:1256] "Started kubelet"\n',
         "containerd/containerd-log.txt": "",
         "containerd/containerd.811.stacks.log": "",
         "system/instance-id.txt": "i-0abc123def4567890\n",
@@ -26,13 +26,28 @@ export const eksLogCollector: CollectorSpec = {
   ],
   detect(g) {
     if (/(?:^|\/)eks_(?:i-[0-9a-f]+)?_\d{4}-\d\d-\d\d_\d{4}-UTC/.test(g.archive ?? "")) return true;
-    const marks = ["kubelet/kubelet.log", "containerd/containerd-log.txt", "system/instance-id.txt", "ipamd/", "var_log/aws-routed-eni/", "kernel/dmesg.current"];
+    const marks = [
+      "kubelet/kubelet.log",
+      "containerd/containerd-log.txt",
+      "system/instance-id.txt",
+      "ipamd/",
+      "var_log/aws-routed-eni/",
+      "kernel/dmesg.current",
+    ];
     return marks.filter((m) => g.rel.some((r) => (m.endsWith("/") ? r.startsWith(m) : r === m))).length >= 2;
   },
   describe(g) {
     const kubelet = g.find("kubelet/kubelet.log");
     const containerd = g.find("containerd/containerd-log.txt");
-    const journals = g.rel.map((r, k) => (/^(?:kubelet\/kubelet\.log|containerd\/containerd-log\.txt|docker\/docker\.log|nodeadm\/.+\.log|sandbox-image\/.+\.txt|networking\/configure-multicard-interfaces\.txt|var_log\/messages)$/.test(r) ? k : -1)).filter((k) => k >= 0);
+    const journals = g.rel
+      .map((r, k) =>
+        /^(?:kubelet\/kubelet\.log|containerd\/containerd-log\.txt|docker\/docker\.log|nodeadm\/.+\.log|sandbox-image\/.+\.txt|networking\/configure-multicard-interfaces\.txt|var_log\/messages)$/.test(
+          r,
+        )
+          ? k
+          : -1,
+      )
+      .filter((k) => k >= 0);
     const instance = firstLine(g, g.find("system/instance-id.txt")) || (/eks_(i-[0-9a-f]+)_/.exec(g.archive ?? "")?.[1] ?? "");
     const host = hostFromFiles(g, [kubelet, containerd, ...journals]);
     const node = host ?? (instance || null);

@@ -54,7 +54,12 @@ export function hostFromFiles(g: CollectorGroup, ks: number[]): string | null {
 /** First line of a small file, trimmed ("" when none). */
 export function firstLine(g: CollectorGroup, k: number): string {
   if (k < 0 || g.size(k) > 65_536) return "";
-  return (g.text(k).split("\n").find((l) => l.trim() !== "") ?? "").trim();
+  return (
+    g
+      .text(k)
+      .split("\n")
+      .find((l) => l.trim() !== "") ?? ""
+  ).trim();
 }
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -99,7 +104,12 @@ const PODS_PATH = /(?:^|\/)([^/_]+)_([^/_]+)_([^/]+)\/([^/]+)\/(\d+)\.log$/;
  * number, the one the symlink points at), the smaller copy is the duplicate (ties: the `containers/`
  * copy), since a copy taken later holds more lines.
  */
-export function pairContainerCopies(g: CollectorGroup, out: FileLayout[], inDir: (rel: string) => string | null, podsDir: (rel: string) => string | null): void {
+export function pairContainerCopies(
+  g: CollectorGroup,
+  out: FileLayout[],
+  inDir: (rel: string) => string | null,
+  podsDir: (rel: string) => string | null,
+): void {
   const pods = new Map<string, { k: number; n: number }>();
   g.rel.forEach((rel, k) => {
     const dir = podsDir(rel);

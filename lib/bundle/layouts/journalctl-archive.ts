@@ -10,7 +10,8 @@ export const journalctlArchive: CollectorSpec = {
     {
       archive: "node-logs.tar.gz",
       members: {
-        "logs/kubelet.txt": "-- Logs begin at Mon 2025-05-19 04:18:12 UTC, end at Mon 2025-05-19 04:31:02 UTC. --\nMay 19 04:20:07 ip-10-20-30-40 kubelet[1]: x\n",
+        "logs/kubelet.txt":
+          "-- Logs begin at Mon 2025-05-19 04:18:12 UTC, end at Mon 2025-05-19 04:31:02 UTC. --\nMay 19 04:20:07 ip-10-20-30-40 kubelet[1]: x\n",
         "logs/notes.md": "",
       },
       expect: { nodes: { "logs/kubelet.txt": null, "logs/notes.md": null } },

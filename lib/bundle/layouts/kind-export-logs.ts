@@ -21,7 +21,11 @@ export const kindExportLogs: CollectorSpec = {
         "kind-worker/pods/kube-system_kube-proxy-7xk2p_5c1f0d2e-7a4b-4c8e-9f10-2b3c4d5e6f70/kube-proxy/0.log": "",
       },
       expect: {
-        nodes: { "kind-version.txt": null, "kind-control-plane/kubelet.log": "kind-control-plane", "kind-worker/pods/kube-system_kube-proxy-7xk2p_5c1f0d2e-7a4b-4c8e-9f10-2b3c4d5e6f70/kube-proxy/0.log": "kind-worker" },
+        nodes: {
+          "kind-version.txt": null,
+          "kind-control-plane/kubelet.log": "kind-control-plane",
+          "kind-worker/pods/kube-system_kube-proxy-7xk2p_5c1f0d2e-7a4b-4c8e-9f10-2b3c4d5e6f70/kube-proxy/0.log": "kind-worker",
+        },
       },
     },
   ],

@@ -12,13 +12,16 @@ export const mustGather: CollectorSpec = {
       members: {
         "must-gather.local.5046021473914/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-1a2b/timestamp": "2025-05-19 04:31:02.512 +0000 UTC m=+0.104\n",
         "must-gather.local.5046021473914/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-1a2b/host_service_logs/masters/kubelet_service.log": "",
-        "must-gather.local.5046021473914/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-1a2b/namespaces/openshift-multus/pods/multus-4xk9z/multus-4xk9z.yaml": "spec:\n  nodeName: master-0\n",
-        "must-gather.local.5046021473914/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-1a2b/namespaces/openshift-multus/pods/multus-4xk9z/kube-multus/kube-multus/logs/current.log": "",
+        "must-gather.local.5046021473914/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-1a2b/namespaces/openshift-multus/pods/multus-4xk9z/multus-4xk9z.yaml":
+          "spec:\n  nodeName: master-0\n",
+        "must-gather.local.5046021473914/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-1a2b/namespaces/openshift-multus/pods/multus-4xk9z/kube-multus/kube-multus/logs/current.log":
+          "",
       },
       expect: {
         nodes: {
           "must-gather.local.5046021473914/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-1a2b/host_service_logs/masters/kubelet_service.log": null,
-          "must-gather.local.5046021473914/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-1a2b/namespaces/openshift-multus/pods/multus-4xk9z/kube-multus/kube-multus/logs/current.log": "master-0",
+          "must-gather.local.5046021473914/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-1a2b/namespaces/openshift-multus/pods/multus-4xk9z/kube-multus/kube-multus/logs/current.log":
+            "master-0",
         },
         collected: "2025-05-19T04:31:02.000Z",
       },

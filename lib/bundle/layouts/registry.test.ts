@@ -13,7 +13,14 @@ import type { LayoutSample } from "./types";
 
 /** The sample's members as unpack.ts lists an uploaded archive's files. */
 function unpacked(s: LayoutSample): UnpackedFile[] {
-  return Object.entries(s.members).map(([member, text]) => ({ path: member, member, archive: s.archive, upload: s.archive, status: "read", data: Buffer.from(text) }));
+  return Object.entries(s.members).map(([member, text]) => ({
+    path: member,
+    member,
+    archive: s.archive,
+    upload: s.archive,
+    status: "read",
+    data: Buffer.from(text),
+  }));
 }
 
 /** Modules of this folder that are not layouts. */
@@ -30,12 +37,18 @@ describe("collector layout registry", () => {
     for (const c of COLLECTORS) {
       expect(c.name, c.name).toMatch(/^[a-z][a-z0-9-]*$/);
       expect(c.samples.length, `${c.name} samples`).toBeGreaterThan(0);
-      for (const s of c.samples) expect(Object.keys(s.expect.nodes).every((m) => m in s.members), `${c.name}: expected nodes name members of ${s.archive}`).toBe(true);
+      for (const s of c.samples)
+        expect(
+          Object.keys(s.expect.nodes).every((m) => m in s.members),
+          `${c.name}: expected nodes name members of ${s.archive}`,
+        ).toBe(true);
     }
   });
 
   it("claims no plain upload (files of no archive)", () => {
-    const plain: UnpackedFile[] = [{ path: "kubelet.log", member: "kubelet.log", upload: "kubelet.log", status: "read", data: Buffer.from("May 19 04:20:07 h kubelet[1]: x\n") }];
+    const plain: UnpackedFile[] = [
+      { path: "kubelet.log", member: "kubelet.log", upload: "kubelet.log", status: "read", data: Buffer.from("May 19 04:20:07 h kubelet[1]: x\n") },
+    ];
     expect(describeBundle(plain).collectors).toEqual([]);
   });
 

@@ -36,7 +36,10 @@ export const sosreport: CollectorSpec = {
     },
   ],
   detect(g) {
-    return (!!g.top && SOS_TOP.test(g.top) && g.rel.some((r) => r.startsWith("sos_commands/"))) || (g.rel.some((r) => r.startsWith("sos_commands/")) && g.rel.some((r) => r.startsWith("sos_reports/") || r === "version.txt"));
+    return (
+      (!!g.top && SOS_TOP.test(g.top) && g.rel.some((r) => r.startsWith("sos_commands/"))) ||
+      (g.rel.some((r) => r.startsWith("sos_commands/")) && g.rel.some((r) => r.startsWith("sos_reports/") || r === "version.txt"))
+    );
   },
   describe(g) {
     const hostFile = ["sos_commands/host/hostname", "sos_commands/general/hostname", "etc/hostname"].map((p) => firstLine(g, g.find(p))).find((h) => h !== "");
@@ -51,7 +54,12 @@ export const sosreport: CollectorSpec = {
       if (relabel) out[k].separatorsLabelPrevious = true;
     }
     const whole = g.find("sos_commands/logs/journalctl_--no-pager");
-    dupOfWholeJournal(g, out, whole, journals.filter((k) => k !== whole && !/_--list-boots$/.test(g.rel[k])));
+    dupOfWholeJournal(
+      g,
+      out,
+      whole,
+      journals.filter((k) => k !== whole && !/_--list-boots$/.test(g.rel[k])),
+    );
     return out;
   },
   collected(g) {

@@ -13,7 +13,8 @@ export const supportBundle: CollectorSpec = {
       archive: "support-bundle-2025-05-19T04_31_02.tar.gz",
       members: {
         "support-bundle-2025-05-19T04_31_02/version.yaml": "",
-        "support-bundle-2025-05-19T04_31_02/cluster-resources/pods/kube-system.json": '{"items":[{"metadata":{"name":"calico-node-x7k2p"},"spec":{"nodeName":"ip-10-20-30-40"}}]}',
+        "support-bundle-2025-05-19T04_31_02/cluster-resources/pods/kube-system.json":
+          '{"items":[{"metadata":{"name":"calico-node-x7k2p"},"spec":{"nodeName":"ip-10-20-30-40"}}]}',
         "support-bundle-2025-05-19T04_31_02/cluster-resources/pods/logs/kube-system/calico-node-x7k2p/calico-node.log": "",
         "support-bundle-2025-05-19T04_31_02/host-collectors/system/hostos_info.json": '{"name":"ip-10-20-30-41","kernelVersion":"6.1.0"}',
         "support-bundle-2025-05-19T04_31_02/host-collectors/journald/kubelet.txt": "",
@@ -28,7 +29,10 @@ export const supportBundle: CollectorSpec = {
     },
   ],
   detect(g) {
-    return (!!g.top && SUPPORT_TOP.test(g.top)) || (g.rel.some((r) => r.startsWith("cluster-resources/")) && (g.rel.includes("version.yaml") || g.rel.some((r) => r.startsWith("host-collectors/"))));
+    return (
+      (!!g.top && SUPPORT_TOP.test(g.top)) ||
+      (g.rel.some((r) => r.startsWith("cluster-resources/")) && (g.rel.includes("version.yaml") || g.rel.some((r) => r.startsWith("host-collectors/"))))
+    );
   },
   describe(g) {
     const out = base(g);

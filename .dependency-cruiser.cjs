@@ -1,8 +1,9 @@
 /**
  * Import rules checked by scripts/import-rules.test.ts (`npx depcruise lib app components scripts
  * tests e2e`): no module may reach itself through its imports, type-only imports included; the
- * pure core (lib/parse, lib/detect, lib/model) reads no database, no files, no network and no
- * pipeline module; lib/ imports no page or component. The layers: docs/architecture.md.
+ * pure core (lib/parse, lib/detect, lib/model, lib/normalise, lib/view) reads no database, no
+ * files, no network, no query and no pipeline module; lib/ imports no page or component. The
+ * layers: docs/architecture.md.
  */
 module.exports = {
   forbidden: [
@@ -16,10 +17,10 @@ module.exports = {
     {
       name: "pure-core",
       severity: "error",
-      comment: "lib/parse, lib/detect and lib/model are pure: text and values in, values out.",
-      from: { path: "^lib/(parse|detect|model)/", pathNot: "\\.test\\.ts$|/test-support\\.ts$" },
+      comment: "lib/parse, lib/detect, lib/model, lib/normalise and lib/view are pure: text and values in, values out.",
+      from: { path: "^lib/(parse|detect|model|normalise|view)/", pathNot: "\\.test\\.ts$|/test-support\\.ts$" },
       to: {
-        path: "^lib/(db|ingest|http|incidents|export|annotations|auth|search|sample|causes)/|^(app|components)/|^node:?(fs|child_process|net|http|https|worker_threads)$|^(fs|child_process|net|http|https|worker_threads)$",
+        path: "^lib/(db|ingest|queries|http|incidents|export|annotations|auth|search|sample|causes)/|^(app|components)/|^node:?(fs|child_process|net|http|https|worker_threads)$|^(fs|child_process|net|http|https|worker_threads)$",
       },
     },
     {

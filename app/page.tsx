@@ -1,7 +1,7 @@
 import { IncidentList } from "@/components/incidents/incident-list";
 import { UploadPanel } from "@/components/upload/upload-panel";
 import { listIncidents } from "@/lib/incidents/list-incidents";
-import { ZIncidentId } from "@/lib/timeline/api-schemas";
+import { ZIncidentId } from "@/lib/view/api-schemas";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -5,7 +5,7 @@
  * in a new page to the same view.
  */
 import { expect, test } from "@playwright/test";
-import { calicoBundle, seedIncident } from "./fixtures";
+import { calicoBundle, seedIncident, twoBootsBundle } from "./fixtures";
 import { assertLocalBaseURL, incidentPage, screenshot, timelinePage, uniqueTitle, uploadPage } from "./pages";
 
 interface ReportFinding {
@@ -267,4 +267,71 @@ test("a pod search and a pod filter on a large boot give exact counts", async ({
   expect(podCount).toEqual({ total, matching: byPod, capped: false });
   await expect(timelinePage(page).rows().first()).toBeVisible();
   await expect(timelinePage(page).rows().first().locator(".ev-pod")).toHaveText(pod);
+});
+
+test("keyboard zoom and pan on the focused lanes and whole-boot strip change the URL's range", async ({ page, request }, info) => {
+  test.setTimeout(180_000);
+  const incidentId = await seedIncident(request, await calicoBundle(), uniqueTitle(info, "keys"));
+  const report = (await (await request.get(`/api/incidents/${incidentId}/report`)).json()) as { findings: ReportFinding[] };
+  const win = report.findings.find((f) => f.detector === "sandbox-failure-window")!;
+  await page.goto(`/i/${incidentId}`);
+  await incidentPage(page).openBoot(win.node, win.bootId);
+  const tl = timelinePage(page);
+  const urlRange = () => {
+    const u = new URL(page.url());
+    return { from: u.searchParams.get("from"), to: u.searchParams.get("to") };
+  };
+  const whole = await tl.visibleRange();
+  expect(urlRange()).toEqual({ from: null, to: null });
+
+  const lanes = page.getByTestId("lanes-keys");
+  await expect(lanes).toHaveAttribute("aria-label", /timeline lanes, showing T\+.* arrow keys pan, plus and minus zoom, 0 shows the whole boot/);
+  await lanes.focus();
+  // + halves the span around its middle
+  await page.keyboard.press("+");
+  await expect.poll(() => urlRange().from).not.toBeNull();
+  const zoomed = await tl.visibleRange();
+  expect(zoomed.to - zoomed.from).toBeLessThan((whole.to - whole.from) * 0.6);
+  expect(Date.parse(urlRange().from!)).toBe(zoomed.from);
+  expect(Date.parse(urlRange().to!)).toBe(zoomed.to);
+  // → moves the view later by a quarter of its span, keeping the span
+  await page.keyboard.press("ArrowRight");
+  await expect.poll(async () => (await tl.visibleRange()).from).toBeGreaterThan(zoomed.from);
+  const panned = await tl.visibleRange();
+  expect(Math.abs(panned.to - panned.from - (zoomed.to - zoomed.from))).toBeLessThanOrEqual(2);
+  expect(Date.parse(urlRange().from!)).toBe(panned.from);
+  // ← on the whole-boot strip moves it back
+  await page.getByTestId("overview-keys").focus();
+  await page.keyboard.press("ArrowLeft");
+  await expect.poll(async () => (await tl.visibleRange()).from).toBeLessThan(panned.from);
+  // − widens it, 0 shows the whole boot again (no range in the URL)
+  await lanes.focus();
+  const before = await tl.visibleRange();
+  await page.keyboard.press("-");
+  await expect.poll(async () => ((r) => r.to - r.from)(await tl.visibleRange())).toBeGreaterThan(before.to - before.from);
+  await page.keyboard.press("0");
+  await expect.poll(urlRange).toEqual({ from: null, to: null });
+  expect(await tl.visibleRange()).toEqual(whole);
+});
+
+test("a boot with no findings says what was checked on its timeline; the picture exports follow a light page", async ({ page, request }, info) => {
+  test.setTimeout(180_000);
+  const incidentId = await seedIncident(request, await twoBootsBundle(), uniqueTitle(info, "healthy"));
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto(`/i/${incidentId}`);
+  // the incident page's healthy boot links to its timeline, which says the same
+  const item = page.getByTestId("healthy-boot").first();
+  const said = await item.innerText();
+  expect(said).toContain("sandbox failure window: none; failed sandbox attempts: 0; milestones seen:");
+  await item.getByRole("link").click();
+  await page.waitForURL(/\/n\/[^/]+\/b\/[^/?]+/);
+  const here = page.getByTestId("boot-healthy");
+  await expect(here.getByRole("heading", { name: "Findings" })).toBeVisible();
+  await expect(here.getByTestId("healthy-boot")).toHaveCount(1);
+  expect(await here.getByTestId("healthy-boot").innerText()).toBe(said);
+  // light page: light pictures; dark page: the default (dark)
+  await expect(page.getByTestId("export-png")).toHaveAttribute("href", /[?&]theme=light(&|$)/);
+  await expect(page.getByTestId("export-svg")).toHaveAttribute("href", /[?&]theme=light(&|$)/);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect(page.getByTestId("export-png")).not.toHaveAttribute("href", /theme=/);
 });

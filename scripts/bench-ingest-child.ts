@@ -28,7 +28,7 @@ import { closeDb, getDb } from "../lib/db/connection";
 import { claimBundle } from "../lib/ingest/bundle-status";
 import { digestFiles, enqueueBundle, type UploadedFile } from "../lib/ingest/enqueue-bundle";
 import { ingestExecutors } from "../lib/ingest/ingest-pool";
-import { processBundle } from "../lib/ingest/process-bundle";
+import { processBundle } from "../lib/ingest/pipeline";
 
 /** Peak resident set of this process in KiB, and where it was read. */
 function peakRss(): { kib: number; source: "VmHWM" | "maxRSS" } {

@@ -9,7 +9,7 @@
  *   `failed` (in most events of a failure storm), each with its exact count (checked against a count by a scan of the events
  *   with the match's own condition and no index, when the store is at most `verifyMaxEvents`), a substring (part of a
  *   sandbox id), and the boot timeline's filtered first page for a rare token
- *   (lib/timeline/get-events-page.ts, the events route's function) over the largest boot.
+ *   (lib/queries/get-events-page.ts, the events route's function) over the largest boot.
  * - `benchBigBoot`: tops the largest boot of the incident up to at least `bootEvents` events by
  *   copying its own rows (same times) and rebuilds that boot's per-second rollup, then times the
  *   density request (getLaneDensity over the whole boot) and the first events page
@@ -120,8 +120,8 @@ export async function benchSearch(opts: {
   const { buildSearchIndex } = await import("../lib/search/search-index");
   const { searchIncident } = await import("../lib/search/search-incident");
   const { matchRegexSql, QUERY_WORDS_SQL } = await import("../lib/search/search-sql");
-  const { getEventsPage } = await import("../lib/timeline/get-events-page");
-  const { LANES } = await import("../lib/timeline/lanes");
+  const { getEventsPage } = await import("../lib/queries/get-events-page");
+  const { LANES } = await import("../lib/view/lanes");
   const count = async (text: string, params: unknown[] = []) => Number((await sql.query<{ n: string | number }>(text, params as never))[0].n);
   const storedEvents = await count(`SELECT count(*) AS n FROM "Event"`);
   const incidentEvents = await count(`SELECT count(*) AS n FROM "Event" WHERE "incidentId" = $1`, [incidentId]);
@@ -256,9 +256,9 @@ export async function benchBigBoot(opts: {
   } else rollup = `left as it was (EventDensity has columns ${cols.join(", ")})`;
   await sql.exec(`VACUUM ANALYZE "Event"`);
   await sql.exec(`ANALYZE "EventDensity"`);
-  const { getLaneDensity } = await import("../lib/timeline/get-lane-density");
-  const { getEventsPage } = await import("../lib/timeline/get-events-page");
-  const { LANES } = await import("../lib/timeline/lanes");
+  const { getLaneDensity } = await import("../lib/queries/get-lane-density");
+  const { getEventsPage } = await import("../lib/queries/get-events-page");
+  const { LANES } = await import("../lib/view/lanes");
   const fromMs = new Date(boot.start).getTime();
   const toMs = new Date(boot.end ?? boot.start).getTime() + 1;
   const density: number[] = [];

@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --json] [--lines N] [--query-events N] [--skip-queries] [--skip-pglite]
  *   [--pglite-lines N] [--pglite-query-events N] [--ingest-runs N] [--backend postgres|pglite]
- *   [--search-events N] [--boot-events N] [--lnav-runs N] [--skip-lnav] [--skip-search]`
+ *   [--search-events N] [--boot-events N] [--lnav-runs N] [--skip-lnav] [--skip-search] [--skip-page]`
  *
  * Measures, on this machine, in one run:
  * - end-to-end ingest (enqueueBundle, then processBundle: unpack, parse, normalise, COPY,
@@ -37,7 +37,10 @@
  *   (`search.rareTokenMs`), a common word (in about a tenth of the events) with its exact count (`search.commonTokenMs`,
  *   `search.exactCount`), a substring, and the boot timeline's filtered first page; then a boot
  *   of at least `--boot-events` events (default 500,000): the density request and the first
- *   events page (`bigBoot`).
+ *   events page (`bigBoot`); on PostgreSQL, unless `--skip-page`, that boot's page in Chromium
+ *   (scripts/bench-page.ts: the built app started against the bench's database, the time until
+ *   the page shows its lanes with their counts, `page.lanesMs`; `page.skipped` says why not, e.g.
+ *   no `next build`).
  * The machine (CPU model, cores, memory) is in `machine`. The table is one Markdown table.
  * All of that on PostgreSQL, then again on the embedded PGlite (the backend of `npm start` without
  * DATABASE_URL), where it makes sense: a bundle of at most `--pglite-lines` (default 1,000,000)
@@ -67,6 +70,7 @@ import { buildTarGz } from "../lib/bundle/tar-build";
 import { parseFile } from "../lib/parse/parse-file";
 import { generateScenario } from "../lib/sample/index";
 import { benchLnav, type LnavResult } from "./bench-lnav";
+import { benchPage, type PageBench } from "./bench-page";
 import { benchBigBoot, benchSearch, commonWord, rareSandboxIds } from "./bench-search";
 
 const { values } = parseArgs({
@@ -85,6 +89,7 @@ const { values } = parseArgs({
     "lnav-runs": { type: "string", default: "3" },
     "skip-lnav": { type: "boolean", default: false },
     "skip-search": { type: "boolean", default: false },
+    "skip-page": { type: "boolean", default: false },
   },
 });
 const backend = values.backend as "postgres" | "pglite";
@@ -472,10 +477,10 @@ async function benchBackend(): Promise<Record<string, unknown>> {
       // here, so that autovacuum does not run during the timings (and PGlite, which has none,
       // does not scan past them)
       await db.sql.exec(`VACUUM ANALYZE "Event"`);
-      const { getLaneDensity } = await import("../lib/timeline/get-lane-density");
-      const { getEventsPage } = await import("../lib/timeline/get-events-page");
-      const { LANES } = await import("../lib/timeline/lanes");
-      const { countEvents } = await import("../lib/timeline/count-events");
+      const { getLaneDensity } = await import("../lib/queries/get-lane-density");
+      const { getEventsPage } = await import("../lib/queries/get-events-page");
+      const { LANES } = await import("../lib/view/lanes");
+      const { countEvents } = await import("../lib/queries/count-events");
       const boots = await db.sql.query<{ id: number; start: Date | string; end: Date | string | null; n: string | number }>(
         `SELECT b.id, b.start, b."end", (SELECT count(*) FROM "Event" e WHERE e."bootId" = b.id) AS n FROM "Boot" b WHERE b."incidentId" = $1 ORDER BY n DESC LIMIT 10`,
         [incidentId],
@@ -511,6 +516,7 @@ async function benchBackend(): Promise<Record<string, unknown>> {
       result.search = await benchSearch({ incidentId, bundleId, rare, common, log });
       // the density request and first events page of a boot of `bootEvents` events
       result.bigBoot = await benchBigBoot({ incidentId, bootEvents, copyCols: COPY_COLS, log });
+      if (backend === "postgres" && !values["skip-page"]) result.page = await benchBootPage(incidentId);
     }
     await closeDb(db);
   } finally {
@@ -519,6 +525,23 @@ async function benchBackend(): Promise<Record<string, unknown>> {
     await dropDatabase?.();
   }
   return result;
+}
+
+/**
+ * The boot of incident `incidentId` with the most timed events (by its per-second rollup: the big
+ * boot) opened in Chromium against the bench's database (scripts/bench-page.ts).
+ */
+async function benchBootPage(incidentId: string): Promise<PageBench> {
+  const { getDb } = await import("../lib/db/connection");
+  const { bootPath } = await import("../lib/view/view-state");
+  const { sql } = await getDb();
+  const [b] = await sql.query<{ node: string; bootKey: string }>(
+    `SELECT n.name AS node, b."bootKey" FROM "Boot" b JOIN "Node" n ON n.id = b."nodeId"
+     WHERE b."incidentId" = $1 ORDER BY (SELECT coalesce(sum(d.n), 0) FROM "EventDensity" d WHERE d."bootId" = b.id) DESC, b.id LIMIT 1`,
+    [incidentId],
+  );
+  if (!b) return { skipped: "the incident has no boots" };
+  return benchPage({ root, databaseUrl: process.env.DATABASE_URL ?? "", pagePath: bootPath(incidentId, b.node, b.bootKey), log });
 }
 
 /** Table rows for one backend's result; `label` prefixes each (empty for the main backend). */
@@ -607,6 +630,16 @@ function tableRows(result: Record<string, unknown>, label: string): Array<[strin
         `median ${b.firstPageMs.median} ms, p95 ${b.firstPageMs.p95} ms (200 rows, no filter)`,
       ],
     );
+  }
+  const pg = result.page as PageBench | undefined;
+  if (pg) {
+    const boot = b ? ` (${b.bootEvents.toLocaleString()} events)` : "";
+    rows.push([
+      `big boot${boot}: page in Chromium until its lanes show`,
+      "skipped" in pg
+        ? `skipped: ${pg.skipped}`
+        : `median ${pg.lanesMs.median} ms, p95 ${pg.lanesMs.p95} ms (${pg.lanesMs.runs} loads, each in a fresh context)`,
+    ]);
   }
   return rows.map(([k, v]) => [label ? `${label}: ${k}` : k, v]);
 }

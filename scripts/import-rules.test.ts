@@ -1,7 +1,8 @@
 /**
  * The import rules of `.dependency-cruiser.cjs`, checked by dependency-cruiser over every folder of
  * source code: no import cycle (type-only imports count), a pure core (lib/parse, lib/detect,
- * lib/model import no database, file, network or pipeline module), lib/ below the pages. A cycle is
+ * lib/model, lib/normalise, lib/view import no database, file, network, query or pipeline module),
+ * lib/ below the pages. A cycle is
  * reported as its chain of modules, `a.ts → b.ts → a.ts`.
  */
 import { spawnSync } from "node:child_process";

@@ -3,7 +3,7 @@
  *                    [--collected ISO] [--skew [PATH=]SECONDS]... [--json] PATH...
  *
  * `--skew SECONDS` adds a clock offset to every Kubernetes events file, `--skew PATH=SECONDS` to
- * the file at that path in the bundle (replacing the estimated offset; lib/timeline/clock-skew.ts).`
+ * the file at that path in the bundle (replacing the estimated offset; lib/normalise/clock-skew.ts).`
  *
  * Ingests log bundles (archives, plain or .gz logs, or folders, which are packed as one
  * tar) into the configured database as one bundle. `--incident` adds to an existing
@@ -26,13 +26,13 @@ import { enqueueBundle } from "../lib/ingest/enqueue-bundle";
 
 /** A file the CLI read into memory. */
 type InputFile = { name: string; data: Buffer };
-import { processBundle } from "../lib/ingest/process-bundle";
+import { processBundle } from "../lib/ingest/pipeline";
 import { getIncidentReport, type IncidentReport } from "../lib/incidents/get-incident-report";
 
 const USAGE =
   "usage: npm run ingest -- [--incident ID|TITLE] [--node NAME] [--tz ZONE] [--year YYYY] [--collected ISO] [--skew [PATH=]SECONDS]... [--json] PATH...";
 
-/** `--skew` values → the bundle option (lib/timeline/clock-skew.ts SkewOption). */
+/** `--skew` values → the bundle option (lib/normalise/clock-skew.ts SkewOption). */
 function parseSkew(values: string[] | undefined): number | Record<string, number> | null {
   if (!values || values.length === 0) return null;
   const byPath: Record<string, number> = {};

@@ -13,7 +13,7 @@ import { useTestDatabaseUrl } from "../lib/db/test-db";
 import { claimBundle } from "../lib/ingest/bundle-status";
 import { enqueueBundle } from "../lib/ingest/enqueue-bundle";
 import { endLiveStatus, liveStatus, setLiveStatus, type LiveStatus } from "../lib/ingest/live-status";
-import { processBundle } from "../lib/ingest/process-bundle";
+import { processBundle } from "../lib/ingest/pipeline";
 import { bundleTarGz, generateScenario } from "../lib/sample/index";
 
 let t: Awaited<ReturnType<typeof useTestDatabaseUrl>>;

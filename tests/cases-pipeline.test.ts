@@ -7,9 +7,11 @@
  * and the node (named by the text, or named after the upload and marked so).
  */
 import { describe, expect, it } from "vitest";
-import { runDetectors } from "../lib/detect/index";
 import type { BootEvent } from "../lib/detect/types";
-import { analyseBundle, uploadNodeName, type IngestOptions } from "../lib/ingest/analyse-bundle";
+import type { IngestOptions } from "../lib/ingest/analyse-bundle";
+import { detectBoot } from "../lib/ingest/detect-boot";
+import { analyseBundle } from "../lib/ingest/reference";
+import { uploadNodeName } from "../lib/ingest/settle";
 import { toBootEvent } from "../lib/model/boot-event";
 import { parseFile } from "../lib/parse/parse-file";
 import { caseBytes, caseText } from "./cases/cases";
@@ -97,11 +99,7 @@ function ingestCase(name: string, opts: Partial<IngestOptions>) {
   });
   const findings = [...a.nodes].flatMap(([node, boots]) =>
     boots.flatMap(
-      (b, i) =>
-        runDetectors(
-          { node, bootKey: b.bootKey, start: b.start, end: b.end, startApprox: b.startApprox },
-          (byBoot.get(`${node}\t${i}`) ?? []).filter((e) => e.kind !== "log"),
-        ).findings,
+      (b, i) => detectBoot({ node, bootKey: b.bootKey, start: b.start, end: b.end, startApprox: b.startApprox }, byBoot.get(`${node}\t${i}`) ?? []).findings,
     ),
   );
   return { a, findings };
@@ -186,8 +184,8 @@ describe("the istio-cni agent log as kubectl logs printed it, fields separated b
     expect(a.files[0]).toMatchObject({ format: "istio-cni", counts: { records: 400, skipped: 0 } });
     const [node] = [...a.nodes.keys()];
     const boot = a.nodes.get(node)![0];
-    const events = a.events.map((e, i) => toBootEvent(e, i + 1, 1)).filter((e) => e.kind !== "log");
-    const loops = runDetectors({ node, bootKey: boot.bootKey, start: boot.start, end: boot.end }, events).findings.filter(
+    const events = a.events.map((e, i) => toBootEvent(e, i + 1, 1));
+    const loops = detectBoot({ node, bootKey: boot.bootKey, start: boot.start, end: boot.end }, events).findings.filter(
       (f) => f.detector === "conflist-rewrite-loop",
     );
     expect(loops).toHaveLength(1);

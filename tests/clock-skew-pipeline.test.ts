@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTarGz } from "../lib/bundle/tar-build";
 import { createTestDb, type TestDb } from "../lib/db/test-db";
 import { enqueueBundle } from "../lib/ingest/enqueue-bundle";
-import { processBundle, type BundleOptions } from "../lib/ingest/process-bundle";
+import { processBundle } from "../lib/ingest/pipeline";
+import type { BundleOptions } from "../lib/ingest/uploads";
 import { getIncidentReport } from "../lib/incidents/get-incident-report";
 
 let db: TestDb;

@@ -16,7 +16,8 @@ import { buildTar, buildTarGz, type TarMember } from "../lib/bundle/tar-build";
 import { buildZip } from "../lib/bundle/zip-build";
 import { createTestDb, type TestDb } from "../lib/db/test-db";
 import { enqueueBundle, type UploadedFile } from "../lib/ingest/enqueue-bundle";
-import { processBundle, type BundleOptions } from "../lib/ingest/process-bundle";
+import { processBundle } from "../lib/ingest/pipeline";
+import type { BundleOptions } from "../lib/ingest/uploads";
 import { bundleWarnings } from "../lib/incidents/bundle-warnings";
 import { getIncidentReport, type IncidentReport } from "../lib/incidents/get-incident-report";
 

@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTarGz } from "../lib/bundle/tar-build";
 import { unpackUpload, type UnpackedFile } from "../lib/bundle/unpack";
 import { createTestDb, type TestDb } from "../lib/db/test-db";
-import { analyseBundle } from "../lib/ingest/analyse-bundle";
+import { analyseBundle } from "../lib/ingest/reference";
 import { enqueueBundle } from "../lib/ingest/enqueue-bundle";
-import { processBundle } from "../lib/ingest/process-bundle";
+import { processBundle } from "../lib/ingest/pipeline";
 import { generateScenario } from "../lib/sample/index";
 
 let db: TestDb;

@@ -17,8 +17,9 @@ import { createTestDb, type TestDb } from "../lib/db/test-db";
 import { deleteIncident } from "../lib/incidents/delete-incident";
 import { getIncidentReport } from "../lib/incidents/get-incident-report";
 import { enqueueBundle, type UploadedFile } from "../lib/ingest/enqueue-bundle";
-import { processBundle, uploadsDir } from "../lib/ingest/process-bundle";
-import { decodeSourceBlock } from "../lib/timeline/source-block-codec";
+import { processBundle } from "../lib/ingest/pipeline";
+import { uploadsDir } from "../lib/ingest/uploads";
+import { decodeSourceBlock } from "../lib/db/source-block-codec";
 
 let db: TestDb;
 beforeAll(async () => {

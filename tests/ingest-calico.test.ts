@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "../lib/db/test-db";
 import { enqueueBundle } from "../lib/ingest/enqueue-bundle";
-import { processBundle } from "../lib/ingest/process-bundle";
+import { processBundle } from "../lib/ingest/pipeline";
 import { getIncidentReport } from "../lib/incidents/get-incident-report";
 import { generateScenario, writeBundleTarGz } from "../lib/sample/index";
 

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTarGz } from "../lib/bundle/tar-build";
 import { createTestDb, type TestDb } from "../lib/db/test-db";
 import { enqueueBundle, type UploadedFile } from "../lib/ingest/enqueue-bundle";
-import { processBundle, type BundleOptions } from "../lib/ingest/process-bundle";
+import { processBundle } from "../lib/ingest/pipeline";
+import type { BundleOptions } from "../lib/ingest/uploads";
 import { getIncidentReport } from "../lib/incidents/get-incident-report";
 import { caseBytes } from "./cases/cases";
 

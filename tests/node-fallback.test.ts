@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTarGz } from "../lib/bundle/tar-build";
 import { createTestDb, type TestDb } from "../lib/db/test-db";
 import { enqueueBundle } from "../lib/ingest/enqueue-bundle";
-import { processBundle } from "../lib/ingest/process-bundle";
+import { processBundle } from "../lib/ingest/pipeline";
 import { bundleWarnings } from "../lib/incidents/bundle-warnings";
 import { getIncidentReport } from "../lib/incidents/get-incident-report";
 import { caseBytes } from "./cases/cases";

@@ -17,7 +17,7 @@ import { buildTarGz } from "../lib/bundle/tar-build";
 import { createTestDb } from "../lib/db/test-db";
 import { getIncidentReport } from "../lib/incidents/get-incident-report";
 import { enqueueBundle } from "../lib/ingest/enqueue-bundle";
-import { processBundle } from "../lib/ingest/process-bundle";
+import { processBundle } from "../lib/ingest/pipeline";
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;

@@ -70,7 +70,7 @@ function upload(fields: Record<string, string>, fileName = "kubelet.log"): Reque
 /** Uploads a good log through the route and ingests it: the next upload lands. */
 async function nextUploadLands(): Promise<void> {
   const { POST } = await import("../app/api/uploads/route");
-  const { processBundle } = await import("../lib/ingest/process-bundle");
+  const { processBundle } = await import("../lib/ingest/pipeline");
   const res = await POST(upload({ node: "node-f", year: "2026" }));
   expect(res.status).toBe(202);
   const { bundleId } = (await res.json()) as { bundleId: string };
@@ -112,7 +112,7 @@ describe("NUL characters in an upload's text", () => {
 describe("failed uploads leave nothing behind", () => {
   it("a bundle row that cannot be written removes the incident made for it and its files", async () => {
     const { enqueueBundle } = await import("../lib/ingest/enqueue-bundle");
-    const { incomingDir } = await import("../lib/ingest/process-bundle");
+    const { incomingDir } = await import("../lib/ingest/uploads");
     const incidents = await rows("Incident");
     const before = dataFiles();
     const file = path.join(incomingDir(), "waiting");
@@ -130,7 +130,8 @@ describe("failed uploads leave nothing behind", () => {
 
   it("deleting an incident removes its upload files, those of failed bundles too", async () => {
     const { enqueueBundle } = await import("../lib/ingest/enqueue-bundle");
-    const { processBundle, uploadsDir } = await import("../lib/ingest/process-bundle");
+    const { processBundle } = await import("../lib/ingest/pipeline");
+    const { uploadsDir } = await import("../lib/ingest/uploads");
     const { deleteIncident } = await import("../lib/incidents/delete-incident");
     const failed = await enqueueBundle(db, { title: "to delete", files: [{ name: "notes.txt", data: Buffer.from("just words\n") }] });
     expect((await processBundle(db, failed.bundleId)).status).toBe("failed");

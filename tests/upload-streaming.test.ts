@@ -68,7 +68,7 @@ function multipart(files: Array<{ name: string; data: Buffer }>): Request {
 describe("uploads streamed to disk", () => {
   it("enqueueBundle moves a file from disk into the bundle's uploads, with the sha256 of its bytes; a repeat leaves nothing", async () => {
     const { enqueueBundle } = await import("../lib/ingest/enqueue-bundle");
-    const { incomingDir, uploadsDir } = await import("../lib/ingest/process-bundle");
+    const { incomingDir, uploadsDir } = await import("../lib/ingest/uploads");
     const data = caseBytes("056-kind-journald-containerd-kubelet-cilium-cni-retry.log");
     const tmp = path.join(incomingDir(), "a");
     writeFileSync(tmp, data);
@@ -116,7 +116,7 @@ describe("uploads streamed to disk", () => {
   });
 
   it("sweepIncoming removes what unfinished uploads left, older than a day, and nothing newer", async () => {
-    const { incomingDir, sweepIncoming } = await import("../lib/ingest/process-bundle");
+    const { incomingDir, sweepIncoming } = await import("../lib/ingest/uploads");
     const old = path.join(incomingDir(), "old");
     const fresh = path.join(incomingDir(), "fresh");
     writeFileSync(old, "x");
@@ -145,7 +145,7 @@ describe("uploads streamed to disk", () => {
 
   it("the route stores a two-file upload with the sha256 and size of both files' bytes in order, and queues it", async () => {
     const { POST } = await import("../app/api/uploads/route");
-    const { uploadsDir } = await import("../lib/ingest/process-bundle");
+    const { uploadsDir } = await import("../lib/ingest/uploads");
     // both past the disk writer's 16 KiB buffer, so the first file's tail is pushed after the
     // second file has begun (a hash fed in arrival order came out wrong)
     const a = Buffer.from("Mar 14 02:10:05 node-a kubelet[1]: first file\n".repeat(640));
@@ -193,7 +193,7 @@ describe("uploads streamed to disk", () => {
 
   it("stores an upload under a name with no control characters, at most 200 characters long, its end kept", async () => {
     const { enqueueBundle } = await import("../lib/ingest/enqueue-bundle");
-    const { uploadsDir } = await import("../lib/ingest/process-bundle");
+    const { uploadsDir } = await import("../lib/ingest/uploads");
     const name = `${"n".repeat(300)}\u0001node-a.tar.gz`;
     const r = await enqueueBundle(db, { title: "long name", files: [{ name, data: Buffer.from("Mar 14 02:10:05 node-a kubelet[1]: x\n") }] });
     expect(readdirSync(uploadsDir(r.bundleId))).toEqual([`0000__${"n".repeat(186)}_node-a.tar.gz`]);

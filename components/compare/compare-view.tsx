@@ -13,11 +13,11 @@ import { useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } fro
 import { useLaneDensityQuery } from "@/components/data/use-lane-density-query";
 import { densify, LANE_COLORS, LaneSparkline } from "@/components/timeline/lane-sparkline";
 import { plural } from "@/lib/detect/numbers";
-import { fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/format";
-import type { TCompareBoot, TCompareView } from "@/lib/timeline/get-compare-view";
-import { LANE_LABELS, LANES, type TLane } from "@/lib/timeline/lanes";
-import { timeTicks } from "@/lib/timeline/time-scale";
-import { bootPath } from "@/lib/timeline/view-state";
+import { fmtDuration, fmtOffset, fmtUtc } from "@/lib/view/format";
+import type { TCompareBoot, TCompareView } from "@/lib/queries/get-compare-view";
+import { LANE_LABELS, LANES, type TLane } from "@/lib/view/lanes";
+import { timeTicks } from "@/lib/view/time-scale";
+import { bootPath } from "@/lib/view/view-state";
 import { useCompareState } from "./use-compare-state";
 import "@/components/timeline/timeline.css";
 

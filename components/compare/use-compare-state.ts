@@ -1,14 +1,14 @@
 "use client";
 /**
  * The compare page's view state in the URL through nuqs, with parsers built from
- * lib/timeline/compare-state.ts (the same forgiving fields the server page reads).
+ * lib/view/compare-state.ts (the same forgiving fields the server page reads).
  * Range changes push a history entry (Back undoes a zoom).
  */
 import { createParser, useQueryStates } from "nuqs";
 import { useCallback, useMemo } from "react";
-import { compareStateField, DEFAULT_COMPARE_STATE, type TCompareState } from "@/lib/timeline/compare-state";
-import { LANES, type TLane } from "@/lib/timeline/lanes";
-import { viewStateField } from "@/lib/timeline/view-state";
+import { compareStateField, DEFAULT_COMPARE_STATE, type TCompareState } from "@/lib/view/compare-state";
+import { LANES, type TLane } from "@/lib/view/lanes";
+import { viewStateField } from "@/lib/view/view-state";
 
 const parseOffset = createParser<number>({ parse: compareStateField.offset, serialize: compareStateField.serializeOffset });
 const parseBoots = createParser<number[]>({

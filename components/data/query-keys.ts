@@ -2,7 +2,7 @@
  * The one key factory for TanStack Query (one query hook per resource, as umami does):
  * `['lane-density', { … }]` and so on, so invalidation can match by prefix.
  */
-import type { TLane } from "@/lib/timeline/lanes";
+import type { TLane } from "@/lib/view/lanes";
 
 export interface TRangeKey {
   incidentId: string;

@@ -1,6 +1,6 @@
 "use client";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import type { TEventFacets } from "@/lib/timeline/get-event-facets";
+import type { TEventFacets } from "@/lib/queries/get-event-facets";
 import { fetchJson, qs } from "./fetch-json";
 import { queryKeys, type TRangeKey } from "./query-keys";
 

@@ -1,6 +1,6 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
-import type { TEventDetail } from "@/lib/timeline/get-event";
+import type { TEventDetail } from "@/lib/queries/get-event";
 import { fetchJson } from "./fetch-json";
 import { queryKeys } from "./query-keys";
 

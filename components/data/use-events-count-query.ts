@@ -1,7 +1,7 @@
 "use client";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import type { TEventCounts } from "@/lib/timeline/count-events";
+import type { TEventCounts } from "@/lib/queries/count-events";
 import { fetchJson, qs } from "./fetch-json";
 import { queryKeys, type TEventsFilterKey } from "./query-keys";
 
@@ -15,7 +15,7 @@ export interface TEventsCountProgress {
 
 /**
  * `{ total, matching, capped }` for the events table header, exact: the server counts a filtered
- * range in slices of a bounded number of rows (lib/timeline/count-events.ts), and this hook asks
+ * range in slices of a bounded number of rows (lib/queries/count-events.ts), and this hook asks
  * for the next slice from where the last one stopped until the range is done, adding them up.
  * `progress` says how far it got meanwhile (null when the count is complete or not started).
  */

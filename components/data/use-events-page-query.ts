@@ -1,6 +1,6 @@
 "use client";
 import { keepPreviousData, useInfiniteQuery } from "@tanstack/react-query";
-import type { TEventsPage } from "@/lib/timeline/get-events-page";
+import type { TEventsPage } from "@/lib/queries/get-events-page";
 import { fetchJson, qs } from "./fetch-json";
 import { queryKeys, type TEventsFilterKey } from "./query-keys";
 

@@ -1,6 +1,6 @@
 "use client";
 import { useQuery } from "@tanstack/react-query";
-import type { TFindingEvidence } from "@/lib/timeline/get-finding-evidence";
+import type { TFindingEvidence } from "@/lib/queries/get-finding-evidence";
 import { fetchJson } from "./fetch-json";
 import { queryKeys } from "./query-keys";
 

@@ -1,6 +1,6 @@
 "use client";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import type { TLaneDensity } from "@/lib/timeline/get-lane-density";
+import type { TLaneDensity } from "@/lib/queries/get-lane-density";
 import { fetchJson, qs } from "./fetch-json";
 import { queryKeys, type TRangeKey } from "./query-keys";
 

@@ -11,7 +11,7 @@ import type { TFindingView } from "@/lib/incidents/get-incident";
 import styles from "./approximate.module.css";
 import { causeOfFinding, type Cause } from "@/lib/causes/causes";
 import { metricLines } from "@/lib/export/finding-metrics";
-import { fmtBootKey, fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/format";
+import { fmtBootKey, fmtDuration, fmtOffset, fmtUtc } from "@/lib/view/format";
 
 /** The reasons a finding's numbers or times are approximate (`metrics.approximate`), or none. */
 export function approximateReasons(metrics: Record<string, unknown>): string[] {

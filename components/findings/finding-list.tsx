@@ -1,13 +1,13 @@
 /**
- * A list of findings grouped by detector on each node boot (lib/timeline/finding-groups.ts): the
+ * A list of findings grouped by detector on each node boot (lib/view/finding-groups.ts): the
  * first few of a group shown, the rest folded under a summary that counts them (`<details>`, so
  * it works without script and on server-rendered pages). A group opens by itself when it folds a
  * finding `open` picks (the selected one). `item` renders one finding (a `FindingItem`).
  */
 import { Fragment, type ReactNode } from "react";
 import type { TFindingView } from "@/lib/incidents/get-incident";
-import { groupFindings } from "@/lib/timeline/finding-groups";
-import { fmtBootKey } from "@/lib/timeline/format";
+import { groupFindings } from "@/lib/view/finding-groups";
+import { fmtBootKey } from "@/lib/view/format";
 
 /**
  * `findings` (in the order to show them) as one list: `item` renders a finding, `open` says which

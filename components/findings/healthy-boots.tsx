@@ -6,8 +6,8 @@
 import Link from "next/link";
 import type { TNodeSummary } from "@/lib/incidents/get-incident";
 import { bootCheckPhrases, CHECKED_BY, type TBootCheck } from "@/lib/incidents/boot-checks";
-import { fmtBootKey } from "@/lib/timeline/format";
-import { bootPath } from "@/lib/timeline/view-state";
+import { fmtBootKey } from "@/lib/view/format";
+import { bootPath } from "@/lib/view/view-state";
 
 export function HealthyBoots(p: { incidentId: string; nodes: TNodeSummary[]; checks: Map<number, TBootCheck>; showNode: boolean }) {
   const boots = p.nodes.flatMap((n) => n.boots.filter((b) => b.findings === 0).map((b) => ({ n, b })));

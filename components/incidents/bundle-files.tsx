@@ -7,7 +7,7 @@
 import { plural } from "@/lib/detect/numbers";
 import { bundleWarnings } from "@/lib/incidents/bundle-warnings";
 import type { TBundleView } from "@/lib/incidents/get-incident";
-import { fmtBytes, fmtCount, fmtUtc } from "@/lib/timeline/format";
+import { fmtBytes, fmtCount, fmtUtc } from "@/lib/view/format";
 import { BundleProgress } from "./bundle-progress";
 
 export function BundleFiles({ b }: { b: TBundleView }) {

@@ -6,7 +6,7 @@
  */
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { COMPARE_FORM_ID, comparePath } from "@/lib/timeline/compare-state";
+import { COMPARE_FORM_ID, comparePath } from "@/lib/view/compare-state";
 
 export function CompareForm({ incidentId, allBootIds }: { incidentId: string; allBootIds: number[] }) {
   const router = useRouter();

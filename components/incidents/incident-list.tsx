@@ -12,7 +12,7 @@ import { useEffect } from "react";
 import { fetchJson } from "@/components/data/fetch-json";
 import { queryKeys } from "@/components/data/query-keys";
 import type { TIncidentSummary } from "@/lib/incidents/list-incidents";
-import { fmtUtc } from "@/lib/timeline/format";
+import { fmtUtc } from "@/lib/view/format";
 import { DeleteIncidentButton } from "./delete-incident-button";
 
 export function IncidentList({ incidents }: { incidents: TIncidentSummary[] }) {

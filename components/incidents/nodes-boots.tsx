@@ -5,9 +5,9 @@
  */
 import Link from "next/link";
 import type { TNodeSummary } from "@/lib/incidents/get-incident";
-import { COMPARE_FORM_ID } from "@/lib/timeline/compare-state";
-import { fmtDuration, fmtUtc } from "@/lib/timeline/format";
-import { bootPath } from "@/lib/timeline/view-state";
+import { COMPARE_FORM_ID } from "@/lib/view/compare-state";
+import { fmtDuration, fmtUtc } from "@/lib/view/format";
+import { bootPath } from "@/lib/view/view-state";
 import { NodeNameMark } from "./node-name-mark";
 import { RenameNodeForm } from "./rename-node-form";
 

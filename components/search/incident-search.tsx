@@ -12,7 +12,7 @@ import Link from "next/link";
 import { useEffect, useState } from "react";
 import { fetchJson, qs } from "@/components/data/fetch-json";
 import type { TSearchGroup, TSearchResult } from "@/lib/search/search-incident";
-import { fmtBootKey, fmtCount, fmtUtc } from "@/lib/timeline/format";
+import { fmtBootKey, fmtCount, fmtUtc } from "@/lib/view/format";
 import css from "./incident-search.module.css";
 
 const MODES = ["words", "substring"] as const;

@@ -8,7 +8,7 @@
 import { useEffect, useState } from "react";
 import { useAnnotationMutations } from "@/components/data/use-annotations-query";
 import { MAX_ANNOTATION_TEXT, type TAnnotation } from "@/lib/annotations/annotation";
-import { fmtOffset, fmtUtc } from "@/lib/timeline/format";
+import { fmtOffset, fmtUtc } from "@/lib/view/format";
 
 export function AnnotationsPanel(p: {
   incidentId: string;

@@ -6,9 +6,9 @@
  */
 import Link from "next/link";
 import { NodeNameMark } from "@/components/incidents/node-name-mark";
-import type { TBootView } from "@/lib/timeline/get-boot-view";
-import { fmtUtc } from "@/lib/timeline/format";
-import { bootPath } from "@/lib/timeline/view-state";
+import type { TBootView } from "@/lib/queries/get-boot-view";
+import { fmtUtc } from "@/lib/view/format";
+import { bootPath } from "@/lib/view/view-state";
 
 const DETECTED_BY: Record<string, string> = {
   separator: "journal boot separator",

@@ -5,8 +5,8 @@
  * lines are wrapped (never cut), and the panel can take half the width.
  */
 import { useEventQuery } from "@/components/data/use-event-query";
-import { fmtOffset, fmtUtc } from "@/lib/timeline/format";
-import { SEVERITY_NAMES } from "@/lib/timeline/lanes";
+import { fmtOffset, fmtUtc } from "@/lib/view/format";
+import { SEVERITY_NAMES } from "@/lib/view/lanes";
 
 const FLAG_NAMES: Array<[number, string]> = [
   [1, "year inferred"],

@@ -23,9 +23,9 @@ import {
   type PointerEvent as ReactPointerEvent,
   type ReactNode,
 } from "react";
-import type { TEventRow } from "@/lib/timeline/get-events-page";
-import { fmtOffset, fmtUtc } from "@/lib/timeline/format";
-import { SEVERITY_NAMES } from "@/lib/timeline/lanes";
+import type { TEventRow } from "@/lib/queries/get-events-page";
+import { fmtOffset, fmtUtc } from "@/lib/view/format";
+import { SEVERITY_NAMES } from "@/lib/view/lanes";
 import { LANE_COLORS } from "./lane-sparkline";
 
 const ROW_H = 24;

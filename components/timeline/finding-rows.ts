@@ -5,7 +5,7 @@
  * Pure: positions are fractions of the visible range.
  */
 import type { TFindingView } from "@/lib/incidents/get-incident";
-import { findingSeverityRank } from "@/lib/timeline/lanes";
+import { findingSeverityRank } from "@/lib/view/lanes";
 
 export interface TFindingBand {
   f: TFindingView;

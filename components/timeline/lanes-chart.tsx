@@ -9,15 +9,15 @@
  * crosshair's label. All positions are fractions of the visible range
  * [from, to) (UTC ms), so the HTML overlays line up with the Recharts plots below them.
  */
-import { useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
+import { useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from "react";
 import type { TAnnotation } from "@/lib/annotations/annotation";
 import type { TFindingView } from "@/lib/incidents/get-incident";
-import type { TLaneDensity } from "@/lib/timeline/get-lane-density";
-import type { TMilestone } from "@/lib/timeline/get-milestones";
-import { fmtCompact, fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/format";
-import { LANE_LABELS, type TLane } from "@/lib/timeline/lanes";
+import type { TLaneDensity } from "@/lib/queries/get-lane-density";
+import type { TMilestone } from "@/lib/queries/get-milestones";
+import { fmtCompact, fmtDuration, fmtOffset, fmtUtc } from "@/lib/view/format";
+import { LANE_LABELS, type TLane } from "@/lib/view/lanes";
 import { densify, LANE_COLORS, LaneSparkline, type TSparkPoint } from "./lane-sparkline";
-import { timeScale, timeTicks } from "@/lib/timeline/time-scale";
+import { timeScale, timeTicks } from "@/lib/view/time-scale";
 import { findingRows } from "./finding-rows";
 import { useElementWidth } from "./use-element-width";
 
@@ -61,6 +61,9 @@ export interface TLanesChartProps {
   onSelectFinding?(f: TFindingView): void;
   onToggleLane(lane: TLane): void;
   onSelectEvent(eventId: string): void;
+  /** keys on the focused lanes (pan and zoom); `keyLabel` names the chart and its keys to assistive technology */
+  onKeyDown?(e: ReactKeyboardEvent): void;
+  keyLabel?: string;
 }
 
 const clamp01 = (f: number) => Math.min(1, Math.max(0, f));
@@ -243,7 +246,13 @@ export function LanesChart(p: TLanesChartProps) {
             const [a, b] = [p.from - (p.to - p.from) / 2, p.to + (p.to - p.from) / 2];
             p.onZoom(a, b);
           }}
-          title="drag to zoom · double-click to zoom out"
+          title="drag to zoom · double-click to zoom out · with the lanes focused: ← → pan, + − zoom, 0 whole boot"
+          tabIndex={p.onKeyDown ? 0 : undefined}
+          role={p.onKeyDown ? "group" : undefined}
+          aria-label={p.onKeyDown ? p.keyLabel : undefined}
+          aria-keyshortcuts={p.onKeyDown ? "ArrowLeft ArrowRight + - 0" : undefined}
+          onKeyDown={p.onKeyDown}
+          data-testid="lanes-keys"
         >
           {p.windows.map((w) => {
             const end = w.endMs ?? p.dataEndMs;

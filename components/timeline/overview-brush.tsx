@@ -4,13 +4,13 @@
  * drag on it to choose a new range, click to centre the current span there. Failure
  * windows are marked so the way back to them is always visible.
  */
-import { useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
+import { useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from "react";
 import { Area, AreaChart, ResponsiveContainer, XAxis, YAxis } from "recharts";
 import type { TFindingView } from "@/lib/incidents/get-incident";
-import type { TLaneDensity } from "@/lib/timeline/get-lane-density";
-import { fmtOffset } from "@/lib/timeline/format";
+import type { TLaneDensity } from "@/lib/queries/get-lane-density";
+import { fmtOffset } from "@/lib/view/format";
 import { densify } from "./lane-sparkline";
-import { timeScale } from "@/lib/timeline/time-scale";
+import { timeScale } from "@/lib/view/time-scale";
 
 const H = 40;
 
@@ -26,6 +26,9 @@ export function OverviewBrush(p: {
   windows: TFindingView[];
   dataEndMs: number;
   onRange(from: number, to: number): void;
+  /** keys on the focused strip (pan and zoom); `keyLabel` names it and its keys to assistive technology */
+  onKeyDown?(e: ReactKeyboardEvent): void;
+  keyLabel?: string;
 }) {
   const scale = useMemo(() => timeScale(p.min, p.max), [p.min, p.max]);
   const ref = useRef<HTMLDivElement>(null);
@@ -76,7 +79,13 @@ export function OverviewBrush(p: {
         onPointerMove={(e) => drag && setDrag({ ...drag, b: fracAt(e) })}
         onPointerUp={up}
         onPointerCancel={() => setDrag(null)}
-        title="drag to choose a range · click to move the view"
+        title="drag to choose a range · click to move the view · with the strip focused: ← → pan, + − zoom, 0 whole boot"
+        tabIndex={p.onKeyDown ? 0 : undefined}
+        role={p.onKeyDown ? "group" : undefined}
+        aria-label={p.onKeyDown ? p.keyLabel : undefined}
+        aria-keyshortcuts={p.onKeyDown ? "ArrowLeft ArrowRight + - 0" : undefined}
+        onKeyDown={p.onKeyDown}
+        data-testid="overview-keys"
       >
         <ResponsiveContainer width="100%" height={H} minWidth={10}>
           <AreaChart data={data} margin={{ top: 2, right: 0, bottom: 0, left: 0 }}>

@@ -5,7 +5,7 @@
  * filters and the selected event. All view state is in the URL (useViewState), so the
  * address is a permalink; data comes through one query hook per resource.
  */
-import { useEffect, useMemo, useRef, useState } from "react";
+import { type KeyboardEvent as ReactKeyboardEvent, type ReactNode, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { CopyLinkButton } from "@/components/copy-link-button";
 import { useAnnotationsQuery } from "@/components/data/use-annotations-query";
 import { useEventFacetsQuery } from "@/components/data/use-event-facets-query";
@@ -16,17 +16,17 @@ import { useFindingEvidenceQuery } from "@/components/data/use-finding-evidence-
 import { useLaneDensityQuery } from "@/components/data/use-lane-density-query";
 import { FindingItem } from "@/components/findings/finding-item";
 import { FindingList } from "@/components/findings/finding-list";
-import type { TBootView } from "@/lib/timeline/get-boot-view";
-import { fmtCount, fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/format";
-import { FAILURE_WINDOW_DETECTOR, LANE_LABELS, LANES, SEVERITY_NAMES, type TLane } from "@/lib/timeline/lanes";
-import { bootPath, viewStateField } from "@/lib/timeline/view-state";
+import type { TBootView } from "@/lib/queries/get-boot-view";
+import { fmtCount, fmtDuration, fmtOffset, fmtUtc } from "@/lib/view/format";
+import { FAILURE_WINDOW_DETECTOR, LANE_LABELS, LANES, SEVERITY_NAMES, type TLane } from "@/lib/view/lanes";
+import { bootPath, viewStateField } from "@/lib/view/view-state";
 import type { TAnnotation } from "@/lib/annotations/annotation";
 import { AnnotationsPanel } from "./annotations-panel";
 import { EventDetail } from "./event-detail";
 import { EventsTable } from "./events-table";
 import { LanesChart } from "./lanes-chart";
 import { OverviewBrush } from "./overview-brush";
-import { panRange, zoomRange } from "@/lib/timeline/time-scale";
+import { panRange, zoomRange } from "@/lib/view/time-scale";
 import { useUrlText } from "./use-url-text";
 import { useViewState } from "./use-view-state";
 import "./timeline.css";
@@ -35,7 +35,17 @@ const BUCKETS = 300;
 /** Pages (of EVENTS_PAGE_SIZE rows) loaded at most to bring one selected event into the table. */
 const SEEK_PAGES = 40;
 
-export function TimelineView({ view }: { view: TBootView }) {
+const LIGHT_QUERY = "(prefers-color-scheme: light)";
+/** Whether the system asks for a light page (the pages follow it: app/globals.css). */
+const isLight = () => window.matchMedia(LIGHT_QUERY).matches;
+const subscribeLight = (on: () => void) => {
+  const m = window.matchMedia(LIGHT_QUERY);
+  m.addEventListener("change", on);
+  return () => m.removeEventListener("change", on);
+};
+
+/** `healthy`: what was checked and found fine, shown in place of the findings when the boot has none. */
+export function TimelineView({ view, healthy }: { view: TBootView; healthy?: ReactNode }) {
   const { state, setRange, setLanes, setSev, setQ, setPod, setKind, setEv, selectFinding } = useViewState();
   const t0 = view.boot.startMs;
   const bounds = view.range;
@@ -96,6 +106,19 @@ export function TimelineView({ view }: { view: TBootView }) {
   };
   const zoomBy = (factor: number) => zoomTo(...zoomRange(from, to, factor, bounds.fromMs, bounds.toMs));
   const pan = (fraction: number) => zoomTo(...panRange(from, to, fraction, bounds.fromMs, bounds.toMs));
+  // keys on the focused lanes or whole-boot strip: ← → pan a quarter of the view, + − zoom, 0 the whole boot
+  const onChartKey = (e: ReactKeyboardEvent) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === "ArrowLeft") pan(-0.25);
+    else if (e.key === "ArrowRight") pan(0.25);
+    else if (e.key === "+" || e.key === "=") zoomBy(0.5);
+    else if (e.key === "-" || e.key === "_") zoomBy(2);
+    else if (e.key === "0") setRange(null, null);
+    else return;
+    e.preventDefault();
+  };
+  const keyLabel = (what: string) =>
+    `${what}, showing ${fmtOffset(from, t0)} to ${fmtOffset(to, t0)}: arrow keys pan, plus and minus zoom, 0 shows the whole boot`;
   const toggleLane = (l: TLane) => setLanes(state.lanes.includes(l) ? state.lanes.filter((x) => x !== l) : [...state.lanes, l]);
 
   // reviewers' notes: markers on the chart, the list and form below the findings
@@ -111,9 +134,11 @@ export function TimelineView({ view }: { view: TBootView }) {
     if (n.eventId) setEv(n.eventId);
   };
 
-  // pictures of this view and the incident's Markdown summary
+  // pictures of this view and the incident's Markdown summary (light when the page is light)
+  const light = useSyncExternalStore(subscribeLight, isLight, () => false);
   const pictureUrl = (ext: "png" | "svg") => {
     const p = new URLSearchParams({ from: String(from), to: String(to), download: "1" });
+    if (light) p.set("theme", "light");
     if (state.lanes.length < LANES.length) p.set("lanes", viewStateField.serializeLanes(state.lanes));
     return `/api/incidents/${encodeURIComponent(view.incident.id)}/boots/${view.boot.id}/timeline.${ext}?${p}`;
   };
@@ -216,6 +241,8 @@ export function TimelineView({ view }: { view: TBootView }) {
           onZoom={zoomTo}
           onToggleLane={toggleLane}
           onSelectEvent={setEv}
+          onKeyDown={onChartKey}
+          keyLabel={keyLabel("timeline lanes")}
         />
         <OverviewBrush
           t0={t0}
@@ -227,6 +254,8 @@ export function TimelineView({ view }: { view: TBootView }) {
           windows={windows}
           dataEndMs={dataEndMs}
           onRange={zoomTo}
+          onKeyDown={onChartKey}
+          keyLabel={keyLabel("whole boot overview")}
         />
         {density.error && <p className="bad">timeline: {(density.error as Error).message}</p>}
       </section>
@@ -260,6 +289,12 @@ export function TimelineView({ view }: { view: TBootView }) {
               />
             )}
           />
+        </section>
+      )}
+      {view.findings.length === 0 && healthy && (
+        <section className="panel" aria-label="findings of this boot" data-testid="boot-healthy">
+          <h2>Findings</h2>
+          {healthy}
         </section>
       )}
 

@@ -1,13 +1,13 @@
 "use client";
 /**
  * The node boot page's view state in the URL, through nuqs, with parsers built from the
- * field schemas of lib/timeline/view-state.ts (one forgiving schema for server and client).
+ * field schemas of lib/view/view-state.ts (one forgiving schema for server and client).
  * Range changes push a history entry (Back undoes a zoom); the rest replaces it.
  */
 import { createParser, useQueryStates } from "nuqs";
 import { useCallback, useMemo } from "react";
-import { LANES, type TLane } from "@/lib/timeline/lanes";
-import { DEFAULT_VIEW_STATE, viewStateField, type TViewState } from "@/lib/timeline/view-state";
+import { LANES, type TLane } from "@/lib/view/lanes";
+import { DEFAULT_VIEW_STATE, viewStateField, type TViewState } from "@/lib/view/view-state";
 
 const parseInstant = createParser<number>({
   parse: viewStateField.instant,

@@ -8,7 +8,7 @@
 import { NodeNameMark } from "@/components/incidents/node-name-mark";
 import { plural } from "@/lib/detect/numbers";
 import type { TPreview, TPreviewBoot, TPreviewFile } from "@/lib/ingest/preview-text";
-import { fmtCount, fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/format";
+import { fmtCount, fmtDuration, fmtOffset, fmtUtc } from "@/lib/view/format";
 import styles from "./paste.module.css";
 
 const DETECTED_BY: Record<string, string> = {

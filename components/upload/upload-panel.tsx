@@ -25,7 +25,7 @@ import { ProgressBar } from "@/components/progress-bar";
 import { fetchJson } from "@/components/data/fetch-json";
 import { PREVIEW_MAX_BYTES } from "@/lib/ingest/preview-limits";
 import type { TPreview } from "@/lib/ingest/preview-text";
-import { fmtBytes, fmtCount } from "@/lib/timeline/format";
+import { fmtBytes, fmtCount } from "@/lib/view/format";
 import { PastePreview } from "./paste-preview";
 import styles from "./paste.module.css";
 import { buildUploadForm, uploadWithProgress, type TUploadResult } from "./upload-request";

@@ -4,7 +4,7 @@
  * the UI and escaped in the Markdown export, never as HTML.
  */
 import { z } from "zod";
-import { ZEventId, ZInstant } from "@/lib/timeline/view-state";
+import { ZEventId, ZInstant } from "@/lib/view/view-state";
 
 /** Longest note kept. */
 export const MAX_ANNOTATION_TEXT = 2000;

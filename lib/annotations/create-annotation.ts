@@ -6,8 +6,8 @@
  */
 import { getDb } from "@/lib/db/connection";
 import { ApiError } from "@/lib/http/errors";
-import { fmtOffset } from "@/lib/timeline/format";
-import { bootExtent, bootRange } from "@/lib/timeline/get-boot-view";
+import { fmtOffset } from "@/lib/view/format";
+import { bootExtent, bootRange } from "@/lib/queries/get-boot-view";
 import { ZAnnotationText, type TAnnotation } from "./annotation";
 
 export async function createAnnotation(opts: { incidentId: string; bootId: number; ts?: number; eventId?: string; text: string }): Promise<TAnnotation> {

@@ -7,7 +7,7 @@
 import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { analyseBundle } from "../ingest/analyse-bundle";
+import { analyseBundle } from "../ingest/reference";
 import { buildHostileZip } from "./hostile-zip";
 import { buildTar, buildTarGz } from "./tar-build";
 import { unpackUpload, type UnpackLimits } from "./unpack";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ERROR_CLASS_SLUGS } from "@/lib/timeline/error-class";
+import { ERROR_CLASS_SLUGS } from "@/lib/normalise/error-class";
 import { CAUSES, causeOf, causeOfFinding } from "./causes";
 
 describe("causes table", () => {

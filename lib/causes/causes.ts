@@ -1,6 +1,6 @@
 /**
  * What a reviewer does next, per known cause: for every fixed error class slug
- * (lib/timeline/error-class.ts `ERROR_CLASS_SLUGS`) and for the two loops detectors find
+ * (lib/normalise/error-class.ts `ERROR_CLASS_SLUGS`) and for the two loops detectors find
  * without an error class (a CNI config file rewritten in turns, the runtime losing health),
  * what it means, the public bug reports and the fixes with the versions they shipped in, and
  * the remediation. Every reference is a public GitHub issue or pull request (or a vendor's
@@ -9,7 +9,7 @@
  *
  * Pure data and a lookup; `sig:` classes (signatures of unknown causes) have no entry.
  */
-import type { ErrorClassSlug } from "@/lib/timeline/error-class";
+import type { ErrorClassSlug } from "@/lib/normalise/error-class";
 
 /** A public source: a bug report, the change that fixed it, or a vendor's document. */
 export interface CauseRef {

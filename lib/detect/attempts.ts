@@ -33,7 +33,7 @@
  * Pure: no I/O, no clock reads. Times are UTC ms.
  */
 import type { BootEvent } from "./types";
-import { splitStructured } from "../timeline/go-text";
+import { splitStructured } from "../normalise/go-text";
 
 /** How failure lines are grouped into attempts (the parameters every attempt-reading detector carries). */
 export interface AttemptParams {

@@ -3,7 +3,7 @@ import { collectWrites, configPathOf, defaults, run } from "./conflist-rewrite-l
 import { BOOT, T0, eventFactory, sortEvents } from "./test-support";
 import type { BootEvent } from "./types";
 import { parseFile } from "../parse/parse-file";
-import { classifyRecord } from "../timeline/classify";
+import { classifyRecord } from "../normalise/classify";
 import { caseText } from "../../tests/cases/cases";
 
 const CONF = "/host/etc/cni/net.d/05-cilium.conflist";

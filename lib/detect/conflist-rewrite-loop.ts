@@ -3,7 +3,7 @@
  * conflist; cases 002, 003, 006).
  *
  * Input: one node boot's events (BootEvent, UTC ms), sorted by (ts, fileId, line). Writes
- * are `cni.config.written` / `cni.config.removed` events (lib/timeline/classify.ts):
+ * are `cni.config.written` / `cni.config.removed` events (lib/normalise/classify.ts):
  *  - istio-cni: `configuration requires updates, (re)writing CNI config file at "<path>"`
  *    (announces a write) and `created CNI config <path>` (completes it); one write prints
  *    both about 10 ms apart (case 006: 9.8 ms), so an announcement followed by a completion

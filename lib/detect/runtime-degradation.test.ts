@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { defaults, run, signalsOf } from "./runtime-degradation";
 import { BOOT, T0, eventFactory, sid, sortEvents } from "./test-support";
 import type { BootEvent } from "./types";
-import { classifyRecord } from "../timeline/classify";
+import { classifyRecord } from "../normalise/classify";
 
 const e0 = eventFactory();
 const storm = (e = e0): BootEvent[] =>

@@ -3,8 +3,8 @@ import { collectAttempts, distinctPods } from "./attempts";
 import { defaults, run, sandboxFailureWindow, type SandboxWindowMetrics } from "./sandbox-failure-window";
 import { runDetectors, DETECTORS, assertUniqueNames } from "./index";
 import type { BootEvent, BootInfo, Detector, EventKind, Lane } from "./types";
-import { caseLineToInput } from "../timeline/case-lines";
-import { classifyRecord } from "../timeline/classify";
+import { caseLineToInput } from "../normalise/case-lines";
+import { classifyRecord } from "../normalise/classify";
 import { caseText } from "../../tests/cases/cases";
 
 const T0 = Date.UTC(2026, 2, 14, 2, 10, 0);

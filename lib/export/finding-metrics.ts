@@ -5,10 +5,10 @@
  * have, an empty map, a null median, a UTC copy of a T+ time shown next to it). Shared by the
  * finding card and the Markdown export. Pure.
  *
- * Keys no entry knows fall back to `metricLabel` / `fmtMetric` (lib/timeline/format.ts), so a new
+ * Keys no entry knows fall back to `metricLabel` / `fmtMetric` (lib/view/format.ts), so a new
  * detector metric still shows; lib/export/finding-metrics.test.ts fails until it has an entry.
  */
-import { fmtMetric, metricLabel } from "@/lib/timeline/format";
+import { fmtMetric, metricLabel } from "@/lib/view/format";
 
 /** One metric as shown. */
 export interface TMetricLine {

@@ -6,9 +6,9 @@
  * events or is asked for.
  */
 import { listAnnotations } from "@/lib/annotations/list-annotations";
-import { getBootViewById, type TBootView } from "@/lib/timeline/get-boot-view";
-import { getLaneDensity } from "@/lib/timeline/get-lane-density";
-import { FAILURE_WINDOW_DETECTOR, LANES, type TLane } from "@/lib/timeline/lanes";
+import { getBootViewById, type TBootView } from "@/lib/queries/get-boot-view";
+import { getLaneDensity } from "@/lib/queries/get-lane-density";
+import { FAILURE_WINDOW_DETECTOR, LANES, type TLane } from "@/lib/view/lanes";
 import { layoutTimelinePicture, type TPicture, type TPictureThemeName, type TPictureWindow } from "./timeline-picture";
 
 /** Buckets drawn across the picture's plot (about 4 px each). */

@@ -16,8 +16,8 @@ import type { TFindingView, TNodeSummary } from "@/lib/incidents/get-incident";
 import { plural } from "@/lib/detect/numbers";
 import { causeOfFinding, type Cause } from "@/lib/causes/causes";
 import { bootCheckPhrases, CHECKED_BY, type TBootCheck } from "@/lib/incidents/boot-checks";
-import { fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/format";
-import { bootPath, findingView, type TViewState } from "@/lib/timeline/view-state";
+import { fmtDuration, fmtOffset, fmtUtc } from "@/lib/view/format";
+import { bootPath, findingView, type TViewState } from "@/lib/view/view-state";
 import { escapeMarkdown, markdownCode, markdownLink, markdownTableCell } from "./escape";
 import { metricLines } from "./finding-metrics";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { TBootView } from "@/lib/timeline/get-boot-view";
-import { DEFAULT_VIEW_STATE, parseViewState } from "@/lib/timeline/view-state";
+import type { TBootView } from "@/lib/queries/get-boot-view";
+import { DEFAULT_VIEW_STATE, parseViewState } from "@/lib/view/view-state";
 import { timelineOpenGraph } from "./open-graph";
 
 const T0 = Date.parse("2026-03-14T02:10:00.000Z");

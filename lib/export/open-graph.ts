@@ -4,11 +4,11 @@
  * numbers (or says there is none) and the visible range; og:image is the PNG of that view
  * (`…/boots/:bootId/timeline.png`, lib/export/timeline-picture.ts). Pure.
  */
-import type { TBootView } from "@/lib/timeline/get-boot-view";
+import type { TBootView } from "@/lib/queries/get-boot-view";
 import { plural } from "@/lib/detect/numbers";
-import { fmtDuration, fmtOffset } from "@/lib/timeline/format";
-import { FAILURE_WINDOW_DETECTOR, LANES } from "@/lib/timeline/lanes";
-import { bootPath, serializeViewState, viewStateField, type TViewState } from "@/lib/timeline/view-state";
+import { fmtDuration, fmtOffset } from "@/lib/view/format";
+import { FAILURE_WINDOW_DETECTOR, LANES } from "@/lib/view/lanes";
+import { bootPath, serializeViewState, viewStateField, type TViewState } from "@/lib/view/view-state";
 
 export interface TOpenGraph {
   title: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TLaneDensity } from "@/lib/timeline/get-lane-density";
+import type { TLaneDensity } from "@/lib/queries/get-lane-density";
 import { clip, layoutTimelinePicture, PICTURE_H, PICTURE_W, renderTimelineSvg, windowSummary, xmlEscape, type TPictureInput } from "./timeline-picture";
 
 // boot 2 of the Calico scenario: T+0 02:10:00, window T+11.833 s → T+15.102 s

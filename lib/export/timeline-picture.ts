@@ -13,11 +13,11 @@
  *
  * All text is XML-escaped (log-derived names and notes are data, never markup).
  */
-import type { TLaneDensity } from "@/lib/timeline/get-lane-density";
+import type { TLaneDensity } from "@/lib/queries/get-lane-density";
 import { plural } from "@/lib/detect/numbers";
-import { fmtDuration, fmtOffset, fmtUtc } from "@/lib/timeline/format";
-import { LANE_LABELS, type TLane } from "@/lib/timeline/lanes";
-import { timeScale, timeTicks } from "@/lib/timeline/time-scale";
+import { fmtDuration, fmtOffset, fmtUtc } from "@/lib/view/format";
+import { LANE_LABELS, type TLane } from "@/lib/view/lanes";
+import { timeScale, timeTicks } from "@/lib/view/time-scale";
 
 export const PICTURE_W = 1200;
 export const PICTURE_H = 630;

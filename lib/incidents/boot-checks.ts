@@ -2,11 +2,11 @@
  * What was checked on each node boot and found, for boots with no finding: a healthy boot says
  * so in numbers (no sandbox failure window, failed sandbox attempts 0, the milestones seen with
  * their T+ times) instead of an empty list. One query for the failure counts and one for the
- * milestones (the first event of each kind of lib/timeline/lanes.ts `MILESTONE_KINDS` per boot).
+ * milestones (the first event of each kind of lib/view/lanes.ts `MILESTONE_KINDS` per boot).
  */
 import type { DbHandles } from "../db/connection";
 import { DETECTORS } from "../detect/index";
-import { MILESTONE_KINDS } from "../timeline/lanes";
+import { MILESTONE_KINDS } from "../view/lanes";
 
 /** One boot's checks: counts of failure lines by kind and the milestones seen (UTC ms). */
 export interface TBootCheck {

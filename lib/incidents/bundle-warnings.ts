@@ -17,7 +17,7 @@
  */
 import { plural } from "../detect/numbers";
 import { NOISE_RULES } from "../parse/noise";
-import { fmtCount } from "../timeline/format";
+import { fmtCount } from "../view/format";
 
 /** One warning: `kind` for tests and styling, `text` for people. */
 export interface BundleWarning {

@@ -6,7 +6,7 @@
  */
 import type { DbHandles } from "../db/connection";
 
-/** Event kinds that report a failure (lib/timeline/classify.ts). */
+/** Event kinds that report a failure (lib/normalise/classify.ts). */
 export const FAILURE_KINDS = [
   "sandbox.create.failed",
   "sandbox.stop.failed",

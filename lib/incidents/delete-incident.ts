@@ -11,7 +11,7 @@
 import { rmSync } from "node:fs";
 import type { DbHandles } from "../db/connection";
 import { ApiError } from "../http/errors";
-import { uploadsDir } from "../ingest/process-bundle";
+import { uploadsDir } from "../ingest/uploads";
 
 export interface DeleteIncidentResult {
   incidentId: string;

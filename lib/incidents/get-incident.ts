@@ -4,7 +4,7 @@
  */
 import { getDb } from "@/lib/db/connection";
 import { ApiError } from "@/lib/http/errors";
-import { findingSeverityRank } from "@/lib/timeline/lanes";
+import { findingSeverityRank } from "@/lib/view/lanes";
 
 export interface TBootSummary {
   id: number;

@@ -8,9 +8,9 @@ import { getDb } from "@/lib/db/connection";
 import { useTestDatabaseUrl } from "@/lib/db/test-db";
 import { getIncidentMarkdown } from "@/lib/export/get-incident-markdown";
 import { enqueueBundle } from "@/lib/ingest/enqueue-bundle";
-import { processBundle } from "@/lib/ingest/process-bundle";
+import { processBundle } from "@/lib/ingest/pipeline";
 import { caseText } from "../../tests/cases/cases";
-import { getBootView, nodeNameByAlias } from "@/lib/timeline/get-boot-view";
+import { getBootView, nodeNameByAlias } from "@/lib/queries/get-boot-view";
 import { getIncident } from "./get-incident";
 import { checkNodeName, MAX_NODE_NAME, renameNode } from "./rename-node";
 

@@ -1,6 +1,6 @@
 /**
  * A reviewer names a node by hand: the node takes the new name, keeps the old one among its
- * `aliases` (so links to the old name still find it: lib/timeline/get-boot-view.ts), its
+ * `aliases` (so links to the old name still find it: lib/queries/get-boot-view.ts), its
  * `nameSource` becomes `reviewer` (which clears "not named by the logs"), and the incident's
  * source files listed on the old name move with it. Giving the node its current name confirms it
  * (only `nameSource` changes).

@@ -1,14 +1,15 @@
 /**
- * The in-memory half of ingest: unpacked files -> parsed, normalised events with node and
- * boot assigned (sniff, parse, normalise). No database access; the
- * store step (store-bundle.ts) writes the result in one transaction.
+ * The pipeline's per-file and per-node steps, pure apart from reading a file's bytes:
+ * `analyseFile` (read, redact, sniff, parse, classify one file) and `analyseNode` (error-class
+ * inheritance and boots of one node's events). They run on the ingest threads (ingest-tasks.ts)
+ * and in the in-memory reference (reference.ts); the bundle-wide steps between them are settle.ts.
  *
  * Node of an event: the user's `node` option; else the collector layout (lib/bundle/collectors.ts,
  * which also names the collector, drops duplicate copies, marks collector noise and gives the
  * collection time); else what the record names (journal/syslog hostname, a tool's host column,
  * the Kubernetes event's node, `Node:` of `kubectl describe`); else the file's most common such
- * name; then `placeUnplaced`: the archive's top folder, the bundle's only node, and failing
- * those a node named after the upload (`uploadNodeName`), marked as not named by the logs, so
+ * name; then the settle step (settle.ts `placeUnplaced`): the archive's top folder, the bundle's only node, and failing
+ * those a node named after the upload (settle.ts `uploadNodeName`), marked as not named by the logs, so
  * every record of a node's log reaches the detectors; only a Kubernetes events file's events of
  * cluster objects, in a bundle that names several nodes, stay on no node.
  */
@@ -18,11 +19,11 @@ import type { FileRecord, ParsedFile } from "../parse/file-types";
 import { explainUnknown } from "../parse/explain-unknown";
 import { emptyCounts, parseFile, splitLines } from "../parse/parse-file";
 import { redactFileText } from "./redact-file";
-import { classifyRecord, inheritErrorClasses } from "../timeline/classify";
-import { assignBoots as assignBootKeys, detectBoots, type BootInputEvent } from "../timeline/boots";
-import { collectorNames, describeBundle, K8S_EVENTS_FILE, type BundleLayout, type FileLayout } from "../bundle/collectors";
-import { applyClockSkew, type SkewOption } from "../timeline/clock-skew";
-import { encodeSourceBlock } from "../timeline/source-block-codec";
+import { classifyRecord, inheritErrorClasses } from "../normalise/classify";
+import { assignBoots as assignBootKeys, detectBoots, type BootInputEvent } from "../normalise/boots";
+import type { FileLayout } from "../bundle/collectors";
+import type { SkewOption } from "../normalise/clock-skew";
+import { encodeSourceBlock } from "../db/source-block-codec";
 import {
   FLAG_OUT_OF_ORDER,
   FLAG_YEAR_INFERRED,
@@ -44,77 +45,13 @@ export interface IngestOptions {
   collectedMs?: number | null;
   /** when the upload arrived, UTC ms (last-resort year bound) */
   uploadMs: number;
-  /** clock offsets to apply instead of the estimated ones (lib/timeline/clock-skew.ts) */
+  /** clock offsets to apply instead of the estimated ones (lib/normalise/clock-skew.ts) */
   skew?: SkewOption | null;
   /**
    * names the node of records nothing else places, instead of the name of the upload they came
-   * from (`placeUnplaced`)
+   * from (settle.ts `placeUnplaced`)
    */
   uploadName?: string | null;
-}
-
-/**
- * The node name made from an upload's file name for records that name no node: the base name
- * without archive and log extensions (`kubelet-paste.log.gz` → `kubelet-paste`), blanks turned into
- * dashes; `upload` when nothing is left.
- */
-export function uploadNodeName(fileName: string | null | undefined): string {
-  let n = (fileName ?? "").split(/[\\/]/).pop() ?? "";
-  for (let prev = ""; prev !== n; ) {
-    prev = n;
-    n = n.replace(/\.(?:tar\.gz|tar\.xz|tar\.bz2|tgz|tar|zip|gz|xz|log|txt|out|json|ya?ml|jsonl|ndjson|csv)$/i, "");
-  }
-  n = n.trim().replace(/\s+/g, "-");
-  return n || "upload";
-}
-
-/** What `placeUnplaced` needs of each file of the bundle. */
-export interface PlaceInput {
-  path: string;
-  /** the upload the file came from */
-  upload?: string;
-  /** the archive's top folder naming a node (`FileLayout.folderNode`) */
-  folderNode?: string | null;
-  /** the parsed file's kind (`k8s-events` files hold cluster events that belong to no node) */
-  kind: string;
-}
-
-/**
- * Where records that neither their file's layout nor their own text place go, per file (`ord`):
- * the archive's top folder, else the bundle's only named node; else, in a bundle that names
- * several nodes, a Kubernetes events file's records stay on no node (events of cluster objects,
- * counted and shown as such); else one node for the whole bundle named after an upload
- * (`uploadNodeName` of `opts.uploadName`, else of the upload the first such file came from;
- * listed in `unnamed`). `named`: the nodes records, files and paths named. Callers ask in file
- * order, so the name does not depend on timing.
- */
-export function placeUnplaced(
-  files: readonly PlaceInput[],
-  named: ReadonlySet<string>,
-  opts: Pick<IngestOptions, "uploadName">,
-): { nodeOf: (ord: number) => string | null; unnamed: Set<string> } {
-  const only = onlyNode(named);
-  let fallback: string | null = null;
-  const unnamed = new Set<string>();
-  return {
-    nodeOf(ord) {
-      const f = files[ord];
-      const n = f?.folderNode ?? only;
-      if (n) return n;
-      if (named.size > 1 && f?.kind === "k8s-events") return null;
-      if (fallback === null) {
-        fallback = uploadNodeName(opts.uploadName || f?.upload || f?.path);
-        if (!named.has(fallback)) unnamed.add(fallback);
-      }
-      return fallback;
-    },
-    unnamed,
-  };
-}
-
-/** `placeUnplaced`'s input for a bundle: unpacked files, their layout and their analysis, by ord. */
-export function placeInputs(unpacked: readonly UnpackedFile[], layout: BundleLayout, files: readonly AnalysedFile[]): PlaceInput[] {
-  return unpacked.map((u, ord) => ({ path: u.path, upload: u.upload, folderNode: layout.files[ord].folderNode, kind: files[ord].kind }));
 }
 
 /** Lines per stored source block: small enough to read one event's context cheaply. */
@@ -147,18 +84,6 @@ export function toSourceBlocks(text: string): SourceBlockData[] {
     start = end;
   }
   return out;
-}
-
-export interface AnalysedBundle {
-  files: AnalysedFile[];
-  events: AnalysedEvent[];
-  nodes: Map<string, AnalysedBoot[]>;
-  /** collectors that made the upload (lib/bundle/collectors.ts), comma-separated; null for plain logs */
-  collector?: string | null;
-  /** other names of nodes (EKS instance id) */
-  aliases?: Map<string, string[]>;
-  /** nodes named after the upload because no log, path or option named them (`placeUnplaced`) */
-  unnamed?: Set<string>;
 }
 
 export type Progress = (phase: string, fraction: number) => void;
@@ -196,7 +121,7 @@ function majority(values: Iterable<string | undefined | null>): string | null {
 /** One file analysed on its own (`analyseFile`): what the bundle-wide steps need of it. */
 export interface FileAnalysis {
   file: AnalysedFile;
-  /** the file as listed when it turns out to repeat an earlier file (`settleDuplicates`) */
+  /** the file as listed when it turns out to repeat an earlier file (settle.ts) */
   base: AnalysedFile;
   /** sha256 of the content (hex), null when the file was not read that far */
   sha: string | null;
@@ -240,9 +165,9 @@ export function fileBase(u: UnpackedFile, ord: number): AnalysedFile {
 /**
  * Reads, redacts, parses and normalises one unpacked file (pure apart from reading
  * `dataPath`): the per-file half of ingest, run in worker threads by the streaming ingest
- * (ingest-tasks.ts) and in a loop by `analyseBundle`. Events get `fileIdx = ord` and the node
+ * (ingest-tasks.ts) and in a loop by `analyseBundle` (reference.ts). Events get `fileIdx = ord` and the node
  * the path, the record or the file's most common hostname gives; the bundle-wide fallbacks,
- * clock offsets and boots come later. Never throws for bad input (see `analyseBundle`).
+ * clock offsets and boots come later. Never throws for bad input: a file that cannot be read is listed `skipped` with a reason.
  */
 export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
   const { ord, layout: lay, opts } = ctx;
@@ -337,128 +262,6 @@ function unreadNote(text: string, parsed: ParsedFile): Array<{ line: number; mes
   return [{ line: 0, message: explainUnknown([], { format: parsed.format, parsedPercent: percent, skippedLines }) }];
 }
 
-/**
- * Per file, where its content can repeat another file's (`findDuplicates`): the node the layout
- * (or the `node` option) puts it on, so that two nodes' logs that happen to hold the same bytes
- * (a Calico `cni.log` names no host) are both read, since a repeated record is a duplicate only
- * on the same host; null (the whole bundle) for files on no node and for Kubernetes events
- * files (`K8S_EVENTS_FILE`: their records name their own node, so a copy in every node's archive
- * repeats the same events). Known before parsing, so both ingest ways decide alike.
- */
-export function duplicateScopes(
-  unpacked: readonly UnpackedFile[],
-  layout: { files: ReadonlyArray<{ node: string | null }> },
-  opts: IngestOptions,
-): Array<string | null> {
-  return layout.files.map((l, ord) => {
-    const node = opts.node || l.node || null;
-    return node && !K8S_EVENTS_FILE.test(unpacked[ord].path) ? node : null;
-  });
-}
-
-/**
- * Files whose content repeats an earlier file's in the same scope (same sha256, not empty; scope
- * from `duplicateScopes`), in upload order: the first copy is the one kept. Returns, per item,
- * the path of the file it repeats or null.
- */
-export function findDuplicates(items: ReadonlyArray<{ sha: string | null; path: string; byteSize: number; scope: string | null }>): Array<string | null> {
-  const seen = new Map<string, string>();
-  return items.map((r) => {
-    if (r.sha === null) return null;
-    const key = `${r.scope ?? ""}\0${r.sha}`;
-    const dupOf = seen.get(key);
-    if (dupOf !== undefined && r.byteSize > 0) return dupOf;
-    seen.set(key, r.path);
-    return null;
-  });
-}
-
-/** What `settleDuplicates` needs of a file's analysis. */
-interface Settled {
-  sha: string | null;
-  base: AnalysedFile;
-  file: AnalysedFile;
-  redacted?: Record<string, number>;
-}
-
-/**
- * Lists files that repeat an earlier one (`findDuplicates`, within `scopes`: `duplicateScopes`)
- * as duplicates, calling `drop` on each so its events are let go, then sets each unpacked file's
- * `redacted` counts from its analysis.
- */
-export function settleDuplicates<R extends Settled>(
-  results: R[],
-  unpacked: UnpackedFile[],
-  scopes: Array<string | null>,
-  drop: (r: R, ord: number) => void,
-): void {
-  findDuplicates(results.map((r, ord) => ({ sha: r.sha, path: r.file.path, byteSize: r.base.byteSize, scope: scopes[ord] }))).forEach((dupOf, ord) => {
-    if (dupOf === null) return;
-    const r = results[ord];
-    drop(r, ord);
-    r.file = { ...r.base, status: "duplicate", reason: "same content as another file", duplicateOf: dupOf };
-    delete r.redacted;
-  });
-  results.forEach((r, ord) => {
-    if (r.redacted) unpacked[ord].redacted = r.redacted;
-    else delete unpacked[ord].redacted;
-  });
-}
-
-/**
- * The node of records that neither their file's path, their own fields nor the file's hostnames
- * place: the bundle's only node when there is exactly one (`nodesSeen`: the nodes records and
- * paths named), else null (kept, on no node timeline).
- */
-export function onlyNode(nodesSeen: ReadonlySet<string>): string | null {
-  return nodesSeen.size === 1 ? [...nodesSeen][0] : null;
-}
-
-/**
- * Parses and normalises every unpacked file in memory (`analyseFile` on each, then the
- * bundle-wide steps: duplicates, node fallbacks, clock offsets, error-class inheritance and
- * boots per node). The streaming ingest (ingest-bundle.ts) runs the same steps file by file in
- * worker threads and node by node; this one suits tests and small inputs. Never throws for bad
- * input: a file that cannot be read is listed with `status: "skipped"` and a reason; a file
- * whose parse throws is listed with reason `parser-error: <message>`.
- */
-export function analyseBundle(unpacked: UnpackedFile[], opts: IngestOptions, progress: Progress = () => {}): AnalysedBundle {
-  const layout = describeBundle(unpacked);
-  const collectedMs = opts.collectedMs ?? latestMtime(unpacked);
-  const totalBytes = unpacked.reduce((s, f) => s + fileSize(f), 0) || 1;
-  let doneBytes = 0;
-  const results = unpacked.map((u, ord) => {
-    const r = analyseFile(u, { ord, layout: layout.files[ord], opts, collectedMs });
-    doneBytes += r.file.byteSize;
-    progress("parse", doneBytes / totalBytes);
-    return r;
-  });
-  settleDuplicates(results, unpacked, duplicateScopes(unpacked, layout, opts), (r) => (r.events = []));
-  const files = results.map((r) => r.file);
-  const events = results.flatMap((r) => r.events);
-
-  // node of events whose file and record say nothing: the file's node, else `placeUnplaced`
-  const named = new Set([...events.map((e) => e.node), ...files.map((f) => f.node)].filter((n): n is string => !!n));
-  const place = placeUnplaced(placeInputs(unpacked, layout, files), named, opts);
-  for (const e of events) {
-    if (!e.node) e.node = files[e.fileIdx].node ?? place.nodeOf(e.fileIdx);
-  }
-  for (const f of files) if (!f.node && f.status === "read" && f.counts.records > 0) f.node = place.nodeOf(f.ord);
-
-  applyClockSkew(files, events, opts.skew ?? null);
-  const byNode = new Map<string, AnalysedEvent[]>();
-  for (const e of events) {
-    if (!e.node) continue;
-    let list = byNode.get(e.node);
-    if (!list) byNode.set(e.node, (list = []));
-    list.push(e);
-  }
-  const nodes = new Map<string, AnalysedBoot[]>();
-  for (const [node, list] of [...byNode].sort((a, b) => a[0].localeCompare(b[0]))) nodes.set(node, analyseNode(list));
-  progress("parse", 1);
-  return { files, events, nodes, collector: collectorNames(layout), aliases: layout.aliases, unnamed: place.unnamed };
-}
-
 /** Latest member modification time after 2000-01-01 (UTC ms), or null: the collection time fallback. */
 export function latestMtime(files: UnpackedFile[]): number | null {
   let best: number | null = null;
@@ -514,7 +317,7 @@ function firstOccurrence(e: AnalysedEvent): number | null {
 /**
  * One node's events (all of them, any order of files; records in file order): gives lines of
  * one failure the known cause another line of the same sandbox states (classify.ts
- * inheritErrorClasses), detects the node's boots from all of its records (timeline/boots.ts)
+ * inheritErrorClasses), detects the node's boots from all of its records (lib/normalise/boots.ts)
  * and sets `errorClass` and `boot` (index into the returned list) on each event.
  */
 export function analyseNode(list: AnalysedEvent[]): AnalysedBoot[] {

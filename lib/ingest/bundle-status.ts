@@ -65,6 +65,30 @@ export async function setReady(db: SqlConn, bundleId: string, counts: unknown, c
   );
 }
 
+/**
+ * The counts a `ready` bundle keeps (`Bundle.counts`, JSON): its files, lines, records and skipped
+ * lines summed over `files`, what was stored, the detectors that failed, and `extra` (phase
+ * timings in ms, the ingest path taken).
+ */
+export function bundleCounts(
+  files: ReadonlyArray<{ status: string; counts: { lines: number; records: number; skipped: number } }>,
+  stored: { events: number; eventsOnNoNode: number; findings: number; failures: string[] },
+  extra: Record<string, unknown>,
+): Record<string, unknown> {
+  return {
+    files: files.length,
+    filesRead: files.filter((f) => f.status === "read").length,
+    lines: files.reduce((s, f) => s + f.counts.lines, 0),
+    records: files.reduce((s, f) => s + f.counts.records, 0),
+    skipped: files.reduce((s, f) => s + f.counts.skipped, 0),
+    events: stored.events,
+    eventsOnNoNode: stored.eventsOnNoNode,
+    findings: stored.findings,
+    detectorFailures: stored.failures,
+    ...extra,
+  };
+}
+
 /** The bundle failed: `failed` with `reason` (one plain sentence: see `plainReason`); `finishedAt` the real end. */
 export async function setFailed(db: SqlConn, bundleId: string, reason: string): Promise<void> {
   await db.query(`UPDATE "Bundle" SET status = 'failed', phase = 'done', error = $2, "finishedAt" = clock_timestamp() WHERE id = $1`, [bundleId, reason]);

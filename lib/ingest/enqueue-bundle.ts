@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, openSync, readSync, rmSync } from "node:fs";
 import type { DbHandles } from "../db/connection";
-import { saveUpload, uploadsDir, type BundleOptions } from "./process-bundle";
+import { saveUpload, uploadsDir, type BundleOptions } from "./uploads";
 
 /**
  * One uploaded file: its bytes, or `path`, a file on disk (in `incomingDir`, where the upload

@@ -9,40 +9,32 @@
  *    pass inside the caller's transaction. Each node's files are parsed on one thread and the node
  *    is stored as soon as it and the nodes before it are: boots, rows, detectors on that thread,
  *    COPY here, while the threads parse the next nodes. Duplicates are known from the hashes.
- *    A clock offset found at the end (clock-skew.ts) throws `NeedsTwoPasses`: the caller rolls
- *    back and takes the two passes.
- * 2b. `parseBundle` (pass 1): the collector layout (lib/bundle/collectors.ts), then every file on
- *    the worker threads (ingest-tasks.ts `parseFileTask`: read, redact, parse, classify), the
- *    files of one node on one thread, which keeps their events (past `holdBytes`, on disk);
- *    then the bundle-wide steps on small summaries only: duplicate files, the node of records
- *    nothing places, clock offsets. `storeParsed` (pass 2, inside the caller's transaction):
+ *    At the end it settles the bundle (settle.ts); where that decides other than the pass assumed
+ *    (a clock offset, say), it throws `NeedsTwoPasses`: the caller rolls back and takes the two passes.
+ * 2b. `parseFiles` (pass 1): every file on the worker threads (ingest-tasks.ts `parseFileTask`:
+ *    read, redact, parse, classify), the files of one node on one thread, which keeps their
+ *    events (past `holdBytes`, on disk); then `settleParsed`: the settle step (settle.ts) on small
+ *    summaries only: duplicate files, the node of records nothing places, clock offsets.
+ *    `storeParsed` (pass 2, inside the caller's transaction):
  *    files and blocks, and node by node, on the thread holding the node's events, boots
  *    (`prepareNode`) and COPY rows plus the detectors' findings on new boots (`nodeRows`), while
  *    the connection COPYs the previous nodes' rows.
  * Both store through `BundleStore`; boots the incident already had get their findings from every
  * stored event on them at the end.
  *
- * The in-memory `analyseBundle` (analyse-bundle.ts) runs the same per-file and per-node steps;
- * tests/ingest-streaming.test.ts checks that both ways store what it computes.
+ * pipeline.ts calls these in order. The in-memory reference (reference.ts `analyseBundle`) runs the
+ * same per-file, settle and per-node steps; tests/ingest-streaming.test.ts checks that both ways
+ * store what it computes.
  */
 import { mkdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
-import { collectorNames, describeBundle, type BundleLayout } from "../bundle/collectors";
+import { collectorNames, type BundleLayout } from "../bundle/collectors";
 import { fileSize, type UnpackedFile } from "../bundle/unpack";
 import type { SqlConn } from "../db/sql";
 import type { BootInfo } from "../detect/types";
-import { clockOffsets, shiftFile } from "../timeline/clock-skew";
-import {
-  duplicateScopes,
-  fileBase,
-  findDuplicates,
-  latestMtime,
-  placeInputs,
-  placeUnplaced,
-  settleDuplicates,
-  type IngestOptions,
-  type Progress,
-} from "./analyse-bundle";
+import { clockOffsets } from "../normalise/clock-skew";
+import { fileBase, latestMtime, type IngestOptions, type Progress } from "./analyse-bundle";
+import { duplicateScopes, findDuplicates, settleBundle } from "./settle";
 import type { AnalysedBoot, AnalysedFile } from "../model/event";
 import { ingestExecutors, type Executor } from "./ingest-pool";
 import { blockRowChunks, ROW_COLUMNS, unpackTask, type NodeRowsResult, type ParseFileResult } from "./ingest-tasks";
@@ -168,20 +160,19 @@ function assignFiles(sizes: number[], nodes: Array<string | null | undefined>, e
 }
 
 /**
- * Pass 1 (see the module comment). `unpacked` entries carry their bytes at `dataPath` (or in
- * `data`, which is then sent to the thread); spill files go to `dir`; `layout` is
- * `describeBundle(unpacked)` when the caller has it already. Sets `redacted` on the
- * unpacked entries. Never throws for bad input; throws when a worker thread fails. The threads
- * keep the parsed events under `token` until `storeParsed` or `releaseParsed`.
+ * Pass 1, the parse step (see the module comment). `unpacked` entries carry their bytes at
+ * `dataPath` (or in `data`, which is then sent to the thread); spill files go to `dir`; `layout`
+ * is `describeBundle(unpacked)`. Never throws for bad input; throws when a worker thread fails.
+ * The threads keep the parsed events under `token` until `storeParsed` or `releaseParsed`.
  */
-export async function parseBundle(
+export async function parseFiles(
   unpacked: UnpackedFile[],
+  layout: BundleLayout,
   opts: IngestOptions,
   dir: string,
   token: string,
   progress: Progress = () => {},
-  layout: BundleLayout = describeBundle(unpacked),
-): Promise<ParsedBundle> {
+): Promise<ParsedFiles> {
   mkdirSync(dir, { recursive: true });
   const collectedMs = opts.collectedMs ?? latestMtime(unpacked);
   const sizes = unpacked.map(fileSize);
@@ -216,31 +207,45 @@ export async function parseBundle(
     }),
   );
 
+  progress("parse", 1);
+  return { token, executors, dir, results, holder };
+}
+
+/** Every file parsed on the threads (`parseFiles`), before the bundle is settled. */
+export interface ParsedFiles {
+  token: string;
+  executors: Executor[];
+  dir: string;
+  /** each file's parse result, by ord */
+  results: ParseFileResult[];
+  /** the executor holding each file's events, by ord */
+  holder: number[];
+}
+
+/**
+ * Pass 1, the settle step: `settleBundle` (settle.ts) on the parse results, the duplicates' events
+ * dropped on their threads, then each node's events grouped by the thread holding them. Sets
+ * `redacted` on the unpacked entries. Throws when a worker thread fails.
+ */
+export async function settleParsed(parsed: ParsedFiles, unpacked: UnpackedFile[], layout: BundleLayout, opts: IngestOptions): Promise<ParsedBundle> {
+  const { token, executors, dir, results, holder } = parsed;
   const dropped = new Map<number, number[]>();
-  settleDuplicates(results, unpacked, duplicateScopes(unpacked, layout, opts), (r, ord) => {
-    if (r.parts.length) dropped.set(holder[ord], [...(dropped.get(holder[ord]) ?? []), ord]);
-    if (r.blocksPath) rmSync(r.blocksPath, { force: true });
-    Object.assign(r, { parts: [], blocksPath: null, skew: { failures: [], events: [] } });
+  const settled = settleBundle(results, unpacked, layout, opts, {
+    drop: (r, ord) => {
+      if (r.parts.length) dropped.set(holder[ord], [...(dropped.get(holder[ord]) ?? []), ord]);
+      if (r.blocksPath) rmSync(r.blocksPath, { force: true });
+      Object.assign(r, { parts: [], blocksPath: null, skew: { failures: [], events: [] } });
+    },
+    recordNodes: () => results.flatMap((r) => r.parts.map((p) => p.node)),
+    skewInputs: () => results.map((r) => r.skew),
   });
   for (const [x, ords] of dropped) await executors[x].call("dropFiles", { token, ords });
-  const files = results.map((r) => r.file);
-
-  // node of events whose file and record say nothing (analyse-bundle.ts `placeUnplaced`)
-  const named = new Set([...results.flatMap((r) => r.parts.map((p) => p.node)), ...files.map((f) => f.node)].filter((n): n is string => !!n));
-  const place = placeUnplaced(placeInputs(unpacked, layout, files), named, opts);
-  for (const f of files) if (!f.node && f.status === "read" && f.counts.records > 0) f.node = place.nodeOf(f.ord);
-
-  const { offsets } = clockOffsets(
-    files,
-    results.map((r) => r.skew),
-    opts.skew ?? null,
-  );
-  for (const [i, off] of offsets) shiftFile(files[i], off);
+  const { files, offsets } = settled;
 
   const byNode = new Map<string | null, NodeGroup>();
   results.forEach((r, ord) => {
     for (const p of r.parts) {
-      const node = p.node ?? place.nodeOf(ord);
+      const node = p.node ?? settled.nodeOf(ord);
       let g = byNode.get(node);
       if (!g) byNode.set(node, (g = { node, sources: [node], held: new Map(), events: 0 }));
       if (!g.sources.includes(p.node)) g.sources.push(p.node);
@@ -249,7 +254,6 @@ export async function parseBundle(
     }
   });
   const groups = [...byNode.values()].sort((a, b) => (a.node === null ? 1 : b.node === null ? -1 : a.node.localeCompare(b.node)));
-  progress("parse", 1);
   return {
     token,
     executors,
@@ -260,7 +264,7 @@ export async function parseBundle(
     blocks: results.map((r) => r.blocksPath),
     collector: collectorNames(layout),
     aliases: layout.aliases,
-    unnamed: place.unnamed,
+    unnamed: settled.unnamed,
   };
 }
 
@@ -309,7 +313,6 @@ class BundleStore {
   fileIds: number[] = [];
   private allocated: Promise<void> = Promise.resolve();
   private readonly knownTouched = new Map<number, { info: BootInfo; events: [] }>();
-  private readonly infos = new Map<number, BootInfo>();
   private readonly failures: string[] = [];
   copied = 0;
   /** events stored on no node (no file path, option or record named one) */
@@ -393,7 +396,6 @@ class BundleStore {
         bootIds.push(id);
         boots.push({ id, nodeId: nodeId!, boot: b, known: !!k });
         const info: BootInfo = { node: g.node!, bootKey: b.bootKey, start: b.start, end: b.end, startApprox: b.startApprox };
-        this.infos.set(id, info);
         if (k) {
           info.start = Math.min(k.start, b.start);
           info.end = k.end === null ? b.end : b.end === null ? k.end : Math.max(k.end, b.end);
@@ -432,10 +434,7 @@ class BundleStore {
     if (out.density) await tx.copyFrom("EventDensity", ["bootId", "sec", "lane", "bundleId", "n", "errors"], [out.density]);
     // the boots are new to the incident (their findings were found on the thread): none to replace
     this.stored += await storeFindingRows(tx, out.findingRows);
-    for (const f of out.findings) {
-      const info = this.infos.get(f.bootId)!;
-      this.failures.push(...f.errors.map((e) => `${e.detector} on ${info.node} boot ${info.bootKey}: ${e.message}`));
-    }
+    for (const f of out.findings) this.failures.push(...f.failures);
   }
 
   /** Moves the sequences past the ids given out, removes new nodes that got no events, finds again on the boots the incident had. */
@@ -536,11 +535,12 @@ export function canIngestByNode(unpacked: UnpackedFile[], layout: BundleLayout, 
  * parse; a thread does not start a node more than `executors + 2` ahead of the last one stored,
  * so memory is bounded by a few nodes, not by the bundle. Files that repeat another are known
  * from the hashes taken at unpack (`UnpackedFile.sha256`) and not parsed. What the two passes
- * only know at the end is assumed: no clock offset to apply (lib/timeline/clock-skew.ts
- * estimates one for Kubernetes events files only). It is checked as each node is parsed (from
- * the files parsed so far, so a skewed bundle gives way early) and once every file is; when an
- * offset is due, it throws `NeedsTwoPasses` (the caller rolls back and runs `parseBundle` +
- * `storeParsed`, which then store exactly the same). Files no path places are parsed first; their
+ * only know at the end is assumed: no clock offset to apply (lib/normalise/clock-skew.ts
+ * estimates one for Kubernetes events files only), no record placed elsewhere than where it went.
+ * The offset is checked as each node is parsed (from the files parsed so far, so a skewed bundle
+ * gives way early), and the whole settle step (settle.ts) once every file is; when it decides
+ * otherwise, this throws `NeedsTwoPasses` (the caller rolls back and runs `parseFiles`,
+ * `settleParsed` and `storeParsed`, which then store exactly the same). Files no path places are parsed first; their
  * records join the nodes they name, records of no node are stored last. Throws on a database or
  * thread error, and when nothing in the bundle could be read (`nothingReadable`). Reports
  * progress as phase `ingest` (bytes parsed / bytes), then `detect`.
@@ -580,7 +580,7 @@ export async function ingestByNode(
   repeats.forEach((dupOf, ord) => {
     if (dupOf === null) return;
     const base = fileBase(unpacked[ord], ord);
-    const file: AnalysedFile = { ...base, status: "duplicate", reason: "same content as another file", duplicateOf: dupOf }; // as settleDuplicates lists it
+    const file: AnalysedFile = { ...base, status: "duplicate", reason: "same content as another file", duplicateOf: dupOf }; // as settle.ts lists it
     results[ord] = { file, base, sha: shas[ord], skew: { failures: [], events: [] }, parts: [], blocksPath: null };
   });
   const parse = async (x: number, ord: number) => {
@@ -617,7 +617,7 @@ export async function ingestByNode(
     }
   }
   const names = [...new Set([...filesOf.keys(), ...[...looseEvents.keys()].filter((n): n is string => n !== null)])].sort((a, b) => a.localeCompare(b));
-  // records no path, record or folder places (analyse-bundle.ts `placeUnplaced`): a Kubernetes events
+  // records no path, record or folder places (settle.ts `placeUnplaced`): a Kubernetes events
   // file's stay on no node in a bundle of several nodes; for any other, the two passes decide with
   // every node known
   const nowhere = looseEvents.get(null);
@@ -698,14 +698,23 @@ export async function ingestByNode(
     throw e;
   }
 
-  // what the two passes would have decided with every file in hand: the same repeats (listed
-  // here), and no clock offset
+  // the settle step, as the two passes take it with every file in hand (settle.ts): this pass
+  // stands only where it decides what the pass assumed (no repeat parsed, no record placed
+  // elsewhere than where it went, no clock offset), else the two passes store the bundle
   let parsedTwice = false;
-  settleDuplicates(results, unpacked, scopes, (r) => (parsedTwice ||= r.parts.length > 0));
+  const settled = settleBundle(results, unpacked, layout, opts, {
+    drop: (r) => (parsedTwice ||= r.parts.length > 0),
+    recordNodes: () => results.flatMap((r) => r.parts.map((p) => p.node)),
+    skewInputs: () => results.map((r) => r.skew),
+  });
   if (parsedTwice) throw new NeedsTwoPasses("a file repeats another one without the same hash at unpack");
-  const files = results.map((r) => r.file);
+  const { files } = settled;
   if (!files.some((f) => f.status === "read" && f.counts.records > 0)) throw new Error(nothingReadable(files));
-  if (offsetDue()) throw new NeedsTwoPasses("a clock offset to apply");
+  if ([...settled.offsets.values()].some((off) => off !== 0)) throw new NeedsTwoPasses("a clock offset to apply");
+  const placedElsewhere = loose.some((ord) => results[ord].parts.some((p) => p.node === null) && settled.nodeOf(ord) !== null);
+  if (placedElsewhere || settled.unnamed.size || files.some((f) => f.node !== null && !names.includes(f.node))) {
+    throw new NeedsTwoPasses("records that name no node");
+  }
 
   await store.files(fileRows(loose));
   return { files, collector: collectorNames(layout), stored: await store.finish(unused, progress) };

@@ -24,13 +24,13 @@ import path from "node:path";
 import { releaseReadBuffer, unpackUploadFile, type UnpackedFile } from "../bundle/unpack";
 import type { FileLayout } from "../bundle/collectors";
 import { copyJson, copyText } from "../db/sql";
-import { runDetectors } from "../detect/index";
 import type { BootEvent, BootInfo, Lane } from "../detect/types";
-import { skewInputOf, shiftEvent, type SkewInput } from "../timeline/clock-skew";
+import { skewInputOf, shiftEvent, type SkewInput } from "../normalise/clock-skew";
 import { analyseFile, analyseNode, type IngestOptions } from "./analyse-bundle";
 import type { AnalysedBoot, AnalysedEvent, AnalysedFile } from "../model/event";
 import { copyTail, decodeEvent, encodeEvent } from "./spill";
 import { findingRows } from "./finding-rows";
+import { detectBoot } from "./detect-boot";
 import { toBootEvent } from "../model/boot-event";
 
 /** Width of the `fileId` placeholder at the start of each SourceBlock row a thread writes (int4 has at most 10 digits). */
@@ -443,8 +443,8 @@ export interface NodeRowsResult {
   /** `EventDensity` rows, COPY text (bootId, sec, lane, bundleId, n, errors) */
   density: string;
   events: number;
-  /** per boot the detectors ran on: the detectors that failed */
-  findings: Array<{ bootId: number; errors: Array<{ detector: string; message: string }> }>;
+  /** per boot the detectors ran on: the detectors that failed (detect-boot.ts `failures`) */
+  findings: Array<{ bootId: number; failures: string[] }>;
   /** those findings as `Finding` COPY rows (store-bundle.ts `findingRows`) */
   findingRows: string[];
 }
@@ -589,10 +589,10 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
   t.bootIds.forEach((bootId, b) => {
     const info = t.detect[b];
     if (!info) return;
-    const out = runDetectors(info, byBoot.get(bootId) ?? []);
+    const out = detectBoot(info, byBoot.get(bootId) ?? []);
     // boots belong to a node (the records on no node have none)
     findingText.push(...findingRows(t.incidentId, t.nodeId!, bootId, out.findings));
-    findings.push({ bootId, errors: out.errors });
+    findings.push({ bootId, failures: out.failures });
   });
   return { rows: rows.done(), density: dens, events: st.events.length, findings, findingRows: findingText };
 }

@@ -1,12 +1,15 @@
 /**
  * The status of the bundles this process is ingesting right now, kept in memory beside the
- * `Bundle` row that `processBundle` updates. `GET /api/bundles/:id` answers from here while the
+ * `Bundle` row that the pipeline (pipeline.ts) updates. `GET /api/bundles/:id` answers from here while the
  * bundle runs in this process: on the embedded PGlite (one connection) a read of the row would
  * wait for the ingest's store transaction, and the progress written meanwhile would not show until
  * it commits, so the progress bar froze for the whole store step (for the requests to run at all
  * meanwhile, PGlite's COPY also yields to the event loop between slices: lib/db/sql.ts). On
  * PostgreSQL the row stays the source for other processes; here it only answers sooner.
  */
+import type { SqlConn } from "../db/sql";
+import { setPhase } from "./bundle-status";
+
 export interface LiveStatus {
   id: string;
   incidentId: string;
@@ -33,4 +36,58 @@ export function liveStatus(bundleId: string): LiveStatus | undefined {
 /** Forgets a bundle once its row holds the outcome (after the commit, or the failure written). */
 export function endLiveStatus(bundleId: string): void {
   live.delete(bundleId);
+}
+
+/** A running bundle's progress reporter (`progressReporter`). */
+export interface ProgressReporter {
+  /** phase and fraction (clamped to 0..1): live at once, the row at most every 300 ms */
+  progress: (phase: string, fraction: number) => void;
+  /** waits for the row writes reported so far, then writes `phase` at `fraction` */
+  now: (phase: string, fraction: number) => Promise<void>;
+  /** waits for the row writes reported so far (they never throw) */
+  settled: () => Promise<void>;
+  /** phase timings, ms by name (`Bundle.counts.timings`) */
+  timings: Record<string, number>;
+  /** records in `timings[name]` the ms since the reporter started or the last lap */
+  lap: (name: string) => void;
+}
+
+/**
+ * Reports a running bundle's phase and progress, and times its phases: to the live status at once, and to its row
+ * (bundle-status.ts `setPhase`) at most every 300 ms, in order, on `db`, another connection than
+ * the ingest's transaction, so a write still queued when that commits does not land on the
+ * finished bundle (`setPhase` writes only while the bundle is `parsing`).
+ */
+export function progressReporter(db: SqlConn, bundle: { id: string; incidentId: string; fileName: string }): ProgressReporter {
+  const live = (phase: string, progress: number) => setLiveStatus({ ...bundle, status: "parsing", phase, progress });
+  live("unpack", 0);
+  let lastWrite = 0;
+  const write = async (phase: string, progress: number, force: boolean) => {
+    const now = Date.now();
+    if (!force && now - lastWrite < 300) return;
+    lastWrite = now;
+    await setPhase(db, bundle.id, phase, progress);
+  };
+  let pending: Promise<void> = Promise.resolve();
+  const timings: Record<string, number> = {};
+  let mark = performance.now();
+  return {
+    timings,
+    lap: (name) => {
+      const now = performance.now();
+      timings[name] = Math.round(now - mark);
+      mark = now;
+    },
+    progress: (phase, f) => {
+      const p = Math.max(0, Math.min(1, f));
+      live(phase, p);
+      pending = pending.then(() => write(phase, p, false)).catch(() => {});
+    },
+    now: async (phase, f) => {
+      await pending;
+      live(phase, f);
+      await write(phase, f, true);
+    },
+    settled: () => pending,
+  };
 }

@@ -1,8 +1,8 @@
 /**
  * What bootline recognises in a pasted text, before anything is stored: the text goes through
- * the same in-memory half of ingest as an upload of one file (`analyseBundle`: sniff, parse,
+ * the in-memory reference ingest as an upload of one file (reference.ts `analyseBundle`: sniff, parse,
  * classify, node and boot assignment) and the detectors run on each node boot as the store step
- * would run them (`runDetectors` on the boot's non-`log` events, `toBootEvent`). No database, no
+ * would run them (detect-boot.ts `detectBoot`, `toBootEvent`). No database, no
  * files written.
  *
  * Output, per file: the format name and a plain description, records, lines read (records,
@@ -15,7 +15,7 @@
  * Errors: `ApiError("payload_too_large")` for a text over `PREVIEW_MAX_BYTES` (UTF-8 bytes).
  */
 import { ApiError } from "../http/errors";
-import { runDetectors, sortBootEvents } from "../detect/index";
+import { sortBootEvents } from "../detect/index";
 import { attemptsOf } from "../detect/attempts-cache";
 import { defaults as windowDefaults, name as WINDOW_DETECTOR } from "../detect/sandbox-failure-window";
 import type { Attempt } from "../detect/attempts";
@@ -23,7 +23,9 @@ import type { BootEvent, BootInfo, Finding } from "../detect/types";
 import type { UnpackedFile } from "../bundle/unpack";
 import { fileReason } from "./file-reason";
 import { toBootEvent } from "../model/boot-event";
-import { analyseBundle, READ_SHARE } from "./analyse-bundle";
+import { READ_SHARE } from "./analyse-bundle";
+import { analyseBundle } from "./reference";
+import { detectBoot } from "./detect-boot";
 import type { AnalysedFile } from "../model/event";
 import { PREVIEW_MAX_BYTES } from "./preview-limits";
 
@@ -278,7 +280,7 @@ export function previewText(input: PreviewInput): TPreview {
       placed += mine.length;
       const signal: BootEvent[] = sortBootEvents(mine.filter((x) => x.e.kind !== "log").map((x) => x.ev));
       const info: BootInfo = { node, bootKey: b.bootKey, start: b.start, end: b.end, startApprox: b.startApprox };
-      const out = runDetectors(info, signal);
+      const out = detectBoot(info, signal);
       detectorErrors.push(...out.errors.map((x) => `${x.detector}: ${x.message}`));
       const attempts = attemptsOf(signal, windowDefaults).filter((x) => x.time >= b.start);
       const windows: TPreviewWindow[] = out.findings

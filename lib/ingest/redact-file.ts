@@ -2,7 +2,7 @@
  * The ingest's one redaction step (docs/hostile-input.md "Redaction"): called where
  * analyse-bundle.ts `analyseFile` decodes a file's text, before parsing, so that stored messages, fields and raw source blocks never hold
  * the secret. The counts come back with the file's analysis, are set on the unpacked file
- * (`redacted`) and written to `SourceFile.redacted` by the store step (process-bundle.ts).
+ * (`redacted`) and written to `SourceFile.redacted` by the store step (pipeline.ts).
  */
 import type { UnpackedFile } from "../bundle/unpack";
 import type { SqlConn } from "../db/sql";

@@ -9,12 +9,12 @@
  * bundles on boots that already existed are read from the store.
  */
 import type { BootEvent, BootInfo, EventKind, Finding, Lane } from "../detect/types";
-import { runDetectors } from "../detect/index";
 import type { SqlConn } from "../db/sql";
 import type { AnalysedBoot, AnalysedFile } from "../model/event";
 import { fileReason } from "./file-reason";
 import { FINDING_COLUMNS, findingRows } from "./finding-rows";
 import { k8sOfEvent } from "../model/boot-event";
+import { detectBoot } from "./detect-boot";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -183,7 +183,7 @@ interface EventRow {
  * findings: a boot's events are the signal events given in memory plus the signal events the
  * store holds on that boot, except those of `excludeBundleId` (the bundle whose events are the
  * ones in memory; null: read all). Adding a bundle to an incident so updates the findings of the
- * boots it touched. Events of kind `log` carry no signal for any detector. Returns the number of
+ * boots it touched (detect-boot.ts runs the detectors). Returns the number of
  * findings stored and the detectors that failed.
  */
 export async function detectFindings(
@@ -223,8 +223,8 @@ export async function detectFindings(
         };
       }),
     );
-    const result = runDetectors(info, all);
-    failures.push(...result.errors.map((e) => `${e.detector} on ${info.node} boot ${info.bootKey}: ${e.message}`));
+    const result = detectBoot(info, all);
+    failures.push(...result.failures);
     stored += await replaceFindings(tx, incidentId, [{ bootId, findings: result.findings }]);
   }
   return { findings: stored, failures };
@@ -254,4 +254,13 @@ export async function replaceFindings(tx: SqlConn, incidentId: string, boots: Ar
   }
   await tx.query(`DELETE FROM "Finding" WHERE "bootId" = ANY($1::int[])`, [bootIds]);
   return storeFindingRows(tx, rows);
+}
+
+/**
+ * Fresh planner statistics for the rows an ingest just stored (`ANALYZE` of `Event` and
+ * `EventDensity`): PGlite has no autovacuum, and without them the timeline's reads of a large boot
+ * plan as if it held a few rows. A failure is logged, never thrown (the bundle is stored).
+ */
+export async function refreshPlannerStats(db: SqlConn, bundleId: string): Promise<void> {
+  await db.exec(`ANALYZE "Event", "EventDensity"`).catch((e: Error) => console.warn(`bundle ${bundleId}: ANALYZE failed: ${e.message}`));
 }

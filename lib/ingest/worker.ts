@@ -10,13 +10,14 @@
  *   `Bundle` table for `queued` rows (claimed with `FOR UPDATE SKIP LOCKED`) every
  *   `POLL_MS`; bundles left `parsing` by a process that died are queued again at start.
  *
- * Either way the bundle's rows are written in one transaction (process-bundle.ts), so an
+ * Either way the bundle's rows are written in one transaction (pipeline.ts), so an
  * interrupted ingest leaves nothing half-stored, and progress lives in the `Bundle` row.
  */
 import { getDb } from "../db/connection";
 import { claimBundle, claimOldestQueued, requeueParsing } from "./bundle-status";
 import { ingestExecutors } from "./ingest-pool";
-import { processBundle, sweepIncoming } from "./process-bundle";
+import { processBundle } from "./pipeline";
+import { sweepIncoming } from "./uploads";
 import { scheduleSearchIndex } from "../search/search-index";
 
 export const QUEUE = "ingest";

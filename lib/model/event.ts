@@ -2,12 +2,12 @@
  * The normalised model every stage shares: one event (a parsed record, classified, with its node
  * and boot), one source file (its accounting, zone and year facts, and its text in blocks), and
  * one boot of a node. Parsing and the bundle's settling steps make them (lib/ingest), clock skew
- * shifts them (lib/timeline/clock-skew.ts), the store writes them (lib/ingest/store-bundle.ts).
+ * shifts them (lib/normalise/clock-skew.ts), the store writes them (lib/ingest/store-bundle.ts).
  * Times are UTC ms. Types and constants only.
  */
 import type { EventKind, Lane } from "../detect/types";
 import type { LineCounts } from "../parse/file-types";
-import type { BootInputEvent } from "../timeline/boots";
+import type { BootInputEvent } from "../normalise/boots";
 
 /** Event flag bits stored in Event.flags. */
 export const FLAG_YEAR_INFERRED = 1;
@@ -73,7 +73,7 @@ export interface AnalysedFile {
 export interface SourceBlockData {
   firstLine: number;
   lineCount: number;
-  /** the block's lines joined with "\n", compressed (lib/timeline/source-block-codec.ts) */
+  /** the block's lines joined with "\n", compressed (lib/db/source-block-codec.ts) */
   data: Buffer;
 }
 

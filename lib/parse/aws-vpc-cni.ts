@@ -20,9 +20,9 @@
  * `kubectl-timestamps` refuses these lines (a `[LEVEL]` token after a stamp of 0 or 3 fraction
  * digits), so the file comes here.
  */
-import { type ComponentLine, componentRecord, indentedContinuation } from "./component-line";
-import { sniffRatio } from "./sniff-util";
-import { parseIsoStamp } from "./time-util";
+import { type ComponentLine, componentRecord, indentedContinuation } from "./helpers/component-line";
+import { sniffRatio } from "./helpers/sniff-util";
+import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec, LineResult, Severity } from "./types";
 
 const LEVELS: Readonly<Record<string, Severity>> = { TRACE: 0, DEBUG: 0, INFO: 1, WARN: 2, ERROR: 3, CRITICAL: 4 };

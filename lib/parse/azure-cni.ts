@@ -20,7 +20,7 @@
  * writes zap JSON (`"ts"`, `"pid"`, `"component":"cni…"`), partly mixed with the old lines; those
  * JSON lines are read here too. Component `azure-cni`.
  */
-import { type ComponentLine, componentRecord, indentedContinuation } from "./component-line";
+import { type ComponentLine, componentRecord, indentedContinuation } from "./helpers/component-line";
 import { parseZapJson } from "./zap-json";
 import type { FormatSpec, LineParser, LineResult, ParsedRecord, WallTime } from "./types";
 

@@ -33,10 +33,10 @@
  * `Using node name: <name>`): those records carry the name as `host`, so the file's node comes
  * from them.
  */
-import { type ComponentLine, componentRecord } from "./component-line";
-import { sniffRatio } from "./sniff-util";
-import { isJsSpace, splitTrailingPairs } from "./text-scan";
-import { d2, d4, digitsValue } from "./time-util";
+import { type ComponentLine, componentRecord } from "./helpers/component-line";
+import { sniffRatio } from "./helpers/sniff-util";
+import { isJsSpace, splitTrailingPairs } from "./helpers/text-scan";
+import { d2, d4, digitsValue } from "./helpers/time-util";
 import type { FormatSpec, ParsedRecord, Severity } from "./types";
 
 const LEVELS: Readonly<Record<string, Severity>> = { DEBUG: 0, INFO: 1, WARNING: 2, ERROR: 3, FATAL: 4, PANIC: 4 };

@@ -11,10 +11,10 @@
  * …) as fields. Lines without a time keep a null time (the CRI envelope, when there is one, gives
  * it). zap (`"ts":`) and istio (`"scope":`) JSON lines are refused.
  */
-import { type ComponentLine, componentRecord } from "./component-line";
-import { LOGRUS_LEVELS } from "./logfmt";
-import { sniffRatio } from "./sniff-util";
-import { parseIsoStamp } from "./time-util";
+import { type ComponentLine, componentRecord } from "./helpers/component-line";
+import { LOGRUS_LEVELS } from "./helpers/logfmt";
+import { sniffRatio } from "./helpers/sniff-util";
+import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec, LineResult, WallTime } from "./types";
 
 const PREFIX = /^\{(?:"time":"(\d{4}-\d{2}-\d{2}T[^"]+)",)?"level":"(\w+)",(?:"source":\{[^{}]*\},)?"msg":/;

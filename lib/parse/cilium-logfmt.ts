@@ -15,10 +15,10 @@
  * any 1-9 digits are a fraction of a second, floored to the ms.
  * A line with a quoted `time=` and no `subsys=` is containerd/logrus, not cilium.
  */
-import { type ComponentLine, componentRecord, indentedContinuation } from "./component-line";
-import { LOGRUS_LEVELS, scanLogfmt } from "./logfmt";
-import { sniffRatio } from "./sniff-util";
-import { parseIsoStamp } from "./time-util";
+import { type ComponentLine, componentRecord, indentedContinuation } from "./helpers/component-line";
+import { LOGRUS_LEVELS, scanLogfmt } from "./helpers/logfmt";
+import { sniffRatio } from "./helpers/sniff-util";
+import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec } from "./types";
 
 /** Parse one cilium logfmt line; null when `s` is not one. */

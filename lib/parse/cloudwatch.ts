@@ -40,10 +40,10 @@
  * Insights: `<host>-<log>`). Any other stream name (`kube-apiserver-…`, a pod's) is only kept as
  * `fields.logStream`. The group (`@log`, `account:group`) is `fields.logGroup`.
  */
-import { type EntryEnvelope, payloadRecord } from "./cloud-payload";
+import { type EntryEnvelope, payloadRecord } from "./helpers/cloud-payload";
 import { neverRiseFallOnce, recordUtc } from "./gcp-logging";
-import { JsonObjectStream } from "./json-stream";
-import { isoToUtc } from "./time-util";
+import { JsonObjectStream } from "./helpers/json-stream";
+import { isoToUtc } from "./helpers/time-util";
 import type { FormatSpec, LineParser, LineResult, ParsedRecord, Precision } from "./types";
 
 /** One CloudWatch event (see the module comment). */

@@ -11,9 +11,9 @@
  * `name=containerd-shim-v2`: component `kata`. dockerd writes the same layout (component from
  * the path, else containerd).
  */
-import { type ComponentLine, componentRecord, indentedContinuation } from "./component-line";
-import { parseLogrusText } from "./logfmt";
-import { sniffRatio } from "./sniff-util";
+import { type ComponentLine, componentRecord, indentedContinuation } from "./helpers/component-line";
+import { parseLogrusText } from "./helpers/logfmt";
+import { sniffRatio } from "./helpers/sniff-util";
 import type { FormatSpec } from "./types";
 
 /** Parse one containerd/logrus line (`T` between date and time); null when it is not one. */

@@ -14,10 +14,10 @@
  * A Go panic / goroutine dump (go-panic.ts) written one line per CRI entry is one record: the
  * dump lines after its first line, on the same stream, are its continuations.
  */
-import { ContainerLineParser } from "./container-pieces";
+import { ContainerLineParser } from "./helpers/container-pieces";
 import { isDumpLine, isDumpStart } from "./go-panic";
-import { sniffRatio } from "./sniff-util";
-import { parseIsoStamp } from "./time-util";
+import { sniffRatio } from "./helpers/sniff-util";
+import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec, LineResult, ParseContext } from "./types";
 
 const RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2,4})) (stdout|stderr) ([FP])(?::\S+)? ?(.*)$/;

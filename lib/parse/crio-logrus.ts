@@ -8,10 +8,10 @@
  * The same key layout with Go's `time.Time.String()` stamp (`time="2024-01-01 00:00:00.123 +0000
  * UTC"`) is read too; its component comes from the path (k3s, rke2, docker, kata), else crio.
  */
-import { type ComponentLine, componentRecord, indentedContinuation } from "./component-line";
-import { LOGRUS_LEVELS, parseLogrusText, scanLogfmt } from "./logfmt";
+import { type ComponentLine, componentRecord, indentedContinuation } from "./helpers/component-line";
+import { LOGRUS_LEVELS, parseLogrusText, scanLogfmt } from "./helpers/logfmt";
 import { parseGoTimeText } from "./logrus-text";
-import { sniffRatio } from "./sniff-util";
+import { sniffRatio } from "./helpers/sniff-util";
 import type { FormatSpec } from "./types";
 
 /** Parse one CRI-O logrus line (space between date and time); null when it is not one. */

@@ -36,8 +36,20 @@
  * (`Tolerations:                 CriticalAddonsOnly op=Exists`), and the indented lines of a
  * multi-line value under it are banners too.
  */
-import { type PendingAgeRecord, parseAge, parseAgeColumn, settleAges } from "./kube-age";
-import { AGE, AGE_CELL, ASSIGNED_RE, CNI_POD_RE, EVENT_TYPE, isBoxBorder, isKubectlPrompt, parseSource, SOURCE, typeSeverity, unbox } from "./kubectl-paste";
+import { type PendingAgeRecord, parseAge, parseAgeColumn, settleAges } from "./helpers/kube-age";
+import {
+  AGE,
+  AGE_CELL,
+  ASSIGNED_RE,
+  CNI_POD_RE,
+  EVENT_TYPE,
+  isBoxBorder,
+  isKubectlPrompt,
+  parseSource,
+  SOURCE,
+  typeSeverity,
+  unbox,
+} from "./helpers/kubectl-paste";
 import type { FormatSpec, K8sEventInfo, LineParser, LineResult, ParseContext } from "./types";
 
 const REASON = "[A-Za-z][\\w.:-]*";

@@ -31,10 +31,10 @@
  * blanks (a multi-line message, kmsg `SUBSYSTEM=`/`DEVICE=` properties, also unindented) are
  * continuations.
  */
-import { localMonth, dayOfWeek, weekdayMask } from "./locale-names";
-import { sniffRatio } from "./sniff-util";
-import { applyTalos, isTalosMessage } from "./talos-message";
-import { monthFromAbbrev, parseIsoStamp } from "./time-util";
+import { localMonth, dayOfWeek, weekdayMask } from "./helpers/locale-names";
+import { sniffRatio } from "./helpers/sniff-util";
+import { applyTalos, isTalosMessage } from "./helpers/talos-message";
+import { monthFromAbbrev, parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec, LineParser, LineResult, ParsedRecord, Severity, WallTime } from "./types";
 
 /** syslog severity (0 emerg … 7 debug) → Severity */

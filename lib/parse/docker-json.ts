@@ -10,10 +10,10 @@
  * complete (as cri-log's `P` pieces). The payload goes through the component parsers; the
  * container comes from the path.
  */
-import { ContainerLineParser } from "./container-pieces";
+import { ContainerLineParser } from "./helpers/container-pieces";
 import { containerFromPath } from "./cri-log";
-import { sniffRatio } from "./sniff-util";
-import { parseIsoStamp } from "./time-util";
+import { sniffRatio } from "./helpers/sniff-util";
+import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec, LineResult, ParseContext } from "./types";
 
 class DockerJsonParser extends ContainerLineParser {

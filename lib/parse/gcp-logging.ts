@@ -29,9 +29,9 @@
  * Order: both `gcloud logging read` and the Logs Explorer list newest first. A file whose entry
  * times never rise and fall at least once is newest first and is reversed (`newestFirst`).
  */
-import { type EntryEnvelope, payloadRecord, severityOfWord } from "./cloud-payload";
-import { type JsonChunk, JsonObjectStream, parseObject } from "./json-stream";
-import { isoToUtc } from "./time-util";
+import { type EntryEnvelope, payloadRecord, severityOfWord } from "./helpers/cloud-payload";
+import { type JsonChunk, JsonObjectStream, parseObject } from "./helpers/json-stream";
+import { isoToUtc } from "./helpers/time-util";
 import type { FormatSpec, LineParser, LineResult, ParsedRecord, WallTime } from "./types";
 
 type Json = Record<string, unknown>;

@@ -14,9 +14,9 @@
  * Without `--timefmt` the lines carry no time: they are kept with a null time. `%T` has
  * at most second precision (strftime), unless the stamp prints a fraction.
  */
-import { componentRecord } from "./component-line";
-import { sniffRatio } from "./sniff-util";
-import { parseIsoStamp } from "./time-util";
+import { componentRecord } from "./helpers/component-line";
+import { sniffRatio } from "./helpers/sniff-util";
+import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec, LineParser, ParsedRecord, WallTime } from "./types";
 
 const EVENT = "(?:ACCESS|MODIFY|ATTRIB|CLOSE_WRITE|CLOSE_NOWRITE|CLOSE|OPEN|MOVED_TO|MOVED_FROM|MOVE|MOVE_SELF|CREATE|DELETE|DELETE_SELF|UNMOUNT|ISDIR)";

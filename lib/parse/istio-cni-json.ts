@@ -7,10 +7,10 @@
  * regex rejects other lines; only matching lines are decoded with JSON.parse. `scope` and every
  * other key except level/time/msg become fields (non-string values as JSON text).
  */
-import { type ComponentLine, componentRecord } from "./component-line";
-import { LOGRUS_LEVELS } from "./logfmt";
-import { sniffRatio } from "./sniff-util";
-import { parseIsoStamp } from "./time-util";
+import { type ComponentLine, componentRecord } from "./helpers/component-line";
+import { LOGRUS_LEVELS } from "./helpers/logfmt";
+import { sniffRatio } from "./helpers/sniff-util";
+import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec } from "./types";
 
 const PREFIX = /^\{"level":"(\w+)","time":"(\d{4}-\d{2}-\d{2}T[^"]+Z)"/;

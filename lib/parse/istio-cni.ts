@@ -12,9 +12,9 @@
  * message may span lines (case 006: `wrote kubeconfig file … with: ` followed by the YAML it wrote):
  * lines after a record that are not records are its continuations.
  */
-import { componentRecord } from "./component-line";
-import type { ComponentLine } from "./component-line";
-import { sniffRatio } from "./sniff-util";
+import { componentRecord } from "./helpers/component-line";
+import type { ComponentLine } from "./helpers/component-line";
+import { sniffRatio } from "./helpers/sniff-util";
 import type { FormatSpec } from "./types";
 import { parseZapConsole } from "./zap-console";
 import { isZtunnelSniffLine } from "./ztunnel";

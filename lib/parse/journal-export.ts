@@ -14,8 +14,8 @@
  * `__CURSOR` line is the record; its other lines are continuations, read when the entry is
  * complete (the next `__CURSOR` or the end of the file): `finish` settles the record in place.
  */
-import { journalEntryRecord } from "./journal-fields";
-import { sniffRatio } from "./sniff-util";
+import { journalEntryRecord } from "./helpers/journal-fields";
+import { sniffRatio } from "./helpers/sniff-util";
 import type { FormatSpec, LineParser, LineResult, ParsedRecord } from "./types";
 
 const FIELD = /^([A-Za-z0-9_]+)=(.*)$/;

@@ -17,7 +17,7 @@
  * of the file). An entry that does not parse whole (cut short, a line cut at the line limit) is
  * read field by field (`fieldsOf`); with nothing usable left it is an empty `unknown` record.
  */
-import { journalEntryRecord } from "./journal-fields";
+import { journalEntryRecord } from "./helpers/journal-fields";
 import type { FormatSpec, LineParser, LineResult, ParsedRecord } from "./types";
 
 const OPEN = /^\{\s*$/;

@@ -10,8 +10,8 @@
  * separators are printed in this mode. Lines that are not a JSON object with
  * `__REALTIME_TIMESTAMP` are refused.
  */
-import { journalEntryRecord } from "./journal-fields";
-import { sniffRatio } from "./sniff-util";
+import { journalEntryRecord } from "./helpers/journal-fields";
+import { sniffRatio } from "./helpers/sniff-util";
 import type { FormatSpec, LineResult } from "./types";
 
 /** Parse one `-o json` line; null when not one. */

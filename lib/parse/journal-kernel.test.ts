@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseJournalShortLine } from "./journal-short";
-import { dayOfWeek, localMonth, weekdayMask } from "./locale-names";
+import { dayOfWeek, localMonth, weekdayMask } from "./helpers/locale-names";
 import { parseFile } from "./parse-file";
 import { recordsNewestFirst } from "./resolve-time";
 

@@ -8,11 +8,11 @@
  *
  * Each row is one record: its time is the FIRST ENTRY (with year and the zone abbreviation's
  * offset), `bootId` the boot id, and `bootDecl` states the boot with its LAST ENTRY (UTC ms) for
- * boot detection (lib/timeline/boots.ts). The IDX is kept in `fields.idx` only: it is unreliable
+ * boot detection (lib/normalise/boots.ts). The IDX is kept in `fields.idx` only: it is unreliable
  * on journals with clock jumps (systemd#27422); ids and times are used. The header is a banner.
  */
-import { sniffRatio } from "./sniff-util";
-import { naiveMs, zoneFromToken } from "./time-util";
+import { sniffRatio } from "./helpers/sniff-util";
+import { naiveMs, zoneFromToken } from "./helpers/time-util";
 import type { FormatSpec, LineResult, WallTime } from "./types";
 
 const STAMP = "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (\\d{4})-(\\d{2})-(\\d{2}) (\\d{2}):(\\d{2}):(\\d{2}) ([A-Za-z]{1,6}|[+-]\\d{2}(?::?\\d{2})?)";

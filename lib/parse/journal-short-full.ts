@@ -12,10 +12,10 @@
  * component parsers. `with-unit` keeps the unit in `fields.unit` and its name without the suffix
  * as the identifier. Banners and continuations as in journal-short.
  */
-import { envelopeRecord } from "./component";
+import { envelopeRecord } from "./helpers/component";
 import { JournalEnvelopeParser } from "./journal-short";
-import { sniffRatio } from "./sniff-util";
-import { zoneFromToken } from "./time-util";
+import { sniffRatio } from "./helpers/sniff-util";
+import { zoneFromToken } from "./helpers/time-util";
 import type { FormatSpec, LineResult, WallTime } from "./types";
 
 /** groups: 1 year, 2 month, 3 day, 4 h, 5 m, 6 s, 7 µs, 8 zone, 9 host, 10 ident, 11 pid, 12 message */

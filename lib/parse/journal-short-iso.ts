@@ -9,10 +9,10 @@
  * stamp inside without year/zone (klog) takes them from this stamp. Banners and indented
  * continuation lines as in journal-short.
  */
-import { envelopeRecord } from "./component";
+import { envelopeRecord } from "./helpers/component";
 import { JournalEnvelopeParser } from "./journal-short";
-import { sniffRatio } from "./sniff-util";
-import { parseIsoStamp } from "./time-util";
+import { sniffRatio } from "./helpers/sniff-util";
+import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec, LineResult } from "./types";
 
 /** groups: 1 stamp, 2 host, 3 ident, 4 pid, 5 message */

@@ -10,9 +10,9 @@
  * raw dmesg line such as `[ 11.8] ena 0000:00:05.0 eth0: …` is not one). Banners and
  * continuations as in journal-short.
  */
-import { envelopeRecord } from "./component";
+import { envelopeRecord } from "./helpers/component";
 import { JournalEnvelopeParser } from "./journal-short";
-import { sniffRatio } from "./sniff-util";
+import { sniffRatio } from "./helpers/sniff-util";
 import type { FormatSpec, LineResult } from "./types";
 
 const RE = /^\[\s*(\d+\.\d{6})(?: <\s*\d+\.\d{6}[ *]>)?\] (\S+) ([^\s[:]+)(?:\[(\d+)\])?:(?: (.*))?$/;

@@ -7,9 +7,9 @@
  * has one, is the record's time, completed by the instant (journal-fields.ts). Banners and
  * continuations as in journal-short.
  */
-import { instantRecord } from "./journal-fields";
+import { instantRecord } from "./helpers/journal-fields";
 import { JournalEnvelopeParser } from "./journal-short";
-import { sniffRatio } from "./sniff-util";
+import { sniffRatio } from "./helpers/sniff-util";
 import type { FormatSpec, LineResult } from "./types";
 
 const RE = /^(\d{9,11})\.(\d{6}) (\S+) ([^\s[:]+)(?:\[(\d+)\])?:(?: (.*))?$/;

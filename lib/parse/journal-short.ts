@@ -12,12 +12,12 @@
  * Banners (`-- Boot … --`, `-- Logs begin at … --`, …) are banners; lines indented with spaces are
  * continuations of a multi-line MESSAGE.
  */
-import { type Envelope, envelopeRecordOf, lastEnvelopeWasKlog, parseComponentMessage } from "./component";
+import { type Envelope, envelopeRecordOf, lastEnvelopeWasKlog, parseComponentMessage } from "./helpers/component";
 import { isDumpLine, isDumpStart } from "./go-panic";
-import { parseJournalBanner } from "./journal-banner";
-import { sniffRatio } from "./sniff-util";
-import { localMonth } from "./locale-names";
-import { d2, digitsValue, monthFromAbbrev } from "./time-util";
+import { parseJournalBanner } from "./helpers/journal-banner";
+import { sniffRatio } from "./helpers/sniff-util";
+import { localMonth } from "./helpers/locale-names";
+import { d2, digitsValue, monthFromAbbrev } from "./helpers/time-util";
 import type { FormatSpec, LineParser, LineResult, Severity, WallTime } from "./types";
 
 function isDigit(c: number): boolean {

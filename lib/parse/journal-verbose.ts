@@ -26,11 +26,11 @@
  * journal-short. The weekday may be localised in older
  * systemd (strftime `%a`): any token is accepted there.
  */
-import { envelopeRecord } from "./component";
-import { parseJournalBanner } from "./journal-banner";
-import { fieldText, severityOfPriority } from "./journal-fields";
-import { sniffRatio } from "./sniff-util";
-import { zoneFromToken } from "./time-util";
+import { envelopeRecord } from "./helpers/component";
+import { parseJournalBanner } from "./helpers/journal-banner";
+import { fieldText, severityOfPriority } from "./helpers/journal-fields";
+import { sniffRatio } from "./helpers/sniff-util";
+import { zoneFromToken } from "./helpers/time-util";
 import type { FormatSpec, LineParser, LineResult, ParsedRecord, WallTime } from "./types";
 
 /** groups: 1 year, 2 month, 3 day, 4 h, 5 m, 6 s, 7 fraction, 8 zone, 9 cursor */

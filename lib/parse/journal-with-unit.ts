@@ -6,7 +6,7 @@
  */
 import { JournalEnvelopeParser } from "./journal-short";
 import { parseJournalFullLine } from "./journal-short-full";
-import { sniffRatio } from "./sniff-util";
+import { sniffRatio } from "./helpers/sniff-util";
 import type { FormatSpec } from "./types";
 
 const SNIFF = /^\S{1,8} \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d{6})? \S+ \S+ [^\s[:]+(?:\[\d+\])?: /;

@@ -10,9 +10,9 @@
  * a line whose message is one of containerd's own (`RunPodSandbox for …`, `shim reaped`: the
  * containerd k3s embeds or supervises) is `containerd`.
  */
-import { componentRecord, isContainerdMessage, indentedContinuation } from "./component-line";
-import { parseLogrusText } from "./logfmt";
-import { sniffRatio } from "./sniff-util";
+import { componentRecord, isContainerdMessage, indentedContinuation } from "./helpers/component-line";
+import { parseLogrusText } from "./helpers/logfmt";
+import { sniffRatio } from "./helpers/sniff-util";
 import type { FormatSpec, LineResult } from "./types";
 
 const SNIFF = /^time="\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:Z|[+-]\d{2}:\d{2})" level=(?:trace|debug|info|warning|error|fatal|panic) msg=/;

@@ -26,7 +26,7 @@
  * JSON.parse per line) tracks where each event object starts and ends; `end()` decodes each event's
  * own text with JSON.parse, so a truncated file still yields its complete events.
  */
-import { isoToUtc } from "./time-util";
+import { isoToUtc } from "./helpers/time-util";
 import type { FormatSpec, K8sEventInfo, LineParser, LineResult, ParsedRecord, Precision } from "./types";
 
 interface Span {

@@ -20,10 +20,10 @@
  * record, read as far as it goes. A file may mix in klog text lines (a few startup lines): they are
  * read as klog.
  */
-import { type ComponentLine, componentRecord } from "./component-line";
+import { type ComponentLine, componentRecord } from "./helpers/component-line";
 import { klogComponentFromPath, parseKlogText } from "./klog";
-import { sniffRatio } from "./sniff-util";
-import { utcWallTime } from "./time-util";
+import { sniffRatio } from "./helpers/sniff-util";
+import { utcWallTime } from "./helpers/time-util";
 import type { FormatSpec, LineParser, LineResult, ParseContext, ParsedRecord, Precision, Severity, WallTime } from "./types";
 
 const PREFIX = /^\{"ts":(\d{10,14})(?:\.(\d+))?,"(?:caller|logger|msg|v)"/;

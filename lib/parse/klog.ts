@@ -25,10 +25,10 @@
  * such a value is `<` in `fields` here, and becomes the block's lines once the file is read
  * (parse-file.ts `klogBlocks`, which also reads the pairs after ` >`).
  */
-import { type ComponentLine, componentRecord } from "./component-line";
-import { sniffRatio } from "./sniff-util";
-import { d2, digitsValue } from "./time-util";
-import { findQuoteEnd, quotedValue, scanPairs } from "./text-scan";
+import { type ComponentLine, componentRecord } from "./helpers/component-line";
+import { sniffRatio } from "./helpers/sniff-util";
+import { d2, digitsValue } from "./helpers/time-util";
+import { findQuoteEnd, quotedValue, scanPairs } from "./helpers/text-scan";
 import type { Banner, FormatSpec, LineParser, LineResult, ParseContext, Severity, WallTime } from "./types";
 
 function klogSeverity(c: number): Severity | -1 {

@@ -35,7 +35,7 @@
  * header, the shell prompt line that ran kubectl and k9s frame borders are banners (`header`).
  * Times are settled after the whole file (relative ages against `ParseContext.collectedMs`).
  */
-import { type Age, type PendingAgeRecord, parseAge, parseAgeColumn, settleAges } from "./kube-age";
+import { type Age, type PendingAgeRecord, parseAge, parseAgeColumn, settleAges } from "./helpers/kube-age";
 import {
   AGE,
   AGE_CELL,
@@ -51,7 +51,7 @@ import {
   splitObject,
   typeSeverity,
   unbox,
-} from "./kubectl-paste";
+} from "./helpers/kubectl-paste";
 import type { FormatSpec, K8sEventInfo, LineParser, LineResult, ParseContext } from "./types";
 
 /** A column header line of one of the sets above (after any k9s frame is removed). */

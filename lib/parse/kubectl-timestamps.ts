@@ -14,10 +14,10 @@
  * a stamp of 3 fraction digits (whole seconds never match here). A `[LEVEL]` payload after a longer
  * fraction is the container's own text (CoreDNS prints `[INFO] plugin/reload: …`).
  */
-import { envelopeRecord } from "./component";
+import { envelopeRecord } from "./helpers/component";
 import { containerFromPath } from "./cri-log";
-import { sniffRatio } from "./sniff-util";
-import { parseIsoStamp } from "./time-util";
+import { sniffRatio } from "./helpers/sniff-util";
+import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec, LineResult, ParseContext } from "./types";
 
 const RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,9}(?:Z|[+-]\d{2}:\d{2})) (.*)$/;

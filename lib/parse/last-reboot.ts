@@ -8,13 +8,13 @@
  *
  * Newest first; minute precision (`last -F` prints seconds and the year: accepted); the year
  * appears only on the `wtmp begins` line at the end. Each `reboot` row is a record whose time is
- * the boot (local time, zone of the file) with `bootDecl` stating it (lib/timeline/boots.ts);
+ * the boot (local time, zone of the file) with `bootDecl` stating it (lib/normalise/boots.ts);
  * `shutdown system down` rows (`last -x`) are records without it. The `wtmp begins` line is a
  * header banner: at `finish`, the rows take years walking from the oldest row (the first year at
  * or after `wtmp begins`) to the newest (each at or after the one before it). Component `wtmp`.
  */
-import { sniffRatio } from "./sniff-util";
-import { monthFromAbbrev, naiveMs } from "./time-util";
+import { sniffRatio } from "./helpers/sniff-util";
+import { monthFromAbbrev, naiveMs } from "./helpers/time-util";
 import type { FormatSpec, LineParser, LineResult, ParsedRecord, WallTime } from "./types";
 
 const ROW =

@@ -47,7 +47,7 @@
  * lines without it (or the next layer) sniff as a registered format.
  */
 import type { FormatSpec, ParsedRecord, WallTime } from "./types";
-import { parseIsoStamp } from "./time-util";
+import { parseIsoStamp } from "./helpers/time-util";
 
 /** What the prefixes of one line say. */
 export interface PrefixFacts {

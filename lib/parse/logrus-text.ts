@@ -24,10 +24,10 @@
  * reaped`, …: early k3s ran containerd in-process and printed its lines with full timestamps) is
  * `containerd`.
  */
-import { type ComponentLine, componentRecord, isContainerdMessage, indentedContinuation } from "./component-line";
-import { sniffRatio } from "./sniff-util";
-import { splitTrailingPairs } from "./text-scan";
-import { parseIsoStamp } from "./time-util";
+import { type ComponentLine, componentRecord, isContainerdMessage, indentedContinuation } from "./helpers/component-line";
+import { sniffRatio } from "./helpers/sniff-util";
+import { splitTrailingPairs } from "./helpers/text-scan";
+import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec, LineParser, LineResult, ParseContext, Severity, WallTime } from "./types";
 
 const LEVELS: Readonly<Record<string, Severity>> = {

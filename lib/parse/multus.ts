@@ -28,9 +28,9 @@
  *     kube-multus-ds-amd64-x7k2p:kube-multus { "name": "multus-cni-network", "type": "multus", "delegates": [ { "name":
  *     "default-cni-network", "plugins": [ … ] } ] }
  */
-import { type ComponentLine, componentRecord } from "./component-line";
-import { sniffRatio } from "./sniff-util";
-import { parseIsoStamp } from "./time-util";
+import { type ComponentLine, componentRecord } from "./helpers/component-line";
+import { sniffRatio } from "./helpers/sniff-util";
+import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec, LineResult, Severity } from "./types";
 
 const RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})) \[(panic|error|verbose|debug)\] ?(.*)$/;

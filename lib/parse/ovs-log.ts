@@ -15,9 +15,9 @@
  * Levels EMER (fatal), ERR, WARN, INFO, DBG. Component `ovs`, or `ovn` when the path names an OVN
  * daemon.
  */
-import { type ComponentLine, componentRecord, indentedContinuation } from "./component-line";
-import { sniffRatio } from "./sniff-util";
-import { parseIsoStamp } from "./time-util";
+import { type ComponentLine, componentRecord, indentedContinuation } from "./helpers/component-line";
+import { sniffRatio } from "./helpers/sniff-util";
+import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec, LineParser, LineResult, ParseContext, Severity } from "./types";
 
 const LINE_RE = /^(?:(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z)|ovs)\|(\d{5,})\|([\w.-]+)(?:\(([^)|]*)\))?\|(EMER|ERR|WARN|INFO|DBG)\|(.*)$/;

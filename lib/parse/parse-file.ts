@@ -50,7 +50,7 @@
  */
 import { LIMITS } from "../bundle/limits";
 import type { FileRecord, LayoutOptions, LineCounts, ParsedFile, TimeOptions } from "./file-types";
-import { isJournalBanner } from "./journal-banner";
+import { isJournalBanner } from "./helpers/journal-banner";
 import { parseKlogHeader } from "./klog";
 import { applyPrefixFacts, CI_STAMP, ciStampMs, planPrefix, type PrefixFacts, type PrefixPlan, splitGlued, stripPrefix } from "./line-prefix";
 import { markNoise } from "./noise";
@@ -72,12 +72,12 @@ import {
   stripFrame,
   stripPagerCut,
 } from "./paste";
-import { scanPairs } from "./text-scan";
+import { scanPairs } from "./helpers/text-scan";
 import { formatByName, FORMAT_REGISTRY } from "./registry";
 import { recordsNewestFirst, resolveTimes, wallToUtc, zoneFromStamps } from "./resolve-time";
-import { ZONE_ABBREVIATIONS } from "./time-util";
+import { ZONE_ABBREVIATIONS } from "./helpers/time-util";
 import type { Banner, FormatSpec, LineParser, LineResult, ParsedRecord } from "./types";
-import { parseComponentMessage } from "./component";
+import { parseComponentMessage } from "./helpers/component";
 import { fixedZone, resolveZone, UTC_ZONE, type Zone } from "./zone";
 
 /** Longest line kept whole, in UTF-8 bytes (64 KiB; BOOTLINE_MAX_LINE_BYTES, lib/bundle/limits.ts). */

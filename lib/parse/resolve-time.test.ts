@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { ParsedFile, TimeOptions } from "./file-types";
 import { parseFile } from "./parse-file";
 import { isNewestFirst } from "./resolve-time";
-import { isoToUtc, parseIsoStamp } from "./time-util";
+import { isoToUtc, parseIsoStamp } from "./helpers/time-util";
 import { resolveZone } from "./zone";
 
 const times = (f: ParsedFile): Array<string | null> => f.records.map((r) => (r.ts === null ? null : new Date(r.ts).toISOString()));

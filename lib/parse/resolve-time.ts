@@ -23,7 +23,7 @@
  *  Without any of these the year-less records keep a null time (`none`).
  */
 import type { FileRecord, TimeOptions } from "./file-types";
-import { naiveMs, utcYearOf } from "./time-util";
+import { naiveMs, utcYearOf } from "./helpers/time-util";
 import type { Banner, WallTime } from "./types";
 import type { Zone } from "./zone";
 

@@ -14,11 +14,11 @@
  * `level=`) wins; a MESSAGE without one takes PRI's. Without `<PRI>` these files are read by
  * journal-short / journal-short-iso.
  */
-import { envelopeRecord } from "./component";
+import { envelopeRecord } from "./helpers/component";
 import { PRIORITY_SEVERITY } from "./dmesg";
 import { isShortLine, JournalEnvelopeParser, parseShortLineWithPri } from "./journal-short";
-import { parseIsoStamp } from "./time-util";
-import { sniffRatio } from "./sniff-util";
+import { parseIsoStamp } from "./helpers/time-util";
+import { sniffRatio } from "./helpers/sniff-util";
 import type { FormatSpec, LineResult } from "./types";
 
 const PRI = /^<(\d{1,3})>/;

@@ -8,10 +8,10 @@
  * The MESSAGE (leading blanks trimmed) goes through the component parsers; the component's own
  * stamp is the record's time, taking year and offset from this stamp when it has none (klog).
  */
-import { envelopeRecord } from "./component";
+import { envelopeRecord } from "./helpers/component";
 import { JournalEnvelopeParser } from "./journal-short";
-import { sniffRatio } from "./sniff-util";
-import { parseIsoStamp } from "./time-util";
+import { sniffRatio } from "./helpers/sniff-util";
+import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec, LineResult, Severity } from "./types";
 
 /** groups: 1 pri, 2 stamp, 3 host, 4 app, 5 procid, 6 msgid, 7 message */

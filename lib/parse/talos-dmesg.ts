@@ -18,9 +18,9 @@
  * kern-facility lines are the kernel's.
  */
 import { LEVEL_SEVERITY } from "./dmesg";
-import { sniffRatio } from "./sniff-util";
-import { applyTalos, isTalosMessage } from "./talos-message";
-import { parseIsoStamp } from "./time-util";
+import { sniffRatio } from "./helpers/sniff-util";
+import { applyTalos, isTalosMessage } from "./helpers/talos-message";
+import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec, LineParser, LineResult, ParsedRecord, Severity, WallTime } from "./types";
 
 /** groups: 1 node, 2 facility, 3 level, 4 stamp, 5 text */

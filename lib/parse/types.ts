@@ -62,7 +62,7 @@ export interface ParsedRecord {
 }
 
 /**
- * A boot stated by a list of boots (lib/timeline/boots.ts input): the record's own time is the
+ * A boot stated by a list of boots (lib/normalise/boots.ts input): the record's own time is the
  * boot's first entry (list-boots FIRST ENTRY, `last reboot` time).
  */
 export interface BootDeclaration {

@@ -10,9 +10,9 @@
  * time, UTC in the weave images). Indented lines continue the record before them. Component
  * `weave`.
  */
-import { type ComponentLine, componentRecord, indentedContinuation } from "./component-line";
-import { sniffRatio } from "./sniff-util";
-import { d2, d4, fractionMs } from "./time-util";
+import { type ComponentLine, componentRecord, indentedContinuation } from "./helpers/component-line";
+import { sniffRatio } from "./helpers/sniff-util";
+import { d2, d4, fractionMs } from "./helpers/time-util";
 import type { FormatSpec, LineResult, Severity } from "./types";
 
 const LEVELS: Readonly<Record<string, Severity>> = { DEBU: 0, INFO: 1, WARN: 2, ERRO: 3, FATA: 4, PANI: 4 };

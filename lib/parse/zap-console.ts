@@ -25,11 +25,11 @@
  * `cni`, `ambient`, `repair`, …) whatever follows it (single spaces, or a 7-letter scope expanded to
  * the next tab stop with one space). Otherwise the message starts right after the level.
  */
-import { type ComponentLine, componentRecord } from "./component-line";
-import { LOGRUS_LEVELS } from "./logfmt";
-import { sniffRatio } from "./sniff-util";
-import { scanPairs } from "./text-scan";
-import { parseIsoStamp, precisionOfDigits, utcWallTime } from "./time-util";
+import { type ComponentLine, componentRecord } from "./helpers/component-line";
+import { LOGRUS_LEVELS } from "./helpers/logfmt";
+import { sniffRatio } from "./helpers/sniff-util";
+import { scanPairs } from "./helpers/text-scan";
+import { parseIsoStamp, precisionOfDigits, utcWallTime } from "./helpers/time-util";
 import { isZtunnelSniffLine, parseZtunnelText } from "./ztunnel";
 import type { FormatSpec, LineParser, LineResult, ParseContext, WallTime } from "./types";
 

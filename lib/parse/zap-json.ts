@@ -11,10 +11,10 @@
  * keys become fields. The component comes from the path (`aws-routed-eni/` → aws-vpc-cni, `multus`
  * → multus), else from the `logger` key, else `zap`.
  */
-import { type ComponentLine, componentRecord } from "./component-line";
-import { LOGRUS_LEVELS } from "./logfmt";
-import { sniffRatio } from "./sniff-util";
-import { parseIsoStamp, precisionOfDigits, utcWallTime } from "./time-util";
+import { type ComponentLine, componentRecord } from "./helpers/component-line";
+import { LOGRUS_LEVELS } from "./helpers/logfmt";
+import { sniffRatio } from "./helpers/sniff-util";
+import { parseIsoStamp, precisionOfDigits, utcWallTime } from "./helpers/time-util";
 import type { FormatSpec, LineParser, LineResult, ParseContext } from "./types";
 
 const PREFIX =

@@ -3,7 +3,7 @@
  * `-07`, `UTC`, `Z`) or an IANA name (`Europe/Berlin`) whose offsets come from `Intl` (no tz
  * database shipped). Offsets are minutes east of UTC; times are UTC milliseconds.
  */
-import { formatOffset } from "./time-util";
+import { formatOffset } from "./helpers/time-util";
 
 /** A time zone for zone-less stamps (see `resolveZone`). */
 export interface Zone {

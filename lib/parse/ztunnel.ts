@@ -21,10 +21,10 @@
  * indented): lines after a record that are not records continue it. `fields.scope` is the target,
  * `fields.span` the span chain as printed; the event's `key=value` fields are kept unescaped.
  */
-import { type ComponentLine, componentRecord } from "./component-line";
-import { sniffRatio } from "./sniff-util";
-import { scanPairs, splitTrailingPairs } from "./text-scan";
-import { parseIsoStamp } from "./time-util";
+import { type ComponentLine, componentRecord } from "./helpers/component-line";
+import { sniffRatio } from "./helpers/sniff-util";
+import { scanPairs, splitTrailingPairs } from "./helpers/text-scan";
+import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec, LineResult, Severity, WallTime } from "./types";
 
 const LEVELS: Readonly<Record<string, Severity>> = { trace: 0, debug: 0, info: 1, warn: 2, error: 3 };

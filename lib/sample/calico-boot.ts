@@ -14,7 +14,7 @@
  *   var_log/calico-node-<x>_kube-system_calico-node-<64hex>.log   CRI log of calico-node
  *   kubectl/events.json                              `kubectl get events -A -o json`
  *
- * Texts follow the components' sources (see lib/timeline/classify.ts
+ * Texts follow the components' sources (see lib/normalise/classify.ts
  * for each message's origin). One failed attempt (containerd 1.7 `sandbox_run.go`,
  * `instrumented_service.go`; kubelet 1.31) prints, in order: containerd `RunPodSandbox
  * for &PodSandboxMetadata{...}`; Calico `Final result of CNI ADD was an error.` in

@@ -13,7 +13,7 @@ import type { DbHandles } from "../db/connection";
 import { buildTarGz } from "../bundle/tar-build";
 import { claimBundle } from "../ingest/bundle-status";
 import { enqueueBundle } from "../ingest/enqueue-bundle";
-import { processBundle } from "../ingest/process-bundle";
+import { processBundle } from "../ingest/pipeline";
 import { generateScenario } from "./index";
 
 export const SAMPLE_PARAMS = { pods: 40, retryIntervalS: 15, nodenameDelayS: 75, eventsSkewS: 0, seed: 1 };

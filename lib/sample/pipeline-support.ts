@@ -1,17 +1,16 @@
 /**
- * Test support: a generated bundle through the same in-memory half of ingest that
- * production runs (`analyseBundle` in lib/ingest/analyse-bundle.ts: sniff, parse,
- * classify, inherit error classes, node and boot assignment), then each boot's events as
- * `detectFindings` (lib/ingest/store-bundle.ts) hands them to the detectors: events of
- * kind `log` left out, `fields` null (the database path passes none), the Kubernetes event
+ * Test support: a generated bundle through the in-memory reference ingest (`analyseBundle` in
+ * lib/ingest/reference.ts: sniff, parse, classify, inherit error classes, node and boot
+ * assignment), then each boot's events through the pipeline's detect step (`detectBoot`,
+ * lib/ingest/detect-boot.ts) as the store hands them over: events of kind `log` left out, `fields` null (the database path passes none), the Kubernetes event
  * extras from `fields.k8s`, ids in stored order, sorted by (ts, file, line). Only the
  * database is missing.
  */
-import { runDetectors } from "../detect/index";
 import type { BootEvent, Finding } from "../detect/types";
 import type { UnpackedFile } from "../bundle/unpack";
 import { toBootEvent } from "../model/boot-event";
-import { analyseBundle } from "../ingest/analyse-bundle";
+import { detectBoot } from "../ingest/detect-boot";
+import { analyseBundle } from "../ingest/reference";
 import type { AnalysedBoot } from "../model/event";
 import type { ScenarioFile } from "./calico-boot";
 
@@ -44,8 +43,8 @@ export function runPipeline(files: ScenarioFile[], opts: { collectedMs?: number;
   const findingsByBoot = new Map<string, Finding[]>();
   const errors: PipelineResult["errors"] = [];
   for (const b of boots) {
-    const input: BootEvent[] = events.filter((e) => e.bootKey === b.bootKey && e.kind !== "log").map(({ bootKey: _k, path: _p, ...ev }) => ev);
-    const out = runDetectors({ node: node!, bootKey: b.bootKey, start: b.start, end: b.end, startApprox: b.startApprox }, input);
+    const input: BootEvent[] = events.filter((e) => e.bootKey === b.bootKey).map(({ bootKey: _k, path: _p, ...ev }) => ev);
+    const out = detectBoot({ node: node!, bootKey: b.bootKey, start: b.start, end: b.end, startApprox: b.startApprox }, input);
     findingsByBoot.set(b.bootKey, out.findings);
     errors.push(...out.errors);
   }

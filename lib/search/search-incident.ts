@@ -18,9 +18,9 @@
 import { getDb } from "../db/connection";
 import type { SqlConn, SqlDb, SqlParam } from "../db/sql";
 import { ApiError } from "../http/errors";
-import { bootPath } from "../timeline/view-state";
-import { indexedBundles, scheduleSearchIndex, searchIndexPending } from "./search-index";
-import { BUNDLE_ID_RE, containsPattern, docWordsSql, matchRegexSql, QUERY_WORDS_SQL } from "./search-sql";
+import { bootPath } from "../view/view-state";
+import { indexedBundles, indexedWordsCond, scheduleSearchIndex, searchIndexPending } from "./search-index";
+import { BUNDLE_ID_RE, containsPattern, matchRegexSql, QUERY_WORDS_SQL } from "./search-sql";
 
 export type TSearchMode = "words" | "substring";
 
@@ -107,7 +107,8 @@ export interface TSearchResult {
 
 type Matcher =
   /** `single`: one word, which the index answers exactly (its rows need no regex check) */
-  { mode: "words"; tsq: string; re: string; single: boolean; indexed: string[]; scanned: string[] } | { mode: "substring"; pattern: string };
+  | { mode: "words"; tsq: string; re: string; single: boolean; indexed: string[]; scanned: string[]; backend: SqlDb["backend"] }
+  | { mode: "substring"; pattern: string };
 
 type Push = (v: SqlParam) => string;
 const pusher =
@@ -129,7 +130,7 @@ function matchSql(m: Matcher, incidentId: string, p: Push, cols: string, extra: 
   const tsq = m.indexed.length ? `${p(m.tsq)}::tsquery` : "";
   const check = m.single ? "" : ` AND ${matchRegexSql("e.", re())}`;
   // one branch per indexed bundle: the literal bundle id lets the planner read its partial index
-  const parts = m.indexed.map((b) => `SELECT ${cols} FROM "Event" e WHERE e."bundleId" = '${b}' AND ${docWordsSql("e.")} @@ ${tsq}${check}${extra}`);
+  const parts = m.indexed.map((b) => `SELECT ${cols} FROM "Event" e WHERE ${indexedWordsCond(m.backend, b, tsq)}${check}${extra}`);
   if (m.scanned.length) {
     parts.push(
       `SELECT ${cols} FROM "Event" e WHERE e."incidentId" = ${p(incidentId)} AND e."bundleId" = ANY(${p(m.scanned)}::text[]) AND ${matchRegexSql("e.", re())}${extra}`,
@@ -220,7 +221,7 @@ export async function searchIncident(opts: TSearchOptions): Promise<TSearchResul
       const scanned = bundleIds.filter((b) => !indexed.has(b));
       // a stored bundle with no index (stored by a process that ended before building it): build it now
       for (const b of scanned) if (ready.has(b) && BUNDLE_ID_RE.test(b) && !searchIndexPending(b)) void scheduleSearchIndex(sql, b);
-      m = { mode: "words", tsq: w.tsq, re: w.re, single: w.words.length === 1, indexed: [...indexed], scanned };
+      m = { mode: "words", tsq: w.tsq, re: w.re, single: w.words.length === 1, indexed: [...indexed], scanned, backend: sql.backend };
       bundles = { indexed: indexed.size, scanned: scanned.length };
     } else mode = "substring";
   }

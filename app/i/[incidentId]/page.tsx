@@ -16,8 +16,8 @@ import { getDb } from "@/lib/db/connection";
 import { getBootChecks } from "@/lib/incidents/boot-checks";
 import { bundleWarnings } from "@/lib/incidents/bundle-warnings";
 import { getIncident, type TBundleView } from "@/lib/incidents/get-incident";
-import { fmtUtc } from "@/lib/timeline/format";
-import { bootPath, findingView } from "@/lib/timeline/view-state";
+import { fmtUtc } from "@/lib/view/format";
+import { bootPath, findingView } from "@/lib/view/view-state";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -2,7 +2,7 @@
 --
 -- Large values the ingest writes once and that compress poorly are stored out of line as
 -- they are (EXTERNAL) instead of PostgreSQL trying pglz on each one past the TOAST threshold
--- (about 2 kB) first: SourceBlock.data is Brotli already (lib/timeline/source-block-codec.ts);
+-- (about 2 kB) first: SourceBlock.data is Brotli already (lib/db/source-block-codec.ts);
 -- Finding.evidence (event ids) is read back whole, so skipping the compression saves CPU on
 -- both sides.
 ALTER TABLE "SourceBlock" ALTER COLUMN "data" SET STORAGE EXTERNAL;

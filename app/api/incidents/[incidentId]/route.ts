@@ -2,7 +2,7 @@ import { getDb } from "@/lib/db/connection";
 import { route } from "@/lib/http/errors";
 import { deleteIncident } from "@/lib/incidents/delete-incident";
 import { getIncident } from "@/lib/incidents/get-incident";
-import { ZIncidentParams } from "@/lib/timeline/api-schemas";
+import { ZIncidentParams } from "@/lib/view/api-schemas";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -4,8 +4,8 @@ import { notFound } from "next/navigation";
 import { cache, Suspense } from "react";
 import { CompareView } from "@/components/compare/compare-view";
 import { ApiError } from "@/lib/http/errors";
-import { parseCompareState } from "@/lib/timeline/compare-state";
-import { getCompareView } from "@/lib/timeline/get-compare-view";
+import { parseCompareState } from "@/lib/view/compare-state";
+import { getCompareView } from "@/lib/queries/get-compare-view";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,7 +1,7 @@
 import { getIncidentMarkdown } from "@/lib/export/get-incident-markdown";
 import { route } from "@/lib/http/errors";
 import { publicOrigin } from "@/lib/http/public-origin";
-import { ZIncidentParams } from "@/lib/timeline/api-schemas";
+import { ZIncidentParams } from "@/lib/view/api-schemas";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

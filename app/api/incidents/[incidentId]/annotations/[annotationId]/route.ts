@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ZAnnotationId } from "@/lib/annotations/annotation";
 import { deleteAnnotation } from "@/lib/annotations/delete-annotation";
 import { route } from "@/lib/http/errors";
-import { ZIncidentId } from "@/lib/timeline/api-schemas";
+import { ZIncidentId } from "@/lib/view/api-schemas";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/errors";
-import { ZEventParams } from "@/lib/timeline/api-schemas";
-import { getEvent } from "@/lib/timeline/get-event";
+import { ZEventParams } from "@/lib/view/api-schemas";
+import { getEvent } from "@/lib/queries/get-event";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

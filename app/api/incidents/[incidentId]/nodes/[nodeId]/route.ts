@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db/connection";
 import { route } from "@/lib/http/errors";
 import { readJson } from "@/lib/http/read-json";
 import { renameNode } from "@/lib/incidents/rename-node";
-import { ZIncidentId } from "@/lib/timeline/api-schemas";
+import { ZIncidentId } from "@/lib/view/api-schemas";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -3,7 +3,7 @@ import { createAnnotation } from "@/lib/annotations/create-annotation";
 import { listAnnotations } from "@/lib/annotations/list-annotations";
 import { route } from "@/lib/http/errors";
 import { readJson } from "@/lib/http/read-json";
-import { ZBootParams } from "@/lib/timeline/api-schemas";
+import { ZBootParams } from "@/lib/view/api-schemas";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,7 +1,7 @@
 import { route } from "@/lib/http/errors";
 import { bootOfIncident, paramsOf, queryOf } from "@/lib/http/params";
-import { ZBootParams, ZDensityQuery } from "@/lib/timeline/api-schemas";
-import { getLaneDensity } from "@/lib/timeline/get-lane-density";
+import { ZBootParams, ZDensityQuery } from "@/lib/view/api-schemas";
+import { getLaneDensity } from "@/lib/queries/get-lane-density";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

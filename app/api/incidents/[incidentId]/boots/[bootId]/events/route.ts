@@ -1,7 +1,7 @@
 import { route } from "@/lib/http/errors";
 import { bootOfIncident, paramsOf, queryOf } from "@/lib/http/params";
-import { ZBootParams, ZEventsPageQuery } from "@/lib/timeline/api-schemas";
-import { getEventsPage } from "@/lib/timeline/get-events-page";
+import { ZBootParams, ZEventsPageQuery } from "@/lib/view/api-schemas";
+import { getEventsPage } from "@/lib/queries/get-events-page";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

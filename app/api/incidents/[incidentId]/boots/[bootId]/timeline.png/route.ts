@@ -3,7 +3,7 @@ import { TimelinePictureImage } from "@/components/timeline/timeline-picture-ima
 import { getTimelinePicture, pictureThemeOf } from "@/lib/export/get-timeline-picture";
 import { route } from "@/lib/http/errors";
 import { paramsOf, queryOf } from "@/lib/http/params";
-import { ZBootParams, ZPictureQuery } from "@/lib/timeline/api-schemas";
+import { ZBootParams, ZPictureQuery } from "@/lib/view/api-schemas";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,6 +1,6 @@
 import { route } from "@/lib/http/errors";
-import { ZFindingParams } from "@/lib/timeline/api-schemas";
-import { getFindingEvidence } from "@/lib/timeline/get-finding-evidence";
+import { ZFindingParams } from "@/lib/view/api-schemas";
+import { getFindingEvidence } from "@/lib/queries/get-finding-evidence";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

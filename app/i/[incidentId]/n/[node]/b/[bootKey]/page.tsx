@@ -2,13 +2,17 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { cache, Suspense } from "react";
+import { HealthyBoots } from "@/components/findings/healthy-boots";
 import { BootHeader } from "@/components/timeline/boot-header";
 import { TimelineView } from "@/components/timeline/timeline-view";
 import { timelineOpenGraph } from "@/lib/export/open-graph";
+import { getDb } from "@/lib/db/connection";
 import { ApiError } from "@/lib/http/errors";
+import { getBootChecks } from "@/lib/incidents/boot-checks";
+import type { TNodeSummary } from "@/lib/incidents/get-incident";
 import { publicOrigin } from "@/lib/http/public-origin";
-import { getBootView, nodeNameByAlias } from "@/lib/timeline/get-boot-view";
-import { bootPath, parseViewState } from "@/lib/timeline/view-state";
+import { getBootView, nodeNameByAlias, type TBootView } from "@/lib/queries/get-boot-view";
+import { bootPath, parseViewState } from "@/lib/view/view-state";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -62,14 +66,45 @@ export async function generateMetadata({ params, searchParams }: { params: Param
   };
 }
 
+/**
+ * What was checked on a boot with no findings and found fine, as on the incident page: this
+ * boot only (the node's other boots are in the list with a finding, so HealthyBoots skips
+ * them, and "boot i of n" still counts them all).
+ */
+async function healthyBoot(view: TBootView) {
+  if (view.findings.length) return null;
+  const checks = await getBootChecks(await getDb(), view.incident.id);
+  const node: TNodeSummary = {
+    id: view.node.id,
+    name: view.node.name,
+    aliases: view.node.aliases,
+    nameSource: view.node.nameSource,
+    boots: view.boots.map((b) => {
+      const self = b.bootKey === view.boot.bootKey;
+      return {
+        id: self ? view.boot.id : -b.index,
+        bootKey: b.bootKey,
+        startMs: b.startMs,
+        endMs: self ? view.boot.endMs : null,
+        detectedBy: self ? view.boot.detectedBy : "",
+        startApprox: self ? view.boot.startApprox : false,
+        index: b.index,
+        findings: self ? 0 : 1,
+      };
+    }),
+  };
+  return <HealthyBoots incidentId={view.incident.id} nodes={[node]} checks={checks} showNode={false} />;
+}
+
 /** Node boot timeline: `/i/:incidentId/n/:node/b/:bootKey?from&to&lanes&sev&q&ev`. */
 export default async function BootPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const view = await viewOrRedirect(await params, searchParams);
+  const healthy = await healthyBoot(view);
   return (
     <>
       <BootHeader view={view} />
       <Suspense fallback={<p className="muted">loading timeline…</p>}>
-        <TimelineView view={view} />
+        <TimelineView view={view} healthy={healthy} />
       </Suspense>
     </>
   );

@@ -1,7 +1,7 @@
 import { route } from "@/lib/http/errors";
 import { bootOfIncident, paramsOf, queryOf } from "@/lib/http/params";
-import { ZBootParams, ZEventsFilterQuery } from "@/lib/timeline/api-schemas";
-import { countEvents } from "@/lib/timeline/count-events";
+import { ZBootParams, ZEventsFilterQuery } from "@/lib/view/api-schemas";
+import { countEvents } from "@/lib/queries/count-events";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

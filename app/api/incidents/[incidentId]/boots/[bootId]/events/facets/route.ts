@@ -1,7 +1,7 @@
 import { route } from "@/lib/http/errors";
 import { bootOfIncident, paramsOf, queryOf } from "@/lib/http/params";
-import { ZBootParams, ZRangeQuery } from "@/lib/timeline/api-schemas";
-import { getEventFacets } from "@/lib/timeline/get-event-facets";
+import { ZBootParams, ZRangeQuery } from "@/lib/view/api-schemas";
+import { getEventFacets } from "@/lib/queries/get-event-facets";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

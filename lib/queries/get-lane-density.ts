@@ -5,8 +5,8 @@
  * the range (the boot is checked against the incident once).
  */
 import { getDb } from "@/lib/db/connection";
-import { bucketGrid, TARGET_BUCKETS } from "./buckets";
-import { LANES, type TLane } from "./lanes";
+import { bucketGrid, TARGET_BUCKETS } from "../view/buckets";
+import { LANES, type TLane } from "../view/lanes";
 
 export interface TLaneDensityOptions {
   incidentId: string;

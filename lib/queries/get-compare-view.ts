@@ -8,7 +8,7 @@
 import { getDb } from "@/lib/db/connection";
 import { ApiError } from "@/lib/http/errors";
 import { getBootViewById } from "./get-boot-view";
-import { FAILURE_WINDOW_DETECTOR, type TMilestoneKind } from "./lanes";
+import { FAILURE_WINDOW_DETECTOR, type TMilestoneKind } from "../view/lanes";
 
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 

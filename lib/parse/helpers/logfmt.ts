@@ -6,7 +6,7 @@
 import type { ComponentLine } from "./component-line";
 import { type SpecialKeys, scanPairs } from "./text-scan";
 import { parseIsoStamp } from "./time-util";
-import type { Severity } from "./types";
+import type { Severity } from "../types";
 
 /** logrus / slog / zap level names → severity. */
 export const LOGRUS_LEVELS: Readonly<Record<string, Severity>> = {

@@ -7,7 +7,7 @@
  * the component parsers, with the container name from the file's path as identifier.
  */
 import { envelopeRecord } from "./component";
-import type { LineParser, LineResult, ParseContext, ParsedRecord, WallTime } from "./types";
+import type { LineParser, LineResult, ParseContext, ParsedRecord, WallTime } from "../types";
 
 interface PendingPiece {
   record: ParsedRecord;

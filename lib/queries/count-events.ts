@@ -5,7 +5,7 @@
  * every request, so one long count would hold all the others):
  * - the total reads the per-second rollup (EventDensity) for the whole seconds of the
  *   range and counts events only in the partial seconds at its two ends;
- * - a pod filter that names few pods (lib/timeline/resolve-pods.ts) is counted exactly on
+ * - a pod filter that names few pods (lib/queries/resolve-pods.ts) is counted exactly on
  *   the pod index, in one request;
  * - any other filter is counted over at most SCAN_ROWS (PGlite: SCAN_ROWS_PGLITE) rows of the range from `fromMs` (there
  *   is no text index; see get-events-page.ts): when the range holds more, the answer is the

@@ -5,7 +5,7 @@
  * source-block-codec.ts).
  */
 import type { SqlConn } from "../db/sql";
-import { decodeSourceBlock } from "./source-block-codec";
+import { decodeSourceBlock } from "../db/source-block-codec";
 
 export interface SourceLine {
   /** 1-based physical line */

@@ -11,7 +11,7 @@
  * pods (`podIn`) reads `Event_bootId_pod_ts_idx` (bootId, pod, ts) WHERE pod IS NOT NULL.
  */
 import type { SqlParam } from "@/lib/db/sql";
-import type { TLane } from "./lanes";
+import type { TLane } from "../view/lanes";
 
 export interface TEventFilter {
   incidentId: string;
@@ -29,7 +29,7 @@ export interface TEventFilter {
   /** exact normalised kind (`sandbox.create.failed`, `log`, …) */
   kind?: string;
   /**
-   * the pods `pod` names, resolved on the pod index (lib/timeline/resolve-pods.ts): when set,
+   * the pods `pod` names, resolved on the pod index (lib/queries/resolve-pods.ts): when set,
    * the pod condition is `pod = ANY(podIn)`, read on `Event_bootId_pod_ts_idx`
    */
   podIn?: readonly string[];

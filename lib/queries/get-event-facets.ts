@@ -9,7 +9,7 @@
  */
 import { getDb } from "@/lib/db/connection";
 import { BOUND_SQL, scanRowsOf } from "./get-events-page";
-import type { TLane } from "./lanes";
+import type { TLane } from "../view/lanes";
 
 /** Pods listed at most (the most frequent first). */
 export const MAX_FACET_PODS = 500;

@@ -13,7 +13,7 @@
  * `ZONE_ABBREVIATIONS`).
  */
 import { zoneFromToken } from "./time-util";
-import type { Banner } from "./types";
+import type { Banner } from "../types";
 
 const BOOT_RE = /^-- Boot ([0-9a-f]{32}) --\s*$/;
 const BEGIN_RE =

@@ -1,5 +1,5 @@
 /**
- * Clock skew between node logs and Kubernetes events (lib/timeline/clock-skew.ts): table tests of
+ * Clock skew between node logs and Kubernetes events (lib/normalise/clock-skew.ts): table tests of
  * the estimate, and the offset applied to an events file (exact UTC times).
  */
 import { describe, expect, it } from "vitest";

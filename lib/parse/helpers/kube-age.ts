@@ -106,7 +106,7 @@ export function resolveAge(a: Age | null, collectedMs: number | null, longForm: 
 
 /** A record from a kubectl table whose times wait for the whole table to be seen. */
 export interface PendingAgeRecord {
-  record: import("./types").ParsedRecord & { k8sEvent: import("./types").K8sEventInfo };
+  record: import("../types").ParsedRecord & { k8sEvent: import("../types").K8sEventInfo };
   last: Age | null;
   first: Age | null;
 }

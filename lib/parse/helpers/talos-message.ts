@@ -10,7 +10,7 @@
  * apid, machined, udevd, ext-…) is the record's component; other `[talos]` messages are machined's.
  * `Containerd(kubelet)` in a message is the name of Talos's runner for the service, not containerd.
  */
-import type { ParsedRecord } from "./types";
+import type { ParsedRecord } from "../types";
 
 const SERVICE = /^\[talos\] service\[([^\]\s]+)\](?:\((\w+)\))?/;
 

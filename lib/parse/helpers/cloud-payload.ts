@@ -23,12 +23,12 @@
  */
 import { componentFor, envelopeRecordOf, parseComponentMessage } from "./component";
 import { instantRecord, severityOfPriority } from "./journal-fields";
-import { parseJournalShortLine } from "./journal-short";
-import { parseJournalIsoLine } from "./journal-short-iso";
-import { eventRecord } from "./k8s-events-json";
+import { parseJournalShortLine } from "../journal-short";
+import { parseJournalIsoLine } from "../journal-short-iso";
+import { eventRecord } from "../k8s-events-json";
 import { LOGRUS_LEVELS } from "./logfmt";
 import { completeFromInstant, monthFromAbbrev, parseIsoStamp, precisionOfDigits, utcWallTime, utcYearOf } from "./time-util";
-import type { ParsedRecord, Precision, Severity, WallTime } from "./types";
+import type { ParsedRecord, Precision, Severity, WallTime } from "../types";
 
 /** What the export entry says around its payload. */
 export interface EntryEnvelope {

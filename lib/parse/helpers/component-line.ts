@@ -3,7 +3,7 @@
  * message is a whole line of its own file or the MESSAGE inside a journal/syslog/CRI envelope
  * (two-level parsing: envelope first, then the component line inside it).
  */
-import type { LineResult, ParsedRecord, Severity, WallTime } from "./types";
+import type { LineResult, ParsedRecord, Severity, WallTime } from "../types";
 
 /** One parsed component line (see the module comment). */
 export interface ComponentLine {

@@ -10,7 +10,7 @@
  */
 import { componentFor, envelopeRecordOf, parseComponentMessage } from "./component";
 import { completeFromInstant } from "./time-util";
-import type { ParsedRecord, Precision, Severity } from "./types";
+import type { ParsedRecord, Precision, Severity } from "../types";
 
 /** Envelope fields of an entry with an exact instant. */
 export interface InstantEnvelope {

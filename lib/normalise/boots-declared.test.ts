@@ -1,5 +1,5 @@
 /**
- * Boots stated by lists (lib/timeline/boots.ts step 2b/5b): `journalctl --list-boots` rows and
+ * Boots stated by lists (lib/normalise/boots.ts step 2b/5b): `journalctl --list-boots` rows and
  * `last reboot` rows, with the other rules (separators, `-- Reboot --`, Rebooted events,
  * segments that end at the same separator). Times are seconds from T.
  */

@@ -9,7 +9,7 @@
  * back page by page, each bounded, instead of in one scan of the whole range: a page can
  * hold fewer rows than asked (even none) with a `nextCursor`, and `scannedToMs` says how
  * far the range has been searched. The bound is found first on the (bootId, ts) index.
- * A pod filter that names few pods (lib/timeline/resolve-pods.ts) reads the pod index instead:
+ * A pod filter that names few pods (lib/queries/resolve-pods.ts) reads the pod index instead:
  * that pod's events come at once, with no bound.
  */
 import { getDb } from "@/lib/db/connection";

@@ -5,7 +5,7 @@
  * repeats that condition so the planner can use it).
  */
 import { getDb } from "@/lib/db/connection";
-import { MILESTONE_KINDS, type TMilestoneKind } from "./lanes";
+import { MILESTONE_KINDS, type TMilestoneKind } from "../view/lanes";
 
 export interface TMilestone {
   kind: TMilestoneKind;

@@ -16,25 +16,25 @@
  * time"); a component stamp without year or zone takes them from a complete envelope stamp
  * (syslog/short-iso), choosing the year that puts the two stamps closest.
  */
-import { parseCalicoText } from "./calico-cni";
-import { parseCiliumJson } from "./cilium-json";
-import { parseCiliumText } from "./cilium-logfmt";
+import { parseCalicoText } from "../calico-cni";
+import { parseCiliumJson } from "../cilium-json";
+import { parseCiliumText } from "../cilium-logfmt";
 import { type ComponentLine, isContainerdMessage } from "./component-line";
-import { parseContainerdText } from "./containerd-logrus";
-import { parseCrioText } from "./crio-logrus";
-import { parseIstioJson } from "./istio-cni-json";
-import { parseKlogText } from "./klog";
-import { parseKlogJson } from "./klog-json";
-import { parseMultusText } from "./multus";
-import { parseZapJson } from "./zap-json";
-import { parseZapConsole } from "./zap-console";
-import { parseLogrusTerminal } from "./logrus-text";
-import { parseWeaveText } from "./weave";
-import { parseAwsSeelog } from "./aws-vpc-cni";
-import { parseOvsText } from "./ovs-log";
+import { parseContainerdText } from "../containerd-logrus";
+import { parseCrioText } from "../crio-logrus";
+import { parseIstioJson } from "../istio-cni-json";
+import { parseKlogText } from "../klog";
+import { parseKlogJson } from "../klog-json";
+import { parseMultusText } from "../multus";
+import { parseZapJson } from "../zap-json";
+import { parseZapConsole } from "../zap-console";
+import { parseLogrusTerminal } from "../logrus-text";
+import { parseWeaveText } from "../weave";
+import { parseAwsSeelog } from "../aws-vpc-cni";
+import { parseOvsText } from "../ovs-log";
 import { findQuoteEnd, unquoteGo } from "./text-scan";
 import { naiveMs } from "./time-util";
-import type { ParsedRecord, Severity, WallTime } from "./types";
+import type { ParsedRecord, Severity, WallTime } from "../types";
 
 /**
  * Parse the component line in `msg`, whichever known component format it is; null when none.

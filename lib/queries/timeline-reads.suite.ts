@@ -15,8 +15,8 @@ import { getEventFacets } from "./get-event-facets";
 import { getEventsPage } from "./get-events-page";
 import { getFindingEvidence } from "./get-finding-evidence";
 import { getLaneDensity } from "./get-lane-density";
-import { LANES } from "./lanes";
-import { encodeSourceBlock } from "./source-block-codec";
+import { LANES } from "../view/lanes";
+import { encodeSourceBlock } from "../db/source-block-codec";
 
 const T0 = Date.parse("2026-03-14T02:10:00.250Z");
 

@@ -3,7 +3,7 @@
  * text (case-insensitive), read as a loose index scan of `Event_bootId_pod_ts_idx` (bootId, pod,
  * ts) WHERE pod IS NOT NULL, one probe per distinct pod, so the cost follows the boot's number
  * of pods, not its events. The events of those pods are then read by `pod = ANY(...)` on the
- * same index (lib/timeline/event-filter.ts `podIn`).
+ * same index (lib/queries/event-filter.ts `podIn`).
  *
  * Returns null when the text names too many pods to list (more than MAX_RESOLVED_PODS match,
  * or the boot has more than MAX_POD_PROBES distinct pods): the caller then falls back to the

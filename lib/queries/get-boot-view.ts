@@ -7,7 +7,7 @@ import { getDb } from "@/lib/db/connection";
 import type { SqlConn } from "@/lib/db/sql";
 import { ApiError } from "@/lib/http/errors";
 import type { TFindingView } from "@/lib/incidents/get-incident";
-import { findingSeverityRank } from "./lanes";
+import { findingSeverityRank } from "../view/lanes";
 import { getMilestones, type TMilestone } from "./get-milestones";
 
 export interface TBootView {

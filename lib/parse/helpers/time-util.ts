@@ -6,7 +6,7 @@
  * All functions are pure. A `WallTime` is the stamp as printed; year and zone
  * inference happen in lib/parse/resolve-time.ts.
  */
-import type { Precision, WallTime } from "./types";
+import type { Precision, WallTime } from "../types";
 
 const C0 = 48; // '0'
 

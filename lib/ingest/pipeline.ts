@@ -1,0 +1,144 @@
+/**
+ * The ingest pipeline: one bundle from its stored uploads to its events, boots and findings, each
+ * step one call into the module that owns it.
+ *
+ *   receive      the upload route streams the files to disk (receive.ts), enqueue-bundle.ts makes
+ *                the bundle `queued`, the worker claims it (worker.ts); here: its stored uploads
+ *   unpack       ingest-bundle.ts `unpackUploads` (lib/bundle/unpack.ts, on the ingest threads)
+ *   layout       lib/bundle/collectors.ts `describeBundle`: collectors, nodes, copies, noise
+ *   parse files  ingest-bundle.ts `parseFiles` (analyse-bundle.ts `analyseFile` on the threads)
+ *   settle       ingest-bundle.ts `settleParsed` (settle.ts `settleBundle`: duplicates, node
+ *                fallback, clock offsets, once for the whole bundle)
+ *   per node     ingest-bundle.ts `storeParsed` on the threads: boots (`prepareNode`), rows and
+ *                detectors (`nodeRows`, detect-boot.ts `detectBoot`)
+ *   store        the same call, COPY into one transaction (store-bundle.ts)
+ *   finish       bundle-status.ts `setReady` with `bundleCounts` in that transaction, or `setFailed`
+ *
+ * On PostgreSQL a bundle whose files the layout places on nodes takes the middle steps in one
+ * pass, node by node (ingest-bundle.ts `ingestByNode`, which settles the bundle at its end and
+ * gives way to the two passes, rolled back, when the settle step decides other than it assumed).
+ * Every status write goes through bundle-status.ts; progress through live-status.ts. However the
+ * bundle ends, every ingest thread drops what it held for it and its working files go.
+ */
+import { rmSync } from "node:fs";
+import path from "node:path";
+import { describeBundle } from "../bundle/collectors";
+import type { DbHandles } from "../db/connection";
+import type { SqlConn } from "../db/sql";
+import type { AnalysedFile } from "../model/event";
+import { bundleCounts, plainReason, setFailed, setParsing, setReady } from "./bundle-status";
+import { nothingReadable } from "./file-reason";
+import {
+  canIngestByNode,
+  ingestByNode,
+  NeedsTwoPasses,
+  parseFiles,
+  releaseParsed,
+  settleParsed,
+  storeParsed,
+  unpackUploads,
+  type StoredBundle,
+} from "./ingest-bundle";
+import { forgetEverywhere, ingestExecutors } from "./ingest-pool";
+import { endLiveStatus, progressReporter } from "./live-status";
+import { storeRedactionCounts } from "./redact-file";
+import { refreshPlannerStats } from "./store-bundle";
+import { ingestOptions, storedUploads, uploadsDir, workDir } from "./uploads";
+
+/** How a bundle's run ended (`error`: the reason users see, one plain sentence; null when ready). */
+export interface ProcessResult {
+  status: "ready" | "failed";
+  error: string | null;
+  events: number;
+  findings: number;
+}
+
+/**
+ * Runs bundle `bundleId` through the pipeline (its row exists; the caller has claimed it). Never
+ * throws for a bad bundle: it ends `failed` with a plain reason, the full error in the server log,
+ * and none of its rows stored. Phase timings (ms) go to `Bundle.counts.timings`.
+ */
+export async function processBundle(db: DbHandles, bundleId: string): Promise<ProcessResult> {
+  const bundle = await db.prisma.bundle.findUniqueOrThrow({ where: { id: bundleId } });
+  // the same upload already in the incident (enqueue-bundle.ts): recorded, nothing to ingest again
+  if (bundle.duplicateOf) return { status: "ready", error: null, events: 0, findings: 0 };
+  const report = progressReporter(db.sql, { id: bundleId, incidentId: bundle.incidentId, fileName: bundle.fileName });
+  const { lap, timings } = report;
+  const work = workDir(bundleId);
+  try {
+    await setParsing(db.sql, bundleId);
+    rmSync(work, { recursive: true, force: true });
+    // receive: the uploads wait on disk, so a bundle of many uploads never sits in memory whole
+    const uploads = storedUploads(bundleId);
+    const unpacked = await unpackUploads(uploads.paths, uploads.names, path.join(work, "files"), report.progress);
+    const opts = ingestOptions(bundle);
+    lap("unpackMs");
+    const layout = describeBundle(unpacked);
+    const ids = { incidentId: bundle.incidentId, bundleId };
+    const spill = path.join(work, "spill");
+    // finish: the counts and `ready`, in the transaction that stored the bundle
+    const finish = async (tx: SqlConn, files: AnalysedFile[], collector: string | null, stored: StoredBundle, how: Record<string, string>) => {
+      await storeRedactionCounts(tx, bundleId, files, unpacked);
+      await setReady(tx, bundleId, bundleCounts(files, stored, { timings, ...how }), collector);
+      return stored;
+    };
+
+    let stored: StoredBundle | null = null;
+    let twoPassReason: string | null = null;
+    // by node, the whole ingest is one transaction; PGlite has one connection, so every other query
+    // of the app would wait for it: there the two passes, whose transaction is the store step only
+    if (db.sql.backend === "postgres" && canIngestByNode(unpacked, layout, opts)) {
+      const held = { token: bundleId, executors: await ingestExecutors() };
+      try {
+        stored = await db.sql.transaction(async (tx) => {
+          // parse files, per node, store, settle: node by node in one pass
+          const r = await ingestByNode(tx, ids, unpacked, layout, opts, spill, bundleId, report.progress);
+          lap("ingestMs");
+          return finish(tx, r.files, r.collector, r.stored, { ingestPath: "by-node" });
+        });
+      } catch (e) {
+        if (!(e instanceof NeedsTwoPasses)) throw e;
+        // rolled back: the two passes store the bundle from its files again
+        twoPassReason = e.message;
+        await releaseParsed(held);
+        lap("byNodeMs");
+      }
+    }
+    if (!stored) {
+      // parse files
+      const files = await parseFiles(unpacked, layout, opts, spill, bundleId, report.progress);
+      // settle the bundle
+      const parsed = await settleParsed(files, unpacked, layout, opts);
+      lap("parseMs");
+      await report.settled();
+      if (!parsed.files.some((f) => f.status === "read" && f.counts.records > 0)) throw new Error(nothingReadable(parsed.files));
+      await report.now("store", 0);
+      const how: Record<string, string> = twoPassReason ? { ingestPath: "two-pass", twoPassReason } : { ingestPath: "two-pass" };
+      stored = await db.sql.transaction(async (tx) => {
+        // per node, then store
+        const r = await storeParsed(tx, ids, parsed, report.progress);
+        lap("storeMs");
+        return finish(tx, parsed.files, parsed.collector, r, how);
+      });
+    }
+    const { events, findings, failures } = stored;
+    if (failures.length) console.warn(`bundle ${bundleId}: detectors failed: ${failures.join("; ")}`);
+    await refreshPlannerStats(db.sql, bundleId);
+    rmSync(uploadsDir(bundleId), { recursive: true, force: true });
+    return { status: "ready", error: null, events, findings };
+  } catch (e) {
+    await report.settled();
+    // the whole error for the server log; users get one sentence (no stack, no server path)
+    console.error(`bundle ${bundleId} failed:`, e);
+    const message = plainReason(e);
+    await setFailed(db.sql, bundleId, message);
+    return { status: "failed", error: message, events: 0, findings: 0 };
+  } finally {
+    // the row holds the outcome by now (committed, or the failure written)
+    endLiveStatus(bundleId);
+    // every thread drops what it holds for this bundle, whichever step ended it (a failed
+    // bundle's events left on a thread would be spilled with the next bundle's)
+    await forgetEverywhere(bundleId);
+    rmSync(work, { recursive: true, force: true });
+  }
+}

@@ -12,7 +12,8 @@ import { getDb } from "../lib/db/connection";
 import { useTestDatabaseUrl } from "../lib/db/test-db";
 import { claimBundle } from "../lib/ingest/bundle-status";
 import { enqueueBundle } from "../lib/ingest/enqueue-bundle";
-import { endLiveStatus, liveStatus, setLiveStatus, type LiveStatus } from "../lib/ingest/live-status";
+import { endLiveStatus, liveStatus, onLiveStatus, setLiveStatus, type LiveStatus } from "../lib/ingest/live-status";
+import { bundleTiming } from "../components/incidents/bundle-timing";
 import { processBundle } from "../lib/ingest/pipeline";
 import { bundleTarGz, generateScenario } from "../lib/sample/index";
 
@@ -33,7 +34,15 @@ const get = async (bundleId: string) => (await GET(new Request(`http://127.0.0.1
 describe("bundle live status", () => {
   it("the route answers from a live status without reading the row", async () => {
     // no Bundle row has this id: an answer can only come from memory
-    const s: LiveStatus = { id: "no-such-row", incidentId: "inc", fileName: "x.tgz", status: "parsing", phase: "store", progress: 0.25 };
+    const s: LiveStatus = {
+      id: "no-such-row",
+      incidentId: "inc",
+      fileName: "x.tgz",
+      status: "parsing",
+      phase: "store",
+      progress: 0.25,
+      nodes: [{ name: "n1", state: "storing" }],
+    };
     setLiveStatus(s);
     expect(await get(s.id)).toEqual({ ...s, error: null, counts: null });
     endLiveStatus(s.id);
@@ -65,5 +74,86 @@ describe("bundle live status", () => {
     const after = await get(bundleId);
     expect(after).toMatchObject({ id: bundleId, status: "ready", phase: "done", progress: 1 });
     expect(after.counts.events).toBeGreaterThan(0);
+  });
+
+  /** the node the calico sample's logs name */
+  const NODE = "ip-10-20-30-40.ec2.internal";
+
+  /** Every live status one real ingest sets, in order, as `[phase, progress]`; `states`: each node's states, in order, without repeats. */
+  async function progressOf(options: Record<string, unknown>, states = new Map<string, string[]>()): Promise<Array<[string, number]>> {
+    const db = await getDb();
+    const s = generateScenario("calico", { pods: 20, nodenameDelayS: 300, retryIntervalS: 15, seed: 6 });
+    const { bundleId } = await enqueueBundle(db, { title: "steps", files: [{ name: s.truth.archiveName, data: bundleTarGz(s) }], options });
+    await claimBundle(db.sql, bundleId);
+    const seen: Array<[string, number]> = [];
+    const stop = onLiveStatus((l) => {
+      if (l.id !== bundleId) return;
+      seen.push([l.phase, l.progress]);
+      for (const n of l.nodes ?? []) {
+        const list = states.get(n.name) ?? [];
+        if (list.at(-1) !== n.state) states.set(n.name, [...list, n.state]);
+      }
+    });
+    try {
+      expect((await processBundle(db, bundleId)).status).toBe("ready");
+    } finally {
+      stop();
+    }
+    return seen;
+  }
+
+  /** The phases in the order they came, each with its reported fractions. */
+  function byPhase(seen: Array<[string, number]>): Array<[string, number[]]> {
+    const out: Array<[string, number[]]> = [];
+    for (const [phase, p] of seen) {
+      if (out.at(-1)?.[0] === phase) out.at(-1)![1].push(p);
+      else out.push([phase, [p]]);
+    }
+    return out;
+  }
+
+  const expectPhases = (seen: Array<[string, number]>, names: string[]) => {
+    const phases = byPhase(seen);
+    // each phase comes once, in order, starts at 0 or more, never goes back, and ends at 1
+    expect(phases.map(([name]) => name)).toEqual(names);
+    for (const [, fractions] of phases) {
+      for (let i = 1; i < fractions.length; i++) expect(fractions[i]).toBeGreaterThanOrEqual(fractions[i - 1]);
+      expect(fractions.at(-1)).toBe(1);
+    }
+    return phases;
+  };
+
+  it("the two passes move through unpack, parse, store and detect, each up to 1", async () => {
+    // a clock offset given by hand: the two passes, as on PGlite
+    const states = new Map<string, string[]>();
+    const phases = expectPhases(await progressOf({ skew: 0 }, states), ["unpack", "parse", "store", "detect"]);
+    // the node shows once parsed, then through its store step
+    expect([...states]).toEqual([[NODE, ["parsed", "detecting", "storing", "stored"]]]);
+    const store = phases[2][1];
+    expect(store[0]).toBe(0);
+    // the one node's store step moves before its end: boots, rows, then its COPY
+    expect(store.filter((f) => f > 0 && f < 1).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("by node, the ingest moves through unpack, ingest and detect, each up to 1", async () => {
+    const states = new Map<string, string[]>();
+    const phases = expectPhases(await progressOf({}, states), ["unpack", "ingest", "detect"]);
+    expect([...states]).toEqual([[NODE, ["parsing", "parsed", "detecting", "storing", "stored"]]]);
+    expect(phases[1][1][0]).toBe(0);
+    // parsed (the first half), then the one node's store step moves before its end
+    expect(phases[1][1].filter((f) => f > 0 && f < 0.5).length).toBeGreaterThanOrEqual(1);
+    expect(phases[1][1].filter((f) => f > 0.5 && f < 1).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("a finished bundle says how long after its upload it was ready, and how long its run took", () => {
+    const createdAt = Date.UTC(2026, 0, 1, 12, 0, 0);
+    expect(bundleTiming({ status: "ready", createdAt, startedAt: createdAt + 44_000, finishedAt: createdAt + 62_400 })).toBe(
+      "ready 62 s after upload; processing took 18 s",
+    );
+    expect(bundleTiming({ status: "failed", createdAt, startedAt: createdAt + 100, finishedAt: createdAt + 2_350 })).toBe(
+      "failed 2.4 s after upload; processing took 2.3 s",
+    );
+    expect(bundleTiming({ status: "ready", createdAt, startedAt: null, finishedAt: createdAt + 500 })).toBe("ready 0.5 s after upload");
+    expect(bundleTiming({ status: "parsing", createdAt, startedAt: createdAt, finishedAt: null })).toBe("");
   });
 });

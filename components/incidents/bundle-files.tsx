@@ -9,6 +9,7 @@ import { bundleWarnings } from "@/lib/incidents/bundle-warnings";
 import type { TBundleView } from "@/lib/incidents/get-incident";
 import { fmtBytes, fmtCount, fmtUtc } from "@/lib/view/format";
 import { BundleProgress } from "./bundle-progress";
+import { bundleTiming } from "./bundle-timing";
 
 export function BundleFiles({ b }: { b: TBundleView }) {
   const done = b.status === "ready" || b.status === "failed";
@@ -27,7 +28,7 @@ export function BundleFiles({ b }: { b: TBundleView }) {
         <span className="muted">
           {fmtBytes(b.byteSize)} · uploaded {fmtUtc(b.createdAt, { ms: false })} UTC
           {b.collector ? ` · collector ${b.collector}` : ""}
-          {b.startedAt && b.finishedAt ? ` · parsed in ${((b.finishedAt - b.startedAt) / 1000).toFixed(1)} s` : ""}
+          {bundleTiming(b) ? ` · ${bundleTiming(b)}` : ""}
         </span>
         {Object.keys(b.options).length > 0 && (
           <span className="muted small mono">

@@ -8,6 +8,7 @@ import type { TNodeSummary } from "@/lib/incidents/get-incident";
 import { COMPARE_FORM_ID } from "@/lib/view/compare-state";
 import { fmtDuration, fmtUtc } from "@/lib/view/format";
 import { bootPath } from "@/lib/view/view-state";
+import { LiveNodes } from "./live-nodes";
 import { NodeNameMark } from "./node-name-mark";
 import { RenameNodeForm } from "./rename-node-form";
 
@@ -35,7 +36,9 @@ function NodeCell({ incidentId, n }: { incidentId: string; n: TNodeSummary }) {
   );
 }
 
-export function NodesBoots({ incidentId, nodes }: { incidentId: string; nodes: TNodeSummary[] }) {
+/** `running`: the ids of the incident's bundles still queued or parsing (their nodes show live while the table is empty). */
+export function NodesBoots({ incidentId, nodes, running = [] }: { incidentId: string; nodes: TNodeSummary[]; running?: string[] }) {
+  if (nodes.length === 0 && running.length) return <LiveNodes bundleIds={running} />;
   if (nodes.length === 0) return <p className="muted">No nodes yet: nothing has been parsed into this incident.</p>;
   return (
     <table className="table" data-testid="nodes-table">

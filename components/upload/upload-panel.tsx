@@ -505,7 +505,7 @@ export function UploadPanel(p: { incidents: Array<{ id: string; title: string }>
           />
           {s?.counts && typeof s.counts.events === "number" && <p className="muted small">{fmtCount(s.counts.events)} events so far</p>}
           <p className="small">
-            <Link href={`/i/${encodeURIComponent(stage.result.incidentId)}`}>open the incident</Link> (it fills in as parsing goes on)
+            <Link href={`/i/${encodeURIComponent(stage.result.incidentId)}`}>open the incident</Link> (its nodes show there as they are found)
           </p>
         </>
       )}

@@ -38,6 +38,7 @@ import { duplicateScopes, findDuplicates, settleBundle } from "./settle";
 import type { AnalysedBoot, AnalysedFile } from "../model/event";
 import { ingestExecutors, type Executor } from "./ingest-pool";
 import { blockRowChunks, ROW_COLUMNS, unpackTask, type NodeRowsResult, type ParseFileResult } from "./ingest-tasks";
+import type { LiveNodeState } from "./live-status";
 import { TAIL_COLUMNS } from "./spill";
 import { nothingReadable } from "./file-reason";
 import {
@@ -187,6 +188,7 @@ export async function parseFiles(
     layout.files.map((l) => opts.node || l.node),
     executors.length,
   );
+  progress("parse", 0);
   await Promise.all(
     plan.map(async (ords, x) => {
       for (const ord of ords) {
@@ -288,7 +290,20 @@ export interface StoredBundle {
  * the records on no node) and the thread that formatted the rows (it takes their chunks back once
  * copied).
  */
-type NodeOut = NodeRowsResult & { boots: BootWrite[]; node: string | null; from: Executor };
+type NodeOut = NodeRowsResult & { boots: BootWrite[]; node: string | null; from: Executor; gi: number };
+
+/**
+ * Shares of one node's store step (`BundleStore.onStep`): its boots found on the thread, then its
+ * rows and findings formatted there; the COPY of its rows takes the rest, by bytes sent.
+ */
+const STEP_BOOTS = 0.2;
+const STEP_ROWS = 0.5;
+
+/** Where a node is, told to the live status (live-status.ts `LiveNodeState`). */
+export type NodeReport = (node: string, state: LiveNodeState) => void;
+
+/** The node's state once its store step is at `f` (`BundleStore.onStep`). */
+const stateAt = (f: number): LiveNodeState => (f >= 1 ? "stored" : f >= STEP_ROWS ? "storing" : "detecting");
 
 /**
  * The database half of one bundle's ingest, inside its transaction, for both ways of running it:
@@ -319,6 +334,8 @@ class BundleStore {
   private onNoNode = 0;
   /** findings stored */
   private stored = 0;
+  /** told how far node `gi` (its index in call order) is through its store step, 0..1, never going back */
+  onStep: (gi: number, fraction: number) => void = () => {};
 
   constructor(
     private readonly tx: SqlConn,
@@ -385,6 +402,7 @@ class BundleStore {
         await Promise.all([...g.held.keys()].filter((y) => y !== x).map((y) => executors[y].call("spillNodes", { token, nodes: g.sources, dir: this.dir })))
       ).flat();
       const found: AnalysedBoot[] = await ex.call("prepareNode", { token, key, node: g.node, sources: g.sources, spilled, offsets });
+      this.onStep(gi, STEP_BOOTS);
       await prior;
       const nodeId = g.node === null ? null : this.nodeIds.get(g.node)!;
       const bootIds: number[] = [];
@@ -414,7 +432,8 @@ class BundleStore {
         firstId,
         fileIds: this.fileIds,
       });
-      return { ...rows, boots, node: g.node, from: ex };
+      this.onStep(gi, STEP_ROWS);
+      return { ...rows, boots, node: g.node, from: ex, gi };
     } catch (e) {
       release();
       throw e;
@@ -425,7 +444,18 @@ class BundleStore {
   async copy(out: NodeOut): Promise<void> {
     const { tx } = this;
     await writeBoots(tx, this.ids.incidentId, out.boots); // before the findings: Finding references Boot
-    const copied = await tx.copyFrom("Event", [...ROW_COLUMNS, ...TAIL_COLUMNS], out.rows);
+    // the COPY's share of the node's step, by bytes taken from the rows as the COPY reads them
+    const bytes = out.rows.reduce((s, r) => s + r.byteLength, 0) || 1;
+    const onStep = this.onStep;
+    function* counted(): Generator<Uint8Array> {
+      let sent = 0;
+      for (const r of out.rows) {
+        yield r;
+        sent += r.byteLength;
+        onStep(out.gi, STEP_ROWS + ((1 - STEP_ROWS) * sent) / bytes);
+      }
+    }
+    const copied = await tx.copyFrom("Event", [...ROW_COLUMNS, ...TAIL_COLUMNS], counted());
     this.copied += copied;
     if (out.node === null) this.onNoNode += copied;
     // copied (the COPY is complete): the thread writes its next rows into them; not waited for
@@ -444,8 +474,9 @@ class BundleStore {
     if (this.nextBootId - 1 > this.bootBase) await tx.query(`SELECT setval(pg_get_serial_sequence('"Boot"', 'id'), $1)`, [this.nextBootId - 1]);
     const drop = unused.filter((n) => this.newNodes.has(n)).map((n) => this.nodeIds.get(n)!);
     if (drop.length) await tx.query(`DELETE FROM "Node" WHERE id = ANY($1::int[])`, [drop]);
-    progress("detect", 0.5);
+    progress("detect", 0);
     const again = await detectFindings(tx, ids.incidentId, this.knownTouched, null);
+    progress("detect", 1);
     return { events: this.copied, eventsOnNoNode: this.onNoNode, findings: this.stored + again.findings, failures: [...this.failures, ...again.failures] };
   }
 }
@@ -454,14 +485,14 @@ class BundleStore {
  * Runs `store.node` for every group (`offsets`: clock offset by file ord, ms) with at most
  * `window` in flight and `store.copy` of each in group order. `groups[k]()` gives group k when it can start (null: nothing to store); `first`
  * runs once the first groups are launched, before any copy; `after(k)` runs once group k is
- * copied. Reports `store` progress when `total()` (events) is given.
+ * copied.
  */
 async function storeGroups(
   store: BundleStore,
   groups: Array<() => Promise<NodeGroup | null>>,
   offsets: Record<number, number>,
   window: number,
-  hooks: { first?: () => Promise<void>; after?: (k: number) => Promise<void>; progress?: Progress; total?: () => number } = {},
+  hooks: { first?: () => Promise<void>; after?: (k: number) => Promise<void> } = {},
 ): Promise<void> {
   const inflight: Array<Promise<NodeOut | null>> = [];
   let next = 0;
@@ -479,7 +510,6 @@ async function storeGroups(
       if (next < groups.length) launch();
       if (out) await store.copy(out);
       await hooks.after?.(k);
-      if (hooks.total) hooks.progress?.("store", store.copied / Math.max(1, hooks.total()));
     }
   } catch (e) {
     // the nodes still in flight end first: what they leave on the threads is then forgotten with the bundle
@@ -490,7 +520,8 @@ async function storeGroups(
 
 /**
  * Pass 2 (see the module comment), inside the caller's transaction `tx`. Reports progress as
- * phase `store` (events copied / events), then `detect`. Throws on a database or thread error
+ * phase `store` (each node's step weighted by its events: boots, rows, then its COPY by bytes;
+ * `STEP_BOOTS`, `STEP_ROWS`), then `detect`. Throws on a database or thread error
  * (the caller's transaction then rolls everything back).
  */
 export async function storeParsed(
@@ -498,19 +529,34 @@ export async function storeParsed(
   ids: { incidentId: string; bundleId: string },
   parsed: ParsedBundle,
   progress: Progress = () => {},
+  onNode: NodeReport = () => {},
 ): Promise<StoredBundle> {
   const store = new BundleStore(tx, ids, parsed.executors, parsed.token, parsed.dir);
   const names = parsed.groups.map((g) => g.node).filter((n): n is string => n !== null);
   await store.open(parsed.files.length, names, parsed.aliases, parsed.unnamed);
-  const total = parsed.groups.reduce((s, g) => s + g.events, 0);
+  const total = Math.max(
+    1,
+    parsed.groups.reduce((s, g) => s + g.events, 0),
+  );
+  const share = parsed.groups.map(() => 0);
+  let done = 0;
+  for (const g of parsed.groups) if (g.node !== null) onNode(g.node, "parsed");
+  store.onStep = (gi, f) => {
+    if (f <= share[gi]) return;
+    done += (f - share[gi]) * parsed.groups[gi].events;
+    share[gi] = f;
+    const node = parsed.groups[gi].node;
+    if (node !== null) onNode(node, stateAt(f));
+    progress("store", done / total);
+  };
+  progress("store", 0);
   // keep two nodes more in flight than there are threads: the next is ready when a COPY ends;
   // the source files and blocks go in while the threads prepare the first nodes
   const groups = parsed.groups.map((group) => () => Promise.resolve(group));
   await storeGroups(store, groups, parsed.offsets, parsed.executors.length + 2, {
     first: () => store.files(parsed.files.map((file, ord) => ({ file, blocksPath: parsed.blocks[ord] }))),
-    progress,
-    total: () => total,
   });
+  progress("store", 1);
   return store.finish([], progress);
 }
 
@@ -543,7 +589,8 @@ export function canIngestByNode(unpacked: UnpackedFile[], layout: BundleLayout, 
  * `settleParsed` and `storeParsed`, which then store exactly the same). Files no path places are parsed first; their
  * records join the nodes they name, records of no node are stored last. Throws on a database or
  * thread error, and when nothing in the bundle could be read (`nothingReadable`). Reports
- * progress as phase `ingest` (bytes parsed / bytes), then `detect`.
+ * progress as phase `ingest` (half bytes parsed, half bytes of the nodes stored, over twice the
+ * bundle's bytes), then `detect`.
  */
 export async function ingestByNode(
   tx: SqlConn,
@@ -554,6 +601,7 @@ export async function ingestByNode(
   dir: string,
   token: string,
   progress: Progress = () => {},
+  onNode: NodeReport = () => {},
 ): Promise<{ files: AnalysedFile[]; collector: string | null; stored: StoredBundle }> {
   mkdirSync(dir, { recursive: true });
   const executors = await ingestExecutors();
@@ -561,7 +609,11 @@ export async function ingestByNode(
   const limit = holdBytes();
   const sizes = unpacked.map(fileSize);
   const totalBytes = sizes.reduce((s, n) => s + n, 0) || 1;
+  // progress: half for the bytes parsed, half for the bytes of the nodes stored
   let doneBytes = 0;
+  let storedBytes = 0;
+  const report = () => progress("ingest", (doneBytes + storedBytes) / (2 * totalBytes));
+  progress("ingest", 0);
   const filesOf = new Map<string, number[]>();
   const loose: number[] = []; // files no node owns: left out by the layout or unreadable (listings only)
   layout.files.forEach((l, ord) => {
@@ -596,7 +648,7 @@ export async function ingestByNode(
       holdBytes: limit,
     });
     doneBytes += sizes[ord];
-    progress("ingest", doneBytes / totalBytes);
+    report();
   };
   // files no path places go first: their records join the nodes they name (held where parsed,
   // handed over on disk when the node is prepared elsewhere), or none
@@ -627,6 +679,16 @@ export async function ingestByNode(
   if (nowhere && names.length === 1) throw new NeedsTwoPasses("records of no node in a bundle of one node");
   const store = new BundleStore(tx, ids, executors, token, dir);
   await store.open(unpacked.length, names, layout.aliases);
+  // a node's bytes count as stored as it moves through its store step
+  const nodeBytes = names.map((n) => (filesOf.get(n) ?? []).reduce((s, ord) => s + sizes[ord], 0));
+  const share = names.map(() => 0);
+  store.onStep = (k, f) => {
+    if (k >= names.length || f <= share[k]) return; // the cluster events on no node
+    storedBytes += (f - share[k]) * nodeBytes[k];
+    share[k] = f;
+    onNode(names[k], stateAt(f));
+    report();
+  };
 
   // threads take nodes in name order; node k waits for node k - window to be stored
   const window = executors.length + 2;
@@ -638,7 +700,9 @@ export async function ingestByNode(
     executors.map(async (_, x) => {
       for (let k = nextNode++; k < names.length && !aborted; k = nextNode++) {
         if (k >= window) await stored[k - window].promise;
+        if (!aborted) onNode(names[k], "parsing");
         for (const ord of filesOf.get(names[k]) ?? []) if (!aborted) await parse(x, ord);
+        if (!aborted) onNode(names[k], "parsed");
         parsed[k].resolve(x);
       }
     }),
@@ -690,6 +754,7 @@ export async function ingestByNode(
       },
     });
     await parsing;
+    progress("ingest", 1);
   } catch (e) {
     // stop the threads taking further nodes, and let those waiting for a slot go
     aborted = true;

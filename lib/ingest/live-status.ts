@@ -10,6 +10,18 @@
 import type { SqlConn } from "../db/sql";
 import { setPhase } from "./bundle-status";
 
+/**
+ * Where one node of a running bundle is: its files being parsed, parsed, its boots found and its
+ * detectors running (on its new boots, with its rows formatted), its rows being stored, stored (in
+ * the bundle's transaction: in the database once the bundle is ready).
+ */
+export type LiveNodeState = "parsing" | "parsed" | "detecting" | "storing" | "stored";
+
+export interface LiveNode {
+  name: string;
+  state: LiveNodeState;
+}
+
 export interface LiveStatus {
   id: string;
   incidentId: string;
@@ -18,14 +30,26 @@ export interface LiveStatus {
   phase: string;
   /** 0..1 */
   progress: number;
+  /** the nodes found so far, in the order they were found (absent: none yet) */
+  nodes?: LiveNode[];
 }
 
 const g = globalThis as unknown as { __bootlineLive?: Map<string, LiveStatus> };
 const live = (g.__bootlineLive ??= new Map());
 
-/** Starts or updates the live status of a bundle this process is ingesting. */
+const gl = globalThis as unknown as { __bootlineLiveListeners?: Set<(s: LiveStatus) => void> };
+const listeners = (gl.__bootlineLiveListeners ??= new Set());
+
+/** Starts or updates the live status of a bundle this process is ingesting (and tells the listeners). */
 export function setLiveStatus(s: LiveStatus): void {
   live.set(s.id, s);
+  for (const fn of listeners) fn(s);
+}
+
+/** Calls `fn` with every live status set from now on, in order; returns the function that stops it. */
+export function onLiveStatus(fn: (s: LiveStatus) => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
 }
 
 /** The live status of `bundleId` when this process is ingesting it, else undefined. */
@@ -50,6 +74,10 @@ export interface ProgressReporter {
   timings: Record<string, number>;
   /** records in `timings[name]` the ms since the reporter started or the last lap */
   lap: (name: string) => void;
+  /** where node `name` is now (live only) */
+  node: (name: string, state: LiveNodeState) => void;
+  /** forgets the nodes reported so far (live only; a run that starts the bundle again) */
+  resetNodes: () => void;
 }
 
 /**
@@ -59,7 +87,13 @@ export interface ProgressReporter {
  * finished bundle (`setPhase` writes only while the bundle is `parsing`).
  */
 export function progressReporter(db: SqlConn, bundle: { id: string; incidentId: string; fileName: string }): ProgressReporter {
-  const live = (phase: string, progress: number) => setLiveStatus({ ...bundle, status: "parsing", phase, progress });
+  const nodes = new Map<string, LiveNodeState>();
+  let current = { phase: "unpack", progress: 0 };
+  const live = (phase: string, progress: number) => {
+    current = { phase, progress };
+    const list = nodes.size ? { nodes: [...nodes].map(([name, state]) => ({ name, state })) } : {};
+    setLiveStatus({ ...bundle, status: "parsing", phase, progress, ...list });
+  };
   live("unpack", 0);
   let lastWrite = 0;
   const write = async (phase: string, progress: number, force: boolean) => {
@@ -89,5 +123,14 @@ export function progressReporter(db: SqlConn, bundle: { id: string; incidentId: 
       await write(phase, f, true);
     },
     settled: () => pending,
+    node: (name, state) => {
+      if (nodes.get(name) === state) return;
+      nodes.set(name, state);
+      live(current.phase, current.progress);
+    },
+    resetNodes: () => {
+      nodes.clear();
+      live(current.phase, current.progress);
+    },
   };
 }

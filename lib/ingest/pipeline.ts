@@ -92,7 +92,7 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
       try {
         stored = await db.sql.transaction(async (tx) => {
           // parse files, per node, store, settle: node by node in one pass
-          const r = await ingestByNode(tx, ids, unpacked, layout, opts, spill, bundleId, report.progress);
+          const r = await ingestByNode(tx, ids, unpacked, layout, opts, spill, bundleId, report.progress, report.node);
           lap("ingestMs");
           return finish(tx, r.files, r.collector, r.stored, { ingestPath: "by-node" });
         });
@@ -100,6 +100,7 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
         if (!(e instanceof NeedsTwoPasses)) throw e;
         // rolled back: the two passes store the bundle from its files again
         twoPassReason = e.message;
+        report.resetNodes();
         await releaseParsed(held);
         lap("byNodeMs");
       }
@@ -116,7 +117,7 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
       const how: Record<string, string> = twoPassReason ? { ingestPath: "two-pass", twoPassReason } : { ingestPath: "two-pass" };
       stored = await db.sql.transaction(async (tx) => {
         // per node, then store
-        const r = await storeParsed(tx, ids, parsed, report.progress);
+        const r = await storeParsed(tx, ids, parsed, report.progress, report.node);
         lap("storeMs");
         return finish(tx, parsed.files, parsed.collector, r, how);
       });

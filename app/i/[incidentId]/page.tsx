@@ -86,7 +86,7 @@ export default async function IncidentPage({ params }: { params: Params }) {
 
       <section className="panel" aria-labelledby="nodes-h">
         <h2 id="nodes-h">Nodes and boots</h2>
-        <NodesBoots incidentId={inc.id} nodes={inc.nodes} />
+        <NodesBoots incidentId={inc.id} nodes={inc.nodes} running={inc.bundles.filter((b) => b.status !== "ready" && b.status !== "failed").map((b) => b.id)} />
         {inc.nodes.reduce((n, x) => n + x.boots.length, 0) >= 2 && (
           <CompareForm incidentId={inc.id} allBootIds={inc.nodes.flatMap((n) => n.boots.map((b) => b.id)).slice(0, 8)} />
         )}

@@ -6,7 +6,10 @@ import { liveStatus } from "@/lib/ingest/live-status";
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/** Bundle status for the progress bar: `{ id, incidentId, status, phase, progress (0..1), error, counts }`. */
+/**
+ * Bundle status for the progress bar: `{ id, incidentId, status, phase, progress (0..1), error, counts }`, and while it
+ * runs in this process `nodes`: the nodes found so far, `{ name, state }` (lib/ingest/live-status.ts `LiveNode`).
+ */
 export const GET = route(async (_req: Request, ctx: { params: Promise<{ bundleId: string }> }) => {
   const { bundleId } = await paramsOf(ctx);
   // ingesting in this process: its live status (a read of the row could wait for the ingest's

@@ -4,7 +4,7 @@
  * answers from it without reading the row (on PGlite that read waited for the store
  * transaction), and once the bundle is stored the route reads the row again.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET } from "../app/api/bundles/[bundleId]/route";
@@ -15,6 +15,8 @@ import { enqueueBundle } from "../lib/ingest/enqueue-bundle";
 import { endLiveStatus, liveStatus, onLiveStatus, setLiveStatus, type LiveStatus } from "../lib/ingest/live-status";
 import { bundleTiming } from "../components/incidents/bundle-timing";
 import { processBundle } from "../lib/ingest/pipeline";
+import { parseFiles, releaseParsed, unpackUploads } from "../lib/ingest/ingest-bundle";
+import { describeBundle } from "../lib/bundle/collectors";
 import { bundleTarGz, generateScenario } from "../lib/sample/index";
 
 let t: Awaited<ReturnType<typeof useTestDatabaseUrl>>;
@@ -143,6 +145,38 @@ describe("bundle live status", () => {
     // parsed (the first half), then the one node's store step moves before its end
     expect(phases[1][1].filter((f) => f > 0 && f < 0.5).length).toBeGreaterThanOrEqual(1);
     expect(phases[1][1].filter((f) => f > 0.5 && f < 1).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("unpack and parse move by the bytes of one large file as they are read, before it is done", async () => {
+    // one upload of one kubelet log of 6 MiB (about 70,000 lines), reported at every MiB (not the default step)
+    const dir = mkdtempSync(path.join(dataDir, "one-file-"));
+    const upload = path.join(dir, "kubelet.log");
+    const line = 'I0101 00:00:00.000000    1234 kubelet.go:1] "some message that fills the line" pod="ns/p"\n';
+    const lines = Math.ceil((6 << 20) / line.length);
+    writeFileSync(upload, line.repeat(lines));
+    const step = { stepBytes: 1 << 20 };
+    const seen: Array<[string, number]> = [];
+    const unpacked = await unpackUploads([upload], ["kubelet.log"], path.join(dir, "out"), (phase, f) => seen.push([phase, f]), step);
+    expect(unpacked.map((f) => f.path)).toEqual(["kubelet.log"]);
+    const parsed = await parseFiles(
+      unpacked,
+      describeBundle(unpacked),
+      { node: "n1", uploadMs: Date.UTC(2026, 0, 2) },
+      path.join(dir, "spill"),
+      "one-file",
+      (phase, f) => seen.push([phase, f]),
+      step,
+    );
+    await releaseParsed(parsed);
+    expect(parsed.results[0].file.counts.records).toBe(lines);
+    const phases = byPhase(seen);
+    expect(phases.map(([name]) => name)).toEqual(["unpack", "parse"]);
+    for (const [, fractions] of phases) {
+      for (let i = 1; i < fractions.length; i++) expect(fractions[i]).toBeGreaterThanOrEqual(fractions[i - 1]);
+      // the one file moves its phase before it is done: by the MiB read, or by the lines parsed
+      expect(new Set(fractions.filter((f) => f > 0 && f < 1)).size).toBeGreaterThanOrEqual(3);
+      expect(fractions.at(-1)).toBe(1);
+    }
   });
 
   it("a finished bundle says how long after its upload it was ready, and how long its run took", () => {

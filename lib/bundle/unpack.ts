@@ -1305,10 +1305,27 @@ export async function unpackUpload(name: string, data: Buffer, limits: UnpackLim
  * written to `dir` (named by a counter) as its bytes come, with `dataPath`, `size` and `sha256`
  * instead of `data`: memory holds a few chunks, whatever the upload's size. Decompression
  * (every layer) is counted as it flows, so the limits stop a bomb before its bytes exist.
+ * `onBytes`, when given, is called with the byte count of each chunk of the upload as it is read
+ * (about 1 MiB each; their sum is the upload's size once the whole upload was read).
  */
-export async function unpackUploadFile(name: string, file: string, dir: string, limits: UnpackLimits = DEFAULT_LIMITS): Promise<UnpackedFile[]> {
+export async function unpackUploadFile(
+  name: string,
+  file: string,
+  dir: string,
+  limits: UnpackLimits = DEFAULT_LIMITS,
+  onBytes?: (bytes: number) => void,
+): Promise<UnpackedFile[]> {
   const ctx = newCtx(name, statSync(file).size, limits, new DiskSink(dir));
-  const chunks = createReadStream(file, { highWaterMark: READ_CHUNK }) as AsyncIterable<Buffer>;
+  const read = createReadStream(file, { highWaterMark: READ_CHUNK }) as AsyncIterable<Buffer>;
+  const chunks = onBytes ? countedChunks(read, onBytes) : read;
   await expand(ctx, ctx.upload, { chunks, file, flows: [] }, 0);
   return ctx.out;
+}
+
+/** `chunks` as they come, each one's length told to `onBytes` first. */
+async function* countedChunks(chunks: AsyncIterable<Buffer>, onBytes: (bytes: number) => void): AsyncGenerator<Buffer> {
+  for await (const c of chunks) {
+    onBytes(c.length);
+    yield c;
+  }
 }

@@ -137,6 +137,8 @@ export interface FileContext {
   opts: IngestOptions;
   /** the bundle's collection time fallback (latest member mtime), UTC ms */
   collectedMs: number | null;
+  /** called as the parser's main pass goes through the file's lines (`ParseFileOptions.onLines`) */
+  onLines?: (done: number, total: number) => void;
 }
 
 /** A file's listing before it is read: `analyseFile` starts from it, and a duplicate is listed as it. */
@@ -204,6 +206,7 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
       noise: lay.noise,
       zone: lay.zone,
       separatorsLabelPrevious: lay.separatorsLabelPrevious,
+      onLines: ctx.onLines,
     });
   } catch (e) {
     return { ...done({ ...base, status: "skipped", reason: `parser-error: ${(e as Error).message}` }, sha), redacted };

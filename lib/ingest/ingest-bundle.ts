@@ -59,20 +59,44 @@ import {
  * largest first: on this thread while the ingest threads start (they load the tasks first),
  * then on the threads, each one upload at a time. Every upload's files go to disk under `dir` as
  * soon as it is unpacked (ingest-tasks.ts `unpackTask`). Returns the files in upload order, with
- * `dataPath` instead of bytes. Throws when a thread fails.
+ * `dataPath` instead of bytes. Throws when a thread fails. Reports phase `unpack` by the uploads'
+ * bytes read, inside an upload too (`step.stepBytes`: bytes between two reports of a thread).
  */
-export async function unpackUploads(uploads: string[], names: string[], dir: string, progress: Progress = () => {}): Promise<UnpackedFile[]> {
+export async function unpackUploads(
+  uploads: string[],
+  names: string[],
+  dir: string,
+  progress: Progress = () => {},
+  step: { stepBytes?: number } = {},
+): Promise<UnpackedFile[]> {
   const pool = ingestExecutors();
   let started = false;
   pool.then(() => (started = true)).catch(() => {});
   const sizes = uploads.map((p) => statSync(p).size);
   const queue = uploads.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a] || a - b);
   const out = new Array<UnpackedFile[]>(uploads.length);
-  let done = 0;
+  // progress by bytes of the uploads read: the finished uploads whole, the running ones as far
+  // as their threads told (ingest-tasks.ts `batchedBytes`, `step.stepBytes` between two reports)
+  const totalBytes = sizes.reduce((s, n) => s + n, 0) || 1;
+  const reading = new Array<number>(uploads.length).fill(0);
+  let doneBytes = 0;
+  let shown = 0;
+  const report = () => {
+    const f = Math.min(1, (doneBytes + reading.reduce((s, n) => s + n, 0)) / totalBytes);
+    if (f <= shown) return;
+    shown = f;
+    progress("unpack", f);
+  };
   const unpack = async (ex: Executor | null, i: number) => {
-    const t = { path: uploads[i], name: names[i], dir: path.join(dir, String(i)) };
-    out[i] = ex ? await ex.call("unpackTask", t) : await unpackTask(t);
-    progress("unpack", ++done / uploads.length);
+    const t = { path: uploads[i], name: names[i], dir: path.join(dir, String(i)), stepBytes: step.stepBytes };
+    const onBytes = (bytes: number) => {
+      reading[i] = Math.min(sizes[i], reading[i] + bytes);
+      report();
+    };
+    out[i] = ex ? await ex.call("unpackTask", t, [], onBytes) : await unpackTask(t, onBytes);
+    reading[i] = 0;
+    doneBytes += sizes[i];
+    report();
   };
   while (queue.length) {
     // let the threads' "ready" messages in: unpacking itself may never leave the microtask queue
@@ -86,6 +110,7 @@ export async function unpackUploads(uploads: string[], names: string[], dir: str
       for (let i = queue.shift(); i !== undefined; i = queue.shift()) await unpack(ex, i);
     }),
   );
+  if (uploads.length && shown < 1) progress("unpack", 1); // uploads of no bytes
   return out.flat();
 }
 
@@ -165,6 +190,8 @@ function assignFiles(sizes: number[], nodes: Array<string | null | undefined>, e
  * `dataPath` (or in `data`, which is then sent to the thread); spill files go to `dir`; `layout`
  * is `describeBundle(unpacked)`. Never throws for bad input; throws when a worker thread fails.
  * The threads keep the parsed events under `token` until `storeParsed` or `releaseParsed`.
+ * Reports phase `parse` by bytes parsed, inside a file too, as its lines are parsed
+ * (`step.stepBytes`: bytes between two reports of a thread).
  */
 export async function parseFiles(
   unpacked: UnpackedFile[],
@@ -173,12 +200,29 @@ export async function parseFiles(
   dir: string,
   token: string,
   progress: Progress = () => {},
+  step: { stepBytes?: number } = {},
 ): Promise<ParsedFiles> {
   mkdirSync(dir, { recursive: true });
   const collectedMs = opts.collectedMs ?? latestMtime(unpacked);
   const sizes = unpacked.map(fileSize);
   const totalBytes = sizes.reduce((s, n) => s + n, 0) || 1;
   let doneBytes = 0;
+  // bytes of the files being parsed, as far as their threads told (ingest-tasks.ts `batchedBytes`)
+  const parsing = new Array<number>(unpacked.length).fill(0);
+  let partBytes = 0;
+  let shown = 0;
+  const report = () => {
+    const f = Math.min(1, (doneBytes + partBytes) / totalBytes);
+    if (f <= shown) return;
+    shown = f;
+    progress("parse", f);
+  };
+  const onBytes = (ord: number) => (bytes: number) => {
+    const add = Math.min(bytes, sizes[ord] - parsing[ord]);
+    parsing[ord] += add;
+    partBytes += add;
+    report();
+  };
   const executors = await ingestExecutors();
   const limit = holdBytes();
   const results = new Array<ParseFileResult>(unpacked.length);
@@ -192,19 +236,17 @@ export async function parseFiles(
   await Promise.all(
     plan.map(async (ords, x) => {
       for (const ord of ords) {
-        results[ord] = await executors[x].call("parseFileTask", {
-          token,
-          ord,
-          file: unpacked[ord],
-          layout: layout.files[ord],
-          opts,
-          collectedMs,
-          dir,
-          holdBytes: limit,
-        });
+        results[ord] = await executors[x].call(
+          "parseFileTask",
+          { token, ord, file: unpacked[ord], layout: layout.files[ord], opts, collectedMs, dir, holdBytes: limit, stepBytes: step.stepBytes },
+          [],
+          onBytes(ord),
+        );
         holder[ord] = x;
+        partBytes -= parsing[ord];
+        parsing[ord] = 0;
         doneBytes += sizes[ord];
-        progress("parse", doneBytes / totalBytes);
+        report();
       }
     }),
   );
@@ -612,7 +654,22 @@ export async function ingestByNode(
   // progress: half for the bytes parsed, half for the bytes of the nodes stored
   let doneBytes = 0;
   let storedBytes = 0;
-  const report = () => progress("ingest", (doneBytes + storedBytes) / (2 * totalBytes));
+  // bytes of the files being parsed, as far as their threads told (ingest-tasks.ts `batchedBytes`)
+  const reading = new Array<number>(unpacked.length).fill(0);
+  let partBytes = 0;
+  let shown = 0;
+  const report = () => {
+    const f = Math.min(1, (doneBytes + partBytes + storedBytes) / (2 * totalBytes));
+    if (f <= shown) return;
+    shown = f;
+    progress("ingest", f);
+  };
+  const onBytes = (ord: number) => (bytes: number) => {
+    const add = Math.min(bytes, sizes[ord] - reading[ord]);
+    reading[ord] += add;
+    partBytes += add;
+    report();
+  };
   progress("ingest", 0);
   const filesOf = new Map<string, number[]>();
   const loose: number[] = []; // files no node owns: left out by the layout or unreadable (listings only)
@@ -637,16 +694,14 @@ export async function ingestByNode(
   });
   const parse = async (x: number, ord: number) => {
     if (results[ord]) return; // a repeat
-    results[ord] = await executors[x].call("parseFileTask", {
-      token,
-      ord,
-      file: unpacked[ord],
-      layout: layout.files[ord],
-      opts,
-      collectedMs,
-      dir,
-      holdBytes: limit,
-    });
+    results[ord] = await executors[x].call(
+      "parseFileTask",
+      { token, ord, file: unpacked[ord], layout: layout.files[ord], opts, collectedMs, dir, holdBytes: limit },
+      [],
+      onBytes(ord),
+    );
+    partBytes -= reading[ord];
+    reading[ord] = 0;
     doneBytes += sizes[ord];
     report();
   };

@@ -17,12 +17,22 @@ type Task<N extends TaskName> = (typeof TASKS)[N];
 
 /** One thread (or the calling thread) that runs tasks one at a time, in call order. */
 export interface Executor {
-  /** `transfer`: ArrayBuffers of `arg` moved to the thread, not copied (the caller loses them) */
-  call<N extends TaskName>(method: N, arg: Parameters<Task<N>>[0], transfer?: ArrayBuffer[]): Promise<ReturnType<Task<N>>>;
+  /**
+   * `transfer`: ArrayBuffers of `arg` moved to the thread, not copied (the caller loses them).
+   * `onProgress`: called while the task runs with the bytes it read since the last call (tasks
+   * that take a progress callback: ingest-tasks.ts `unpackTask`), a few times a second at most.
+   */
+  call<N extends TaskName>(
+    method: N,
+    arg: Parameters<Task<N>>[0],
+    transfer?: ArrayBuffer[],
+    onProgress?: (bytes: number) => void,
+  ): Promise<ReturnType<Task<N>>>;
 }
 
 const inline: Executor = {
-  call: (method, arg) => Promise.resolve().then(() => (TASKS[method] as (a: unknown) => never)(arg)),
+  call: (method, arg, _transfer, onProgress) =>
+    Promise.resolve().then(() => (TASKS[method] as (a: unknown, p?: (bytes: number) => void) => never)(arg, onProgress)),
 };
 
 /** An error thrown by a task on a thread, as ingest-worker.mjs sends it. */
@@ -44,7 +54,7 @@ function threadError(t: ThreadError | string): Error {
 }
 
 class ThreadExecutor implements Executor {
-  private pending = new Map<number, { resolve: (v: never) => void; reject: (e: Error) => void }>();
+  private pending = new Map<number, { resolve: (v: never) => void; reject: (e: Error) => void; onProgress?: (bytes: number) => void }>();
   private next = 1;
   dead: Error | null = null;
   /** settles when the thread has loaded the tasks (or failed to) */
@@ -55,10 +65,11 @@ class ThreadExecutor implements Executor {
     let failed!: (e: Error) => void;
     this.ready = new Promise<void>((res, rej) => ((started = res), (failed = rej)));
     this.ready.catch(() => {});
-    w.on("message", (m: { id?: number; ready?: boolean; result?: never; error?: ThreadError }) => {
+    w.on("message", (m: { id?: number; ready?: boolean; result?: never; error?: ThreadError; progress?: number }) => {
       if (m.ready) return started();
       const p = this.pending.get(m.id!);
       if (!p) return;
+      if (m.progress !== undefined) return p.onProgress?.(m.progress);
       this.pending.delete(m.id!);
       if (!this.pending.size) w.unref();
       if (m.error !== undefined) p.reject(threadError(m.error));
@@ -73,12 +84,17 @@ class ThreadExecutor implements Executor {
     w.on("error", fail);
     w.on("exit", (code) => fail(new Error(`ingest worker exited (code ${code})`)));
   }
-  call<N extends TaskName>(method: N, arg: Parameters<Task<N>>[0], transfer: ArrayBuffer[] = []): Promise<ReturnType<Task<N>>> {
+  call<N extends TaskName>(
+    method: N,
+    arg: Parameters<Task<N>>[0],
+    transfer: ArrayBuffer[] = [],
+    onProgress?: (bytes: number) => void,
+  ): Promise<ReturnType<Task<N>>> {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.next++;
     this.w.ref();
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: never) => void, reject });
+      this.pending.set(id, { resolve: resolve as (v: never) => void, reject, onProgress });
       this.w.postMessage({ id, method, arg }, transfer);
     });
   }

@@ -21,7 +21,7 @@ import { randomUUID } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import path from "node:path";
-import { releaseReadBuffer, unpackUploadFile, type UnpackedFile } from "../bundle/unpack";
+import { fileSize, releaseReadBuffer, unpackUploadFile, type UnpackedFile } from "../bundle/unpack";
 import type { FileLayout } from "../bundle/collectors";
 import { copyJson, copyText } from "../db/sql";
 import type { BootEvent, BootInfo, Lane } from "../detect/types";
@@ -186,8 +186,35 @@ export function spillUnpacked(files: UnpackedFile[], dir: string): void {
  * are then known before anything is parsed) as its bytes come; returns their listing. Bad
  * archives come back as skipped entries with a reason.
  */
-export async function unpackTask(t: { path: string; name: string; dir: string }): Promise<UnpackedFile[]> {
-  return unpackUploadFile(t.name, t.path, t.dir);
+export async function unpackTask(
+  t: { path: string; name: string; dir: string; stepBytes?: number },
+  onBytes?: (bytes: number) => void,
+): Promise<UnpackedFile[]> {
+  return unpackUploadFile(t.name, t.path, t.dir, undefined, onBytes && batchedBytes(onBytes, t.stepBytes));
+}
+
+/** Bytes a task reads between two progress reports, by default (`batchedBytes`). */
+export const PROGRESS_STEP_BYTES = 8 << 20;
+/** Longest time between two progress reports of a task that moves, ms (`batchedBytes`). */
+const PROGRESS_STEP_MS = 250;
+
+/**
+ * Gathers a running task's byte counts and tells `report` their sum since its last call, once
+ * `stepBytes` (default `PROGRESS_STEP_BYTES`) have come or `PROGRESS_STEP_MS` have passed: a
+ * thread posts a few messages per second at most. Bytes still gathered when the task ends are
+ * not told (the caller counts the whole task as done then).
+ */
+export function batchedBytes(report: (bytes: number) => void, stepBytes = PROGRESS_STEP_BYTES): (bytes: number) => void {
+  let gathered = 0;
+  let last = Date.now();
+  return (bytes) => {
+    gathered += bytes;
+    const now = Date.now();
+    if (gathered < stepBytes && now - last < PROGRESS_STEP_MS) return;
+    report(gathered);
+    gathered = 0;
+    last = now;
+  };
 }
 
 /** Pass 1 input: one unpacked file (its bytes at `file.dataPath`). */
@@ -204,6 +231,8 @@ export interface ParseFileTask {
   dir: string;
   /** estimated bytes of parsed events this thread may hold in memory (`heldSize`); past it, the largest parts are spilled */
   holdBytes: number;
+  /** bytes parsed between two progress reports (`batchedBytes`; default `PROGRESS_STEP_BYTES`) */
+  stepBytes?: number;
 }
 
 /** A file's events for one node (or for none: `node` null), held by the thread that parsed them. */
@@ -276,10 +305,23 @@ function spillOver(dir: string, limit: number): void {
 
 /**
  * Pass 1 for one file (see the module comment). Bad input never throws (`analyseFile` lists it
- * with a reason); a failure to write a spill file does.
+ * with a reason); a failure to write a spill file does. `onBytes`, when given, is told the bytes
+ * of the file parsed as the parser goes through its lines (the file's size in proportion to its
+ * lines read; `batchedBytes`).
  */
-export function parseFileTask(t: ParseFileTask): ParseFileResult {
-  const r = analyseFile(t.file, { ord: t.ord, layout: t.layout, opts: t.opts, collectedMs: t.collectedMs });
+export function parseFileTask(t: ParseFileTask, onBytes?: (bytes: number) => void): ParseFileResult {
+  let onLines: ((done: number, total: number) => void) | undefined;
+  if (onBytes) {
+    const batch = batchedBytes(onBytes, t.stepBytes);
+    const size = fileSize(t.file);
+    let told = 0;
+    onLines = (done, total) => {
+      const bytes = Math.floor((size * done) / total);
+      batch(bytes - told);
+      told = bytes;
+    };
+  }
+  const r = analyseFile(t.file, { ord: t.ord, layout: t.layout, opts: t.opts, collectedMs: t.collectedMs, onLines });
   const byNode = new Map<string | null, AnalysedEvent[]>();
   for (const e of r.events) {
     // the archive's top folder is known before parsing; the bundle-wide fallbacks come after pass 1

@@ -1,6 +1,7 @@
 // Worker-thread entry of the ingest pool (ingest-pool.ts): loads the TypeScript task module,
 // says { ready: true }, then answers { id, method, arg } messages with { id, result } or
-// { id, error: { message, name, code, stack } }. Byte arrays in `result.rows` are transferred, not copied.
+// { id, error: { message, name, code, stack } }, after any number of { id, progress } (bytes read
+// since the last one, from tasks that take a progress callback). Byte arrays in `result.rows` are transferred, not copied.
 // Plain JavaScript: a worker starts outside any loader.
 //
 // The tasks load from one ES module that esbuild bundles from lib/ingest/ingest-tasks.ts and
@@ -74,7 +75,8 @@ const { TASKS } = await loadTasks();
 parentPort.postMessage({ ready: true });
 parentPort.on("message", async ({ id, method, arg }) => {
   try {
-    const result = await TASKS[method](arg);
+    // a task that reads a large input tells its bytes read as it goes: { id, progress }
+    const result = await TASKS[method](arg, (bytes) => parentPort.postMessage({ id, progress: bytes }));
     const transfer = Array.isArray(result?.rows) ? result.rows.filter((r) => r instanceof Uint8Array).map((r) => r.buffer) : [];
     parentPort.postMessage({ id, result }, transfer);
   } catch (e) {

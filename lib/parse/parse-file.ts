@@ -438,8 +438,15 @@ export function parseFile(path: string, text: string, opts: ParseFileOptions = {
   return parseLines(path, splitLines(text), opts);
 }
 
-/** Options of `parseFile`: time options, layout options, and an optional forced `format` (registry name). */
-export type ParseFileOptions = TimeOptions & LayoutOptions & { format?: string };
+/**
+ * Options of `parseFile`: time options, layout options, an optional forced `format` (registry
+ * name), and `onLines`, called with the lines read so far and the file's lines as the main pass
+ * goes (every `PROGRESS_LINES` lines; for progress reports).
+ */
+export type ParseFileOptions = TimeOptions & LayoutOptions & { format?: string; onLines?: (done: number, total: number) => void };
+
+/** Lines between two `onLines` calls of `parseLines` (a power of two: a mask test per line). */
+const PROGRESS_LINES = 1 << 14;
 
 /** Monotonic seconds of a record (`fields.uptime`, short-monotonic and dmesg), NaN when none. */
 function uptimeOf(r: ParsedRecord): number {
@@ -937,7 +944,9 @@ export function parseLines(path: string, linesIn: readonly string[], opts: Parse
   if (plain) reader.info.decoration = reader.info.decoration ? `emphasis+${reader.info.decoration}` : "emphasis";
   if (frame) reader.info.decoration = reader.info.decoration ? `frame+${reader.info.decoration}` : "frame";
 
+  const onLines = opts.onLines;
   for (let i = 0; i < lines.length; i++) {
+    if (onLines && (i & (PROGRESS_LINES - 1)) === 0 && i > 0) onLines(i, lines.length);
     const lineNo = i + 1;
     let line = lines[i];
     if (isBlank(line)) {

@@ -102,6 +102,23 @@ describe("NUL characters in an upload's text", () => {
     await nextUploadLands();
   });
 
+  it("a field past the form's limits: 413 with a plain message, and nothing stored", async () => {
+    const { POST } = await import("../app/api/uploads/route");
+    const bundles = await rows("Bundle");
+    const many = Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`f${i}`, "x"]));
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ title: "t".repeat(70 * 1024) }, 'the "title" field is longer than 64 KiB'],
+      [many, "more than 32 form fields in one upload"],
+    ];
+    for (const [fields, message] of cases) {
+      const res = await POST(upload(fields));
+      expect(res.status, message).toBe(413);
+      expect(await res.json()).toEqual({ error: { code: "payload_too_large", message } });
+    }
+    expect(await rows("Bundle")).toBe(bundles);
+    await nextUploadLands();
+  });
+
   it("the preview's options refuse a NUL in the node too", async () => {
     const { uploadOptionFields } = await import("../lib/ingest/upload-options");
     expect(uploadOptionFields.node.safeParse("a\u0000b").success).toBe(false);

@@ -30,14 +30,7 @@ export function BundleFiles({ b }: { b: TBundleView }) {
           {b.collector ? ` · collector ${b.collector}` : ""}
           {bundleTiming(b) ? ` · ${bundleTiming(b)}` : ""}
         </span>
-        {Object.keys(b.options).length > 0 && (
-          <span className="muted small mono">
-            {Object.entries(b.options)
-              .filter(([, v]) => v !== null && v !== "" && v !== undefined)
-              .map(([k, v]) => `${k}=${String(v)}`)
-              .join(" ")}
-          </span>
-        )}
+        {givenOptions(b.options) && <span className="muted small mono">{givenOptions(b.options)}</span>}
       </header>
       {!done && <BundleProgress bundleId={b.id} initial={{ status: b.status, phase: b.phase, progress: b.progress }} />}
       {b.error && <p className="bad error-box">{b.error}</p>}
@@ -140,4 +133,12 @@ export function BundleFiles({ b }: { b: TBundleView }) {
       )}
     </section>
   );
+}
+
+/** The upload options the reviewer gave (`node=… tz=…`), without what the server records (`uploads`); "" for none. */
+function givenOptions(options: Record<string, unknown>): string {
+  return Object.entries(options)
+    .filter(([k, v]) => k !== "uploads" && v !== null && v !== "" && v !== undefined)
+    .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : String(v)}`)
+    .join(" ");
 }

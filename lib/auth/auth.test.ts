@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  checkToken,
   configuredToken,
   isAuthorized,
   isOpenPath,
@@ -11,6 +12,7 @@ import {
   sessionCookie,
   tokenProblem,
 } from "./auth";
+import { DEFAULT_THROTTLE, TokenThrottle } from "./throttle";
 
 const TOKEN = "s3cret-token-0123456789";
 
@@ -34,6 +36,20 @@ describe("auth", () => {
     // (refused before any database read: this test has no database)
     expect(await isAuthorized(h({ cookie: `${SESSION_COOKIE}=${TOKEN}` }), TOKEN)).toBe(false);
     expect(await isAuthorized(h({ cookie: `${SESSION_COOKIE}=%E0%A4%A` }), TOKEN)).toBe(false);
+  });
+
+  it("past the cap over all addresses, refuses wrong tokens with a wait but still lets the right one in", () => {
+    const g = globalThis as unknown as { __bootlineTokenThrottle?: TokenThrottle };
+    const before = g.__bootlineTokenThrottle;
+    g.__bootlineTokenThrottle = new TokenThrottle({ ...DEFAULT_THROTTLE, globalPerMinute: 3 });
+    try {
+      const from = (a: string) => new Headers({ "x-forwarded-for": a });
+      for (let i = 0; i < 3; i++) expect(checkToken(from(`10.8.0.${i}`), "wrong-token-0123456789", TOKEN, 1_000)).toEqual({ ok: false });
+      expect(checkToken(from("10.8.1.1"), "wrong-token-0123456789", TOKEN, 2_000)).toEqual({ ok: false, retryAfterS: 59 });
+      expect(checkToken(from("10.8.1.2"), TOKEN, TOKEN, 2_000)).toEqual({ ok: true });
+    } finally {
+      g.__bootlineTokenThrottle = before;
+    }
   });
 
   it("refuses a token shorter than the minimum", () => {
@@ -71,7 +87,17 @@ describe("auth", () => {
 
   it("redirects after sign-in only to this site", () => {
     expect(safeNext("/i/abc?x=1")).toBe("/i/abc?x=1");
-    for (const bad of ["https://evil.example/", "//evil.example", "/\\evil.example", "javascript:alert(1)", "", null, "/x\r\nSet-Cookie: a=b"])
+    for (const bad of [
+      "https://evil.example/",
+      "//evil.example",
+      "/\\evil.example",
+      "javascript:alert(1)",
+      "",
+      null,
+      "/x\r\nSet-Cookie: a=b",
+      "/\t/evil.example",
+      "/\n/evil.example",
+    ])
       expect(safeNext(bad)).toBe("/");
   });
 

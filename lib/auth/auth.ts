@@ -97,6 +97,8 @@ export function checkToken(headers: Headers, given: string, token: string, now =
     throttle.success(addr);
     return { ok: true };
   }
+  const globalWait = throttle.globalRetryAfterS(now);
+  if (globalWait > 0) return { ok: false, retryAfterS: globalWait };
   throttle.failure(addr, now);
   return { ok: false };
 }
@@ -118,8 +120,10 @@ export function unauthorizedBody() {
 
 /** Where to go after signing in: a path on this site only (no open redirect), default `/`. */
 export function safeNext(next: string | null | undefined): string {
-  if (!next || !next.startsWith("/") || next.startsWith("//") || next.startsWith("/\\") || /[\r\n]/.test(next)) return "/";
-  return next;
+  if (!next || !next.startsWith("/") || /[\u0000-\u001f\u007f\\]/.test(next)) return "/";
+  // browsers drop tabs and newlines from URLs, so only a path that stays on this origin passes
+  const url = new URL(next, "http://bootline.invalid");
+  return url.origin === "http://bootline.invalid" && !next.startsWith("//") ? next : "/";
 }
 
 /** `Set-Cookie` value for session `id` (lib/auth/sessions.ts `createSession`), `secure` over HTTPS. */

@@ -45,9 +45,10 @@ describe("TokenThrottle", () => {
   it("caps wrong tokens over all addresses per minute, so rotating addresses does not help", () => {
     const t = new TokenThrottle({ ...opts, maxAddresses: 1000 });
     for (let i = 0; i < 20; i++) t.failure(`10.0.0.${i}`, 5_000);
-    expect(t.retryAfterS("fresh", 5_000)).toBe(60);
-    expect(t.retryAfterS("fresh", 64_000)).toBe(1);
-    expect(t.retryAfterS("fresh", 65_000)).toBe(0);
+    expect(t.retryAfterS("fresh", 5_000)).toBe(0);
+    expect(t.globalRetryAfterS(5_000)).toBe(60);
+    expect(t.globalRetryAfterS(64_000)).toBe(1);
+    expect(t.globalRetryAfterS(65_000)).toBe(0);
   });
 
   it("forgets the least recently used addresses past maxAddresses", () => {

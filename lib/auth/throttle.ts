@@ -38,14 +38,20 @@ export class TokenThrottle {
 
   constructor(private readonly opts: ThrottleOptions = DEFAULT_THROTTLE) {}
 
-  /** Seconds to wait before `address` may try again (whole seconds, at least 1), or 0 when it may try now. */
+  /** Seconds `address` must wait before it may try again (whole seconds, at least 1), or 0 when it may try now. */
   retryAfterS(address: string, now: number): number {
     const a = this.byAddress.get(address);
-    const own = a && a.lockedUntil > now ? a.lockedUntil - now : 0;
+    return seconds(a && a.lockedUntil > now ? a.lockedUntil - now : 0);
+  }
+
+  /**
+   * Seconds until wrong tokens from any address are taken again (the cap over all addresses), or 0.
+   * A right token is never refused by this cap, so a client that forges addresses cannot lock out
+   * those who hold the token.
+   */
+  globalRetryAfterS(now: number): number {
     const inWindow = now - this.windowStart < 60_000;
-    const global = inWindow && this.windowFailures >= this.opts.globalPerMinute ? this.windowStart + 60_000 - now : 0;
-    const wait = Math.max(own, global);
-    return wait > 0 ? Math.max(1, Math.ceil(wait / 1000)) : 0;
+    return seconds(inWindow && this.windowFailures >= this.opts.globalPerMinute ? this.windowStart + 60_000 - now : 0);
   }
 
   /** Records a wrong token from `address`. */
@@ -69,6 +75,9 @@ export class TokenThrottle {
     this.byAddress.delete(address);
   }
 }
+
+/** A wait in ms as whole seconds of at least 1, or 0 for none. */
+const seconds = (ms: number) => (ms > 0 ? Math.max(1, Math.ceil(ms / 1000)) : 0);
 
 const g = globalThis as unknown as { __bootlineTokenThrottle?: TokenThrottle };
 

@@ -89,9 +89,12 @@ export function bundleCounts(
   };
 }
 
-/** The bundle failed: `failed` with `reason` (one plain sentence: see `plainReason`); `finishedAt` the real end. */
+/** The bundle failed: `failed` with `reason` (one plain sentence: see `plainReason`); `finishedAt` the real end. A stored (`ready`) bundle stays so. */
 export async function setFailed(db: SqlConn, bundleId: string, reason: string): Promise<void> {
-  await db.query(`UPDATE "Bundle" SET status = 'failed', phase = 'done', error = $2, "finishedAt" = clock_timestamp() WHERE id = $1`, [bundleId, reason]);
+  await db.query(`UPDATE "Bundle" SET status = 'failed', phase = 'done', error = $2, "finishedAt" = clock_timestamp() WHERE id = $1 AND status <> 'ready'`, [
+    bundleId,
+    reason,
+  ]);
 }
 
 /** PostgreSQL error classes (SQLSTATE, PostgreSQL manual appendix A) and what they mean for a bundle. */

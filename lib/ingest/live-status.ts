@@ -3,8 +3,8 @@
  * `Bundle` row that the pipeline (pipeline.ts) updates. `GET /api/bundles/:id` answers from here while the
  * bundle runs in this process: on the embedded PGlite (one connection) a read of the row would
  * wait for the ingest's store transaction, and the progress written meanwhile would not show until
- * it commits, so the progress bar froze for the whole store step (for the requests to run at all
- * meanwhile, PGlite's COPY also yields to the event loop between slices: lib/db/sql.ts). On
+ * it commits (for requests to run at all meanwhile, PGlite's COPY yields to the event loop between
+ * slices: lib/db/sql.ts). On
  * PostgreSQL the row stays the source for other processes; here it only answers sooner.
  */
 import type { SqlConn } from "../db/sql";

@@ -43,7 +43,7 @@ import { forgetEverywhere, ingestExecutors } from "./ingest-pool";
 import { endLiveStatus, progressReporter } from "./live-status";
 import { storeRedactionCounts } from "./redact-file";
 import { refreshPlannerStats } from "./store-bundle";
-import { ingestOptions, storedUploads, uploadsDir, workDir } from "./uploads";
+import { ingestOptions, removeUploads, storedUploads, workDir } from "./uploads";
 
 /** How a bundle's run ended (`error`: the reason users see, one plain sentence; null when ready). */
 export interface ProcessResult {
@@ -124,8 +124,9 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     }
     const { events, findings, failures } = stored;
     if (failures.length) console.warn(`bundle ${bundleId}: detectors failed: ${failures.join("; ")}`);
+    // after the commit: these log a failure and never fail the stored bundle
     await refreshPlannerStats(db.sql, bundleId);
-    rmSync(uploadsDir(bundleId), { recursive: true, force: true });
+    removeUploads(bundleId);
     return { status: "ready", error: null, events, findings };
   } catch (e) {
     await report.settled();

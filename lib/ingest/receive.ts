@@ -85,7 +85,9 @@ export async function receiveUpload<T>(req: Request, use: (upload: ReceivedUploa
         return reject(new ApiError("bad_request", `broken upload: ${(e as Error).message}`));
       }
       bb.on("filesLimit", () => fail(new ApiError("payload_too_large", `more than ${MAX_UPLOAD_FILES} files in one upload: pack them in an archive`)));
-      bb.on("field", (name, value) => {
+      bb.on("fieldsLimit", () => fail(new ApiError("payload_too_large", "more than 32 form fields in one upload")));
+      bb.on("field", (name, value, info) => {
+        if (info.valueTruncated) return fail(new ApiError("payload_too_large", `the "${name}" field is longer than 64 KiB`));
         if (value !== "") fields[name] = value;
       });
       bb.on("file", (_name, stream, info) => {

@@ -9,7 +9,7 @@
  * bundles on boots that already existed are read from the store.
  */
 import type { BootEvent, BootInfo, EventKind, Finding, Lane } from "../detect/types";
-import type { SqlConn } from "../db/sql";
+import type { SqlConn, SqlDb } from "../db/sql";
 import type { AnalysedBoot, AnalysedFile } from "../model/event";
 import { fileReason } from "./file-reason";
 import { FINDING_COLUMNS, findingRows } from "./finding-rows";
@@ -259,8 +259,16 @@ export async function replaceFindings(tx: SqlConn, incidentId: string, boots: Ar
 /**
  * Fresh planner statistics for the rows an ingest just stored (`ANALYZE` of `Event` and
  * `EventDensity`): PGlite has no autovacuum, and without them the timeline's reads of a large boot
- * plan as if it held a few rows. A failure is logged, never thrown (the bundle is stored).
+ * plan as if it held a few rows. `ANALYZE` and a search index being built `CONCURRENTLY` take the
+ * same self-conflicting lock, so it waits at most `lockTimeoutMs` and is skipped after (the next
+ * bundle's, or autovacuum on PostgreSQL, catches up). A failure is logged, never thrown (the bundle
+ * is stored).
  */
-export async function refreshPlannerStats(db: SqlConn, bundleId: string): Promise<void> {
-  await db.exec(`ANALYZE "Event", "EventDensity"`).catch((e: Error) => console.warn(`bundle ${bundleId}: ANALYZE failed: ${e.message}`));
+export async function refreshPlannerStats(db: SqlDb, bundleId: string, lockTimeoutMs = 2_000): Promise<void> {
+  await db
+    .transaction(async (tx) => {
+      await tx.exec(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(lockTimeoutMs))}`);
+      await tx.exec(`ANALYZE "Event", "EventDensity"`);
+    })
+    .catch((e: Error) => console.warn(`bundle ${bundleId}: ANALYZE skipped: ${e.message}`));
 }

@@ -17,6 +17,15 @@ export function uploadsDir(bundleId: string): string {
   return path.join(dataRoot(), "uploads", bundleId);
 }
 
+/** Removes a stored bundle's uploads; a failure is logged, never thrown (the bundle is stored). */
+export function removeUploads(bundleId: string): void {
+  try {
+    rmSync(uploadsDir(bundleId), { recursive: true, force: true });
+  } catch (e) {
+    console.warn(`bundle ${bundleId}: its uploads were not removed: ${(e as Error).message}`);
+  }
+}
+
 /**
  * Folder where the upload route streams a request's files while it arrives (created here): on the
  * same file system as `uploadsDir`, so `saveUpload` moves them with a rename.

@@ -37,8 +37,8 @@ const g = globalThis as unknown as { __bootlineWorker?: Promise<Worker>; __bootl
  * (a pg-boss job, PostgreSQL) the bundle is claimed while it is `queued`, or `parsing` (a process
  * that died left it so), under a per-bundle advisory lock held for the whole run (`withBundleLock`): a second job
  * for the same bundle (sent again at a worker's start, or retried while the first run goes on in
- * another process) finds the lock taken and leaves the bundle alone. Two runs at once removed
- * each other's working files, and the one left without its files failed inside a COPY. A dead
+ * another process) finds the lock taken and leaves the bundle alone: one run per bundle, as runs
+ * share the bundle's work folder. A dead
  * process's connection drops its lock, so a retry can claim the bundle. Without `bundleId`
  * (PGlite's poller, one process, one bundle at a time) the oldest queued bundle is taken.
  */

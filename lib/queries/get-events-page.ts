@@ -51,7 +51,7 @@ export interface TEventRow {
 export const SCAN_ROWS = 40_000;
 /**
  * The same bound on the embedded database: PGlite runs every statement of the app on one
- * connection, in turn, and reads rows several times slower, so its slices are smaller to keep
+ * connection, in turn, and reads rows more slowly, so its slices are smaller to keep
  * each statement short and let the other requests in between.
  */
 export const SCAN_ROWS_PGLITE = 10_000;

@@ -509,6 +509,8 @@ function markerLines(match: string, marker: string): string {
 }
 
 /** The distinct triggers, and for each the bits of the rules it enables (rules may share one). */
+// a rule is one bit of a 32-bit mask
+if (RULES.length > 31) throw new Error(`redaction: ${RULES.length} rules, at most 31 fit the trigger masks`);
 const TRIGGER_SOURCES: string[] = [];
 const TRIGGER_BITS: number[] = [];
 RULES.forEach((r, i) => {

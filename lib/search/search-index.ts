@@ -1,7 +1,7 @@
 /**
  * The search index of a bundle: the words of its events (search-sql.ts), built after the bundle
- * is stored, so the ingest's COPY never maintains it (a GIN index on the message kept up during
- * the COPY made it many times slower). Until a bundle's index is complete, search reads that
+ * is stored, so the ingest's COPY never maintains it (a GIN index kept up row by row is far
+ * costlier than one built once over the stored rows). Until a bundle's index is complete, search reads that
  * bundle by a scan (search-incident.ts): the same matches, only slower.
  *
  * On PostgreSQL it is one GIN index per bundle on `"Event"`,

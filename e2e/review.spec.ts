@@ -4,7 +4,7 @@
  * events table, j/k and Enter open events, a finding's evidence is highlighted; the
  * Markdown export holds the findings and links that open the right view; the PNG and SVG
  * of the view download; a note survives a reload and reaches the export; a pasted link
- * unfurls (Open Graph); the compare page stacks two boots on one T+ axis.
+ * unfurls (Open Graph); the compare page stacks two boots, each from its own T+0.
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -265,7 +265,7 @@ test("a pasted timeline link unfurls: og:title, og:description with the window's
   expect(head).toContain('<meta name="twitter:card" content="summary_large_image"/>');
 });
 
-test("the compare page stacks two boots on one T+ axis, failure window shaded, zoom in the URL", async ({ page }, info) => {
+test("the compare page stacks two boots, each from its own T+0, failure window shaded, zoom in the URL", async ({ page }, info) => {
   test.setTimeout(120_000);
   const bootsOfNode = inc.nodes.find((n) => n.name === node)!.boots;
   const other = bootsOfNode.find((b) => b.id !== boot.id && b.index > boot.index) ?? bootsOfNode.find((b) => b.id !== boot.id)!;
@@ -274,7 +274,7 @@ test("the compare page stacks two boots on one T+ axis, failure window shaded, z
   await page.locator(`[data-testid="boot-row"][data-boot="${other.bootKey}"] [data-testid="compare-check"]`).check();
   await page.getByTestId("compare-selected").click();
   await expect(page).toHaveURL(new RegExp(`/i/${inc.id}/compare\\?boots=${boot.id},${other.id}$`));
-  await expect(page.getByTestId("compare-title")).toHaveText("2 boots on one T+ axis");
+  await expect(page.getByTestId("compare-title")).toHaveText("2 boots compared, each from its own T+0");
   const blocks = page.getByTestId("compare-boot");
   await expect(blocks).toHaveCount(2);
   await expect(blocks.nth(0)).toHaveAttribute("data-boot-id", String(boot.id));

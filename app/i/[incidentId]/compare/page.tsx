@@ -45,7 +45,7 @@ export default async function ComparePage({ params, searchParams }: { params: Pa
           <span>compare boots</span>
         </nav>
         <h1 data-testid="compare-title">
-          {view.boots.length} boot{view.boots.length === 1 ? "" : "s"} on one T+ axis
+          {view.boots.length} boot{view.boots.length === 1 ? "" : "s"} compared, each from its own T+0
         </h1>
         {view.missing.length > 0 && (
           <p className="warn small" data-testid="compare-missing">

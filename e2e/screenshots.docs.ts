@@ -1,17 +1,16 @@
 /**
  * The README's pictures, taken in Chromium against the sample incident: docs/home.png,
  * docs/incident.png, docs/timeline.png (dark), docs/timeline-light.png (the light theme the
- * system may ask for) and docs/compare.png, 1440 x 900. Writes into docs/ only when
- * BOOTLINE_SCREENSHOTS=1 (`BOOTLINE_SCREENSHOTS=1 npx playwright test e2e/screenshots.spec.ts`),
- * so a test run leaves the checkout as it was.
+ * system may ask for) and docs/compare.png, 1440 x 900. Not a test (the test run leaves the
+ * checkout as it was): `npm run screenshots` takes them, against a running app with
+ * `E2E_BASE_URL=http://127.0.0.1:3000` (best on an empty database, so only the sample shows), or
+ * else against an app started as for the end-to-end tests (playwright.docs.config.ts).
  */
 import { expect, test, type Page } from "@playwright/test";
 import path from "node:path";
 import { SAMPLE_TITLE } from "../lib/sample/load-sample";
 import { assertLocalBaseURL } from "./pages";
 import { seedSample, timelineUrl, type TSeededSample } from "./sample";
-
-test.skip(process.env.BOOTLINE_SCREENSHOTS !== "1", "writes docs/*.png: set BOOTLINE_SCREENSHOTS=1");
 
 let sample: TSeededSample;
 

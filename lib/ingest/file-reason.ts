@@ -62,3 +62,8 @@ export function unreadableSummary(files: ReadonlyArray<DescribedFile & { path: s
 export function nothingReadable(files: ReadonlyArray<DescribedFile & { path: string }>): string {
   return `nothing in this bundle could be read (${unreadableSummary(files) || "empty upload"})`;
 }
+
+/** Throws `nothingReadable` unless some file was read with at least one record. */
+export function requireReadable(files: ReadonlyArray<DescribedFile & { path: string }>): void {
+  if (!files.some((f) => f.status === "read" && (f.counts?.records ?? 0) > 0)) throw new Error(nothingReadable(files));
+}

@@ -40,7 +40,7 @@ import { ingestExecutors, type Executor } from "./ingest-pool";
 import { blockRowChunks, ROW_COLUMNS, unpackTask, type NodeRowsResult, type ParseFileResult } from "./ingest-tasks";
 import type { LiveNodeState } from "./live-status";
 import { TAIL_COLUMNS } from "./spill";
-import { nothingReadable } from "./file-reason";
+import { requireReadable } from "./file-reason";
 import {
   detectFindings,
   insertFiles,
@@ -53,6 +53,65 @@ import {
   type BootWrite,
   type KnownBoot,
 } from "./store-bundle";
+
+/**
+ * A phase's progress by bytes, reported only as it rises: items (uploads, files) of `sizes`
+ * bytes count whole once `done`, partly as far as their threads told while running (`reader`:
+ * ingest-tasks.ts `batchedBytes`, capped at the item's size), plus bytes `add`ed for other work;
+ * out of `passes` times the items' bytes (2 when storing counts as much as parsing).
+ */
+class ByteProgress {
+  private readonly part: number[];
+  private readonly total: number;
+  private partSum = 0;
+  private doneSum = 0;
+  private shown = 0;
+
+  constructor(
+    private readonly sizes: number[],
+    private readonly report: (fraction: number) => void,
+    passes = 1,
+  ) {
+    this.part = sizes.map(() => 0);
+    this.total = passes * sizes.reduce((s, n) => s + n, 0) || 1;
+  }
+
+  /** The callback a running item's thread reports its bytes read to. */
+  reader(i: number): (bytes: number) => void {
+    return (bytes) => {
+      const add = Math.min(bytes, this.sizes[i] - this.part[i]);
+      this.part[i] += add;
+      this.partSum += add;
+      this.emit();
+    };
+  }
+
+  /** Item `i` is done: it counts whole. */
+  done(i: number): void {
+    this.partSum -= this.part[i];
+    this.part[i] = 0;
+    this.doneSum += this.sizes[i];
+    this.emit();
+  }
+
+  /** Bytes of other work done (stored bytes, by node). */
+  add(bytes: number): void {
+    this.doneSum += bytes;
+    this.emit();
+  }
+
+  /** The phase is over: 1 if not reported yet (items of no bytes). */
+  end(): void {
+    if (this.shown < 1) this.report((this.shown = 1));
+  }
+
+  private emit(): void {
+    const f = Math.min(1, (this.doneSum + this.partSum) / this.total);
+    if (f <= this.shown) return;
+    this.shown = f;
+    this.report(f);
+  }
+}
 
 /**
  * Unpacks the uploads (`uploads`: files on disk; `names`: their original names, same order),
@@ -77,26 +136,12 @@ export async function unpackUploads(
   const out = new Array<UnpackedFile[]>(uploads.length);
   // progress by bytes of the uploads read: the finished uploads whole, the running ones as far
   // as their threads told (ingest-tasks.ts `batchedBytes`, `step.stepBytes` between two reports)
-  const totalBytes = sizes.reduce((s, n) => s + n, 0) || 1;
-  const reading = new Array<number>(uploads.length).fill(0);
-  let doneBytes = 0;
-  let shown = 0;
-  const report = () => {
-    const f = Math.min(1, (doneBytes + reading.reduce((s, n) => s + n, 0)) / totalBytes);
-    if (f <= shown) return;
-    shown = f;
-    progress("unpack", f);
-  };
+  const bytes = new ByteProgress(sizes, (f) => progress("unpack", f));
   const unpack = async (ex: Executor | null, i: number) => {
     const t = { path: uploads[i], name: names[i], dir: path.join(dir, String(i)), stepBytes: step.stepBytes };
-    const onBytes = (bytes: number) => {
-      reading[i] = Math.min(sizes[i], reading[i] + bytes);
-      report();
-    };
+    const onBytes = bytes.reader(i);
     out[i] = ex ? await ex.call("unpackTask", t, [], onBytes) : await unpackTask(t, onBytes);
-    reading[i] = 0;
-    doneBytes += sizes[i];
-    report();
+    bytes.done(i);
   };
   while (queue.length) {
     // let the threads' "ready" messages in: unpacking itself may never leave the microtask queue
@@ -110,7 +155,7 @@ export async function unpackUploads(
       for (let i = queue.shift(); i !== undefined; i = queue.shift()) await unpack(ex, i);
     }),
   );
-  if (uploads.length && shown < 1) progress("unpack", 1); // uploads of no bytes
+  if (uploads.length) bytes.end(); // uploads of no bytes
   return out.flat();
 }
 
@@ -205,24 +250,7 @@ export async function parseFiles(
   mkdirSync(dir, { recursive: true });
   const collectedMs = opts.collectedMs ?? latestMtime(unpacked);
   const sizes = unpacked.map(fileSize);
-  const totalBytes = sizes.reduce((s, n) => s + n, 0) || 1;
-  let doneBytes = 0;
-  // bytes of the files being parsed, as far as their threads told (ingest-tasks.ts `batchedBytes`)
-  const parsing = new Array<number>(unpacked.length).fill(0);
-  let partBytes = 0;
-  let shown = 0;
-  const report = () => {
-    const f = Math.min(1, (doneBytes + partBytes) / totalBytes);
-    if (f <= shown) return;
-    shown = f;
-    progress("parse", f);
-  };
-  const onBytes = (ord: number) => (bytes: number) => {
-    const add = Math.min(bytes, sizes[ord] - parsing[ord]);
-    parsing[ord] += add;
-    partBytes += add;
-    report();
-  };
+  const bytes = new ByteProgress(sizes, (f) => progress("parse", f));
   const executors = await ingestExecutors();
   const limit = holdBytes();
   const results = new Array<ParseFileResult>(unpacked.length);
@@ -240,13 +268,10 @@ export async function parseFiles(
           "parseFileTask",
           { token, ord, file: unpacked[ord], layout: layout.files[ord], opts, collectedMs, dir, holdBytes: limit, stepBytes: step.stepBytes },
           [],
-          onBytes(ord),
+          bytes.reader(ord),
         );
         holder[ord] = x;
-        partBytes -= parsing[ord];
-        parsing[ord] = 0;
-        doneBytes += sizes[ord];
-        report();
+        bytes.done(ord);
       }
     }),
   );
@@ -630,7 +655,7 @@ export function canIngestByNode(unpacked: UnpackedFile[], layout: BundleLayout, 
  * otherwise, this throws `NeedsTwoPasses` (the caller rolls back and runs `parseFiles`,
  * `settleParsed` and `storeParsed`, which then store exactly the same). Files no path places are parsed first; their
  * records join the nodes they name, records of no node are stored last. Throws on a database or
- * thread error, and when nothing in the bundle could be read (`nothingReadable`). Reports
+ * thread error, and when nothing in the bundle could be read (`requireReadable`). Reports
  * progress as phase `ingest` (half bytes parsed, half bytes of the nodes stored, over twice the
  * bundle's bytes), then `detect`.
  */
@@ -650,26 +675,8 @@ export async function ingestByNode(
   const collectedMs = opts.collectedMs ?? latestMtime(unpacked);
   const limit = holdBytes();
   const sizes = unpacked.map(fileSize);
-  const totalBytes = sizes.reduce((s, n) => s + n, 0) || 1;
   // progress: half for the bytes parsed, half for the bytes of the nodes stored
-  let doneBytes = 0;
-  let storedBytes = 0;
-  // bytes of the files being parsed, as far as their threads told (ingest-tasks.ts `batchedBytes`)
-  const reading = new Array<number>(unpacked.length).fill(0);
-  let partBytes = 0;
-  let shown = 0;
-  const report = () => {
-    const f = Math.min(1, (doneBytes + partBytes + storedBytes) / (2 * totalBytes));
-    if (f <= shown) return;
-    shown = f;
-    progress("ingest", f);
-  };
-  const onBytes = (ord: number) => (bytes: number) => {
-    const add = Math.min(bytes, sizes[ord] - reading[ord]);
-    reading[ord] += add;
-    partBytes += add;
-    report();
-  };
+  const bytes = new ByteProgress(sizes, (f) => progress("ingest", f), 2);
   progress("ingest", 0);
   const filesOf = new Map<string, number[]>();
   const loose: number[] = []; // files no node owns: left out by the layout or unreadable (listings only)
@@ -698,12 +705,9 @@ export async function ingestByNode(
       "parseFileTask",
       { token, ord, file: unpacked[ord], layout: layout.files[ord], opts, collectedMs, dir, holdBytes: limit },
       [],
-      onBytes(ord),
+      bytes.reader(ord),
     );
-    partBytes -= reading[ord];
-    reading[ord] = 0;
-    doneBytes += sizes[ord];
-    report();
+    bytes.done(ord);
   };
   // files no path places go first: their records join the nodes they name (held where parsed,
   // handed over on disk when the node is prepared elsewhere), or none
@@ -739,10 +743,9 @@ export async function ingestByNode(
   const share = names.map(() => 0);
   store.onStep = (k, f) => {
     if (k >= names.length || f <= share[k]) return; // the cluster events on no node
-    storedBytes += (f - share[k]) * nodeBytes[k];
+    bytes.add((f - share[k]) * nodeBytes[k]);
     share[k] = f;
     onNode(names[k], stateAt(f));
-    report();
   };
 
   // threads take nodes in name order; node k waits for node k - window to be stored
@@ -829,7 +832,7 @@ export async function ingestByNode(
   });
   if (parsedTwice) throw new NeedsTwoPasses("a file repeats another one without the same hash at unpack");
   const { files } = settled;
-  if (!files.some((f) => f.status === "read" && f.counts.records > 0)) throw new Error(nothingReadable(files));
+  requireReadable(files);
   if ([...settled.offsets.values()].some((off) => off !== 0)) throw new NeedsTwoPasses("a clock offset to apply");
   const placedElsewhere = loose.some((ord) => results[ord].parts.some((p) => p.node === null) && settled.nodeOf(ord) !== null);
   if (placedElsewhere || settled.unnamed.size || files.some((f) => f.node !== null && !names.includes(f.node))) {

@@ -27,7 +27,7 @@ import type { DbHandles } from "../db/connection";
 import type { SqlConn } from "../db/sql";
 import type { AnalysedFile } from "../model/event";
 import { bundleCounts, plainReason, setFailed, setParsing, setReady } from "./bundle-status";
-import { nothingReadable } from "./file-reason";
+import { requireReadable } from "./file-reason";
 import {
   canIngestByNode,
   ingestByNode,
@@ -112,7 +112,7 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
       const parsed = await settleParsed(files, unpacked, layout, opts);
       lap("parseMs");
       await report.settled();
-      if (!parsed.files.some((f) => f.status === "read" && f.counts.records > 0)) throw new Error(nothingReadable(parsed.files));
+      requireReadable(parsed.files);
       await report.now("store", 0);
       const how: Record<string, string> = twoPassReason ? { ingestPath: "two-pass", twoPassReason } : { ingestPath: "two-pass" };
       stored = await db.sql.transaction(async (tx) => {

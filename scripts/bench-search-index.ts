@@ -7,7 +7,7 @@
  * within the bundle up to N, then built two ways, each while a probe sends `SELECT 1` every
  * 50 ms (a request waiting for the connection):
  * - `oneStatement`: one `CREATE INDEX` of a GIN index on the event words over the bundle's rows;
- * - `sliced`: `buildSearchIndex` (lib/search/search-index.ts), the word table filled in slices.
+ * - `sliced`: `buildSearchIndex` (lib/search/search-index.ts), the word table and the word counts filled in slices.
  * For each: the whole build, the longest single statement and the longest probe wait (ms), and
  * the statements run. Then checks that search from the word table counts what a scan counts.
  *
@@ -32,7 +32,7 @@ const target = Number(values.events);
 if (!(target > 0)) throw new Error("--events takes a positive number");
 const log = (s: string) => process.stderr.write(`bench-search-index: ${s}\n`);
 
-const COPY_COLS = `"incidentId","bundleId","fileId","nodeId","bootId",line,span,ts,precision,flags,component,lane,severity,kind,pod,"sandboxId","errorClass",message,fields`;
+const COPY_COLS = `"incidentId","bundleId","fileId","nodeId","bootId",line,span,ts,precision,flags,component,lane,severity,kind,pod,"sandboxId","errorClass",message,fields,"fieldsAt"`;
 
 /** `sql` with the time of each `query`/`exec` pushed to `times` (ms, with the statement's first words). */
 function timed(sql: SqlDb, times: Array<{ ms: number; sql: string }>): SqlDb {

@@ -211,7 +211,7 @@ function runJsonChild<T>(script: string, args: string[], env: NodeJS.ProcessEnv)
 }
 
 /** `Event` columns of the plain COPY baseline (every column the ingest writes but the id). */
-const COPY_COLS = `"incidentId","bundleId","fileId","nodeId","bootId",line,span,ts,precision,flags,component,lane,severity,kind,pod,"sandboxId","errorClass",message,fields`;
+const COPY_COLS = `"incidentId","bundleId","fileId","nodeId","bootId",line,span,ts,precision,flags,component,lane,severity,kind,pod,"sandboxId","errorClass",message,fields,"fieldsAt"`;
 
 /**
  * Plain COPY of a bundle's `Event` rows on PostgreSQL: exported to a file in `work` with COPY TO,

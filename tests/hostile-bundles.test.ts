@@ -6,7 +6,7 @@
  * failed; the same upload twice is recorded once; five concurrent ingests all land; an incident
  * deletes with all its data.
  */
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -341,15 +341,46 @@ describe("the same bundle twice", () => {
       expect.objectContaining({ id: second.bundleId, status: "ready", duplicateOf: first.bundleId }),
     ]);
     expect(second.report.files).toHaveLength(1);
-    // two at once into one incident: still one ingest
+    // three at once into one incident: all wait in the queue, one is ingested, the others are its repeats
     const inc = (await enqueueBundle(db, { title: "race", files: [{ name: "x.log", data: Buffer.from(text(kubelet("node-e", 2))) }] })).incidentId;
     const other = Buffer.from(text(kubelet("node-e", 4, 10)));
     const racing = await Promise.all([1, 2, 3].map(() => enqueueBundle(db, { incident: inc, files: [{ name: "y.log", data: other }] })));
-    expect(racing.filter((r) => r.duplicateOf === null)).toHaveLength(1);
+    expect(racing.map((r) => r.duplicateOf)).toEqual([null, null, null]);
+    const runs = [];
+    for (const r of racing) runs.push(await processBundle(db, r.bundleId));
+    expect(runs.map((r) => r.events)).toEqual([4, 0, 0]);
+    const rows = await db.sql.query<{ id: string; status: string; duplicateOf: string | null }>(
+      `SELECT id, status, "duplicateOf" FROM "Bundle" WHERE id = ANY($1::text[])`,
+      [racing.map((r) => r.bundleId)],
+    );
+    const of = new Map(rows.map((r) => [r.id, r]));
+    expect(racing.map((r) => of.get(r.bundleId))).toEqual([
+      { id: racing[0].bundleId, status: "ready", duplicateOf: null },
+      { id: racing[1].bundleId, status: "ready", duplicateOf: racing[0].bundleId },
+      { id: racing[2].bundleId, status: "ready", duplicateOf: racing[0].bundleId },
+    ]);
+    expect(racing.map((r) => existsSync(uploadsDir(r.bundleId)))).toEqual([false, false, false]);
+    expect(await count(`SELECT count(*) AS n FROM "Event" WHERE "incidentId" = $1`, [inc])).toBe(4);
     // a new incident is its own world: ingested again
     const elsewhere = await ingest([{ name: "node-d.log", data }]);
     expect(elsewhere.duplicateOf).toBeNull();
     expect(elsewhere.result.events).toBe(7);
+  });
+});
+
+describe("a repeat queued behind its original", () => {
+  it("is ingested when the original fails, so the upload is not lost", async () => {
+    const data = Buffer.from(text(kubelet("node-f", 5)));
+    const first = await enqueueBundle(db, { title: "lost?", files: [{ name: "node-f.log", data }], options: { year: 2026 } });
+    const again = await enqueueBundle(db, { incident: first.incidentId, files: [{ name: "node-f-again.log", data }], options: { year: 2026 } });
+    expect(again.duplicateOf).toBeNull();
+    // the original's stored upload is gone before its turn: it fails
+    rmSync(uploadsDir(first.bundleId), { recursive: true, force: true });
+    expect((await processBundle(db, first.bundleId)).status).toBe("failed");
+    const r = await processBundle(db, again.bundleId);
+    expect(r).toMatchObject({ status: "ready", events: 5 });
+    const [row] = await db.sql.query<{ duplicateOf: string | null }>(`SELECT "duplicateOf" FROM "Bundle" WHERE id = $1`, [again.bundleId]);
+    expect(row.duplicateOf).toBeNull();
   });
 });
 

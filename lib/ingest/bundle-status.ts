@@ -8,6 +8,7 @@
  * - `setParsing`: the run starts (`startedAt` = now, error cleared);
  * - `setPhase`: progress of the running bundle (only while it is `parsing`);
  * - `setReady`: inside the transaction that stored the bundle, with its counts;
+ * - `setRepeat`: the bundle repeats one the incident has stored: `ready`, pointing at it;
  * - `setFailed`: with a reason in words (`plainReason`: one sentence, no stack, no server path).
  *
  * `finishedAt` is the wall-clock time of the write (`clock_timestamp()`), not the start of the
@@ -63,6 +64,14 @@ export async function setReady(db: SqlConn, bundleId: string, counts: unknown, c
     `UPDATE "Bundle" SET status = 'ready', phase = 'done', progress = 1, counts = $2, collector = $3, "finishedAt" = clock_timestamp() WHERE id = $1`,
     [bundleId, JSON.stringify(counts), collector],
   );
+}
+
+/** The bundle repeats `originalId` (same uploads, stored): `ready`, nothing of its own stored; `finishedAt` the real end. */
+export async function setRepeat(db: SqlConn, bundleId: string, originalId: string): Promise<void> {
+  await db.query(`UPDATE "Bundle" SET status = 'ready', phase = 'done', progress = 1, "duplicateOf" = $2, "finishedAt" = clock_timestamp() WHERE id = $1`, [
+    bundleId,
+    originalId,
+  ]);
 }
 
 /**

@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, openSync, readSync, rmSync } from "node:fs";
 import type { DbHandles } from "../db/connection";
+import type { SqlConn } from "../db/sql";
 import { saveUpload, uploadsDir, type BundleOptions } from "./uploads";
 
 /**
@@ -111,8 +112,8 @@ export function newIncidentId(): string {
 }
 
 /**
- * What enqueueBundle did. `duplicateOf`: the incident already held a bundle with the same
- * sha256 (not failed), so this upload is recorded as a bundle that points at it (status
+ * What enqueueBundle did. `duplicateOf`: the incident already stored a bundle with the same
+ * sha256 (`storedOriginal`), so this upload is recorded as a bundle that points at it (status
  * `ready`, no files, no events) and is not ingested again; `bundleId` is that new record.
  */
 export interface EnqueueResult {
@@ -156,11 +157,26 @@ export async function enqueueBundle(db: DbHandles, input: EnqueueInput): Promise
   return { incidentId, bundleId, created, duplicateOf };
 }
 
+/**
+ * The bundle of incident `incidentId` whose uploads hash to `sha256` and are stored (`ready`, not
+ * itself a repeat), other than `bundleId`; null when there is none. Only a stored original makes
+ * an upload a repeat: one still queued or running may yet fail, and its repeat must then be
+ * ingested (the pipeline asks again when the repeat's turn comes, pipeline.ts).
+ */
+export async function storedOriginal(tx: SqlConn, incidentId: string, sha256: string, bundleId: string): Promise<string | null> {
+  const [dup] = await tx.query<{ id: string }>(
+    `SELECT id FROM "Bundle" WHERE "incidentId" = $1 AND sha256 = $2 AND status = 'ready' AND "duplicateOf" IS NULL AND id <> $3
+     ORDER BY "createdAt", id LIMIT 1`,
+    [incidentId, sha256, bundleId],
+  );
+  return dup?.id ?? null;
+}
+
 /** Text PostgreSQL can store (its text and jsonb take no NUL character): NULs dropped. */
 const storable = (s: string) => s.replace(/\0/g, "");
 
 /**
- * In one transaction: the `Bundle` row (a repeat of a bundle already in the incident, or a
+ * In one transaction: the `Bundle` row (a repeat of a bundle the incident has stored, or a
  * queued one whose files move into its uploads folder). Returns the bundle it repeats, or null.
  */
 async function insertBundle(db: DbHandles, input: EnqueueInput, incident: string, bundleId: string, created: boolean): Promise<string | null> {
@@ -169,22 +185,16 @@ async function insertBundle(db: DbHandles, input: EnqueueInput, incident: string
   const fileName = names.length === 1 ? names[0] : `${names[0]} and ${names.length - 1} more`;
   const options = JSON.stringify({ ...(input.options ?? {}), uploads: names }, (_k, v: unknown) => (typeof v === "string" ? storable(v) : v));
   return db.sql.transaction(async (tx) => {
-    // one upload at a time per incident decides whether it repeats one already there
+    // one upload at a time per incident decides whether it repeats one stored there
     await tx.query(`SELECT pg_advisory_xact_lock(72707371, hashtext($1))`, [incident]);
-    const [dup] = created
-      ? []
-      : await tx.query<{ id: string }>(
-          `SELECT id FROM "Bundle" WHERE "incidentId" = $1 AND sha256 = $2 AND status <> 'failed' AND "duplicateOf" IS NULL
-           ORDER BY "createdAt", id LIMIT 1`,
-          [incident, sha256],
-        );
+    const dup = created ? null : await storedOriginal(tx, incident, sha256, bundleId);
     if (dup) {
       await tx.query(
         `INSERT INTO "Bundle" (id, "incidentId", "fileName", sha256, "byteSize", status, phase, progress, options, "duplicateOf", "startedAt", "finishedAt")
          VALUES ($1, $2, $3, $4, $5, 'ready', 'done', 1, $6::jsonb, $7, now(), now())`,
-        [bundleId, incident, fileName, sha256, size, options, dup.id],
+        [bundleId, incident, fileName, sha256, size, options, dup],
       );
-      return dup.id;
+      return dup;
     }
     await tx.query(
       `INSERT INTO "Bundle" (id, "incidentId", "fileName", sha256, "byteSize", status, phase, options)

@@ -32,6 +32,7 @@ import { copyTail, decodeEvent, encodeEvent } from "./spill";
 import { findingRows } from "./finding-rows";
 import { detectBoot } from "./detect-boot";
 import { toBootEvent } from "../model/boot-event";
+import { messageFieldsAt } from "../model/message-fields";
 
 /** Width of the `fileId` placeholder at the start of each SourceBlock row a thread writes (int4 has at most 10 digits). */
 const FILE_ID_WIDTH = 10;
@@ -492,7 +493,7 @@ export interface NodeRowsResult {
 }
 
 /** `Event` columns of a row as `nodeRows` writes them. */
-export const ROW_COLUMNS = ["id", "incidentId", "bundleId", "fileId", "nodeId", "bootId", "ts", "errorClass", "fields"];
+export const ROW_COLUMNS = ["id", "incidentId", "bundleId", "fileId", "nodeId", "bootId", "ts", "errorClass", "fields", "fieldsAt"];
 
 /**
  * Bytes per chunk of `NodeRowsResult.rows`. Rows are written straight into these (off the V8
@@ -618,9 +619,10 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
         } else secs.set(sec, [1, e.severity >= 3 ? 1 : 0]);
       }
     }
-    rows.add(
-      `${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso.of(e.ts)}\t${copyText(e.errorClass)}\t${copyJson(e.fields)}\t${st.tails[i] ?? copyTail(e)}\n`,
-    );
+    // a klog message holds its pairs: stored once (lib/model/message-fields.ts)
+    const at = messageFieldsAt(e.message, e.fields);
+    const fields = at === null ? `${copyJson(e.fields)}\t\\N` : `\\N\t${at}`;
+    rows.add(`${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso.of(e.ts)}\t${copyText(e.errorClass)}\t${fields}\t${st.tails[i] ?? copyTail(e)}\n`);
   }
   let dens = "";
   for (const [bootId, lanes] of density) {

@@ -26,7 +26,8 @@ import { describeBundle } from "../bundle/collectors";
 import type { DbHandles } from "../db/connection";
 import type { SqlConn } from "../db/sql";
 import type { AnalysedFile } from "../model/event";
-import { bundleCounts, plainReason, setFailed, setParsing, setReady } from "./bundle-status";
+import { bundleCounts, plainReason, setFailed, setParsing, setReady, setRepeat } from "./bundle-status";
+import { storedOriginal } from "./enqueue-bundle";
 import { requireReadable } from "./file-reason";
 import {
   canIngestByNode,
@@ -62,6 +63,9 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
   const bundle = await db.prisma.bundle.findUniqueOrThrow({ where: { id: bundleId } });
   // the same upload already in the incident (enqueue-bundle.ts): recorded, nothing to ingest again
   if (bundle.duplicateOf) return { status: "ready", error: null, events: 0, findings: 0 };
+  // an upload queued while its original was still queued or running: a repeat once that is stored
+  const original = await storedOriginal(db.sql, bundle.incidentId, bundle.sha256, bundleId);
+  if (original) return repeatOf(db, bundleId, original);
   const report = progressReporter(db.sql, { id: bundleId, incidentId: bundle.incidentId, fileName: bundle.fileName });
   const { lap, timings } = report;
   const work = workDir(bundleId);
@@ -78,6 +82,9 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     const spill = path.join(work, "spill");
     // finish: the counts and `ready`, in the transaction that stored the bundle
     const finish = async (tx: SqlConn, files: AnalysedFile[], collector: string | null, stored: StoredBundle, how: Record<string, string>) => {
+      // under the ingest lock (store-bundle.ts `lockIngest`): an identical upload stored meanwhile wins
+      const first = await storedOriginal(tx, bundle.incidentId, bundle.sha256, bundleId);
+      if (first) throw new RepeatOf(first);
       await storeRedactionCounts(tx, bundleId, files, unpacked);
       await setReady(tx, bundleId, bundleCounts(files, stored, { timings, ...how }), collector);
       return stored;
@@ -130,6 +137,7 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     return { status: "ready", error: null, events, findings };
   } catch (e) {
     await report.settled();
+    if (e instanceof RepeatOf) return repeatOf(db, bundleId, e.original);
     // the whole error for the server log; users get one sentence (no stack, no server path)
     console.error(`bundle ${bundleId} failed:`, e);
     const message = plainReason(e);
@@ -143,4 +151,18 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     await forgetEverywhere(bundleId);
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** Thrown inside the store transaction (rolled back) when the incident stored the same uploads meanwhile. */
+class RepeatOf extends Error {
+  constructor(readonly original: string) {
+    super(`repeats bundle ${original}`);
+  }
+}
+
+/** Records bundle `bundleId` as a repeat of stored bundle `original`; its uploads go. */
+async function repeatOf(db: DbHandles, bundleId: string, original: string): Promise<ProcessResult> {
+  await setRepeat(db.sql, bundleId, original);
+  removeUploads(bundleId);
+  return { status: "ready", error: null, events: 0, findings: 0 };
 }

@@ -7,6 +7,7 @@
 import { getDb } from "@/lib/db/connection";
 import { ApiError } from "@/lib/http/errors";
 import { readSourceLines } from "./read-source-lines";
+import { fieldsOfMessage } from "@/lib/model/message-fields";
 
 /** Lines of context shown before and after the event's own lines. */
 export const CONTEXT_LINES = 3;
@@ -55,6 +56,8 @@ interface Row {
   message: string;
   /** JSON text (Event.fields) */
   fields: string | null;
+  /** where the fields' pairs start in the message when they are not stored apart (Event.fieldsAt) */
+  fieldsAt: number | null;
   line: number;
   span: number;
   fileId: number;
@@ -73,7 +76,7 @@ interface Row {
 
 const SQL = `
 SELECT e.id::text AS id, (extract(epoch FROM e.ts) * 1000)::float8 AS ts, e.precision, e.flags, e.component, e.lane,
-       e.severity, e.kind, e.pod, e."sandboxId", e."errorClass", e.message, e.fields, e.line, e.span,
+       e.severity, e.kind, e.pod, e."sandboxId", e."errorClass", e.message, e.fields, e."fieldsAt", e.line, e.span,
        f.id AS "fileId", f.path, f.kind AS "fileKind", f.format, f."clockOffsetMs", f."timeZone", f."zoneSource", f."yearSource",
        bu.id AS "bundleId", bu."fileName", n.name AS node, bo."bootKey"
 FROM "Event" e
@@ -111,7 +114,7 @@ export async function getEvent(opts: { incidentId: string; eventId: string }): P
       .map((l) => l.text)
       .join("\n"),
     context,
-    fields: parseFields(r.fields),
+    fields: r.fieldsAt === null ? parseFields(r.fields) : fieldsOfMessage(r.message, r.fieldsAt),
     line: r.line,
     span,
     file: {

@@ -2,14 +2,21 @@
  * Search and big-boot figures for `npm run bench` (scripts/bench.ts), on whichever backend
  * `getDb()` opens (PostgreSQL or PGlite), over the store the bench has ingested and grown:
  *
- * - `benchSearch`: builds the bundle's search index (lib/search/search-index.ts, timed), then
+ * - `benchSearch`: builds the bundle's search index and then its word counts (lib/search/search-index.ts,
+ *   each timed; word counts made before the store grew are dropped first), then
  *   times incident search (lib/search/search-incident.ts, the function the search route calls):
  *   rare tokens (sandbox ids with the fewest events in the ingested bundle, a different one each
  *   run), a common word (`commonWord`: in about a tenth of the bundle's events) and the word
- *   `failed` (in most events of a failure storm), each with its exact count (checked against a count by a scan of the events
+ *   `failed` (in most events of a failure storm), each with its exact count (the common word's checked per boot against a count through the
+ *   index on "Event", timed once, and against a count by a scan of the events
  *   with the match's own condition and no index, when the store is at most `verifyMaxEvents`), a substring (part of a
- *   sandbox id), and the boot timeline's filtered first page for a rare token
- *   (lib/queries/get-events-page.ts, the events route's function) over the largest boot.
+ *   sandbox id), and the boot timeline's filtered first page for a rare token in whole words
+ *   (lib/queries/get-events-page.ts with `match: "words"`, the events route's function: read
+ *   through the bundle's search index) over the largest boot, with its rows, whether it stopped
+ *   at the scan bound, and its count (lib/queries/count-events.ts) against incident search's
+ *   count for that boot; the first page and count of the word `failed` there (a word in most
+ *   events: the page is walked, not read from the index); the rare token's page as a substring
+ *   (a bounded scan) for comparison.
  * - `benchBigBoot`: tops the largest boot of the incident up to at least `bootEvents` events by
  *   copying its own rows (same times) and rebuilds that boot's per-second rollup, then times the
  *   density request (getLaneDensity over the whole boot) and the first events page
@@ -78,7 +85,17 @@ async function largestBoot(incidentId: string): Promise<BootRow> {
 export interface SearchBench {
   storedEvents: number;
   incidentEvents: number;
+  /** the search index's build (PostgreSQL: the GIN index on "Event"; PGlite: the word table), s */
   indexSeconds: number;
+  /** the word counts' build after it (lib/search/search-index.ts), s, its rows and its size on disk with its index, bytes */
+  wordCountsSeconds: number;
+  wordCountsRows: number;
+  wordCountsBytes: number;
+  /** the common word's count per boot from the index on "Event" instead (one run, ms; equal per boot to the word counts', checked), and its boots */
+  commonViaIndexMs: number;
+  commonGroups: number;
+  /** a word in 5-20% of the events and in the most boots (beside large boots, small ones with few of its matches): its exact count, boots, search times, and its count through the index on "Event" (one run, ms; equal per boot, checked) */
+  spreadToken: { word: string; count: number; groups: number; ms: ReturnType<typeof stats>; viaIndexMs: number } | null;
   rareTokenMs: ReturnType<typeof stats>;
   rareTokenHits: number[];
   commonToken: string;
@@ -98,8 +115,21 @@ export interface SearchBench {
   rareSearchCount: number;
   substringMs: number;
   substringCount: number;
+  /** the boot timeline's first page for a rare token in whole words (`match: "words"`) */
   timelineFilteredPageMs: ReturnType<typeof stats>;
-  timelineFilteredPage: { bootEvents: number; rows: number; scannedToMs: number | null };
+  /** `scannedToMs` null: the page was not bounded (read through the index); `match`: how the text matched */
+  timelineFilteredPage: { bootEvents: number; rows: number; scannedToMs: number | null; match: string | null };
+  /** that boot's count for the first rare token in whole words, its time, and incident search's count for the boot */
+  timelineFilteredCount: { matching: number; capped: boolean; ms: number; searchCount: number };
+  /**
+   * the boot timeline's words filter for the word `failed` (`frequentToken`) over the same boot:
+   * first page and count; `bounded`: the page or the count stopped at the scan bound (PGlite counts
+   * a word in more events than one slice reads in slices: `matching` is then the first slice's)
+   */
+  timelineFrequentWord: { pageMs: ReturnType<typeof stats>; countMs: ReturnType<typeof stats>; matching: number; bounded: boolean };
+  /** the same first page as a substring (`match: "substring"`, a bounded scan of message and pod) */
+  timelineSubstringPageMs: ReturnType<typeof stats>;
+  timelineSubstringPage: { rows: number; scannedToMs: number | null };
 }
 
 /** See the module comment. `rare`: tokens from rareSandboxIds; `runs`: rare-token runs (default 20). */
@@ -117,18 +147,30 @@ export async function benchSearch(opts: {
   if (!rare.length) throw new Error("no sandbox ids to search for");
   const frequent = "failed";
   const { sql } = await getDb();
-  const { buildSearchIndex } = await import("../lib/search/search-index");
-  const { searchIncident } = await import("../lib/search/search-incident");
+  const { buildSearchIndex, indexedWordsCond, scheduleSearchIndex, searchIndexPending, wordCountsTableName } = await import("../lib/search/search-index");
+  const { searchIncident, withSearchWorkMem } = await import("../lib/search/search-incident");
   const { matchRegexSql, QUERY_WORDS_SQL } = await import("../lib/search/search-sql");
   const { getEventsPage } = await import("../lib/queries/get-events-page");
+  const { countEvents } = await import("../lib/queries/count-events");
   const { LANES } = await import("../lib/view/lanes");
   const count = async (text: string, params: unknown[] = []) => Number((await sql.query<{ n: string | number }>(text, params as never))[0].n);
   const storedEvents = await count(`SELECT count(*) AS n FROM "Event"`);
   const incidentEvents = await count(`SELECT count(*) AS n FROM "Event" WHERE "incidentId" = $1`, [incidentId]);
 
+  // a build queued while the store was smaller ends first; its word counts, made before the store
+  // grew by copying rows into the stored bundle (which nothing but this bench does), are dropped
+  if (searchIndexPending(bundleId)) await scheduleSearchIndex(sql, bundleId);
+  await sql.exec(`DROP TABLE IF EXISTS "${wordCountsTableName(bundleId)}"`);
   opts.log(`search: building the bundle's search index over ${incidentEvents.toLocaleString()} events`);
-  const [ok, indexMs] = await time(() => buildSearchIndex(sql, bundleId));
+  const [ok, indexMs] = await time(() => buildSearchIndex(sql, bundleId, { wordCounts: false }));
   if (!ok) throw new Error("the search index was not built");
+  opts.log(`search: index built in ${(indexMs / 1000).toFixed(1)} s; counting words per boot`);
+  const [counted, countsMs] = await time(() => buildSearchIndex(sql, bundleId));
+  if (!counted) throw new Error("the word counts were not built");
+  const [countRows] = await sql.query<{ rows: string; bytes: string }>(
+    `SELECT count(*)::text AS rows, pg_total_relation_size('"${wordCountsTableName(bundleId)}"')::text AS bytes FROM "${wordCountsTableName(bundleId)}"`,
+  );
+  opts.log(`search: word counts built in ${(countsMs / 1000).toFixed(1)} s (${Number(countRows.rows).toLocaleString()} rows)`);
   await sql.exec(`VACUUM ANALYZE "Event"`);
 
   const rareMs: number[] = [];
@@ -150,6 +192,37 @@ export async function benchSearch(opts: {
     return { ms, total };
   };
   const { ms: commonMs, total: exactCount } = await repeat(common.word);
+  // a word counted from the index on "Event" (each hit's row read for its boot), per group, against the word counts' answer
+  type GroupRow = { nodeId: number | null; bootId: number | null; n: string | number };
+  const groupsOf = (rows: GroupRow[]) => rows.map((g) => `${g.nodeId}:${g.bootId}:${Number(g.n)}`).sort();
+  const checkViaIndex = async (word: string) => {
+    const [rows, ms] = await time(() =>
+      withSearchWorkMem(sql, (tx) =>
+        tx.query<GroupRow>(
+          `SELECT e."nodeId", e."bootId", count(*) AS n FROM "Event" e WHERE ${indexedWordsCond(sql.backend, bundleId, "$1::tsquery")} GROUP BY 1, 2`,
+          [`'${word}'`],
+        ),
+      ),
+    );
+    const searched = (await searchIncident({ incidentId, q: word })).groups.map((g) => ({ nodeId: g.nodeId, bootId: g.bootId, n: g.count }));
+    if (JSON.stringify(groupsOf(searched)) !== JSON.stringify(groupsOf(rows)))
+      throw new Error(`the word counts of "${word}" differ from the index's count per boot`);
+    return { ms, groups: rows.length };
+  };
+  const commonViaIndex = await checkViaIndex(common.word);
+  // a word in about 5-20% of the events and in as many boots as any such word, so that boots with few of its matches (read from the matches, not walked) sit beside boots with many
+  const counts = `"${wordCountsTableName(bundleId)}"`;
+  const [spreadWord] = await sql.query<{ word: string }>(
+    `SELECT word FROM ${counts} GROUP BY word HAVING sum(n) BETWEEN $1::float8 * 0.05 AND $1::float8 * 0.2 ORDER BY count(*) DESC, sum(n) DESC, word LIMIT 1`,
+    [incidentEvents],
+  );
+  let spread: { word: string; ms: number[]; total: number; viaIndexMs: number; groups: number } | null = null;
+  if (spreadWord) {
+    const r = await repeat(spreadWord.word);
+    const v = await checkViaIndex(spreadWord.word);
+    spread = { word: spreadWord.word, ms: r.ms, total: r.total, viaIndexMs: v.ms, groups: v.groups };
+  }
+  if (spread) opts.log(`search: "${spread.word}" (${spread.total.toLocaleString()} events, ${spread.groups} boots) median ${stats(spread.ms).median} ms`);
   const { ms: frequentMs, total: frequentCount } = await repeat(frequent);
   opts.log(
     `search: rare token median ${stats(rareMs).median} ms, common "${common.word}" (${exactCount.toLocaleString()} events) median ${stats(commonMs).median} ms, "${frequent}" (${frequentCount.toLocaleString()}) ${stats(frequentMs).median} ms`,
@@ -178,17 +251,49 @@ export async function benchSearch(opts: {
   const boot = await largestBoot(incidentId);
   const fromMs = new Date(boot.start).getTime();
   const toMs = new Date(boot.end ?? boot.start).getTime() + 1;
-  const pageMs: number[] = [];
-  let page = { rows: 0, scannedToMs: null as number | null };
-  for (let i = 0; i < (opts.runs ?? 20); i++) {
-    const [p, ms] = await time(() => getEventsPage({ incidentId, bootId: boot.id, fromMs, toMs, lanes: LANES, q: rare[i % rare.length], limit: 200 }));
-    pageMs.push(ms);
-    if (i === 0) page = { rows: p.events.length, scannedToMs: p.scannedToMs };
+  const firstPages = async (match: "words" | "substring") => {
+    const ms: number[] = [];
+    let first = { rows: 0, scannedToMs: null as number | null, match: null as string | null };
+    for (let i = 0; i < (opts.runs ?? 20); i++) {
+      const [p, t] = await time(() => getEventsPage({ incidentId, bootId: boot.id, fromMs, toMs, lanes: LANES, q: rare[i % rare.length], match, limit: 200 }));
+      ms.push(t);
+      if (i === 0) first = { rows: p.events.length, scannedToMs: p.scannedToMs, match: p.match };
+    }
+    return { ms, first };
+  };
+  const { ms: pageMs, first: page } = await firstPages("words");
+  if (page.match !== "words" || page.scannedToMs !== null) throw new Error("the timeline's words filter did not read the search index");
+  const [bootCount, bootCountMs] = await time(() => countEvents({ incidentId, bootId: boot.id, fromMs, toMs, lanes: LANES, q: rare[0], match: "words" }));
+  const bootSearch = (await searchIncident({ incidentId, q: rare[0] })).groups.find((g) => g.bootId === boot.id)?.count ?? 0;
+  const bootFilter = { incidentId, bootId: boot.id, fromMs, toMs, lanes: LANES, q: frequent, match: "words" as const };
+  const freqPageMs: number[] = [];
+  const freqCountMs: number[] = [];
+  let freqMatching = 0;
+  let freqBounded = false;
+  for (let i = 0; i < (opts.commonRuns ?? 5); i++) {
+    const [p, pt] = await time(() => getEventsPage({ ...bootFilter, limit: 200 }));
+    const [c, ct] = await time(() => countEvents(bootFilter));
+    freqPageMs.push(pt);
+    freqCountMs.push(ct);
+    freqMatching = c.matching;
+    freqBounded = p.scannedToMs !== null || c.scannedToMs !== undefined;
   }
+  const { ms: subPageMs, first: subPage } = await firstPages("substring");
+  opts.log(
+    `search: timeline words page median ${stats(pageMs).median} ms (${page.rows} rows), count ${bootCount.matching} in ${bootCountMs.toFixed(1)} ms (search: ${bootSearch}); "${frequent}" page median ${stats(freqPageMs).median} ms, count ${freqMatching.toLocaleString()} median ${stats(freqCountMs).median} ms; substring page median ${stats(subPageMs).median} ms`,
+  );
   return {
     storedEvents,
     incidentEvents,
     indexSeconds: +(indexMs / 1000).toFixed(2),
+    wordCountsSeconds: +(countsMs / 1000).toFixed(2),
+    wordCountsRows: Number(countRows.rows),
+    wordCountsBytes: Number(countRows.bytes),
+    commonViaIndexMs: +commonViaIndex.ms.toFixed(2),
+    commonGroups: commonViaIndex.groups,
+    spreadToken: spread
+      ? { word: spread.word, count: spread.total, groups: spread.groups, ms: stats(spread.ms), viaIndexMs: +spread.viaIndexMs.toFixed(2) }
+      : null,
     rareTokenMs: stats(rareMs),
     rareTokenHits: rareHits.slice(0, rare.length),
     commonToken: common.word,
@@ -206,6 +311,10 @@ export async function benchSearch(opts: {
     substringCount: sub.total,
     timelineFilteredPageMs: stats(pageMs),
     timelineFilteredPage: { bootEvents: Number(boot.n), ...page },
+    timelineFilteredCount: { matching: bootCount.matching, capped: bootCount.capped, ms: +bootCountMs.toFixed(2), searchCount: bootSearch },
+    timelineFrequentWord: { pageMs: stats(freqPageMs), countMs: stats(freqCountMs), matching: freqMatching, bounded: freqBounded },
+    timelineSubstringPageMs: stats(subPageMs),
+    timelineSubstringPage: { rows: subPage.rows, scannedToMs: subPage.scannedToMs },
   };
 }
 

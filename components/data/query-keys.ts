@@ -3,6 +3,7 @@
  * `['lane-density', { … }]` and so on, so invalidation can match by prefix.
  */
 import type { TLane } from "@/lib/view/lanes";
+import type { TTextMatchMode } from "@/lib/view/view-state";
 
 export interface TRangeKey {
   incidentId: string;
@@ -16,6 +17,8 @@ export interface TRangeKey {
 export interface TEventsFilterKey extends TRangeKey {
   sev: number;
   q: string;
+  /** how `q` matches */
+  match: TTextMatchMode;
   pod: string;
   kind: string;
 }

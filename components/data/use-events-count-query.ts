@@ -37,6 +37,7 @@ export function useEventsCountQuery(k: TEventsFilterKey, opts: { enabled?: boole
             lanes: k.lanes,
             sev: k.sev || null,
             q: k.q || null,
+            match: k.q ? k.match : null,
             pod: k.pod || null,
             kind: k.kind || null,
           })}`,

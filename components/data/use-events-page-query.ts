@@ -19,6 +19,7 @@ export function useEventsPageQuery(k: TEventsFilterKey) {
           lanes: k.lanes,
           sev: k.sev || null,
           q: k.q || null,
+          match: k.q ? k.match : null,
           pod: k.pod || null,
           kind: k.kind || null,
           cursor: pageParam,

@@ -280,8 +280,9 @@ export function EventsTable(p: {
                   <span role="cell" className="ev-kind" title={r.errorClass ? `${r.kind} · ${r.errorClass}` : r.kind}>
                     {r.kind}
                   </span>
-                  <span role="cell" className="ev-msg" title={layout.wrap ? undefined : r.message.length > 300 ? `${r.message.slice(0, 300)}…` : r.message}>
+                  <span role="cell" className="ev-msg" title={layout.wrap ? undefined : titleOf(r)}>
                     {r.message}
+                    {r.fieldsText && <span className="ev-fields"> {r.fieldsText}</span>}
                   </span>
                 </div>
               );
@@ -291,6 +292,12 @@ export function EventsTable(p: {
       </div>
     </div>
   );
+}
+
+/** The message cell's tooltip: the message and the fields it does not print, cut at 300 characters. */
+function titleOf(r: TEventRow): string {
+  const text = r.fieldsText ? `${r.message} ${r.fieldsText}` : r.message;
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }
 
 /** A message in place of the rows, as a row of its own (the table holds rows only). */

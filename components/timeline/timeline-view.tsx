@@ -46,7 +46,7 @@ const subscribeLight = (on: () => void) => {
 
 /** `healthy`: what was checked and found fine, shown in place of the findings when the boot has none. */
 export function TimelineView({ view, healthy }: { view: TBootView; healthy?: ReactNode }) {
-  const { state, setRange, setLanes, setSev, setQ, setPod, setKind, setEv, selectFinding } = useViewState();
+  const { state, setRange, setLanes, setSev, setQ, setMatch, setPod, setKind, setEv, selectFinding } = useViewState();
   const t0 = view.boot.startMs;
   const bounds = view.range;
   const from = state.from ?? bounds.fromMs;
@@ -60,7 +60,7 @@ export function TimelineView({ view, healthy }: { view: TBootView; healthy?: Rea
   const base = { incidentId: view.incident.id, bootId: view.boot.id };
   const overview = useLaneDensityQuery({ ...base, from: bounds.fromMs, to: bounds.toMs, lanes: LANES, buckets: BUCKETS });
   const density = useLaneDensityQuery({ ...base, from, to, lanes: LANES, buckets: BUCKETS });
-  const filter = { ...base, from, to, lanes: state.lanes, sev: state.sev, q: state.q, pod: state.pod, kind: state.kind };
+  const filter = { ...base, from, to, lanes: state.lanes, sev: state.sev, q: state.q, match: state.match, pod: state.pod, kind: state.kind };
   const events = useEventsPageQuery(filter);
   // with a search the count scans the range too: let the first page have the CPU first
   const counts = useEventsCountQuery(filter, { enabled: !events.isLoading && !(events.isPlaceholderData && events.isFetching) });
@@ -348,13 +348,27 @@ export function TimelineView({ view, healthy }: { view: TBootView; healthy?: Rea
           <input
             type="search"
             className="input"
-            placeholder="search message or pod…"
+            placeholder={state.match === "substring" ? "search message or pod…" : "pod, sandbox id or error words…"}
             aria-label="search events"
+            title={
+              state.match === "substring"
+                ? "any part of a word in the message or pod"
+                : "whole words, in order, in the message, pod, sandbox id or parsed fields (as the incident search)"
+            }
             data-testid="events-search"
             value={qText}
             maxLength={200}
             onChange={(e) => setQText(e.target.value)}
           />
+          <label className="small" title="match any part of a word or id (reads every event of the range: slower)">
+            <input
+              type="checkbox"
+              checked={state.match === "substring"}
+              onChange={(e) => setMatch(e.target.checked ? "substring" : "words")}
+              data-testid="events-search-substring"
+            />{" "}
+            part of a word
+          </label>
           <select
             className="input"
             aria-label="lane"

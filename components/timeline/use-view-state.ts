@@ -7,7 +7,7 @@
 import { createParser, useQueryStates } from "nuqs";
 import { useCallback, useMemo } from "react";
 import { LANES, type TLane } from "@/lib/view/lanes";
-import { DEFAULT_VIEW_STATE, viewStateField, type TViewState } from "@/lib/view/view-state";
+import { DEFAULT_VIEW_STATE, type TTextMatchMode, viewStateField, type TViewState } from "@/lib/view/view-state";
 
 const parseInstant = createParser<number>({
   parse: viewStateField.instant,
@@ -22,6 +22,7 @@ const parseLanes = createParser<TLane[]>({
 
 const parseSev = createParser<number>({ parse: viewStateField.sev, serialize: String }).withDefault(0);
 const parseQ = createParser<string>({ parse: viewStateField.q, serialize: (s) => s }).withDefault("");
+const parseMatch = createParser<TTextMatchMode>({ parse: viewStateField.match, serialize: (s) => s }).withDefault("words");
 const parsePod = createParser<string>({ parse: viewStateField.pod, serialize: (s) => s }).withDefault("");
 const parseKind = createParser<string>({ parse: viewStateField.kind, serialize: (s) => s }).withDefault("");
 const parseEv = createParser<string>({ parse: viewStateField.ev, serialize: (s) => s });
@@ -33,6 +34,7 @@ export const viewStateParsers = {
   lanes: parseLanes,
   sev: parseSev,
   q: parseQ,
+  match: parseMatch,
   pod: parsePod,
   kind: parseKind,
   ev: parseEv,
@@ -46,6 +48,7 @@ export interface TViewStateApi {
   setLanes(lanes: TLane[]): void;
   setSev(sev: number): void;
   setQ(q: string): void;
+  setMatch(match: TTextMatchMode): void;
   setPod(pod: string): void;
   setKind(kind: string): void;
   setEv(ev: string | null): void;
@@ -63,6 +66,7 @@ export function useViewState(): TViewStateApi {
       lanes: raw.lanes.length ? raw.lanes : DEFAULT_VIEW_STATE.lanes,
       sev: raw.sev,
       q: raw.q,
+      match: raw.match,
       pod: raw.pod,
       kind: raw.kind,
       ev: raw.ev,
@@ -77,6 +81,7 @@ export function useViewState(): TViewStateApi {
   const setLanes = useCallback((lanes: TLane[]) => void set({ lanes: lanes.length ? lanes : null }), [set]);
   const setSev = useCallback((sev: number) => void set({ sev: sev || null }), [set]);
   const setQ = useCallback((q: string) => void set({ q: q || null }), [set]);
+  const setMatch = useCallback((match: TTextMatchMode) => void set({ match: match === "words" ? null : match }), [set]);
   const setPod = useCallback((pod: string) => void set({ pod: pod || null }), [set]);
   const setKind = useCallback((kind: string) => void set({ kind: kind || null }), [set]);
   const setEv = useCallback((ev: string | null) => void set({ ev }), [set]);
@@ -85,5 +90,5 @@ export function useViewState(): TViewStateApi {
       void set(range ? { finding, from: Math.floor(range.from), to: Math.ceil(range.to) } : { finding }, { history: "push" }),
     [set],
   );
-  return { state, setRange, setLanes, setSev, setQ, setPod, setKind, setEv, selectFinding };
+  return { state, setRange, setLanes, setSev, setQ, setMatch, setPod, setKind, setEv, selectFinding };
 }

@@ -6,17 +6,20 @@
  * - the total reads the per-second rollup (EventDensity) for the whole seconds of the
  *   range and counts events only in the partial seconds at its two ends;
  * - a pod filter that names few pods (lib/queries/resolve-pods.ts) is counted exactly on
- *   the pod index, in one request;
- * - any other filter is counted over at most SCAN_ROWS (PGlite: SCAN_ROWS_PGLITE) rows of the range from `fromMs` (there
- *   is no text index; see get-events-page.ts): when the range holds more, the answer is the
+ *   the pod index, in one request, and so is a search in whole words (`match` `words`) when
+ *   every bundle of the incident has a complete search index (event-filter.ts); on PGlite only
+ *   when the range holds at most SCAN_ROWS_PGLITE (`scanRows`) matches (else in slices, as below);
+ * - any other filter is counted over at most SCAN_ROWS (PGlite: SCAN_ROWS_PGLITE) rows of the range from `fromMs` (no
+ *   index serves it; see get-events-page.ts): when the range holds more, the answer is the
  *   exact count of [fromMs, scannedToMs) with `capped` set, and the caller continues from
  *   `scannedToMs` and adds the slices up (components/data/use-events-count-query.ts), so the
  *   count is exact once the last slice is in.
  */
 import { getDb } from "@/lib/db/connection";
-import type { SqlParam } from "@/lib/db/sql";
-import { filterWhere, hasFilters, scopeWhere, type TEventFilter } from "./event-filter";
+import type { SqlDb, SqlParam } from "@/lib/db/sql";
+import { filterWhere, hasFilters, resolveTextMatch, scopeWhere, type TEventFilter, textIndexed } from "./event-filter";
 import { BOUND_SQL, scanRowsOf } from "./get-events-page";
+import { withSearchWorkMem } from "../search/search-incident";
 import { resolvePods } from "./resolve-pods";
 
 export interface TEventCounts {
@@ -28,6 +31,17 @@ export interface TEventCounts {
   capped: boolean;
   /** with filters: the range was counted up to here (UTC ms, exclusive) when it holds more than SCAN_ROWS events */
   scannedToMs?: number;
+}
+
+/** True when at most `n` events of the range pass filter `f` (read through its indexes, stopping after `n + 1`). */
+async function fewMatches(sql: SqlDb, f: TEventFilter, n: number): Promise<boolean> {
+  const params: SqlParam[] = [];
+  const where = `${scopeWhere(f, params)} AND ${filterWhere(f, params)}`;
+  params.push(n + 1);
+  const [r] = await withSearchWorkMem(sql, (tx) =>
+    tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM "Event" e WHERE ${where} LIMIT $${params.length}) m`, params),
+  );
+  return Number(r?.n ?? 0) <= n;
 }
 
 /**
@@ -61,14 +75,21 @@ export async function countEvents(opts: TEventFilter & { cap?: number; scanRows?
   const { sql } = await getDb();
   let matching = "NULL";
   let boundMs: number | null = null;
+  let indexed = false;
   if (hasFilters(opts)) {
     let f: TEventFilter = opts;
     if (opts.pod?.trim()) {
       const podIn = await resolvePods(sql, { incidentId: opts.incidentId, bootId: opts.bootId, text: opts.pod });
       if (podIn) f = { ...opts, podIn };
     }
-    // a resolved pod filter is counted on its index in one request; anything else in slices
-    if (!f.podIn) {
+    f = await resolveTextMatch(sql, f);
+    if (textIndexed(f) && f.wordsMatch && sql.backend === "pglite" && !(await fewMatches(sql, f, Math.max(1, opts.scanRows ?? scanRowsOf(sql.backend))))) {
+      // PGlite's one connection: a word in more events than one slice reads is counted in slices, as a scan
+      f = { ...f, wordsMatch: { ...f.wordsMatch, indexed: null } };
+    }
+    indexed = textIndexed(f);
+    // a resolved pod filter, or whole words the search indexes answer, are counted on the index in one request; anything else in slices
+    if (!f.podIn && !textIndexed(f)) {
       const [b] = await sql.query<{ ms: number }>(BOUND_SQL, [
         opts.incidentId,
         opts.bootId,
@@ -85,10 +106,10 @@ export async function countEvents(opts: TEventFilter & { cap?: number; scanRows?
         ? `(SELECT count(*) FROM "Event" e WHERE ${scope} AND ${extra})`
         : `(SELECT count(*) FROM (SELECT 1 FROM "Event" e WHERE ${scope} AND ${extra} LIMIT ${p(cap + 1)}) m)`;
   }
-  const [r] = await sql.query<{ total: string | number; matching: string | number | null }>(
-    `SELECT (${total})::bigint AS total, ${matching}::int AS matching`,
-    params,
-  );
+  const text = `SELECT (${total})::bigint AS total, ${matching}::int AS matching`;
+  type R = { total: string | number; matching: string | number | null };
+  // counted through the search indexes: with incident search's memory, so a common word's bitmap stays exact
+  const [r] = indexed ? await withSearchWorkMem(sql, (tx) => tx.query<R>(text, params)) : await sql.query<R>(text, params);
   const t = Number(r?.total ?? 0);
   if (r?.matching == null) return { total: t, matching: t, capped: false };
   const m = Number(r.matching);

@@ -3,15 +3,28 @@
  * a time range, lanes, and optionally a minimum severity, a pod, a kind and a search
  * text. Builds parameter placeholders from `$1`; no SQL is built from user text.
  *
- * Indexes (prisma/migrations): the range reads `Event_bootId_ts_idx`; a search
- * (`ILIKE '%text%'` on message or pod) can read the trigram GIN indexes
- * `Event_message_trgm_idx` and `Event_pod_trgm_idx` instead of every row of a large range;
- * a kind other than `log` repeats the partial index's condition so the planner can use
- * `Event_signal_idx` (incidentId, kind, ts) WHERE kind <> 'log'; a pod filter resolved to its
- * pods (`podIn`) reads `Event_bootId_pod_ts_idx` (bootId, pod, ts) WHERE pod IS NOT NULL.
+ * The search text matches one of two ways (`match`):
+ * - `substring` (default): the text anywhere in the message or the pod, case-insensitive
+ *   (`ILIKE '%text%'`). No index serves it: the reads scan the rows of the range, a bounded
+ *   number per request (get-events-page.ts, count-events.ts).
+ * - `words`: the text's words, whole and in order, in the pod, sandbox id, message or parsed
+ *   fields, as incident search matches them (lib/search/words-filter.ts). Resolved per request
+ *   into `wordsMatch` by `resolveTextMatch`: when every bundle of the incident has a complete
+ *   search index the condition reads the matches through those indexes (exact, unbounded);
+ *   otherwise it is checked on every row of the range, bounded like a substring. A text with no
+ *   letter or digit is matched as a substring.
+ *
+ * Indexes (prisma/migrations): the range reads `Event_bootId_ts_idx`; a kind other than `log`
+ * repeats the partial index's condition so the planner can use `Event_signal_idx`
+ * (incidentId, kind, ts) WHERE kind <> 'log'; a pod filter resolved to its pods (`podIn`) reads
+ * `Event_bootId_pod_ts_idx` (bootId, pod, ts) WHERE pod IS NOT NULL; whole words read the
+ * per-bundle search indexes (lib/search/search-index.ts), built after a bundle is stored.
  */
-import type { SqlParam } from "@/lib/db/sql";
+import type { SqlDb, SqlParam } from "@/lib/db/sql";
+import { type TTextMatch, type TWordsMatch, wordsCondSql, wordsMatchOf } from "../search/words-filter";
 import type { TLane } from "../view/lanes";
+
+export type { TTextMatch } from "../search/words-filter";
 
 export interface TEventFilter {
   incidentId: string;
@@ -22,8 +35,15 @@ export interface TEventFilter {
   lanes: readonly TLane[];
   /** minimum severity (0 debug … 4 fatal) */
   minSeverity?: number;
-  /** case-insensitive substring of the message or the pod */
+  /** the search text: matched as `match` says */
   q?: string;
+  /** how `q` matches (default `substring`; see the module comment) */
+  match?: TTextMatch;
+  /**
+   * `q`'s words, resolved by `resolveTextMatch` when `match` is `words` (unset: `q` matches as a
+   * substring); `backend` is the database the condition is built for
+   */
+  wordsMatch?: TWordsMatch & { backend: SqlDb["backend"] };
   /** case-insensitive substring of the pod (`namespace/name`) */
   pod?: string;
   /** exact normalised kind (`sandbox.create.failed`, `log`, …) */
@@ -78,9 +98,32 @@ export function filterWhere(f: TEventFilter, params: SqlParam[]): string {
   }
   if (f.podIn) out.push(`e.pod = ANY(${p([...f.podIn])}::text[])`);
   else if (f.pod && f.pod.trim()) out.push(`e.pod ILIKE ${p(likePattern(f.pod.trim()))} ESCAPE '\\'`);
-  if (f.q && f.q.trim()) {
+  if (f.q?.trim() && f.wordsMatch) out.push(wordsCondSql(f.wordsMatch.backend, f.wordsMatch, params));
+  else if (f.q?.trim()) {
     const q = p(likePattern(f.q.trim()));
     out.push(`(e.message ILIKE ${q} ESCAPE '\\' OR e.pod ILIKE ${q} ESCAPE '\\')`);
   }
   return out.join(" AND ");
+}
+
+/**
+ * `f` with `wordsMatch` resolved when `match` is `words` and `q` has a letter or digit; `f` as it
+ * is otherwise (its `q` then matches as a substring).
+ */
+export async function resolveTextMatch<F extends TEventFilter>(sql: SqlDb, f: F): Promise<F> {
+  const q = f.q?.trim();
+  if (f.match !== "words" || !q) return f;
+  const m = await wordsMatchOf(sql, f.incidentId, q);
+  return m ? { ...f, wordsMatch: { ...m, backend: sql.backend } } : f;
+}
+
+/** True when `q` is answered through the search indexes (so it bounds the rows read by itself). */
+export function textIndexed(f: TEventFilter): boolean {
+  return !!(f.q?.trim() && f.wordsMatch?.indexed);
+}
+
+/** How `q` was matched after `resolveTextMatch`: null without a search text. */
+export function textMatchOf(f: TEventFilter): TTextMatch | null {
+  if (!f.q?.trim()) return null;
+  return f.wordsMatch ? "words" : "substring";
 }

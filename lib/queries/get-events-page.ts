@@ -4,18 +4,22 @@
  * of the previous page.
  *
  * With a search, pod or severity filter a page reads at most SCAN_ROWS rows of the range
- * (Event has no text index: it would slow the ingest's COPY many times over, see
- * prisma/schema.prisma). A rare search term in a boot of millions of events then comes
- * back page by page, each bounded, instead of in one scan of the whole range: a page can
- * hold fewer rows than asked (even none) with a `nextCursor`, and `scannedToMs` says how
+ * (no index serves a substring: one on every row would slow the ingest's COPY many times
+ * over, see prisma/schema.prisma). A rare search term in a boot of millions of events then
+ * comes back page by page, each bounded, instead of in one scan of the whole range: a page
+ * can hold fewer rows than asked (even none) with a `nextCursor`, and `scannedToMs` says how
  * far the range has been searched. The bound is found first on the (bootId, ts) index.
- * A pod filter that names few pods (lib/queries/resolve-pods.ts) reads the pod index instead:
- * that pod's events come at once, with no bound.
+ * Two filters read an index instead, with no bound: a pod filter that names few pods
+ * (lib/queries/resolve-pods.ts) reads the pod index, and a search in whole words (`match`
+ * `words`) reads the incident's search indexes when every bundle has a complete one
+ * (event-filter.ts); their events come at once.
  */
 import { getDb } from "@/lib/db/connection";
-import type { SqlParam } from "@/lib/db/sql";
-import { filterWhere, scopeWhere, type TEventFilter } from "./event-filter";
+import type { SqlDb, SqlParam } from "@/lib/db/sql";
+import { filterWhere, resolveTextMatch, scopeWhere, type TEventFilter, type TTextMatch, textIndexed, textMatchOf } from "./event-filter";
+import { withSearchWorkMem } from "../search/search-incident";
 import { resolvePods } from "./resolve-pods";
+import { fieldsText } from "../model/message-fields";
 
 export const EVENTS_PAGE_MAX = 1000;
 /** Messages longer than this are cut in table rows (the full text is in the event detail). */
@@ -38,6 +42,11 @@ export interface TEventRow {
   errorClass: string | null;
   /** at most ROW_MESSAGE_MAX characters */
   message: string;
+  /**
+   * the parsed fields the message does not print (a logrus line's `error`, an event's reason),
+   * as `key=value` text of at most ROW_MESSAGE_MAX characters; null when none
+   */
+  fieldsText: string | null;
   /** bit 1 year inferred, 2 zone assumed, 4 out of order, 8 truncated */
   flags: number;
 }
@@ -67,6 +76,8 @@ export interface TEventsPage {
   nextCursor: string | null;
   /** the page stopped at the scan bound: the range is searched up to here (UTC ms, exclusive) */
   scannedToMs: number | null;
+  /** how the search text matched (`words` falls to `substring` for a text with no letter or digit); null without one */
+  match: TTextMatch | null;
 }
 
 /** Cursor text: `<tsMs>.<fileId>.<line>.<id>`. */
@@ -76,13 +87,19 @@ export function encodeCursor(r: Pick<TEventRow, "ts" | "fileId" | "line" | "id">
   return `${r.ts}.${r.fileId}.${r.line}.${r.id}`;
 }
 
-interface Row extends Omit<TEventRow, "ts"> {
+interface Row extends Omit<TEventRow, "ts" | "fieldsText"> {
   ts: number | string;
+  /** Event.fields, JSON text */
+  fields: string | null;
 }
 
-/** True when a read with these filters reads the rows of the range (bounded by SCAN_ROWS per request). */
+/**
+ * True when a read with these filters reads the rows of the range (bounded by SCAN_ROWS per
+ * request): not when a resolved pod filter or a search through the search indexes
+ * (`resolveTextMatch`) picks the rows.
+ */
 export function scansRange(f: TEventFilter): boolean {
-  if (f.podIn) return false;
+  if (f.podIn || textIndexed(f)) return false;
   return !!(f.q?.trim() || f.pod?.trim() || (f.minSeverity ?? 0) > 0);
 }
 
@@ -97,15 +114,59 @@ ORDER BY e.ts
 OFFSET $5 LIMIT 1`;
 
 /**
- * Loads up to `limit` (default 200, max 1000) events after `cursor`; with filters, reads
- * at most `scanRows` (default SCAN_ROWS) rows of the range.
+ * Rows of the range a page of whole words reads in time order, checking each, before it reads the
+ * search index: a word in many events fills its page within a few rows, where the index would
+ * read every match of the bundle to sort out the first ones.
  */
-export async function getEventsPage(opts: TEventFilter & { cursor?: string | null; limit?: number; scanRows?: number }): Promise<TEventsPage> {
+export const WORDS_WALK_ROWS = 1000;
+
+/**
+ * Loads up to `limit` (default 200, max 1000) events after `cursor`; with filters, reads
+ * at most `scanRows` (default SCAN_ROWS) rows of the range. Whole words with a complete search
+ * index (`resolveTextMatch`) are read without a bound, exactly: first by walking the range
+ * (WORDS_WALK_ROWS rows, then once more as many rows as the matches seen so far say the page
+ * needs, at most the scan bound of the backend), and for what is still missing through the index;
+ * `walkRows` sets the first walk's rows (0: the index at once).
+ */
+export async function getEventsPage(
+  opts: TEventFilter & { cursor?: string | null; limit?: number; scanRows?: number; walkRows?: number },
+): Promise<TEventsPage> {
   const limit = Math.min(Math.max(opts.limit ?? 200, 1), EVENTS_PAGE_MAX);
   const { sql } = await getDb();
   // a pod filter reads the pod index when the text names few enough pods
   const podIn = opts.pod?.trim() ? await resolvePods(sql, { incidentId: opts.incidentId, bootId: opts.bootId, text: opts.pod }) : null;
   if (podIn) opts = { ...opts, podIn };
+  opts = await resolveTextMatch(sql, opts);
+  const match = textMatchOf(opts);
+  if (!textIndexed(opts) || !opts.wordsMatch) return { ...(await readPage(sql, opts, limit)), match };
+
+  // whole words: walk the range, then the index (each step continues at the cursor the last one ended at)
+  const scan: typeof opts = { ...opts, wordsMatch: { ...opts.wordsMatch, indexed: null } };
+  const events: TEventRow[] = [];
+  let cursor = opts.cursor ?? null;
+  let walk = Math.max(0, opts.walkRows ?? WORDS_WALK_ROWS);
+  for (let step = 0; ; step++) {
+    const viaIndex = walk <= 0;
+    const r = await readPage(sql, viaIndex ? { ...opts, cursor } : { ...scan, cursor, scanRows: walk }, limit - events.length);
+    events.push(...r.events);
+    // a full page, or the end of the range: exact either way
+    if (r.scannedToMs === null) return { events, nextCursor: r.nextCursor, scannedToMs: null, match };
+    // the walk stopped at its bound with the page just full: the next page starts after its last row
+    const last = events[events.length - 1];
+    if (events.length >= limit && last) return { events, nextCursor: encodeCursor(last), scannedToMs: null, match };
+    cursor = r.nextCursor;
+    // walk once more when the matches so far say the rest of the page is near enough, else read the index
+    const need = limit - events.length + 1;
+    const rows = step === 0 && events.length > 0 ? Math.ceil((1.5 * need * walk) / events.length) : Number.POSITIVE_INFINITY;
+    walk = rows <= scanRowsOf(sql.backend) ? rows : 0;
+  }
+}
+
+/**
+ * One read of a page (the filter resolved): up to `limit` events after `opts.cursor`, at most
+ * `opts.scanRows` (default: the backend's scan bound) rows of the range when the filters scan it.
+ */
+async function readPage(sql: SqlDb, opts: TEventFilter & { cursor?: string | null; scanRows?: number }, limit: number): Promise<Omit<TEventsPage, "match">> {
   const params: SqlParam[] = [];
   const where = [scopeWhere(opts, params)];
   const extra = filterWhere(opts, params);
@@ -143,13 +204,14 @@ export async function getEventsPage(opts: TEventFilter & { cursor?: string | nul
 SELECT e.id::text AS id,
        (extract(epoch FROM e.ts) * 1000)::float8 AS ts,
        e."fileId", e.line, e.lane, e.component, e.severity, e.kind, e.pod, e."sandboxId", e."errorClass",
-       left(e.message, ${ROW_MESSAGE_MAX}) AS message, e.flags
+       left(e.message, ${ROW_MESSAGE_MAX}) AS message, e.fields, e.flags
 FROM "Event" e
 WHERE ${where.join(" AND ")}
 ORDER BY e.ts, e."fileId", e.line, e.id
 LIMIT $${params.length}`;
-  const rows = await sql.query<Row>(text, params);
-  const events = rows.slice(0, limit).map((r) => ({ ...r, ts: Number(r.ts) }));
+  // read through the search indexes: with incident search's memory, so a common word's bitmap stays exact
+  const rows = textIndexed(opts) ? await withSearchWorkMem(sql, (tx) => tx.query<Row>(text, params)) : await sql.query<Row>(text, params);
+  const events = rows.slice(0, limit).map(({ fields, ...r }) => ({ ...r, ts: Number(r.ts), fieldsText: fieldsText(fields, ROW_MESSAGE_MAX) }));
   const last = events[events.length - 1];
   if (rows.length > limit && last) return { events, nextCursor: encodeCursor(last), scannedToMs: null };
   // the scan bound was reached first: continue at the bound (no row sorts before file 0)

@@ -8,7 +8,9 @@
  *   message or parsed fields (search-sql.ts says exactly what matches). A bundle whose search
  *   index is built (search-index.ts) answers from it; one without (still being indexed) is
  *   scanned with the same condition, so counts do not depend on whether the index is there. A
- *   query with no letter or digit is searched as a substring.
+ *   one-word query is counted from the word counts of the bundles that have them (per word and
+ *   node boot, made with the index), without reading the matching events. A query with no
+ *   letter or digit is searched as a substring.
  * - `substring`: the text anywhere in the message, pod, sandbox id or parsed fields,
  *   case-insensitive (a part of a word or an id); a scan of the incident's events.
  *
@@ -19,7 +21,7 @@ import { getDb } from "../db/connection";
 import type { SqlConn, SqlDb, SqlParam } from "../db/sql";
 import { ApiError } from "../http/errors";
 import { bootPath } from "../view/view-state";
-import { indexedBundles, indexedWordsCond, scheduleSearchIndex, searchIndexPending } from "./search-index";
+import { countedBundles, indexedBundles, indexedWordsCond, scheduleSearchIndex, searchIndexPending, wordCountsSql } from "./search-index";
 import { BUNDLE_ID_RE, containsPattern, matchRegexSql, QUERY_WORDS_SQL } from "./search-sql";
 
 export type TSearchMode = "words" | "substring";
@@ -37,6 +39,11 @@ export const HIT_MESSAGE_MAX = 500;
  * order (a few rows per hit); one with fewer takes them from the matches themselves.
  */
 const WALK_MIN_MATCHES = 2000;
+/**
+ * The boots whose first hits come from the matches are read through their own index as well as
+ * the search index when they hold under 1/FEW_SHARE of the matches.
+ */
+const FEW_SHARE = 4;
 /**
  * Memory for one search query's sorts and bitmaps: enough that the bitmap of a common word's
  * matches stays exact (a lossy one would make every row of its pages be checked again).
@@ -106,8 +113,21 @@ export interface TSearchResult {
 }
 
 type Matcher =
-  /** `single`: one word, which the index answers exactly (its rows need no regex check) */
-  | { mode: "words"; tsq: string; re: string; single: boolean; indexed: string[]; scanned: string[]; backend: SqlDb["backend"] }
+  /**
+   * `single`: one word, which the index answers exactly (its rows need no regex check);
+   * `words`: the query's words, lower-cased; `counted`: bundles whose word counts are complete
+   */
+  | {
+      mode: "words";
+      tsq: string;
+      re: string;
+      single: boolean;
+      words: string[];
+      indexed: string[];
+      scanned: string[];
+      counted: string[];
+      backend: SqlDb["backend"];
+    }
   | { mode: "substring"; pattern: string };
 
 type Push = (v: SqlParam) => string;
@@ -139,6 +159,22 @@ function matchSql(m: Matcher, incidentId: string, p: Push, cols: string, extra: 
   return parts.join("\nUNION ALL\n");
 }
 
+/**
+ * The query of the exact match counts per node boot, rows `("nodeId", "bootId", n)`: a one-word
+ * query reads the word counts of the bundles that have them (search-index.ts) and counts the
+ * matching events of the others; any other query counts the matching events.
+ */
+function countSql(m: Matcher, incidentId: string, p: Push): string {
+  const fromCounts = m.mode === "words" && m.single ? m.counted : [];
+  if (m.mode === "substring" || !fromCounts.length) {
+    return `SELECT m."nodeId", m."bootId", count(*)::float8 AS n FROM (${matchSql(m, incidentId, p, `e."nodeId", e."bootId"`, "")}) m GROUP BY 1, 2`;
+  }
+  const rest: Matcher = { ...m, indexed: m.indexed.filter((b) => !fromCounts.includes(b)), scanned: m.scanned.filter((b) => !fromCounts.includes(b)) };
+  const parts = [wordCountsSql(fromCounts, p(m.words[0]))];
+  if (rest.indexed.length || rest.scanned.length) parts.push(matchSql(rest, incidentId, p, `e."nodeId", e."bootId", 1::bigint AS n`, ""));
+  return `SELECT m."nodeId", m."bootId", sum(m.n)::float8 AS n FROM (${parts.join("\nUNION ALL\n")}) m GROUP BY 1, 2`;
+}
+
 /** The substring condition for pattern parameter `pat` on alias `e`. */
 const substringCond = (pat: string) => `(e.message ILIKE ${pat} OR e.pod ILIKE ${pat} OR e."sandboxId" ILIKE ${pat} OR e.fields ILIKE ${pat})`;
 
@@ -153,9 +189,9 @@ function rowCond(m: Matcher, p: Push): string {
 /**
  * Runs `fn` in a transaction with `work_mem` at SEARCH_WORK_MEM and no JIT compilation (which
  * costs more than these short queries take once a store is large enough for the planner to ask
- * for it).
+ * for it). Also used by the boot timeline's reads through the search indexes (lib/queries).
  */
-function withWorkMem<T>(sql: SqlDb, fn: (tx: SqlConn) => Promise<T>): Promise<T> {
+export function withSearchWorkMem<T>(sql: SqlDb, fn: (tx: SqlConn) => Promise<T>): Promise<T> {
   return sql.transaction(async (tx) => {
     await tx.exec(`SET LOCAL work_mem = '${SEARCH_WORK_MEM}'; SET LOCAL jit = off`);
     return fn(tx);
@@ -218,10 +254,23 @@ export async function searchIncident(opts: TSearchOptions): Promise<TSearchResul
         (await sql.query<{ id: string }>(`SELECT id FROM "Bundle" WHERE id = ANY($1::text[]) AND status = 'ready'`, [bundleIds])).map((r) => r.id),
       );
       const indexed = await indexedBundles(sql, bundleIds);
+      const counted = await countedBundles(sql, bundleIds);
       const scanned = bundleIds.filter((b) => !indexed.has(b));
-      // a stored bundle with no index (stored by a process that ended before building it): build it now
-      for (const b of scanned) if (ready.has(b) && BUNDLE_ID_RE.test(b) && !searchIndexPending(b)) void scheduleSearchIndex(sql, b);
-      m = { mode: "words", tsq: w.tsq, re: w.re, single: w.words.length === 1, indexed: [...indexed], scanned, backend: sql.backend };
+      // a stored bundle with no index or word counts (stored by a process that ended before building them): build them now
+      for (const b of bundleIds) {
+        if ((!indexed.has(b) || !counted.has(b)) && ready.has(b) && BUNDLE_ID_RE.test(b) && !searchIndexPending(b)) void scheduleSearchIndex(sql, b);
+      }
+      m = {
+        mode: "words",
+        tsq: w.tsq,
+        re: w.re,
+        single: w.words.length === 1,
+        words: w.words,
+        indexed: [...indexed],
+        scanned,
+        counted: [...counted],
+        backend: sql.backend,
+      };
       bundles = { indexed: indexed.size, scanned: scanned.length };
     } else mode = "substring";
   }
@@ -231,11 +280,8 @@ export async function searchIncident(opts: TSearchOptions): Promise<TSearchResul
 
   // exact counts per node boot
   const cp: SqlParam[] = [];
-  const counts = await withWorkMem(sql, (tx) =>
-    tx.query<{ nodeId: number | null; bootId: number | null; n: number | string }>(
-      `SELECT m."nodeId", m."bootId", count(*)::float8 AS n FROM (${matchSql(m, incidentId, pusher(cp), `e."nodeId", e."bootId"`, "")}) m GROUP BY 1, 2`,
-      cp,
-    ),
+  const counts = await withSearchWorkMem(sql, (tx) =>
+    tx.query<{ nodeId: number | null; bootId: number | null; n: number | string }>(countSql(m, incidentId, pusher(cp)), cp),
   );
   if (!counts.length) return empty;
 
@@ -266,7 +312,7 @@ export async function searchIncident(opts: TSearchOptions): Promise<TSearchResul
       bootStartMs: num(b?.start),
       count: Number(c.n),
       hits: [],
-      href: b?.bootKey && node ? bootPath(incidentId, node, b.bootKey, { q }) : null,
+      href: b?.bootKey && node ? bootPath(incidentId, node, b.bootKey, { q, match: mode }) : null,
     };
   });
   groups.sort(
@@ -288,9 +334,14 @@ export async function searchIncident(opts: TSearchOptions): Promise<TSearchResul
     const p = pusher(hp);
     const boots = few.filter((g) => g.bootId !== null).map((g) => g.bootId as number);
     const orNull = few.some((g) => g.bootId === null) ? ` OR e."bootId" IS NULL` : "";
-    // `+ 0`: the boots narrow the matches the search index finds, never the other way round
-    const extra = ` AND (e."bootId" + 0 = ANY(${p(boots)}::int[])${orNull})`;
-    const rows = await withWorkMem(sql, (tx) =>
+    // the boots narrow the matches (`+ 0`: the search index alone is read, every match of the
+    // incident visited and checked) unless these boots hold under a quarter of the matches: then
+    // the boots' index is read too (a bitmap AND with the search index), and only their matches are visited
+    const fewMatches = few.reduce((s, g) => s + g.count, 0);
+    const allMatches = groups.reduce((s, g) => s + g.count, 0);
+    const bootCol = fewMatches * FEW_SHARE < allMatches ? `e."bootId"` : `e."bootId" + 0`;
+    const extra = ` AND (${bootCol} = ANY(${p(boots)}::int[])${orNull})`;
+    const rows = await withSearchWorkMem(sql, (tx) =>
       tx.query<{ id: string }>(
         `SELECT r.id::text AS id FROM (
            SELECT m.id, row_number() OVER (PARTITION BY m."nodeId", m."bootId" ORDER BY m.ts, m.id) AS rn

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { MAX_BUCKETS } from "./buckets";
 import { LANES } from "./lanes";
-import { MAX_POD, MAX_SEARCH, ZFindingId, ZInstant, ZKind, ZLanes } from "./view-state";
+import { MAX_POD, MAX_SEARCH, TEXT_MATCHES, ZFindingId, ZInstant, ZKind, ZLanes } from "./view-state";
 
 export const ZIncidentId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "not an incident id");
 export const ZBootId = z.coerce.number().int().positive().max(2_147_483_647);
@@ -31,6 +31,8 @@ export const ZEventsFilterQuery = ZRangeQuery.and(
   z.object({
     sev: z.coerce.number().int().min(0).max(4).optional(),
     q: z.string().max(MAX_SEARCH).optional(),
+    /** how `q` matches (lib/queries/event-filter.ts); default `substring` */
+    match: z.enum(TEXT_MATCHES).optional(),
     pod: z.string().max(MAX_POD).optional(),
     kind: ZKind.optional(),
   }),

@@ -12,7 +12,18 @@ describe("parseViewState", () => {
 
   it("reads ISO and epoch-ms instants, lanes, severity, search and selection", () => {
     const v = parseViewState({ from: "2026-03-14T02:10:09.035Z", to: String(T + 5000), lanes: "kubelet,runtime", sev: "3", q: "nodename", ev: "42" });
-    expect(v).toEqual({ from: T, to: T + 5000, lanes: ["runtime", "kubelet"], sev: 3, q: "nodename", pod: "", kind: "", ev: "42", finding: null });
+    expect(v).toEqual({
+      from: T,
+      to: T + 5000,
+      lanes: ["runtime", "kubelet"],
+      sev: 3,
+      q: "nodename",
+      match: "words",
+      pod: "",
+      kind: "",
+      ev: "42",
+      finding: null,
+    });
   });
 
   it("reads the pod and kind filters and the selected finding", () => {
@@ -54,6 +65,7 @@ describe("serializeViewState", () => {
       lanes: ["kubelet" as const, "events" as const],
       sev: 2,
       q: "a b&c",
+      match: "substring" as const,
       pod: "kube-system/x",
       kind: "k8s.event",
       ev: "7",
@@ -61,7 +73,7 @@ describe("serializeViewState", () => {
     };
     const qs = serializeViewState(v);
     expect(qs).toMatch(/^\?from=2026-03-14T02:10:09\.035Z&to=.*&lanes=kubelet,events&/);
-    expect(qs).toContain("&pod=kube-system%2Fx&kind=k8s.event&ev=7&finding=3");
+    expect(qs).toContain("&q=a+b%26c&match=substring&pod=kube-system%2Fx&kind=k8s.event&ev=7&finding=3");
     expect(parseViewState(new URLSearchParams(qs.slice(1)))).toEqual(v);
     expect(serializeViewState(DEFAULT_VIEW_STATE)).toBe("");
   });

@@ -10,7 +10,8 @@
  * | `to`   | visible range end (exclusive)           | end of the boot data |
  * | `lanes`| comma-separated lanes shown             | all lanes            |
  * | `sev`  | minimum severity 0..4 in the event table| 0 (all)              |
- * | `q`    | search text in messages and pods        | "" (none)            |
+ * | `q`    | search text of the events table          | "" (none)            |
+ * | `match`| `substring`: `q` matches any part of a word in messages and pods; else whole words in messages, pods, ids and fields | whole words |
  * | `pod`  | pod filter (substring of namespace/name)| "" (none)            |
  * | `kind` | kind filter (exact, e.g. `k8s.event`)   | "" (none)            |
  * | `ev`   | selected event id                       | none                 |
@@ -28,6 +29,11 @@ import { LANES, isLane, type TLane } from "./lanes";
 const MAX_MS = 8.64e15;
 /** Longest search text kept. */
 export const MAX_SEARCH = 200;
+/** How the events table's search text matches (lib/queries/event-filter.ts): whole words, or any part of a word. */
+export const TEXT_MATCHES = ["words", "substring"] as const;
+export type TTextMatchMode = (typeof TEXT_MATCHES)[number];
+const ZMatch = z.enum(TEXT_MATCHES);
+
 /** Longest pod filter kept (namespace 63 + "/" + name 253). */
 export const MAX_POD = 320;
 
@@ -84,7 +90,18 @@ export const ZFindingId = z
   ])
   .pipe(z.number().int().positive().max(2_147_483_647));
 
-export const DEFAULT_VIEW_STATE: TViewState = { from: null, to: null, lanes: [...LANES], sev: 0, q: "", pod: "", kind: "", ev: null, finding: null };
+export const DEFAULT_VIEW_STATE: TViewState = {
+  from: null,
+  to: null,
+  lanes: [...LANES],
+  sev: 0,
+  q: "",
+  match: "words",
+  pod: "",
+  kind: "",
+  ev: null,
+  finding: null,
+};
 
 /** The forgiving schema: never fails, every field defaults on its own. */
 export const ZViewState = z
@@ -94,6 +111,7 @@ export const ZViewState = z
     lanes: ZLanes.catch(() => [...LANES]),
     sev: ZSeverity.catch(0),
     q: ZSearch.catch(""),
+    match: ZMatch.catch("words"),
     pod: ZPod.catch(""),
     kind: ZKind.catch(""),
     ev: ZEventId.nullable().catch(null),
@@ -110,6 +128,8 @@ export interface TViewState {
   /** minimum severity shown in the events table (0 debug … 4 fatal) */
   sev: number;
   q: string;
+  /** how `q` matches: whole words (as incident search) or any part of a word */
+  match: TTextMatchMode;
   /** pod filter of the events table (substring, case-insensitive); "" = none */
   pod: string;
   /** kind filter of the events table (exact); "" = none */
@@ -135,6 +155,7 @@ export function parseViewState(sp: TSearchParams): TViewState {
     lanes: get("lanes"),
     sev: get("sev"),
     q: get("q"),
+    match: get("match"),
     pod: get("pod"),
     kind: get("kind"),
     ev: get("ev"),
@@ -150,6 +171,7 @@ export const viewStateField = {
   lanes: (s: string): TLane[] | null => ZLanes.safeParse(s).data ?? null,
   sev: (s: string): number | null => ZSeverity.safeParse(s).data ?? null,
   q: (s: string): string | null => ZSearch.safeParse(s).data ?? null,
+  match: (s: string): TTextMatchMode | null => ZMatch.safeParse(s).data ?? null,
   pod: (s: string): string | null => ZPod.safeParse(s).data || null,
   kind: (s: string): string | null => ZKind.safeParse(s).data ?? null,
   ev: (s: string): string | null => ZEventId.safeParse(s).data ?? null,
@@ -172,6 +194,7 @@ export function serializeViewState(v: Partial<TViewState>): string {
   if (v.lanes && !isAllLanes(v.lanes)) p.set("lanes", viewStateField.serializeLanes(v.lanes));
   if (v.sev) p.set("sev", String(v.sev));
   if (v.q) p.set("q", v.q);
+  if (v.match === "substring") p.set("match", "substring");
   if (v.pod) p.set("pod", v.pod);
   if (v.kind) p.set("kind", v.kind);
   if (v.ev) p.set("ev", v.ev);

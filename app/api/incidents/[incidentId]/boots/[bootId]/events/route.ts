@@ -6,7 +6,7 @@ import { getEventsPage } from "@/lib/queries/get-events-page";
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/** `GET …/boots/:bootId/events?from&to[&lanes][&sev][&q][&pod][&kind][&cursor][&limit]` → `TEventsPage`. */
+/** `GET …/boots/:bootId/events?from&to[&lanes][&sev][&q][&match][&pod][&kind][&cursor][&limit]` → `TEventsPage`. */
 export const GET = route(async (req: Request, ctx: { params: Promise<{ incidentId: string; bootId: string }> }) => {
   const params = ZBootParams.parse(await paramsOf(ctx));
   await bootOfIncident(params);
@@ -19,6 +19,7 @@ export const GET = route(async (req: Request, ctx: { params: Promise<{ incidentI
       lanes: q.lanes,
       minSeverity: q.sev,
       q: q.q,
+      match: q.match,
       pod: q.pod,
       kind: q.kind,
       cursor: q.cursor,

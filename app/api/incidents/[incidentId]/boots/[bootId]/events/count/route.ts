@@ -6,10 +6,12 @@ import { countEvents } from "@/lib/queries/count-events";
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/** `GET …/boots/:bootId/events/count?from&to[&lanes][&sev][&q][&pod][&kind]` → `TEventCounts`. */
+/** `GET …/boots/:bootId/events/count?from&to[&lanes][&sev][&q][&match][&pod][&kind]` → `TEventCounts`. */
 export const GET = route(async (req: Request, ctx: { params: Promise<{ incidentId: string; bootId: string }> }) => {
   const params = ZBootParams.parse(await paramsOf(ctx));
   await bootOfIncident(params);
   const q = ZEventsFilterQuery.parse(queryOf(req));
-  return Response.json(await countEvents({ ...params, fromMs: q.from, toMs: q.to, lanes: q.lanes, minSeverity: q.sev, q: q.q, pod: q.pod, kind: q.kind }));
+  return Response.json(
+    await countEvents({ ...params, fromMs: q.from, toMs: q.to, lanes: q.lanes, minSeverity: q.sev, q: q.q, match: q.match, pod: q.pod, kind: q.kind }),
+  );
 });

@@ -1,0 +1,58 @@
+/**
+ * Whole-word matching for the boot timeline's events filter: the same words, the same searchable
+ * text and the same index as incident search's `words` mode (search-sql.ts), so a boot's count in
+ * incident search and its timeline filtered by the same text agree.
+ *
+ * `wordsMatchOf` resolves the text once per request: its words (none: the caller matches a
+ * substring instead) and whether the incident's search indexes can answer. `wordsCondSql` is the
+ * condition on event alias `e`: through the indexes (exact, no scan of the boot's range) when every
+ * bundle of the incident has a complete one, else the words' own condition on every row, which the
+ * caller reads in bounded slices as it does a substring. Both give the same rows.
+ */
+import type { SqlDb, SqlParam } from "../db/sql";
+import { indexedBundles, indexedWordsAnyCond, scheduleSearchIndex, searchIndexPending } from "./search-index";
+import { BUNDLE_ID_RE, matchRegexSql, QUERY_WORDS_SQL } from "./search-sql";
+
+/** How the events filter's text matches: whole words (this module), or a part of a word anywhere in the message or pod. */
+export type TTextMatch = "words" | "substring";
+
+export interface TWordsMatch {
+  /** the AND of the text's distinct words, as tsquery text (`'a' & 'b'`) */
+  tsq: string;
+  /** the regex of the words in order, for the lower-cased searchable text */
+  re: string;
+  /** one word: the index alone decides (no regex check of its rows) */
+  single: boolean;
+  /** the incident's bundles, when every one has a complete search index; null: match by a scan */
+  indexed: string[] | null;
+}
+
+/**
+ * The words of `q` for incident `incidentId`, or null when `q` has no letter or digit. Bundles of
+ * the incident stored but not yet indexed are queued for an index build (search-index.ts), as
+ * incident search does.
+ */
+export async function wordsMatchOf(sql: SqlDb, incidentId: string, q: string): Promise<TWordsMatch | null> {
+  const [w] = await sql.query<{ words: string[] | null; tsq: string | null; re: string | null }>(QUERY_WORDS_SQL, [q]);
+  if (!w?.words?.length || !w.tsq || !w.re) return null;
+  const bundles = await sql.query<{ id: string; ready: boolean }>(
+    `SELECT id, status = 'ready' AS ready FROM "Bundle" WHERE "incidentId" = $1 AND "duplicateOf" IS NULL`,
+    [incidentId],
+  );
+  const ids = bundles.map((b) => b.id);
+  const have = await indexedBundles(sql, ids);
+  for (const b of bundles) if (b.ready && !have.has(b.id) && BUNDLE_ID_RE.test(b.id) && !searchIndexPending(b.id)) void scheduleSearchIndex(sql, b.id);
+  const indexed = ids.length > 0 && ids.every((b) => have.has(b)) ? ids : null;
+  return { tsq: w.tsq, re: w.re, single: w.words.length === 1, indexed };
+}
+
+/** The condition on alias `e` that the event holds the words of `m`; `params` gets the values. */
+export function wordsCondSql(backend: SqlDb["backend"], m: TWordsMatch, params: SqlParam[]): string {
+  const p = (v: SqlParam) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  if (!m.indexed) return matchRegexSql("e.", p(m.re));
+  const cond = indexedWordsAnyCond(backend, m.indexed, `${p(m.tsq)}::tsquery`);
+  return m.single ? cond : `${cond} AND ${matchRegexSql("e.", p(m.re))}`;
+}

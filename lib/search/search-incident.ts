@@ -115,7 +115,8 @@ export interface TSearchResult {
 type Matcher =
   /**
    * `single`: one word, which the index answers exactly (its rows need no regex check);
-   * `words`: the query's words, lower-cased; `counted`: bundles whose word counts are complete
+   * `words`: the query's words, lower-cased; `prefix`: a word is a short id (search-sql.ts), which
+   * the word counts cannot answer; `counted`: bundles whose word counts are complete
    */
   | {
       mode: "words";
@@ -123,6 +124,7 @@ type Matcher =
       re: string;
       single: boolean;
       words: string[];
+      prefix: boolean;
       indexed: string[];
       scanned: string[];
       counted: string[];
@@ -165,7 +167,7 @@ function matchSql(m: Matcher, incidentId: string, p: Push, cols: string, extra: 
  * matching events of the others; any other query counts the matching events.
  */
 function countSql(m: Matcher, incidentId: string, p: Push): string {
-  const fromCounts = m.mode === "words" && m.single ? m.counted : [];
+  const fromCounts = m.mode === "words" && m.single && !m.prefix ? m.counted : [];
   if (m.mode === "substring" || !fromCounts.length) {
     return `SELECT m."nodeId", m."bootId", count(*)::float8 AS n FROM (${matchSql(m, incidentId, p, `e."nodeId", e."bootId"`, "")}) m GROUP BY 1, 2`;
   }
@@ -248,7 +250,7 @@ export async function searchIncident(opts: TSearchOptions): Promise<TSearchResul
   let m: Matcher = { mode: "substring", pattern: containsPattern(q) };
   let bundles = { indexed: 0, scanned: 0 };
   if (mode === "words") {
-    const [w] = await sql.query<{ words: string[] | null; tsq: string | null; re: string | null }>(QUERY_WORDS_SQL, [q]);
+    const [w] = await sql.query<{ words: string[] | null; tsq: string | null; re: string | null; prefix: boolean }>(QUERY_WORDS_SQL, [q]);
     if (w?.words?.length && w.tsq && w.re) {
       const ready = new Set(
         (await sql.query<{ id: string }>(`SELECT id FROM "Bundle" WHERE id = ANY($1::text[]) AND status = 'ready'`, [bundleIds])).map((r) => r.id),
@@ -266,6 +268,7 @@ export async function searchIncident(opts: TSearchOptions): Promise<TSearchResul
         re: w.re,
         single: w.words.length === 1,
         words: w.words,
+        prefix: w.prefix,
         indexed: [...indexed],
         scanned,
         counted: [...counted],

@@ -32,9 +32,17 @@ export function matchRegexSql(a: string, re: string): string {
 }
 
 /**
+ * A query word of 12 to 63 hex digits is the start of a longer id (crictl and docker print
+ * sandbox and container ids cut to 12 or 13 characters): it matches any word it begins.
+ */
+const PREFIX_WORD_RE = "^[0-9a-f]{12,63}$";
+
+/**
  * One row for query text `$1`: `words`, its words in order (lower-cased; none when it has no
- * letter or digit); `tsq`, the AND of its distinct words as tsquery text (`'a' & 'b'`) for the
- * index; `re`, the regex of the words in order with only other characters between them.
+ * letter or digit); `tsq`, the AND of its distinct words as tsquery text (`'a' & 'b'`, a short id
+ * `'4cff53b86489':*`) for the index; `re`, the regex of the words in order with only other
+ * characters between them (a short id followed by any letters or digits); `prefix`, whether a
+ * word is a short id (PREFIX_WORD_RE).
  */
 export const QUERY_WORDS_SQL = `
 WITH r AS (
@@ -43,8 +51,12 @@ WITH r AS (
   WHERE s.w <> ''
 )
 SELECT r.words,
-       (SELECT string_agg(DISTINCT quote_literal(w), ' & ') FROM unnest(r.words) AS w) AS tsq,
-       '(^|[^[:alnum:]])' || array_to_string(r.words, '[^[:alnum:]]+') || '($|[^[:alnum:]])' AS re
+       (SELECT string_agg(DISTINCT quote_literal(w) || CASE WHEN w ~ '${PREFIX_WORD_RE}' THEN ':*' ELSE '' END, ' & ') FROM unnest(r.words) AS w) AS tsq,
+       '(^|[^[:alnum:]])' ||
+         array_to_string(ARRAY(SELECT CASE WHEN u.w ~ '${PREFIX_WORD_RE}' THEN u.w || '[[:alnum:]]*' ELSE u.w END
+                               FROM unnest(r.words) WITH ORDINALITY AS u(w, n) ORDER BY u.n), '[^[:alnum:]]+') ||
+         '($|[^[:alnum:]])' AS re,
+       EXISTS (SELECT 1 FROM unnest(r.words) AS w WHERE w ~ '${PREFIX_WORD_RE}') AS prefix
 FROM r`;
 
 /** Bundle ids are inlined into index predicates and queries: only these are accepted. */

@@ -56,6 +56,7 @@ export function IncidentSearch({ incidentId }: { incidentId: string }) {
           name="search"
           aria-label="search every node and boot of this incident"
           placeholder="pod name, sandbox id, path or error words"
+          title="whole words, in order; a short sandbox or container id (12 or more hex digits, as crictl prints it) finds the full id"
           value={text}
           maxLength={200}
           onChange={(e) => setText(e.target.value)}

@@ -353,7 +353,7 @@ export function TimelineView({ view, healthy }: { view: TBootView; healthy?: Rea
             title={
               state.match === "substring"
                 ? "any part of a word in the message or pod"
-                : "whole words, in order, in the message, pod, sandbox id or parsed fields (as the incident search)"
+                : "whole words, in order, in the message, pod, sandbox id or parsed fields (as the incident search); a short id (12 or more hex digits) finds the full id"
             }
             data-testid="events-search"
             value={qText}

@@ -82,7 +82,9 @@ describe("uploads streamed to disk", () => {
     ]);
     expect(row).toEqual({ sha256: createHash("sha256").update(data).digest("hex"), byteSize: data.length });
 
-    // the same bytes again into that incident: recorded as a repeat, the file on disk removed
+    // once it is stored, the same bytes again into that incident: recorded as a repeat, the file on disk removed
+    const { processBundle } = await import("../lib/ingest/pipeline");
+    expect((await processBundle(db, r.bundleId)).status).toBe("ready");
     const again = path.join(incomingDir(), "b");
     writeFileSync(again, data);
     const dup = await enqueueBundle(db, { incident: r.incidentId, files: [{ name: "kind.log", path: again }] });

@@ -10,11 +10,12 @@
  * caller reads in bounded slices as it does a substring. Both give the same rows.
  */
 import type { SqlDb, SqlParam } from "../db/sql";
+import type { TTextMatchMode } from "../view/view-state";
 import { indexedBundles, indexedWordsAnyCond, scheduleSearchIndex, searchIndexPending } from "./search-index";
 import { BUNDLE_ID_RE, matchRegexSql, QUERY_WORDS_SQL } from "./search-sql";
 
-/** How the events filter's text matches: whole words (this module), or a part of a word anywhere in the message or pod. */
-export type TTextMatch = "words" | "substring";
+/** How the events filter's text matches: whole words (this module), or a part of a word anywhere in the message or pod (lib/view/view-state.ts `TEXT_MATCHES`). */
+export type TTextMatch = TTextMatchMode;
 
 export interface TWordsMatch {
   /** the AND of the text's distinct words, as tsquery text (`'a' & 'b'`) */

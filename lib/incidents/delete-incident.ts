@@ -1,8 +1,7 @@
 /**
  * Deletes an incident with all its data: events, source files and their stored
  * text, nodes, boots, findings, bundles, and uploads still waiting on disk. One transaction:
- * the incident is there whole or gone whole. Its bundles' search indexes and word tables are
- * dropped after it, in the background (lib/search/search-index.ts `scheduleDropStale`).
+ * the incident is there whole or gone whole.
  *
  * `Event` and its per-second rollup `EventDensity` have no foreign keys (for COPY speed), so
  * their rows go first (events by incident, the rollup by the incident's boots); the schema's
@@ -13,7 +12,6 @@ import { rmSync } from "node:fs";
 import type { DbHandles } from "../db/connection";
 import { ApiError } from "../http/errors";
 import { uploadsDir } from "../ingest/uploads";
-import { scheduleDropStale } from "../search/search-index";
 
 export interface DeleteIncidentResult {
   incidentId: string;
@@ -38,7 +36,5 @@ export async function deleteIncident(db: DbHandles, opts: { incidentId: string }
   });
   if (!result) throw new ApiError("not_found", `no incident ${incidentId}`);
   for (const id of result.bundleIds) rmSync(uploadsDir(id), { recursive: true, force: true });
-  // its bundles' search indexes and word tables: in the background (a concurrent index drop waits for readers)
-  void scheduleDropStale(db.sql);
   return { incidentId, bundles: result.bundleIds.length, events: result.events };
 }

@@ -375,22 +375,6 @@ export function scheduleSearchIndex(sql: SqlDb, bundleId: string): Promise<void>
   return s.chain;
 }
 
-/**
- * Drops, in the background after the builds queued before it, the search indexes and tables of
- * bundles that are gone (`dropStaleSearchIndexes`): called when an incident is deleted, so its
- * words do not outlive it. The promise settles when done; a failure is logged, never thrown.
- */
-export function scheduleDropStale(sql: SqlDb): Promise<void> {
-  const s = (g.__bootlineSearchIndex ??= { chain: Promise.resolve(), pending: new Set() });
-  s.chain = s.chain.then(() =>
-    dropStaleSearchIndexes(sql).then(
-      () => undefined,
-      (e: Error) => console.error(`bootline: search indexes of deleted bundles not dropped: ${e.message}`),
-    ),
-  );
-  return s.chain;
-}
-
 /** True while a build of `bundleId` is queued or running in this process. */
 export function searchIndexPending(bundleId: string): boolean {
   return !!g.__bootlineSearchIndex?.pending.has(bundleId);

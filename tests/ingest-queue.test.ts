@@ -4,7 +4,7 @@
  * bundle at once run it once.
  */
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestDb, type TestDb } from "../lib/db/test-db";
 import type { DbHandles } from "../lib/db/connection";
 import { caseBytes } from "./cases/cases";
@@ -68,7 +68,13 @@ describe("ingest queue (pg-boss)", () => {
     expect(await waitFor(ids)).toEqual(["ready", "ready", "ready", "ready", "ready"]);
     const counts = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Event" WHERE "bundleId" = ANY($1::text[]) GROUP BY "bundleId"`, [ids]);
     expect(counts.map((c) => c.n)).toEqual([4, 4, 4, 4, 4]);
-    const jobs = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'ingest' AND state = 'completed'`);
-    expect(jobs[0].n).toBe(6);
+    // pg-boss marks a job completed after its handler returns, which is after the bundle is ready
+    await vi.waitFor(
+      async () => {
+        const jobs = await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'ingest' AND state = 'completed'`);
+        expect(jobs[0].n).toBe(6);
+      },
+      { timeout: 15_000, interval: 100 },
+    );
   });
 });

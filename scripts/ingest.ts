@@ -112,7 +112,9 @@ function printHuman(r: IncidentReport): void {
   out.write(`incident ${r.incidentId}  "${r.title}"\n\nfiles:\n`);
   for (const f of r.files) {
     const why = f.reason ? `  (${f.status}: ${f.reason})` : "";
-    out.write(`  ${f.path}  ${f.kind}/${f.format}  node=${f.node ?? "-"}  lines=${f.lines} parsed=${f.parsed} blank=${f.blank} skipped=${f.skipped}${why}\n`);
+    out.write(
+      `  ${f.path}  ${f.kind}/${f.format}  node=${f.node ?? "-"}  lines=${f.lines} parsed=${f.parsed} blank=${f.blank} skipped=${f.skipped}  records=${f.records} timed=${f.timed} aged=${f.aged} untimed=${f.untimed}${why}\n`,
+    );
   }
   out.write("\nnodes:\n");
   for (const n of r.nodes) {

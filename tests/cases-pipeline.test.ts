@@ -121,6 +121,8 @@ describe.each(Object.entries(CASES))("case %s", (name, c) => {
     const { a } = ingestCase(name, opts);
     expect(a.files[0].counts.records).toBe(want.records);
     expect(timestamped(name, opts)).toBe(want.timestamped);
+    const c = a.files[0].counts;
+    expect(c.records - c.noTimestamp - c.aged + c.sinceBoot).toBe(want.timestamped);
   });
 
   it("puts its events on the node the text names, else on one named after the upload", () => {

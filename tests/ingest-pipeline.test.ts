@@ -76,6 +76,26 @@ describe("ingest pipeline", () => {
     expect(w?.metrics).toMatchObject({ attempts: 1, pods: 1, errorClass: "context-deadline-exceeded" });
   });
 
+  it("says per file how many records carry their own time, how many got one from an age, and how many have none", async () => {
+    const { result, report } = await ingest(
+      [
+        { name: "describe.log", data: caseFile("044-describe-calico-nodename-x158-over-6m.log") },
+        { name: "cilium.log", data: caseFile("003-cilium-agent-logfmt-regenerate-loop.log") },
+        { name: "kmsg.log", data: caseFile("107-kmsg-pri-kubelet-crashloop-5s.log") },
+        { name: "kind.log", data: caseFile("056-kind-journald-containerd-kubelet-cilium-cni-retry.log") },
+      ],
+      { collected: "2018-04-12T08:00:00Z" },
+    );
+    expect(result.status).toBe("ready");
+    const times = Object.fromEntries(report.files.map((f) => [f.path, { records: f.records, timed: f.timed, aged: f.aged, untimed: f.untimed }]));
+    expect(times).toEqual({
+      "describe.log": { records: 2, timed: 0, aged: 2, untimed: 0 },
+      "cilium.log": { records: 13, timed: 0, aged: 0, untimed: 13 },
+      "kmsg.log": { records: 12, timed: 12, aged: 0, untimed: 0 },
+      "kind.log": { records: 4, timed: 4, aged: 0, untimed: 0 },
+    });
+  });
+
   it("fails a bundle with nothing readable, names the files, and stores nothing", async () => {
     const before = await db.sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM "Event"`);
     const { result, bundleId } = await ingest([{ name: "garbage.txt", data: Buffer.from("not a log line\nnor this\n") }]);

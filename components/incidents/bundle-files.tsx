@@ -60,6 +60,9 @@ export function BundleFiles({ b }: { b: TBundleView }) {
                 <th>node</th>
                 <th className="num">lines</th>
                 <th className="num">parsed</th>
+                <th className="num" title="records: with a time of their own / counted from an age / without a time">
+                  records
+                </th>
                 <th className="num">skipped</th>
                 <th>skipped by reason</th>
                 <th title="secrets replaced before storage, by kind">redacted</th>
@@ -79,13 +82,20 @@ export function BundleFiles({ b }: { b: TBundleView }) {
                   <td className="mono small">{f.nodeName ?? "—"}</td>
                   <td className="num">{fmtCount(f.lines)}</td>
                   <td className="num">{fmtCount(f.parsed)}</td>
+                  <td className="num" data-testid="file-records">
+                    {fmtCount(f.records)}
+                    <div className="muted small" data-testid="file-times">
+                      {fmtCount(f.records - f.noTimestamp - f.aged + f.sinceBoot)} timed
+                      {f.aged > 0 && ` · ${fmtCount(f.aged)} from ages`}
+                      {f.noTimestamp > f.sinceBoot && ` · ${fmtCount(f.noTimestamp - f.sinceBoot)} untimed`}
+                    </div>
+                  </td>
                   <td className={`num${f.skipped ? " warn" : ""}`}>{fmtCount(f.skipped)}</td>
                   <td className="small">
                     {Object.entries(f.skippedByReason)
                       .filter(([, n]) => n > 0)
                       .map(([k, n]) => `${k} ${fmtCount(n)}`)
                       .join(", ") || <span className="muted">—</span>}
-                    {f.noTimestamp > 0 && <div className="muted">{fmtCount(f.noTimestamp)} without time</div>}
                     {f.outOfOrder > 0 && <div className="muted">{fmtCount(f.outOfOrder)} out of order</div>}
                   </td>
                   <td className="small" data-testid="file-redacted">

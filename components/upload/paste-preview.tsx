@@ -48,7 +48,10 @@ function FileSummary({ f }: { f: TPreviewFile }) {
         </div>
         <div>
           <dt>with a time</dt>
-          <dd data-testid="preview-timed">{fmtCount(f.timed)}</dd>
+          <dd data-testid="preview-timed">
+            {fmtCount(f.timed)}
+            {f.aged > 0 && <span className="muted"> (+{fmtCount(f.aged)} from ages)</span>}
+          </dd>
         </div>
         {f.components.length > 0 && (
           <div>
@@ -71,7 +74,7 @@ function FileSummary({ f }: { f: TPreviewFile }) {
             )}
           </dd>
         </div>
-        {f.timed > 0 && (
+        {f.timed + f.aged > 0 && (
           <div>
             <dt>zone</dt>
             <dd>

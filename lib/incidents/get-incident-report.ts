@@ -22,6 +22,13 @@ export interface ReportFile {
   blank: number;
   skipped: number;
   records: number;
+  /** records with a time of their own: a stamp, or seconds since boot */
+  timed: number;
+  /** records whose time was counted back from a relative age (`5m`) and the collection or upload time */
+  aged: number;
+  /** records with no time at all (kept, on no boot) */
+  untimed: number;
+  /** records without a UTC time: `untimed` and those whose own time is seconds since boot only */
   noTimestamp: number;
   continuation: number;
   banner: number;
@@ -116,6 +123,9 @@ export async function getIncidentReport(db: DbHandles, incidentId: string): Prom
         blank: f.blank,
         skipped: f.skipped,
         records: f.records,
+        timed: f.records - f.noTimestamp - f.aged + f.sinceBoot,
+        aged: f.aged,
+        untimed: f.noTimestamp - f.sinceBoot,
         noTimestamp: f.noTimestamp,
         continuation: f.continuation,
         banner: f.banner,

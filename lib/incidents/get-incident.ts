@@ -66,6 +66,10 @@ export interface TSourceFileView {
   skipped: number;
   records: number;
   noTimestamp: number;
+  /** records whose time was counted back from a relative age */
+  aged: number;
+  /** of `noTimestamp`, records whose own time is seconds since boot */
+  sinceBoot: number;
   continuation: number;
   banner: number;
   outOfOrder: number;
@@ -202,6 +206,8 @@ export async function getIncident(opts: { incidentId: string }): Promise<TIncide
         skipped: f.skipped,
         records: f.records,
         noTimestamp: f.noTimestamp,
+        aged: f.aged,
+        sinceBoot: f.sinceBoot,
         continuation: f.continuation,
         banner: f.banner,
         outOfOrder: f.outOfOrder,

@@ -61,8 +61,10 @@ export interface TPreviewFile {
   /** lines that are records, continuations or banners */
   linesRead: number;
   records: number;
-  /** records that carry a time */
+  /** records that carry a time of their own */
   timed: number;
+  /** records whose time was counted back from a relative age (`5m`) */
+  aged: number;
   skippedByReason: Record<string, number>;
   /** at least 80% of the non-blank lines parsed */
   read: boolean;
@@ -254,7 +256,8 @@ export function previewText(input: PreviewInput): TPreview {
       blank: c.blank,
       linesRead: c.parsed,
       records: c.records,
-      timed: c.records - c.noTimestamp,
+      timed: c.records - c.noTimestamp - c.aged + c.sinceBoot,
+      aged: c.aged,
       skippedByReason: { ...c.skippedByReason },
       read,
       explanation: explain(f, read),

@@ -15,7 +15,12 @@ export interface LineCounts {
   records: number;
   continuation: number;
   banner: number;
+  /** records with no UTC time: none of their own and none counted back from an age */
   noTimestamp: number;
+  /** of `noTimestamp`, records whose own time is seconds since boot only (dmesg, kmsg, `-o short-monotonic` with no anchor) */
+  sinceBoot: number;
+  /** records whose time was counted back from a relative age (`5m` in a kubectl table) and the collection or upload time; the rest of `records - noTimestamp` carry a time of their own */
+  aged: number;
   outOfOrder: number;
   /** records that began on a physical line another record began on (records glued by a terminal); then records + continuation + banner - glued = parsed */
   glued?: number;

@@ -363,6 +363,8 @@ export function emptyCounts(): LineCounts {
     continuation: 0,
     banner: 0,
     noTimestamp: 0,
+    sinceBoot: 0,
+    aged: 0,
     outOfOrder: 0,
   };
 }
@@ -1024,8 +1026,10 @@ export function parseLines(path: string, linesIn: readonly string[], opts: Parse
   for (const r of ordered) {
     if (r.ts === null) {
       counts.noTimestamp++;
+      if (!Number.isNaN(uptimeOf(r))) counts.sinceBoot++;
       continue;
     }
+    if (r.k8sEvent?.lastUncertaintyMs !== undefined) counts.aged++;
     if (prevTs !== null && r.ts < prevTs) {
       r.outOfOrder = true;
       counts.outOfOrder++;

@@ -14,14 +14,11 @@ import { analyseBundle } from "../lib/ingest/reference";
 import { uploadNodeName } from "../lib/ingest/settle";
 import { toBootEvent } from "../lib/model/boot-event";
 import { parseFile } from "../lib/parse/parse-file";
-import { caseBytes, caseText } from "./cases/cases";
+import { caseBytes, caseNames, caseOptions, caseText } from "./cases/cases";
 
 const UPLOAD_MS = Date.UTC(2026, 11, 1, 12, 0, 0);
-const at = (s: string) => Date.parse(s);
 
 interface CaseExpect {
-  /** upload values a reviewer gives */
-  opts?: Partial<IngestOptions>;
   /** node named by the text; undefined: named after the upload */
   node?: string;
   /** error class of the failures: a slug, `sig:` for a signature, or null for none */
@@ -32,7 +29,6 @@ interface CaseExpect {
 
 const CASES: Record<string, CaseExpect> = {
   "001-calico-nodename-stopsandbox-journald.log": {
-    opts: { year: 2025 },
     node: "node-p",
     errorClass: "calico-nodename-missing",
     failureKind: "sandbox.stop.failed",
@@ -43,35 +39,34 @@ const CASES: Record<string, CaseExpect> = {
   "006-cni-agent-tabs-rewrite-multiline-kubeconfig.log": { errorClass: null },
   "008-kubectl-logs-prefix-glued-lines.log": { errorClass: null },
   "009-kubelet-cni-not-initialized-5s-journal-header.log": { node: "node-p", errorClass: "cni-config-uninitialized", failureKind: "network.not-ready" },
-  "012-crictl-runp-calico-klog-and-logrus-fata.log": { opts: { year: 2023 }, errorClass: "sig:" },
+  "012-crictl-runp-calico-klog-and-logrus-fata.log": { errorClass: "sig:" },
   "013-describe-events-sandboxchanged-x10.log": {
-    opts: { collectedMs: at("2020-07-08T10:00:00Z") },
     node: "node-p-000000",
     errorClass: "netplugin-no-error-message",
   },
   "017-journald-localized-month-embedded-containerd.log": { node: "node-p.localdomain", errorClass: null },
-  "040-get-events-all-namespaces-starting-kubelet.log": { opts: { collectedMs: at("2019-04-03T10:00:00Z") }, node: "node-p-0000", errorClass: null },
+  "040-get-events-all-namespaces-starting-kubelet.log": { node: "node-p-0000", errorClass: null },
   "044-describe-calico-nodename-x158-over-6m.log": {
-    opts: { collectedMs: at("2018-04-12T08:00:00Z") },
     node: "node-p-0000000000000000000",
     errorClass: "calico-nodename-missing",
   },
   "056-kind-journald-containerd-kubelet-cilium-cni-retry.log": { node: "kind-worker", errorClass: "sig:" },
-  "069-journalctl-reverse-order-pager-truncated.log": { opts: { year: 2025 }, node: "node", errorClass: "sig:failed to reserve sandbox name" },
+  "069-journalctl-reverse-order-pager-truncated.log": { node: "node", errorClass: "sig:failed to reserve sandbox name" },
   "070-syslog-kubelet-containerd-deadline.log": { node: "NodeA", errorClass: "context-deadline-exceeded" },
-  "079-klog-calico-nodename-triple.log": { opts: { year: 2020 }, errorClass: "calico-nodename-missing" },
-  "091-after-reboot-flannel-klog-out-of-order-timestamps.log": { opts: { year: 2021 }, errorClass: null },
+  "079-klog-calico-nodename-triple.log": { errorClass: "calico-nodename-missing" },
+  "091-after-reboot-flannel-klog-out-of-order-timestamps.log": { errorClass: null },
   "100-journalctl-o-verbose-kubelet.log": { errorClass: null },
   "103-gcp-cloud-logging-export-jsonpayload-pretty.log": { errorClass: null },
   "107-kmsg-pri-kubelet-crashloop-5s.log": { errorClass: null },
-  "112-dmesg-T-german-weekday-cni0-veth-churn.log": { opts: { tz: "Europe/Berlin" }, errorClass: null },
-  "121-k3s-in-docker-describe-ttrpc-closed-12s.log": { opts: { collectedMs: at("2020-06-22T08:00:00Z") }, node: "054837d7fc21", errorClass: "sig:" },
-  "124-syslog-pri-prefix-sandbox-address-already-in-use.log": { opts: { year: 2019 }, node: "node-p", errorClass: "sig:" },
+  "112-dmesg-T-german-weekday-cni0-veth-churn.log": { errorClass: null },
+  "121-k3s-in-docker-describe-ttrpc-closed-12s.log": { node: "054837d7fc21", errorClass: "sig:" },
+  "124-syslog-pri-prefix-sandbox-address-already-in-use.log": { node: "node-p", errorClass: "sig:" },
   "130-talos-kubelet-json-epoch-ms-host-prefix-runtime-eof-wrapped.log": {
     node: "10.200.193.195",
     errorClass: "runtime-unreachable",
     failureKind: "runtime.unhealthy",
   },
+  "140-describe-bare-kubelet-source-no-node-x279-combined.log": { errorClass: "calico-nodename-missing" },
 };
 
 interface Expected {
@@ -113,9 +108,14 @@ function timestamped(name: string, opts: Partial<IngestOptions>): number {
 
 const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
 
+it("every case file of tests/cases has its row here", () => {
+  expect(caseNames()).toEqual(Object.keys(CASES).sort());
+});
+
 describe.each(Object.entries(CASES))("case %s", (name, c) => {
   const want = expected(name);
-  const opts = c.opts ?? {};
+  // the upload values a reviewer gives (tests/cases/cases.ts CASE_UPLOADS)
+  const opts: Partial<IngestOptions> = caseOptions(name);
 
   it("reads every record, with its own time where it has one", () => {
     const { a } = ingestCase(name, opts);

@@ -35,9 +35,9 @@ import type { BootInfo } from "../detect/types";
 import { clockOffsets } from "../normalise/clock-skew";
 import { fileBase, latestMtime, type IngestOptions, type Progress } from "./analyse-bundle";
 import { duplicateScopes, findDuplicates, settleBundle } from "./settle";
-import type { AnalysedBoot, AnalysedFile } from "../model/event";
+import type { AnalysedFile } from "../model/event";
 import { ingestExecutors, type Executor } from "./ingest-pool";
-import { blockRowChunks, ROW_COLUMNS, unpackTask, type NodeRowsResult, type ParseFileResult } from "./ingest-tasks";
+import { blockRowChunks, ROW_COLUMNS, unpackTask, type NodeRowsResult, type ParseFileResult, type PartSource, type PreparedNode } from "./ingest-tasks";
 import type { LiveNodeState } from "./live-status";
 import { TAIL_COLUMNS } from "./spill";
 import { requireReadable } from "./file-reason";
@@ -162,10 +162,14 @@ export async function unpackUploads(
 /** A node's share of the bundle after pass 1 (`node` null: records on no node). */
 interface NodeGroup {
   node: string | null;
-  /** the node keys its parts are held under (its own; also `null` when it is the bundle's only node) */
-  sources: Array<string | null>;
+  /**
+   * its parts on the threads: those held under its own name, and those held under no node of the
+   * files the settle step gives it (`PartSource`)
+   */
+  sources: PartSource[];
   /** events held by each executor (index into `ParsedBundle.executors`) */
   held: Map<number, number>;
+  /** events counted at parse, for progress; the node's event ids follow what `prepareNode` counts */
   events: number;
 }
 
@@ -311,17 +315,23 @@ export async function settleParsed(parsed: ParsedFiles, unpacked: UnpackedFile[]
   for (const [x, ords] of dropped) await executors[x].call("dropFiles", { token, ords });
   const { files, offsets } = settled;
 
-  const byNode = new Map<string | null, NodeGroup>();
+  // a group takes the parts held under its name, and those held under no node of exactly the
+  // files the settle step gives it: records of no node are held under one key for every file
+  const byNode = new Map<string | null, NodeGroup & { unplaced: number[] }>();
   results.forEach((r, ord) => {
     for (const p of r.parts) {
       const node = p.node ?? settled.nodeOf(ord);
       let g = byNode.get(node);
-      if (!g) byNode.set(node, (g = { node, sources: [node], held: new Map(), events: 0 }));
-      if (!g.sources.includes(p.node)) g.sources.push(p.node);
+      if (!g) byNode.set(node, (g = { node, sources: [], unplaced: [], held: new Map(), events: 0 }));
+      if (p.node === null && !g.unplaced.includes(ord)) g.unplaced.push(ord);
       g.held.set(holder[ord], (g.held.get(holder[ord]) ?? 0) + p.events);
       g.events += p.events;
     }
   });
+  for (const g of byNode.values()) {
+    if (g.node !== null) g.sources.push({ node: g.node });
+    if (g.unplaced.length) g.sources.push({ node: null, ords: g.unplaced });
+  }
   const groups = [...byNode.values()].sort((a, b) => (a.node === null ? 1 : b.node === null ? -1 : a.node.localeCompare(b.node)));
   return {
     token,
@@ -381,7 +391,11 @@ const stateAt = (f: number): LiveNodeState => (f >= 1 ? "stored" : f >= STEP_ROW
  *
  * Event, Boot and SourceFile ids are reserved from their sequences under the advisory lock, which
  * every ingest holds until its transaction ends, so threads format rows and detectors cite events
- * by id without reading them back (store-bundle.ts).
+ * by id without reading them back (store-bundle.ts). A node's Event and Boot ids are given once
+ * its events and boots are final (`prepareNode` has gathered, shifted and counted them), from
+ * what it counted, never from a count taken earlier: whatever the settle step decided late
+ * (duplicates, the node of records nothing places, clock offsets), the blocks of two nodes cannot
+ * overlap, and the sequences are moved past the last id given in `finish`.
  */
 class BundleStore {
   private nodeIds = new Map<string, number>();
@@ -459,18 +473,20 @@ class BundleStore {
     const x = [...g.held].sort((p, q) => q[1] - p[1] || p[0] - q[0])[0]?.[0] ?? 0;
     const ex = executors[x];
     const key = `${token}:${gi}`;
-    const firstId = this.nextEventId;
-    this.nextEventId += g.events;
     const prior = this.allocated;
     let release!: () => void;
     this.allocated = new Promise((r) => (release = r));
     try {
       const spilled = (
-        await Promise.all([...g.held.keys()].filter((y) => y !== x).map((y) => executors[y].call("spillNodes", { token, nodes: g.sources, dir: this.dir })))
+        await Promise.all([...g.held.keys()].filter((y) => y !== x).map((y) => executors[y].call("spillNodes", { token, sources: g.sources, dir: this.dir })))
       ).flat();
-      const found: AnalysedBoot[] = await ex.call("prepareNode", { token, key, node: g.node, sources: g.sources, spilled, offsets });
+      const prep: PreparedNode = await ex.call("prepareNode", { token, key, node: g.node, sources: g.sources, spilled, offsets });
+      const found = prep.boots;
       this.onStep(gi, STEP_BOOTS);
       await prior;
+      // the node's rows are final now: its ids follow the ids given to the nodes before it
+      const firstId = this.nextEventId;
+      this.nextEventId += prep.events;
       const nodeId = g.node === null ? null : this.nodeIds.get(g.node)!;
       const bootIds: number[] = [];
       const detect: Array<BootInfo | null> = [];
@@ -499,6 +515,7 @@ class BundleStore {
         firstId,
         fileIds: this.fileIds,
       });
+      if (rows.events !== prep.events) throw new Error(`node ${g.node ?? "(none)"}: ${rows.events} rows formatted for ${prep.events} ids`);
       this.onStep(gi, STEP_ROWS);
       return { ...rows, boots, node: g.node, from: ex, gi };
     } catch (e) {
@@ -789,7 +806,7 @@ export async function ingestByNode(
       unused.push(node);
       return null;
     }
-    return { node, sources: [node], held, events };
+    return { node, sources: [{ node }], held, events };
   });
   // then the cluster events on no node (no boots), last as in the two passes
   if (nowhere) {
@@ -798,7 +815,7 @@ export async function ingestByNode(
       if (offsetDue()) throw new NeedsTwoPasses("a clock offset to apply");
       const withEvents = names.filter((n) => looseEvents.has(n) || (filesOf.get(n) ?? []).some((ord) => results[ord].parts.length));
       if (withEvents.length === 1) throw new NeedsTwoPasses("records of no node in a bundle of one node");
-      return { node: null, sources: [null], held: new Map(nowhere), events: [...nowhere.values()].reduce((s, n) => s + n, 0) };
+      return { node: null, sources: [{ node: null }], held: new Map(nowhere), events: [...nowhere.values()].reduce((s, n) => s + n, 0) };
     });
   }
   // a node's files go in once its rows are in: their listings are final by then

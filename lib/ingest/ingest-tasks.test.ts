@@ -38,7 +38,7 @@ function rowsOf(token: string, node: string, text: string): { chunks: Uint8Array
     dir,
     holdBytes: 1 << 30,
   });
-  const boots = prepareNode({ token, key: `${token}:0`, node, sources: [node], spilled: [], offsets: {} });
+  const { boots } = prepareNode({ token, key: `${token}:0`, node, sources: [{ node }], spilled: [], offsets: {} });
   const r = nodeRows({
     key: `${token}:0`,
     incidentId: "inc1",
@@ -106,7 +106,7 @@ describe("held events of a failed bundle", () => {
     expect(r.parts).toEqual([{ node: "ip-10-0-0-9", events: 2_000 }]);
     expect(readdirSync(next).filter((n) => n.endsWith(".ev"))).toHaveLength(1);
     expect(heldState().heldBytes).toBe(0);
-    const boots = prepareNode({ token: "good", key: "good:0", node: "ip-10-0-0-9", sources: ["ip-10-0-0-9"], spilled: [], offsets: {} });
+    const { boots } = prepareNode({ token: "good", key: "good:0", node: "ip-10-0-0-9", sources: [{ node: "ip-10-0-0-9" }], spilled: [], offsets: {} });
     const rows = nodeRows({
       key: "good:0",
       incidentId: "i",

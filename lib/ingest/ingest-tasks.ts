@@ -8,7 +8,7 @@
  *   than `holdBytes` of them (estimated, `heldSize`); past that, the largest parts go to spill
  *   files on disk (spill.ts), so memory stays bounded whatever the bundle's size. The raw text
  *   goes to a file of SourceBlock rows. Returns the file's listing, counts and skew input only.
- * - `spillNodes`: hands a node's parts to another thread through the disk.
+ * - `spillNodes`: hands a node's parts (`PartSource`) to another thread through the disk.
  * - `prepareNode` (pass 2, one node): gathers the node's events, applies the clock offsets,
  *   infers error classes and finds the node's boots (`analyseNode`); keeps the events until:
  * - `nodeRows`: with the database ids the caller chose, formats the node's `Event` and
@@ -378,17 +378,42 @@ export function dropFiles(t: { token: string; ords: number[] }): void {
   }
 }
 
-/** Spills this thread's in-memory parts of `nodes` (another thread prepares them); returns every spilled part of them. */
-export function spillNodes(t: { token: string; nodes: Array<string | null>; dir: string }): Array<{ ord: number; path: string }> {
+/**
+ * Which held parts make up one node's events: those held under the node key `node` (the node the
+ * records named, or `null` for none), of the files `ords` only, or of every file when `ords` is
+ * absent. The records of one file that name no node go to the node the settle step gives that
+ * file, so two nodes (or a node and "no node") may each take some of the parts held under `null`.
+ */
+export interface PartSource {
+  node: string | null;
+  ords?: number[];
+}
+
+/** Removes and returns the parts of this thread that `src` names (`PartSource`). */
+function takeParts(token: string, src: PartSource): HeldPart[] {
+  const nodes = held.get(token);
+  const parts = nodes?.get(nodeKey(src.node));
+  if (!nodes || !parts) return [];
+  if (!src.ords) {
+    nodes.delete(nodeKey(src.node));
+    return parts;
+  }
+  const want = new Set(src.ords);
+  const taken = parts.filter((p) => want.has(p.ord));
+  const kept = parts.filter((p) => !want.has(p.ord));
+  if (kept.length) nodes.set(nodeKey(src.node), kept);
+  else nodes.delete(nodeKey(src.node));
+  return taken;
+}
+
+/** Spills this thread's in-memory parts named by `sources` (another thread prepares them); returns every spilled part of them. */
+export function spillNodes(t: { token: string; sources: PartSource[]; dir: string }): Array<{ ord: number; path: string }> {
   const out: Array<{ ord: number; path: string }> = [];
-  const nodes = held.get(t.token);
-  for (const node of t.nodes) {
-    const parts = nodes?.get(nodeKey(node)) ?? [];
-    for (const p of parts) {
+  for (const src of t.sources) {
+    for (const p of takeParts(t.token, src)) {
       spillPart(t.dir, p);
       out.push({ ord: p.ord, path: p.path! });
     }
-    nodes?.delete(nodeKey(node));
   }
   return out;
 }
@@ -400,8 +425,8 @@ export interface PrepareNodeTask {
   key: string;
   /** the node (null: the records on no node) */
   node: string | null;
-  /** the node keys this thread holds parts under (the node's own, and "no node" when it is the only node) */
-  sources: Array<string | null>;
+  /** the parts this thread holds of the node (`PartSource`: its own, and the records of its files that name no node) */
+  sources: PartSource[];
   /** parts spilled by other threads */
   spilled: Array<{ ord: number; path: string }>;
   /** clock offset by file ord, ms */
@@ -429,21 +454,26 @@ function readSpill(p: { ord: number; path: string }, node: string | null): { eve
   return { events, tails };
 }
 
+/** A prepared node: its boots (index = `AnalysedEvent.boot`) and how many events it holds (its `Event` rows). */
+export interface PreparedNode {
+  boots: AnalysedBoot[];
+  events: number;
+}
+
 /**
  * Gathers a node's events (in file order), shifts them by their file's clock offset and finds
- * the node's boots; keeps them for `nodeRows`.
+ * the node's boots; keeps them for `nodeRows`. The count returned is the number of rows
+ * `nodeRows` formats: the caller gives the node its event ids from it.
  */
-export function prepareNode(t: PrepareNodeTask): AnalysedBoot[] {
+export function prepareNode(t: PrepareNodeTask): PreparedNode {
   const pieces: Array<{ ord: number; events: AnalysedEvent[]; tails?: string[] }> = [];
-  const nodes = held.get(t.token);
   for (const src of t.sources) {
-    for (const p of nodes?.get(nodeKey(src)) ?? []) {
+    for (const p of takeParts(t.token, src)) {
       if (p.events) {
         heldBytes -= p.bytes;
         pieces.push({ ord: p.ord, events: p.events });
       } else pieces.push({ ord: p.ord, ...readSpill({ ord: p.ord, path: p.path! }, t.node) });
     }
-    nodes?.delete(nodeKey(src));
   }
   for (const p of t.spilled) pieces.push({ ord: p.ord, ...readSpill(p, t.node) });
   pieces.sort((a, b) => a.ord - b.ord);
@@ -460,7 +490,7 @@ export function prepareNode(t: PrepareNodeTask): AnalysedBoot[] {
   }
   const boots = t.node === null ? [] : analyseNode(events);
   prepared.set(t.key, { events, tails });
-  return boots;
+  return { boots, events: events.length };
 }
 
 /** Ids and context for formatting a prepared node's rows. */
@@ -474,7 +504,7 @@ export interface NodeRowsTask {
   bootIds: number[];
   /** per boot: run the detectors here on this bundle's events (a boot new to the incident), else null */
   detect: Array<BootInfo | null>;
-  /** id of the node's first event (ids are consecutive, in spill order) */
+  /** id of the node's first event (ids are consecutive, one per event `prepareNode` counted, in its order) */
   firstId: number;
   /** SourceFile id by file ord */
   fileIds: Record<number, number>;

@@ -104,7 +104,7 @@ export const METRIC_SPECS: Record<string, Spec> = {
   writesPerS: { label: "write rate (all writers together)", as: "perS", hide: (v) => v === null },
   writesByWriter: { label: "writes by writer", as: "countsBy", hide: (v) => empty(v) || Object.keys(v as object).length < 2 },
   turns: {
-    label: "turns (a change of writer from one write to the next)",
+    label: "turns (changes of writer between writes)",
     as: "count",
     hide: (_v, m) => ((m.writers as unknown[] | undefined)?.length ?? 0) < 2,
   },

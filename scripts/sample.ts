@@ -7,7 +7,7 @@
  *       [--second-boot-after 7200]   (scenario two-boots)
  *       [--backoff steady|growing] [--backoff-cap 300] [--degrade-after 120]   (calico)
  *       [--mode deadlock|slow-start] [--agent-failures 2] [--duration 300]   (istio-deadlock)
- *       [--rate 4] [--duration 60] [--loop-start 30] [--cilium-log cri|plain]   (conflist-loop)
+ *       [--rate 4] [--duration 60] [--loop-start 30] [--cilium-log cri|slog|plain]   (conflist-loop)
  *   npm run sample -- --list
  *
  * Prints the truth (expected boot, sandbox failure windows and the other detectors'
@@ -42,7 +42,7 @@ function usage(msg?: string): never {
   process.stderr.write(
     "usage: npm run sample -- --scenario <" +
       SCENARIOS.map((s) => s.name).join("|") +
-      "> --out <file.tar.gz> [--seed N] [--pods N] [--retry-interval S] [--nodename-delay S] [--events-skew S] [--boot-at ISO] [--node NAME] [--second-boot-after S] [--backoff steady|growing] [--backoff-cap S] [--degrade-after S] [--mode deadlock|slow-start] [--agent-failures N] [--duration S] [--rate N] [--loop-start S] [--cilium-log cri|plain] [--truth FILE]\n",
+      "> --out <file.tar.gz> [--seed N] [--pods N] [--retry-interval S] [--nodename-delay S] [--events-skew S] [--boot-at ISO] [--node NAME] [--second-boot-after S] [--backoff steady|growing] [--backoff-cap S] [--degrade-after S] [--mode deadlock|slow-start] [--agent-failures N] [--duration S] [--rate N] [--loop-start S] [--cilium-log cri|slog|plain] [--truth FILE]\n",
   );
   process.exit(2);
 }

@@ -199,4 +199,44 @@ describe("the istio-cni agent log as kubectl logs printed it, fields separated b
       durationS: 79.6,
     });
   });
+
+  it("with Cilium's slog lines between them (a write 0.2 s after each of istio-cni's): two writers, 399 turns, 5 writes/s together", () => {
+    const start = Date.UTC(2025, 4, 19, 4, 20, 4, 809);
+    const cilium: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      const t = new Date(start + 2 + i * 400 + 200).toISOString();
+      const slog = `time=${t.replace("Z", "531Z")} level=info source=/go/src/github.com/cilium/cilium/daemon/cmd/cni/config.go:355 msg="Wrote CNI configuration file" module=agent.infra.cni-config destination=/host/etc/cni/net.d/05-cilium.conflist`;
+      cilium.push(`${t.replace("Z", "612345Z")} stderr F ${slog}`);
+    }
+    const a = analyseBundle(
+      [
+        { path: "istio-cni-node.log", upload: "istio-cni-node.log", status: "read", data: Buffer.from(agentLog(200, 0.4)) },
+        {
+          path: "var/log/pods/kube-system_cilium-x7k2p_0b7e/cilium-agent/0.log",
+          upload: "cilium-agent.log",
+          status: "read",
+          data: Buffer.from(`${cilium.join("\n")}\n`),
+        },
+      ],
+      { uploadMs: UPLOAD_MS },
+    );
+    expect(a.files.map((f) => f.counts.records)).toEqual([400, 200]);
+    const [node] = [...a.nodes.keys()];
+    const boot = a.nodes.get(node)![0];
+    const events = a.events.map((e, i) => toBootEvent(e, i + 1, e.fileIdx + 1));
+    const loops = detectBoot({ node, bootKey: boot.bootKey, start: boot.start, end: boot.end }, events).findings.filter(
+      (f) => f.detector === "conflist-rewrite-loop",
+    );
+    expect(loops).toHaveLength(1);
+    expect(loops[0].metrics).toMatchObject({
+      path: "/etc/cni/net.d/05-cilium.conflist",
+      writes: 400,
+      writers: ["istio-cni", "cilium"],
+      writesByWriter: { "istio-cni": 200, cilium: 200 },
+      turns: 399,
+      writesPerS: 5,
+      durationS: 79.8,
+    });
+    expect(loops[0].explanation).toContain("Two agents overwrite each other");
+  });
 });

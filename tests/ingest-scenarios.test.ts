@@ -37,7 +37,7 @@ async function ingest(s: Scenario, title: string): Promise<ReportFinding[]> {
 const METRIC_NAMES: Record<string, string[]> = {
   "retry-storm:node": ["scope", "ratePerMin", "pods", "attempts", "peakAt"],
   "retry-storm:pod": ["scope", "pod", "attempts", "intervalS", "jitterS"],
-  "conflist-rewrite-loop": ["path", "writes", "writers", "writesPerS", "durationS"],
+  "conflist-rewrite-loop": ["path", "writes", "writers", "writesByWriter", "turns", "writesPerS", "durationS"],
   "cni-bootstrap-deadlock": ["missingPath", "writerPod", "blockedPods", "sinceS"],
   "runtime-degradation": ["signals"],
 };
@@ -50,6 +50,7 @@ describe("scenario bundles ingested into PostgreSQL: findings carry the detector
     ["istio-deadlock", { seed: 3, mode: "slow-start" }, ["sandbox-failure-window", "retry-storm"]],
     ["conflist-loop", {}, ["conflist-rewrite-loop"]],
     ["conflist-loop", { seed: 3, rate: 6, durationS: 30, ciliumLog: "plain" }, ["conflist-rewrite-loop"]],
+    ["conflist-loop", { seed: 2, ciliumLog: "slog" }, ["conflist-rewrite-loop"]],
     ["two-boots", { seed: 6 }, ["sandbox-failure-window", "retry-storm"]],
     ["healthy", { seed: 4 }, []],
   ] as Array<[string, Record<string, unknown>, string[]]>)("%s %j", async (name, params, detectors) => {
@@ -91,12 +92,16 @@ describe("scenario bundles ingested into PostgreSQL: findings carry the detector
         .sort((a, b) => a.pod.localeCompare(b.pod)),
     );
     expect(
-      findings.filter((f) => f.detector === "conflist-rewrite-loop").map((f) => pick(f, ["path", "writes", "writers", "writesPerS", "durationS"])),
+      findings
+        .filter((f) => f.detector === "conflist-rewrite-loop")
+        .map((f) => pick(f, ["path", "writes", "writers", "writesByWriter", "turns", "writesPerS", "durationS"])),
     ).toEqual(
       d.conflistLoops.map((l) => ({
         path: l.path,
         writes: l.writes,
         writers: l.writers,
+        writesByWriter: l.writesByWriter,
+        turns: l.turns,
         writesPerS: l.writesPerS,
         durationS: l.durationS,
         start: iso(l.startMs),

@@ -101,19 +101,25 @@ export const METRIC_SPECS: Record<string, Spec> = {
   path: { label: "file", as: "code" },
   writes: { label: "writes", as: "count" },
   writers: { label: "writers", as: "codes" },
-  writesPerS: { label: "write rate", as: "perS" },
+  writesPerS: { label: "write rate (all writers together)", as: "perS", hide: (v) => v === null },
   writesByWriter: { label: "writes by writer", as: "countsBy", hide: (v) => empty(v) || Object.keys(v as object).length < 2 },
-  handovers: { label: "hand-overs between writers", as: "count", hide: zero },
+  turns: {
+    label: "turns (changes of writer between writes)",
+    as: "count",
+    hide: (_v, m) => ((m.writers as unknown[] | undefined)?.length ?? 0) < 2,
+  },
+  unattributedWrites: { label: "writes a file watch saw without a writer (in the rate)", as: "count", hide: zero },
   removals: { label: "writes that removed an entry", as: "count", hide: zero },
-  untimedWrites: { label: "writes without a time (not counted)", as: "countsBy", hide: empty },
+  untimedWrites: { label: "writes without a time (not counted)", as: "countsBy", hide: (v, m) => empty(v) || m.ordering === "line" },
+  ordering: { label: "writes counted in (no times)", as: "text", hide: (v) => v !== "line" },
   // runtime-degradation
   signals: { label: "runtime health signals", as: "signals" },
   healthSignals: { label: "health signals in all", as: "count" },
   stormStartAfterBootS: { label: "storm began", as: "afterBoot" },
   stormAttempts: { label: "failed attempts in the storm", as: "count" },
   // shared
-  firstAfterBootS: { label: (_m, d) => (d === "conflist-rewrite-loop" ? "first write" : "first failure"), as: "afterBoot" },
-  lastAfterBootS: { label: (_m, d) => (d === "conflist-rewrite-loop" ? "last write" : "last failure"), as: "afterBoot" },
+  firstAfterBootS: { label: (_m, d) => (d === "conflist-rewrite-loop" ? "first write" : "first failure"), as: "afterBoot", hide: (v) => v === null },
+  lastAfterBootS: { label: (_m, d) => (d === "conflist-rewrite-loop" ? "last write" : "last failure"), as: "afterBoot", hide: (v) => v === null },
   approximate: { label: "approximate", as: "text", hide: never },
 };
 

@@ -181,6 +181,53 @@ describe("renderIncidentMarkdown", () => {
     expect(md).toContain("ip-10-20-30-40.ec2.internal");
   });
 
+  it("names a rewrite loop's writers with their writes, and the turns between them", () => {
+    const loop = {
+      id: 9,
+      detector: "conflist-rewrite-loop",
+      severity: "high",
+      nodeName: NODE,
+      bootKey: BOOT,
+      bootStartMs: T0,
+      startMs: T0 + 30_000,
+      endMs: T0 + 90_000,
+      title: "/etc/cni/net.d/05-cilium.conflist rewritten 241 times in 60.000 s (4.000/s) by istio-cni and Cilium",
+      explanation: "Two agents overwrite each other: istio-cni (121 writes), Cilium (120 writes), with 240 turns.",
+      // the metrics the detector gives on the conflist-loop sample (lib/sample/scenarios.test.ts)
+      metrics: {
+        path: "/etc/cni/net.d/05-cilium.conflist",
+        writes: 241,
+        writers: ["istio-cni", "cilium"],
+        writesPerS: 4,
+        durationS: 60,
+        writesByWriter: { "istio-cni": 121, cilium: 120 },
+        turns: 240,
+        unattributedWrites: 0,
+        removals: 0,
+        untimedWrites: {},
+        ordering: "time",
+        firstAfterBootS: 30,
+        lastAfterBootS: 90,
+      },
+      evidenceCount: 362,
+    } as TMarkdownIncident["findings"][number];
+    const out = renderIncidentMarkdown(model({ findings: [loop] }));
+    expect(out).toContain(
+      [
+        "  - writes: 241",
+        "  - writers:",
+        "    - `istio-cni`",
+        "    - `cilium`",
+        "  - write rate (all writers together): 4 / s",
+        "  - writes by writer:",
+        "    - istio-cni: 121",
+        "    - cilium: 120",
+        "  - turns (changes of writer between writes): 240",
+      ].join("\n"),
+    );
+    expect(out).not.toMatch(/unattributed|untimed|ordering/);
+  });
+
   it("escapes a hostile incident title and node name and says when there is nothing", () => {
     const empty = renderIncidentMarkdown(
       model({ incident: { id: "abc", title: "# [x](http://evil) <script>", createdAt: 0, notes: "line1\n# line2" }, nodes: [], findings: [], notes: [] }),

@@ -13,7 +13,7 @@ import type { SqlConn, SqlDb } from "../db/sql";
 import type { AnalysedBoot, AnalysedFile } from "../model/event";
 import { fileReason } from "./file-reason";
 import { FINDING_COLUMNS, findingRows } from "./finding-rows";
-import { k8sOfEvent } from "../model/boot-event";
+import { detectorFields, k8sOfEvent } from "../model/boot-event";
 import { detectBoot } from "./detect-boot";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -205,8 +205,8 @@ export async function detectFindings(
     );
     const all = events.concat(
       others.map((r) => {
-        const stored = r.fields ? (JSON.parse(r.fields) as { k8s?: BootEvent["k8s"] }).k8s : null;
-        const k8s = stored ? k8sOfEvent(stored) : null;
+        const parsed = r.fields ? (JSON.parse(r.fields) as Record<string, unknown> & { k8s?: BootEvent["k8s"] }) : null;
+        const k8s = parsed?.k8s ? k8sOfEvent(parsed.k8s) : null;
         return {
           id: Number(r.id),
           ts: r.ts ? new Date(r.ts).getTime() : null,
@@ -221,7 +221,7 @@ export async function detectFindings(
           errorClass: r.errorClass,
           message: r.message,
           k8s,
-          fields: null,
+          fields: detectorFields(r.kind, parsed),
         };
       }),
     );

@@ -14,7 +14,21 @@ export function k8sOfEvent(k: NonNullable<BootEvent["k8s"]>): NonNullable<BootEv
   return out;
 }
 
-/** What detectors see of an analysed event (`fields` are not passed: detectors read `k8s` only). */
+/** Kinds whose parsed fields detectors read: a CNI config write's path may be an attribute (Cilium's slog `destination`). */
+export const KINDS_WITH_FIELDS: ReadonlySet<string> = new Set(["cni.config.written", "cni.config.removed"]);
+
+/** The string-valued fields of a stored or analysed event, for `KINDS_WITH_FIELDS` (null otherwise or when none). */
+export function detectorFields(kind: string, fields: Record<string, unknown> | null | undefined): Record<string, string> | null {
+  if (!fields || !KINDS_WITH_FIELDS.has(kind)) return null;
+  let out: Record<string, string> | null = null;
+  for (const k in fields) {
+    const v = fields[k];
+    if (typeof v === "string") (out ??= {})[k] = v;
+  }
+  return out;
+}
+
+/** What detectors see of an analysed event (`k8s`, and the fields of `KINDS_WITH_FIELDS` only). */
 export function toBootEvent(e: AnalysedEvent, id: number, fileId: number): BootEvent {
   const k8s = e.fields?.k8s as NonNullable<BootEvent["k8s"]> | undefined;
   return {
@@ -31,6 +45,6 @@ export function toBootEvent(e: AnalysedEvent, id: number, fileId: number): BootE
     errorClass: e.errorClass,
     message: e.message,
     k8s: k8s ? k8sOfEvent(k8s) : null,
-    fields: null,
+    fields: detectorFields(e.kind, e.fields),
   };
 }

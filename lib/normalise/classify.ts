@@ -28,18 +28,18 @@
  *   ADD was an error."; `cni-plugin/pkg/install/install.go`: "Created
  *   /host/etc/cni/net.d/<name>"; `node/pkg/lifecycle/startup/startup.go`: "Using node
  *   name: <n>" right after the nodename file is written, "Calico started successfully");
- * - istio-cni (the conflist rewrite loop of docs/detectors.md, cases 002, 006): "(re)writing CNI config file",
- *   "created CNI config", "wrote kubeconfig file";
- * - Cilium (case 003): "Wrote CNI configuration file to ...";
+ * - CNI config file writes and removals of Cilium, istio-cni, linkerd-cni, Multus and Calico's
+ *   installer, and `inotifywait -m` output on the config directory: the rules of
+ *   lib/normalise/config-writes.ts (`cni.config.written` / `cni.config.removed`);
+ * - istio-cni: "wrote kubeconfig file";
  * - flannel: "Wrote subnet file to /run/flannel/subnet.env";
- * - `inotifywait -m` on the CNI config directory: CLOSE_WRITE / MOVED_TO of a config file
- *   (a write), DELETE / MOVED_FROM (a removal);
  * - kernel: "Linux version ..." (first kernel message of a boot);
  * - Kubernetes events by reason: FailedCreatePodSandBox, FailedKillPod, NetworkNotReady,
  *   others `k8s.event` (SandboxChanged and Rebooted keep their pod / boot id).
  */
 import type { EventKind, Lane } from "../detect/types";
 import type { K8sEventInfo } from "../parse/types";
+import { configWriteOf } from "./config-writes";
 import { errorClassOf } from "./error-class";
 import { splitStructured, unescapeNested } from "./go-text";
 
@@ -304,8 +304,11 @@ function kindOf(r: ClassifyInput, lane: Lane, headline: string, text: string, fi
     }
     return containerdKind(headline, text, r.severity, fields) ?? "log";
   }
-  if (lane === "cni-plugin" || lane === "cni-agent") return cniKind(headline, text, r.severity) ?? "log";
-  if (c === "inotifywait") return inotifyKind(headline);
+  if (lane === "cni-plugin" || lane === "cni-agent" || c === "inotifywait") {
+    const w = configWriteOf({ component: r.component, message: r.message, fields });
+    if (w) return w.role === "remove" ? "cni.config.removed" : "cni.config.written";
+    return c === "inotifywait" ? "log" : (cniKind(headline, text, r.severity) ?? "log");
+  }
   // unknown component: try the strongest markers only
   return containerdKind(headline, text, r.severity, fields) ?? kubeletKind(headline, text, r.severity) ?? "log";
 }
@@ -406,11 +409,6 @@ function crioKind(h: string, text: string): EventKind | null {
 function cniKind(h: string, text: string, severity: number): EventKind | null {
   if (/Final result of CNI ADD was an error/i.test(text)) return "cni.add.failed";
   if (/Final result of CNI DEL was an error/i.test(text)) return "cni.del.failed";
-  // conflist writes: calico install-cni, istio-cni agent, Cilium agent
-  if (/^Created \/host\/etc\/cni\/net\.d\/\S+/.test(h)) return "cni.config.written";
-  if (/\(re\)writing CNI config file\b/i.test(h) || /^created CNI config\b/i.test(h)) return "cni.config.written";
-  if (/^Wrote CNI configuration file\b/i.test(h)) return "cni.config.written";
-  if (/^Removing \/host\/etc\/cni\/net\.d\/\S+|^Removing CNI configuration file\b|^removed CNI config\b/i.test(h)) return "cni.config.removed";
   // the agent made the node's CNI usable
   if (/^Using node name: /.test(h) || /^Calico started successfully/.test(h)) return "cni.ready";
   if (/^wrote kubeconfig file\b/i.test(h)) return "cni.ready";
@@ -421,21 +419,6 @@ function cniKind(h: string, text: string, severity: number): EventKind | null {
     if (op === "DEL") return "cni.del.failed";
   }
   return null;
-}
-
-/**
- * `inotifywait -m` records (lib/parse/inotifywait.ts; message `<dir>/ <EVENTS> <file>`): a
- * CNI config file (`.conflist`, `.conf`, `.json`; not an editor's or agent's dot-named temp
- * file) closed after writing or renamed into place is a write; deleted or renamed away, a
- * removal. MODIFY alone is part of a write that CLOSE_WRITE completes.
- */
-function inotifyKind(h: string): EventKind {
-  const m = /^\/\S*\/ ([A-Z_,]+) ([^./\s][^/\s]*\.(?:conflist|conf|json))$/.exec(h);
-  if (!m) return "log";
-  const ev = m[1].split(",");
-  if (ev.includes("CLOSE_WRITE") || ev.includes("MOVED_TO")) return "cni.config.written";
-  if (ev.includes("DELETE") || ev.includes("MOVED_FROM")) return "cni.config.removed";
-  return "log";
 }
 
 // ---------------------------------------------------------------------------------

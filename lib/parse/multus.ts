@@ -38,11 +38,14 @@ const LEVELS: Readonly<Record<string, Severity>> = { panic: 4, error: 3, verbose
 const ENTRY_RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:Z|[+-]\d{2}:?\d{2})) (\S.*)$/;
 /** a journal/syslog line (`<host> <ident>[pid]: `) is never an entrypoint message */
 const JOURNALISH_RE = /^\S+ [^\s[:]+(?:\[\d+\])?: /;
+/** nor is `inotifywait --timefmt` output (`<dir>/ <EVENTS> <file>`, `<dir>/<file> <EVENTS>`), whose file may be `00-multus.conf` */
+const INOTIFY_RE =
+  /^\/\S* (?:\S+ )?(?:[A-Z_]+,)*(?:ACCESS|MODIFY|ATTRIB|CLOSE_WRITE|CLOSE_NOWRITE|CLOSE|OPEN|MOVED_TO|MOVED_FROM|MOVE_SELF|CREATE|DELETE|DELETE_SELF)(?:,[A-Z_]+)*(?: |$)/;
 
 /** Parse one Multus entrypoint line (stamp and text, no level); null when `s` is not one. */
 export function parseMultusEntrypoint(s: string): ComponentLine | null {
   const m = ENTRY_RE.exec(s);
-  if (!m || JOURNALISH_RE.test(m[2]) || m[2].charCodeAt(0) === 91) return null;
+  if (!m || JOURNALISH_RE.test(m[2]) || m[2].charCodeAt(0) === 91 || (m[2].charCodeAt(0) === 47 && INOTIFY_RE.test(m[2]))) return null;
   const time = parseIsoStamp(m[1]);
   if (!time) return null;
   return { time, severity: 1, message: m[2], component: "multus" };
@@ -159,5 +162,6 @@ export const multusSpec: FormatSpec = {
     "2025-05-19T04:20:12.400120Z\tinfo\tcni\tPod default/web excluded from mesh",
     "2025-05-19T04:20:09.104730000Z listening on :8080",
     "2025-05-19T04:20:07+00:00 ip-10-20-30-40 kubelet[2817]: x",
+    "2025-05-19T04:20:31+0000 /host/etc/cni/net.d/ MOVED_TO 00-multus.conf",
   ],
 };

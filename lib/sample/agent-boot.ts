@@ -503,8 +503,12 @@ export interface ConflistLoopParams extends AgentBootParams {
   durationS: number;
   /** the loop starts (the istio-cni agent's first write) this long after T+0, s; at least 25 (after Cilium's install-time write) */
   loopStartS: number;
-  /** "cri": Cilium's lines in its CRI log (timed by the CRI stamp); "plain": `kubectl logs` text without any time (case 003) */
-  ciliumLog: "cri" | "plain";
+  /**
+   * "cri": Cilium's logrus text (no time key, Cilium <= 1.17's default) in its CRI log, timed by the CRI stamp;
+   * "slog": Cilium >= 1.18's slog text in its CRI log (`time=… level=info source=… msg="Wrote CNI configuration file" module=agent.infra.cni-config destination=<path>`), its write lines only;
+   * "plain": `kubectl logs` logrus text without any time (case 003)
+   */
+  ciliumLog: "cri" | "slog" | "plain";
   /** DaemonSet pods that get a sandbox after Cilium is up */
   pods: number;
 }
@@ -530,21 +534,28 @@ export function generateConflistLoop(params: Partial<ConflistLoopParams> = {}): 
   const p = { ...CONFLIST_LOOP_DEFAULTS, ...params };
   if (!(p.rate > 0 && p.rate <= 20) || !(p.durationS > 0) || !(p.loopStartS >= 25) || !(p.pods >= 0))
     throw new Error("0 < rate <= 20, durationS > 0, loopStartS >= 25 and pods >= 0 are required");
-  if (p.ciliumLog !== "cri" && p.ciliumLog !== "plain") throw new Error(`ciliumLog must be "cri" or "plain", not ${JSON.stringify(p.ciliumLog)}`);
+  if (p.ciliumLog !== "cri" && p.ciliumLog !== "slog" && p.ciliumLog !== "plain")
+    throw new Error(`ciliumLog must be "cri", "slog" or "plain", not ${JSON.stringify(p.ciliumLog)}`);
   const b = new NodeBoot(p);
   const { r } = b;
   b.start();
   const ciliumSfx = r.suffix(5);
   const istioSfx = r.suffix(5);
   const CILIUM =
-    p.ciliumLog === "cri"
+    p.ciliumLog !== "plain"
       ? `var_log/cilium-${ciliumSfx}_kube-system_cilium-agent-${r.hex(64)}.log`
       : `kubectl/logs/kube-system_cilium-${ciliumSfx}_cilium-agent.log`;
   const ISTIO = `var_log/istio-cni-node-${istioSfx}_istio-system_install-cni-${r.hex(64)}.log`;
-  /** Cilium's default logfmt (no time key), in its CRI log or as plain text */
+  /** Cilium's logrus logfmt (no time key), in its CRI log or as plain text; in slog mode its write lines only, as slog prints them */
   const ciliumLine = (us: number, msg: string, subsys = "cni-config") => {
-    const payload = `level=info msg=${goQuote(msg)} subsys=${subsys}`;
-    b.files.add(CILIUM, us, p.ciliumLog === "cri" ? criLine(us, b.ns(), "stderr", payload) : payload);
+    let payload = `level=info msg=${goQuote(msg)} subsys=${subsys}`;
+    if (p.ciliumLog === "slog") {
+      const wrote = /^Wrote CNI configuration file to (\S+)$/.exec(msg);
+      if (!wrote) return;
+      const t = `${new Date(floorMs(us)).toISOString().slice(0, 19)}.${String(us % S).padStart(6, "0")}Z`;
+      payload = `time=${t} level=info source=/go/src/github.com/cilium/cilium/daemon/cmd/cni/config.go:355 msg="Wrote CNI configuration file" module=agent.infra.cni-config destination=${wrote[1]}`;
+    }
+    b.files.add(CILIUM, us, p.ciliumLog === "plain" ? payload : criLine(us, b.ns(), "stderr", payload));
   };
   /** istio-cni zap console: `<RFC3339 µs>Z<TAB>info<TAB>[scope<TAB>]message`, in the CRI log of install-cni */
   const istioLine = (us: number, msg: string, scope: string | null = "cni-agent") => {
@@ -603,7 +614,7 @@ export function generateConflistLoop(params: Partial<ConflistLoopParams> = {}): 
       for (let j = 0; j < k; j++) ciliumLine(t - (30 - j * 5) * MS, "Activity in /host/etc/cni/net.d/, re-generating CNI configuration");
       ciliumLine(t - r.int(3, 6) * MS, "Generating CNI configuration file with mode none");
       ciliumLine(t, `Wrote CNI configuration file to ${CONFLIST_IN_POD}`);
-      if (p.ciliumLog === "cri") writes.push({ atMs: floorMs(t), writer: "cilium" });
+      if (p.ciliumLog !== "plain") writes.push({ atMs: floorMs(t), writer: "cilium" });
     }
   }
   const lastWrite = L + Math.round((n - 1) * spacing);

@@ -40,6 +40,10 @@ export interface ConflistLoopTruth {
   path: string;
   writes: number;
   writers: string[];
+  /** writes per writer */
+  writesByWriter: Record<string, number>;
+  /** changes of writer between consecutive writes */
+  turns: number;
   writesPerS: number;
   durationS: number;
   startMs: number;
@@ -149,11 +153,19 @@ export function expectedLoop(path: string, writes: Array<{ atMs: number; writer:
   const last = w[w.length - 1].atMs;
   const durationS = r3((last - first) / 1000);
   const writers: string[] = [];
-  for (const x of w) if (!writers.includes(x.writer)) writers.push(x.writer);
+  const writesByWriter: Record<string, number> = {};
+  let turns = 0;
+  w.forEach((x, i) => {
+    if (!writers.includes(x.writer)) writers.push(x.writer);
+    writesByWriter[x.writer] = (writesByWriter[x.writer] ?? 0) + 1;
+    if (i > 0 && w[i - 1].writer !== x.writer) turns++;
+  });
   return {
     path,
     writes: w.length,
     writers,
+    writesByWriter,
+    turns,
     writesPerS: r3((w.length - 1) / durationS),
     durationS,
     startMs: first,

@@ -184,6 +184,23 @@ describe("agent scenarios (istio-deadlock, conflist-loop)", () => {
     // 2 writes/s for 10 s: 21 writes, istio-cni first, then Cilium, in turns
     expect(s.truth.detectors.conflistLoops[0]).toMatchObject({ writes: 21, writers: ["istio-cni", "cilium"], durationS: 10 });
     expect(plain.truth.detectors.conflistLoops[0]).toMatchObject({ writes: 11, writers: ["istio-cni"] });
+    // Cilium >= 1.18 (slog): the write lines only, the path in `destination`
+    const slog = generateScenario("conflist-loop", { rate: 2, durationS: 10, ciliumLog: "slog" });
+    const slogLines = slog.files
+      .find((f) => f.path.includes("_kube-system_cilium-agent-"))!
+      .content.split("\n")
+      .filter(Boolean);
+    expect(slogLines).toHaveLength(11); // the install-time write and 10 in the loop
+    for (const l of slogLines)
+      expect(l).toMatch(
+        /^\S+ stderr F time=\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z level=info source=\/go\/src\/github\.com\/cilium\/cilium\/daemon\/cmd\/cni\/config\.go:\d+ msg="Wrote CNI configuration file" module=agent\.infra\.cni-config destination=\/host\/etc\/cni\/net\.d\/05-cilium\.conflist$/,
+      );
+    expect(slog.truth.detectors.conflistLoops[0]).toMatchObject({
+      writes: 21,
+      writers: ["istio-cni", "cilium"],
+      writesByWriter: { "istio-cni": 11, cilium: 10 },
+      turns: 20,
+    });
   });
 
   it("calico: degradation lines only when the storm outlasts degradeAfterS; growing backoff doubles the interval", () => {

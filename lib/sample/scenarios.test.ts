@@ -62,6 +62,8 @@ function actual(r: Run) {
       path: f.metrics.path,
       writes: f.metrics.writes,
       writers: f.metrics.writers,
+      writesByWriter: f.metrics.writesByWriter,
+      turns: f.metrics.turns,
       writesPerS: f.metrics.writesPerS,
       durationS: f.metrics.durationS,
       ...at(f),
@@ -111,6 +113,7 @@ const VARIANTS: Array<[string, Record<string, unknown>]> = [
   ["conflist-loop", {}],
   ["conflist-loop", { seed: 3, rate: 10, durationS: 20, loopStartS: 45 }],
   ["conflist-loop", { seed: 3, rate: 6, durationS: 30, ciliumLog: "plain" }],
+  ["conflist-loop", { seed: 2, ciliumLog: "slog" }],
 ];
 
 describe("every scenario through the real pipeline: each detector equals the truth", () => {
@@ -198,6 +201,7 @@ describe("findings agree with the parameters the scenarios were generated with",
     [{}, 4, 60, ["istio-cni", "cilium"]],
     [{ seed: 3, rate: 10, durationS: 20, loopStartS: 45 }, 10, 20, ["istio-cni", "cilium"]],
     [{ seed: 3, rate: 6, durationS: 30, ciliumLog: "plain" }, 3, 30, ["istio-cni"]], // Cilium's writes have no time: istio-cni's half of the rate
+    [{ seed: 2, ciliumLog: "slog" }, 4, 60, ["istio-cni", "cilium"]], // Cilium >= 1.18: the path in slog's `destination`
   ] as Array<[Record<string, unknown>, number, number, string[]]>)(
     "conflist loop %j: writes, writers, rate and duration as generated",
     (params, rate, durationS, writers) => {
@@ -215,6 +219,31 @@ describe("findings agree with the parameters the scenarios were generated with",
       expect(r.by("sandbox-failure-window")).toEqual([]);
     },
   );
+});
+
+describe("the conflist-loop sample: two agents taking turns", () => {
+  it.each([[{}], [{ seed: 2, ciliumLog: "slog" }]] as Array<[Record<string, unknown>]>)(
+    "%j: 241 writes, istio-cni 121 and Cilium 120, 240 turns, 4 writes/s together for 60 s",
+    (params) => {
+      const [f] = runScenario("conflist-loop", params).by("conflist-rewrite-loop");
+      expect(f.metrics).toMatchObject({
+        path: "/etc/cni/net.d/05-cilium.conflist",
+        writes: 241,
+        writers: ["istio-cni", "cilium"],
+        writesByWriter: { "istio-cni": 121, cilium: 120 },
+        turns: 240,
+        unattributedWrites: 0,
+        writesPerS: 4,
+        durationS: 60,
+      });
+      expect(f.explanation).toContain("Two agents overwrite each other: istio-cni (121 writes), Cilium (120 writes), with 240 turns");
+    },
+  );
+
+  it("Cilium's lines without a time (kubectl logs): istio-cni's timed writes alone, at half the rate", () => {
+    const [f] = runScenario("conflist-loop", { seed: 3, rate: 6, durationS: 30, ciliumLog: "plain" }).by("conflist-rewrite-loop");
+    expect(f.metrics).toMatchObject({ writes: 91, writers: ["istio-cni"], writesByWriter: { "istio-cni": 91 }, turns: 0, writesPerS: 3, durationS: 30 });
+  });
 });
 
 /** The figures each finding's explanation must cite, as the finding computed them. */

@@ -50,6 +50,7 @@ const CASES: Record<string, CaseExpect> = {
     errorClass: "netplugin-no-error-message",
   },
   "017-journald-localized-month-embedded-containerd.log": { node: "node-p.localdomain", errorClass: null },
+  "027-aws-cni-plugin-log-bracket-level.log": { errorClass: "ipam-exhausted" },
   "040-get-events-all-namespaces-starting-kubelet.log": { opts: { collectedMs: at("2019-04-03T10:00:00Z") }, node: "node-p-0000", errorClass: null },
   "044-describe-calico-nodename-x158-over-6m.log": {
     opts: { collectedMs: at("2018-04-12T08:00:00Z") },
@@ -65,6 +66,12 @@ const CASES: Record<string, CaseExpect> = {
   "103-gcp-cloud-logging-export-jsonpayload-pretty.log": { errorClass: null },
   "107-kmsg-pri-kubelet-crashloop-5s.log": { errorClass: null },
   "112-dmesg-T-german-weekday-cni0-veth-churn.log": { opts: { tz: "Europe/Berlin" }, errorClass: null },
+  "114-journald-french-month-header-create-container-deadline.log": {
+    node: "node-p",
+    errorClass: "context-deadline-exceeded",
+    failureKind: "runtime.unhealthy",
+  },
+  "116-after-reboot-crio-pod-sandbox-name-already-exists.log": { opts: { year: 2024 }, node: "node-a0", errorClass: "sandbox-name-exists" },
   "121-k3s-in-docker-describe-ttrpc-closed-12s.log": { opts: { collectedMs: at("2020-06-22T08:00:00Z") }, node: "054837d7fc21", errorClass: "sig:" },
   "124-syslog-pri-prefix-sandbox-address-already-in-use.log": { opts: { year: 2019 }, node: "node-p", errorClass: "sig:" },
   "130-talos-kubelet-json-epoch-ms-host-prefix-runtime-eof-wrapped.log": {
@@ -72,6 +79,7 @@ const CASES: Record<string, CaseExpect> = {
     errorClass: "runtime-unreachable",
     failureKind: "runtime.unhealthy",
   },
+  "136-k3s-in-docker-klog-then-timestamp-prefixed-logrus-netns-gone.log": { opts: { year: 2024 }, errorClass: "netns-gone" },
 };
 
 interface Expected {

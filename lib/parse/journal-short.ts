@@ -47,6 +47,48 @@ function sliceOrLast(line: string, start: number, end: number, last: string): st
  * go through `parseOtherPrefix`, only when the English month is not there.
  */
 export function parseJournalShortLine(line: string): LineResult {
+  const res = parseFullLine(line);
+  return res === null && line.length <= CUT_MAX ? parseCutPrefix(line) : res;
+}
+
+/** Longest line `parseCutPrefix` tries: a month token, day, clock with µs, a host of 40. */
+const CUT_MAX = 80;
+/** A prefix that ends after the minute, the second or the host column (groups: month, day, h, m, s, µs, host). */
+const CUT_PREFIX = /^ ?(\S{1,12}) {1,2}(\d{1,2}) ([0-2]\d):([0-5]\d)(?::([0-6]\d)(?:\.(\d{1,6}))?)?(?: (\S+))?\s*$/;
+
+/**
+ * A line cut inside its prefix (`sept. 20 16:43`: an excerpt that stops mid-line, a terminal cut
+ * at its right edge): a record timed to what the stamp still shows (precision `min` when the
+ * seconds are gone), with the host when it is there and an empty message, so that the line stays
+ * a line of its own instead of continuing the record before it. Null when the month token is no
+ * month.
+ */
+function parseCutPrefix(line: string): LineResult {
+  const m = CUT_PREFIX.exec(line);
+  if (!m) return null;
+  const month = (m[1].length === 3 ? monthFromAbbrev(m[1], 0) : 0) || localMonth(m[1]);
+  const day = Number(m[2]);
+  const hour = Number(m[3]);
+  if (month === 0 || day < 1 || day > 31 || hour > 23) return null;
+  const frac = m[6] ?? "";
+  const time: WallTime = {
+    year: null,
+    month,
+    day,
+    hour,
+    minute: Number(m[4]),
+    second: m[5] === undefined ? 0 : Number(m[5]),
+    ms: frac ? Math.floor(Number(`0.${frac}`) * 1000) : 0,
+    offsetMin: null,
+    precision: m[5] === undefined ? "min" : frac ? "us" : "s",
+  };
+  const env: Envelope = { time };
+  if (m[7] !== undefined) env.host = m[7];
+  return { type: "record", record: envelopeRecordOf(env, "", null) };
+}
+
+/** `parseJournalShortLine` for a line with its whole prefix. */
+function parseFullLine(line: string): LineResult {
   const month = monthFromAbbrev(line, 0);
   if (month === 0 || line.charCodeAt(3) !== 32 || line.charCodeAt(6) !== 32) return parseOtherPrefix(line);
   const dayTens = line.charCodeAt(4);

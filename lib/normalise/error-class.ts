@@ -46,7 +46,8 @@ export type ErrorClassSlug = (typeof ERROR_CLASS_SLUGS)[number];
  * - cni-plugin-not-found: libcni `failed to find plugin "x" in path [...]`;
  * - netplugin-no-error-message: dockershim `netplugin failed with no error message` (case 013);
  * - ipam: host-local `no IP addresses available in range set`, calico `ipam ... no
- *   more free affine blocks`, aws-vpc-cni `failed to assign an IP address`, Azure CNI `No available
+ *   more free affine blocks`, aws-vpc-cni `failed to assign an IP address` and ipamd's `no
+ *   available IP addresses` (`IP/Prefix` since prefix delegation), Azure CNI `No available
  *   addresses`;
  * - cni-agent-unreachable: a CNI plugin that cannot reach its node agent's socket (antrea
  *   `dial unix /var/run/antrea/cni.sock`, kube-ovn `kube-ovn-daemon.sock`, aws-vpc-cni's ipamd at
@@ -101,7 +102,7 @@ const RULES: Array<{ slug: ErrorClassSlug; re: RegExp }> = [
   },
   {
     slug: "ipam-exhausted",
-    re: /no IP addresses available|No available addresses|no available IP addresses|no more free affine blocks|range set[^;]*exhausted|ipam[^;]*exhausted|failed to assign an IP address|failed to allocate (?:an? )?IP|InsufficientCidrBlocks|not enough IPs/i,
+    re: /no IP addresses available|No available addresses|no available IP(?:\/Prefix)? addresses|no more free affine blocks|range set[^;]*exhausted|ipam[^;]*exhausted|failed to assign an IP address|failed to allocate (?:an? )?IP|InsufficientCidrBlocks|not enough IPs/i,
   },
   {
     slug: "netplugin-no-error-message",

@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { parseJournalBanner } from "./helpers/journal-banner";
 import { localMonth } from "./helpers/locale-names";
-import { parseJournalShortLine } from "./journal-short";
+import { parseJournalShortFileLine, parseJournalShortLine } from "./journal-short";
 import { expectAccounting, parseCase, recordIso as iso } from "../testing/parse-cases";
 
 describe("case 027: aws-vpc-cni plugin.log and ipamd lines, `RFC3339Z [LEVEL] msg`", () => {
@@ -152,7 +152,7 @@ describe("French months and weekdays as glibc prints them", () => {
 
 describe("journal lines cut inside their prefix", () => {
   const rec = (line: string) => {
-    const res = parseJournalShortLine(line);
+    const res = parseJournalShortFileLine(line);
     return res?.type === "record" ? res.record : null;
   };
 
@@ -163,8 +163,10 @@ describe("journal lines cut inside their prefix", () => {
   });
 
   it("no month, or a word that is no month: not a record", () => {
-    expect(parseJournalShortLine("16:43")).toBeNull();
-    expect(parseJournalShortLine("Done 20 16:43")).toBeNull();
-    expect(parseJournalShortLine("Aug 16 25:49")).toBeNull();
+    expect(parseJournalShortFileLine("16:43")).toBeNull();
+    expect(parseJournalShortFileLine("Done 20 16:43")).toBeNull();
+    expect(parseJournalShortFileLine("Aug 16 25:49")).toBeNull();
+    // a journal line carried elsewhere (a cloud entry's text) is read whole or not at all
+    expect(parseJournalShortLine("Aug 16 13:49")).toBeNull();
   });
 });

@@ -47,7 +47,18 @@ function sliceOrLast(line: string, start: number, end: number, last: string): st
  * go through `parseOtherPrefix`, only when the English month is not there.
  */
 export function parseJournalShortLine(line: string): LineResult {
-  const res = parseFullLine(line);
+  const month = monthFromAbbrev(line, 0);
+  if (month === 0 || line.charCodeAt(3) !== 32 || line.charCodeAt(6) !== 32) return parseOtherPrefix(line);
+  return parseCLocaleLine(line, month);
+}
+
+/**
+ * A line of a journal short file: `parseJournalShortLine`, else a line cut inside its prefix
+ * (`parseCutPrefix`). Only for a file of this format: a payload elsewhere (a cloud entry's text)
+ * that looks like a cut prefix keeps its text.
+ */
+export function parseJournalShortFileLine(line: string): LineResult {
+  const res = parseJournalShortLine(line);
   return res === null && line.length <= CUT_MAX ? parseCutPrefix(line) : res;
 }
 
@@ -87,10 +98,8 @@ function parseCutPrefix(line: string): LineResult {
   return { type: "record", record: envelopeRecordOf(env, "", null) };
 }
 
-/** `parseJournalShortLine` for a line with its whole prefix. */
-function parseFullLine(line: string): LineResult {
-  const month = monthFromAbbrev(line, 0);
-  if (month === 0 || line.charCodeAt(3) !== 32 || line.charCodeAt(6) !== 32) return parseOtherPrefix(line);
+/** `parseJournalShortLine` after a C-locale month (`month`) and the blanks around the day. */
+function parseCLocaleLine(line: string, month: number): LineResult {
   const dayTens = line.charCodeAt(4);
   const day = dayTens === 32 ? line.charCodeAt(5) - 48 : d2(line, 4);
   if (day < 1 || day > 31 || !isDigit(line.charCodeAt(5))) return null;
@@ -325,7 +334,7 @@ export const journalShortSpec: FormatSpec = {
   kind: "journal",
   sniff: (_path, lines) => sniffRatio(shortSniffLines(lines), SNIFF, isShortLine),
   createParser() {
-    return new JournalEnvelopeParser(parseJournalShortLine);
+    return new JournalEnvelopeParser(parseJournalShortFileLine);
   },
   samples: [
     {
@@ -393,6 +402,28 @@ export const journalShortSpec: FormatSpec = {
           zoneName: "PDT",
           time: { year: 2022, month: 5, day: 30, hour: 14, minute: 37, second: 44, ms: 0, offsetMin: -420, precision: "s" },
         },
+      },
+    },
+    {
+      // the weekday in the node's locale (fr_FR), the zone as tzdata prints it
+      line: "-- Logs begin at mer. 2018-09-19 11:42:51 CEST. --",
+      expect: {
+        banner: {
+          type: "logs-begin",
+          offsetMin: 120,
+          zoneName: "CEST",
+          time: { year: 2018, month: 9, day: 19, hour: 11, minute: 42, second: 51, ms: 0, offsetMin: 120, precision: "s" },
+        },
+      },
+    },
+    {
+      // an excerpt cut after the minute: a record of its own, timed to the minute, empty
+      context: ["sept. 20 16:42:58 node-p kubelet[5407]: W0920 16:42:58.926688    5407 pod_container_deletor.go:75] Container not found"],
+      line: "sept. 20 16:43",
+      expect: {
+        time: { year: null, month: 9, day: 20, hour: 16, minute: 43, second: 0, ms: 0, offsetMin: null, precision: "min" },
+        component: "unknown",
+        message: "",
       },
     },
     {

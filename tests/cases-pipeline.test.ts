@@ -46,6 +46,7 @@ const CASES: Record<string, CaseExpect> = {
   },
   "017-journald-localized-month-embedded-containerd.log": { node: "node-p.localdomain", errorClass: null },
   "040-get-events-all-namespaces-starting-kubelet.log": { node: "node-p-0000", errorClass: null },
+  "027-aws-cni-plugin-log-bracket-level.log": { errorClass: "ipam-exhausted" },
   "044-describe-calico-nodename-x158-over-6m.log": {
     node: "node-p-0000000000000000000",
     errorClass: "calico-nodename-missing",
@@ -61,12 +62,19 @@ const CASES: Record<string, CaseExpect> = {
   "112-dmesg-T-german-weekday-cni0-veth-churn.log": { errorClass: null },
   "121-k3s-in-docker-describe-ttrpc-closed-12s.log": { node: "054837d7fc21", errorClass: "sig:" },
   "124-syslog-pri-prefix-sandbox-address-already-in-use.log": { node: "node-p", errorClass: "sig:" },
+  "114-journald-french-month-header-create-container-deadline.log": {
+    node: "node-p",
+    errorClass: "context-deadline-exceeded",
+    failureKind: "runtime.unhealthy",
+  },
+  "116-after-reboot-crio-pod-sandbox-name-already-exists.log": { node: "node-a0", errorClass: "sandbox-name-exists" },
   "130-talos-kubelet-json-epoch-ms-host-prefix-runtime-eof-wrapped.log": {
     node: "10.200.193.195",
     errorClass: "runtime-unreachable",
     failureKind: "runtime.unhealthy",
   },
   "140-describe-bare-kubelet-source-no-node-x279-combined.log": { errorClass: "calico-nodename-missing" },
+  "136-k3s-in-docker-klog-then-timestamp-prefixed-logrus-netns-gone.log": { errorClass: "netns-gone" },
 };
 
 interface Expected {

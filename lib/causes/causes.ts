@@ -214,6 +214,31 @@ export const CAUSES: readonly Cause[] = [
     refs: [],
   },
   {
+    key: "sandbox-name-exists",
+    title: "Stale sandbox holds the pod's name",
+    meaning:
+      "The runtime still has a sandbox named k8s_<pod>_<namespace>_<uid>_<attempt> from before a reboot or a runtime restart (its state was kept, its processes are gone), so it refuses the kubelet's RunPodSandbox for the same name. Static pods are hit first: their uid and attempt number do not change, so every retry asks for the same name.",
+    remediation: [
+      "Remove the stale sandbox on the node (`crictl pods --name <pod>`, then `crictl stopp` and `crictl rmp` with its id); the kubelet's next retry succeeds.",
+      "Check that the runtime cleans its sandboxes on start after an unclean shutdown, and upgrade it when its release notes name this bug.",
+    ],
+    refs: [
+      gh("cri-o/cri-o", 1742, "report", "CRI-O 1.11: after a node reboot every RunPodSandbox fails with `pod sandbox with name … already exists`"),
+      gh("kubernetes/kubernetes", 126514, "report", "after a power loss the name `k8s_POD_etcd-…_0` is already in use by a sandbox"),
+    ],
+  },
+  {
+    key: "netns-gone",
+    title: "Sandbox network namespace gone before the CNI ADD",
+    meaning:
+      "The CNI plugin was handed the network namespace of the sandbox's process (/proc/<pid>/ns/net or /var/run/netns/…), but that process had already exited: the sandbox died between its start and its network set-up. The plugin's error is a symptom; the cause is what killed the sandbox (the runtime restarting, an OOM kill, the pod deleted meanwhile).",
+    remediation: [
+      "Look at the runtime's log for the same sandbox id just before the failure: why its pause process exited.",
+      "When it happens in bursts after a reboot or a runtime restart, check that the runtime is healthy first (see runtime degradation); the kubelet retries with a new sandbox.",
+    ],
+    refs: [gh("kubernetes/kubernetes", 72044, "report", '`Error adding network: failed to Statfs "/proc/…/ns/net"` during pod start-up')],
+  },
+  {
     key: "truncated",
     title: "Cause cut off",
     meaning: "The failure's text ends where the cause would follow: the line was cut by the log pipeline or the collector, so the cause is not in the data.",

@@ -97,13 +97,24 @@ function sameCause(a: BootEvent, b: BootEvent): boolean {
   return a.errorClass !== null && a.errorClass === b.errorClass && a.errorClass !== "truncated";
 }
 
-/** The line names the pod (`namespace/name`) by its name alone: `"<name>"` or `"<name>_<namespace>…`. */
+/**
+ * The line names the pod (`namespace/name`) by its name alone: `"<name>"` or `"<name>_<namespace>…`,
+ * or by the start of it where the line was cut inside the quoted name (`createPodSandbox for pod
+ * "pharos-pro`: at least `CUT_NAME_MIN` characters before the line's end).
+ */
 function namesPod(e: BootEvent, pod: string | null): boolean {
   if (!pod) return false;
   const name = pod.slice(pod.indexOf("/") + 1);
   const m = e.message ?? "";
-  return m.includes(`"${name}"`) || m.includes(`"${name}_`) || m.includes(`\\"${name}\\"`);
+  if (m.includes(`"${name}"`) || m.includes(`"${name}_`) || m.includes(`\\"${name}\\"`)) return true;
+  const cut = CUT_NAME_RE.exec(m);
+  return cut !== null && name.startsWith(cut[1]);
 }
+
+/** Fewest characters of a cut pod name that still tell it (a 3-letter prefix is shared by too many pods). */
+const CUT_NAME_MIN = 4;
+/** A line that ends inside a quoted pod name: `pod "<start of name>` (or `\"`), nothing after. */
+const CUT_NAME_RE = new RegExp(`\\bpod \\\\?"([A-Za-z0-9][A-Za-z0-9.-]{${CUT_NAME_MIN - 1},})$`);
 
 function distance(a: Attempt, ts: number): number {
   return ts < a.time ? a.time - ts : ts > a.lastTs ? ts - a.lastTs : 0;
@@ -177,6 +188,7 @@ export function collectAttempts(events: BootEvent[], p: AttemptParams = attemptD
   let lines = events.filter((e) => e.ts !== null && (e.kind === "sandbox.create.failed" || (e.kind === "cni.add.failed" && e.lane === "runtime")));
   if (lines.length === 0) lines = events.filter((e) => e.kind === "cni.add.failed" && e.ts !== null);
   lines.sort((a, b) => a.ts! - b.ts! || a.fileId - b.fileId || a.line - b.line);
+  lines = answersToRequests(lines, events);
   const nodeLines = lines.filter((e) => !isK8sEvent(e));
   const eventLines = lines.filter(isK8sEvent);
 
@@ -306,6 +318,59 @@ export function collectAttempts(events: BootEvent[], p: AttemptParams = attemptD
   for (const a of attempts) a.errorClass = attemptClass(a.lines.length ? a.lines : a.eventLines);
   attempts.sort((a, b) => a.time - b.time || firstKey(a) - firstKey(b));
   return attempts;
+}
+
+/**
+ * How long a logged request may wait for its answer, ms: the kubelet's CRI calls time out after
+ * `--runtime-request-timeout` (default 2 min), so an answer later than that is to another request.
+ */
+const REQUEST_ANSWER_MS = 120_000;
+
+/**
+ * A component that logs each request it serves and then its answer (aws-vpc-cni's ipamd:
+ * `Received AddNetwork for NS …, Pod …, Container …`, then `Send AddNetworkReply: … err: …`; its
+ * plugin: `Received CNI add request: ContainerID(…) …`, then its errors): a failure line that names
+ * neither pod nor sandbox is the answer to the latest request (`sandbox.create.start`) of the same
+ * file and component before it that no other failure line answered, within `REQUEST_ANSWER_MS`,
+ * and takes that request's pod and sandbox (a copy of the line; ids unchanged). A failure line that
+ * names a pod or a sandbox answers the latest such request of its pod or sandbox. So two pods
+ * failing within the same second with the same cause stay two attempts.
+ * @param lines failure lines sorted by time
+ * @returns the lines, sorted as given, answers completed
+ */
+function answersToRequests(lines: BootEvent[], events: BootEvent[]): BootEvent[] {
+  const starts = events.filter((e) => e.kind === "sandbox.create.start" && e.ts !== null && (e.pod || e.sandboxId) && !isK8sEvent(e));
+  if (starts.length === 0) return lines;
+  const key = (e: BootEvent) => `${e.fileId}\t${e.component}`;
+  const open = new Map<string, BootEvent[]>();
+  const merged = [...starts.map((e) => ({ e, start: true })), ...lines.map((e) => ({ e, start: false }))].sort(
+    (a, b) => a.e.fileId - b.e.fileId || a.e.ts! - b.e.ts! || Number(b.start) - Number(a.start) || a.e.line - b.e.line,
+  );
+  const answer = new Map<BootEvent, BootEvent>();
+  for (const { e, start } of merged) {
+    const k = key(e);
+    let list = open.get(k);
+    if (start) {
+      if (!list) open.set(k, (list = []));
+      list.push(e);
+      continue;
+    }
+    if (!list) continue;
+    const named = !!(e.pod || e.sandboxId);
+    for (let i = list.length - 1; i >= 0; i--) {
+      const r = list[i];
+      if (e.ts! - r.ts! > REQUEST_ANSWER_MS || e.ts! < r.ts!) continue;
+      if (named && !(e.sandboxId && e.sandboxId === r.sandboxId) && !(e.pod && samePod(e.pod, r.pod))) continue;
+      list.splice(i, 1);
+      if (!named) answer.set(e, r);
+      break;
+    }
+  }
+  if (answer.size === 0) return lines;
+  return lines.map((e) => {
+    const r = answer.get(e);
+    return r ? { ...e, pod: r.pod, sandboxId: r.sandboxId } : e;
+  });
 }
 
 function firstKey(a: Attempt): number {

@@ -256,6 +256,42 @@ describe("sandbox-failure-window: attempts", () => {
     ]);
   });
 
+  it("a kubelet line cut inside the pod's name joins that pod's attempt (case 116: three layers of one failure)", () => {
+    const cls = 'sig:pod sandbox with name "*" already exists';
+    const pod = "kube-system/pharos-proxy-node-a0";
+    const attempts = collectAttempts(
+      sorted([
+        be({ t: 10.0, component: "kubelet", pod, errorClass: cls }), // remote_runtime
+        be({ t: 10.0001, component: "kubelet", pod, errorClass: cls }), // kuberuntime_sandbox
+        be({ t: 10.0001, component: "kubelet", errorClass: "sig:x", message: 'createPodSandbox for pod "pharos-pro' }), // kuberuntime_manager, cut
+        be({ t: 10.2, component: "kubelet", errorClass: "sig:y", message: 'createPodSandbox for pod "other-po' }), // another pod's name: own attempt
+        be({ t: 10.3, component: "kubelet", errorClass: "sig:z", message: 'createPodSandbox for pod "pha' }), // 3 letters tell no pod: own attempt
+      ]),
+    );
+    expect(attempts.map((a) => [a.time - T0, a.lines.length])).toEqual([
+      [10000, 3],
+      [10200, 1],
+      [10300, 1],
+    ]);
+  });
+
+  it("a reply naming neither pod nor sandbox answers the request its component logged before it (aws-vpc-cni ipamd)", () => {
+    const ipamd = { component: "aws-vpc-cni", lane: "cni-agent" as Lane, fileId: 5, errorClass: "ipam-exhausted", kind: "cni.add.failed" as EventKind };
+    const req = (t: number, pod: string, n: number) => be({ ...ipamd, t, pod, sandboxId: sid(n), kind: "sandbox.create.start", errorClass: null });
+    const reply = (t: number) => be({ ...ipamd, t, message: "Send AddNetworkReply: IPv4Addr , DeviceNumber: 0, err: no available IP addresses" });
+    // two pods' requests, then both replies within the same second: two attempts, one per pod
+    const events = sorted([req(10, "ds/a", 1), req(10.1, "ds/b", 2), reply(10.2), reply(10.3), reply(200)]);
+    const attempts = collectAttempts(events);
+    expect(attempts.map((a) => [a.time - T0, a.pod])).toEqual([
+      [10200, "ds/b"],
+      [10300, "ds/a"],
+      [200000, null],
+    ]);
+    expect(attempts[0].lines[0].id).toBe(events[2].id);
+    // without the requests, the two replies of the same cause within 1 s are one failure
+    expect(collectAttempts(sorted([reply(10.2), reply(10.3)]))).toHaveLength(1);
+  });
+
   it("a Kubernetes event's count adds attempts only where no node log covers (case 044: x158 over 6 min, events only)", () => {
     const first = 60;
     const last = 360;

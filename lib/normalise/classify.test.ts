@@ -374,6 +374,64 @@ describe("classifyRecord on the AWS VPC CNI's ipamd", () => {
     const r = classifyRecord({ component: "aws-vpc-cni", message: "Failed to assign IP address to pod default/web-0: no available IP addresses", severity: 3 });
     expect(r).toMatchObject({ kind: "cni.add.failed", lane: "cni-agent", pod: "default/web-0", errorClass: "ipam-exhausted" });
   });
+
+  const aws = (message: string, severity = 1) => classifyRecord({ component: "aws-vpc-cni", message, severity });
+
+  it("case 027: the plugin's request names pod and sandbox; its ERROR lines and ipamd's INFO reply with an err are failed ADDs", () => {
+    const lines = caseText("027-aws-cni-plugin-log-bracket-level.log")
+      .trim()
+      .split("\n")
+      .map((l) => /^\S+ \[(\w+)\] (.*)$/.exec(l)!)
+      .map((m) => aws(m[2], m[1] === "ERROR" ? 3 : 1));
+    const pod = "default/nginx-deployment-q5mz28pfdc-jxpxr";
+    expect(lines.map((c) => [c.kind, c.pod, c.errorClass])).toEqual([
+      ["log", null, null],
+      ["sandbox.create.start", pod, null],
+      ["cni.add.failed", pod, "ipam-exhausted"],
+      ["cni.add.failed", null, "ipam-exhausted"],
+      ["cni.add.failed", null, "ipam-exhausted"],
+      ["sandbox.create.start", pod, null],
+    ]);
+    expect(lines[1].sandboxId).toBe("8b1a9b34d23ad5cbf8e6a2fc5e23122d05ad037a12071f181a849e7c9961a9eb");
+    expect(lines[5].sandboxId).toBe("0a0bfba9b62c401c6b3e1dcd086962cda376078a6c038cd8340b41eb3b4d6d53");
+  });
+
+  it("ipamd's replies across versions: a reply with an address and `err: <nil>` or `Success: true` is no failure", () => {
+    expect(aws("Send AddNetworkReply: IPv4Addr 10.0.1.7, DeviceNumber: 0, err: <nil>").kind).toBe("log");
+    expect(aws("Send AddNetworkReply: IPv4Addr 10.0.1.7, IPv6Addr: , DeviceNumber: 0, err: <nil>").kind).toBe("log");
+    expect(aws('Send AddNetworkReply: Success: true IPAddr: [ipv4Addr:"10.0.1.7" deviceNumber:0 routeTableId:1], err: <nil>').kind).toBe("log");
+    expect(aws("Send AddNetworkReply: Success: false IPAddr: [], err: datastore: no available IP/Prefix addresses")).toMatchObject({
+      kind: "cni.add.failed",
+      errorClass: "ipam-exhausted",
+    });
+    expect(aws('Send AddNetworkReply: Failed to get pod: pods "web-0" not found', 2).kind).toBe("cni.add.failed");
+    expect(aws("Send DelNetworkReply: IPAddress: [], err: datastore: unknown pod").kind).toBe("cni.del.failed");
+    expect(aws("Send DelNetworkReply: IPv4Addr 10.0.1.7, DeviceNumber: 0, err: <nil>").kind).toBe("log");
+    // zap-era request: the sandbox by id
+    const id = "6a3c0e1f9b2d4c5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6";
+    expect(aws(`Received AddNetwork for NS /var/run/netns/cni-1f2e, Sandbox ${id}, ifname eth0`)).toMatchObject({
+      kind: "sandbox.create.start",
+      sandboxId: id,
+    });
+  });
+});
+
+describe("classifyRecord on the kubelet's other runtime calls", () => {
+  it("case 114: CreateContainer in a sandbox timing out is the runtime's health, not a sandbox attempt", () => {
+    const line = caseText("114-journald-french-month-header-create-container-deadline.log").split("\n")[5];
+    const input = caseLineToInput(line.replace(/^sept\. 20/, "Sep 20"))!;
+    expect(classifyRecord(input)).toMatchObject({ kind: "runtime.unhealthy", lane: "kubelet", errorClass: "context-deadline-exceeded" });
+  });
+
+  it("StartContainer and ExecSync refused or timing out too; a PullImage deadline is the registry's", () => {
+    const k = (message: string) => classifyRecord({ component: "kubelet", message, severity: 3 }).kind;
+    expect(k('StartContainer "4be1" from runtime service failed: rpc error: code = DeadlineExceeded desc = context deadline exceeded')).toBe(
+      "runtime.unhealthy",
+    );
+    expect(k("ExecSync 4be1 'sh -c true' from runtime service failed: rpc error: code = Unavailable desc = connection error")).toBe("runtime.unhealthy");
+    expect(k('PullImage "nginx:1.25" from image service failed: rpc error: code = DeadlineExceeded desc = context deadline exceeded')).toBe("log");
+    expect(k('CreateContainer in sandbox "4be1" from runtime service failed: rpc error: code = Unknown desc = image not found')).toBe("log");
+  });
 });
 
 describe("classifyRecord on crictl, Antrea and kube-ovn failure lines", () => {

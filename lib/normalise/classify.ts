@@ -361,17 +361,21 @@ function kubeletKind(h: string, text: string, severity: number): EventKind | nul
   // the runtime's socket closing under a watch or a call, whatever level the line was logged at (cAdvisor logs it at info)
   if (/error reading from server: EOF|(?:containerd|crio)\.sock: read: connection reset by peer/.test(text)) return "runtime.unhealthy";
   // runtime calls other than sandbox create/stop timing out or refused (remote_runtime.go / cri-client log.go)
-  if (
-    severity >= 3 &&
-    /^(?:ListPodSandbox|ListContainers|ContainerStatus|PodSandboxStatus|ListPodSandboxStats|ListContainerStats|Status|Version) (?:with filter )?from runtime service failed/.test(
-      h,
-    ) &&
-    /DeadlineExceeded|code = Unavailable/.test(text)
-  )
-    return "runtime.unhealthy";
+  if (severity >= 3 && CRI_CALL_FAILED.test(h) && /DeadlineExceeded|code = Unavailable/.test(text)) return "runtime.unhealthy";
   if (/^Created PodSandbox for pod/.test(h)) return "sandbox.created";
   return null;
 }
+
+/**
+ * The kubelet's CRI client reporting a runtime call other than RunPodSandbox / StopPodSandbox
+ * failing, text and structured (kubernetes `pkg/kubelet/remote/remote_runtime.go`, cri-client
+ * `remote_runtime.go`): `ListPodSandbox with filter … from runtime service failed`,
+ * `CreateContainer in sandbox "<id>" from runtime service failed`, `StartContainer "<id>" from
+ * runtime service failed`, `ExecSync <id> '<cmd>' from runtime service failed`, `Status from
+ * runtime service failed`, ...
+ */
+const CRI_CALL_FAILED =
+  /^(?:ListPodSandbox|ListContainers|ContainerStatus|PodSandboxStatus|ListPodSandboxStats|PodSandboxStats|ListContainerStats|ContainerStats|Status|Version|CreateContainer|StartContainer|StopContainer|RemoveContainer|RemovePodSandbox|UpdateContainerResources|ReopenContainerLog|ExecSync|Exec|Attach|PortForward|ListImages|ImageStatus|RemoveImage|ImageFsInfo|UpdateRuntimeConfig|CheckpointContainer)\b[^:]*? from (?:runtime|image) service failed/;
 
 function containerdKind(h: string, text: string, severity: number, fields: Record<string, string>): EventKind | null {
   if (/^RunPodSandbox for .*\bfailed, error\b/.test(h)) return "sandbox.create.failed";
@@ -413,12 +417,44 @@ function cniKind(h: string, text: string, severity: number): EventKind | null {
   if (/^Using node name: /.test(h) || /^Calico started successfully/.test(h)) return "cni.ready";
   if (/^wrote kubeconfig file\b/i.test(h)) return "cni.ready";
   if (/^Wrote subnet file to /.test(h)) return "cni.ready";
+  // aws-vpc-cni: the plugin's ADD request, ipamd's AddNetwork request from it (the pod's network set-up starting), ipamd's reply
+  if (AWS_ADD_REQUEST.test(h)) return "sandbox.create.start";
+  const reply = AWS_IPAMD_REPLY.exec(h);
+  if (reply) return awsReplyFailed(h) ? (reply[1] === "Add" ? "cni.add.failed" : "cni.del.failed") : null;
   if (severity >= 3) {
     const op = cniOpOf(text);
     if (op === "ADD") return "cni.add.failed";
     if (op === "DEL") return "cni.del.failed";
   }
   return null;
+}
+
+/**
+ * aws-vpc-cni's ipamd answering the CNI plugin's gRPC call (amazon-vpc-cni-k8s
+ * `pkg/ipamd/rpc_handler.go`; `ipamd.log`, always at info):
+ *
+ *     Send AddNetworkReply: IPv4Addr , DeviceNumber: 0, err: assignPodIPv4AddressUnsafe: no available IP addresses   (v1.5, seelog)
+ *     Send AddNetworkReply: IPv4Addr 10.0.1.7, IPv6Addr: , DeviceNumber: 0, err: <nil>                               (v1.7+, zap JSON)
+ *     Send AddNetworkReply: Success: false IPAddr: [], err: datastore: no available IP/Prefix addresses              (v1.16+)
+ *     Send AddNetworkReply: Failed to get pod: pods "web-0" not found                                                (early return)
+ *     Send DelNetworkReply: IPv4Addr 10.0.1.7, DeviceNumber: 0, err: <nil>
+ *
+ * The request it answers (`Received AddNetwork for NS …, Pod …, NameSpace …, Container …` /
+ * `…, Sandbox <id>, ifname eth0`) is logged before it, and is a `sandbox.create.start` naming the
+ * pod and the sandbox, as the plugin's `Received CNI add request` is: the attempt model gives an
+ * answer that names neither the pod and sandbox of the request it answers
+ * (lib/detect/attempts.ts). The plugin's own lines (`plugin.log`) of the same failure follow
+ * within milliseconds and join it as one attempt.
+ */
+const AWS_IPAMD_REPLY = /^Send (Add|Del)NetworkReply: /;
+/** The plugin's `Received CNI add request: ContainerID(<id>) … Args(…K8S_POD_NAME=…)` and ipamd's `Received AddNetwork for NS …` (same sources). */
+const AWS_ADD_REQUEST = /^Received (?:CNI add request: ContainerID\(|AddNetwork for NS )/;
+
+/** The reply reports a failure: `Success: false`, or no `Success: true` and an `err` that is not `<nil>` (or none at all). */
+function awsReplyFailed(h: string): boolean {
+  if (/\bSuccess: false\b/.test(h)) return true;
+  if (/\bSuccess: true\b/.test(h)) return false;
+  return !/\berr: <nil>\s*$/.test(h);
 }
 
 // ---------------------------------------------------------------------------------
@@ -447,6 +483,11 @@ const CNI_ARGS_POD_RE =
   /K8S_POD_NAMESPACE=([A-Za-z0-9.-]+);(?:[^;\s]*;)*?K8S_POD_NAME=([A-Za-z0-9.-]+)|K8S_POD_NAME=([A-Za-z0-9.-]+);(?:[^;\s]*;)*?K8S_POD_NAMESPACE=([A-Za-z0-9.-]+)/;
 /** `… to pod <namespace>/<name>` / `… for pod <namespace>/<name>` unquoted (aws-vpc-cni ipamd, kube-ovn) */
 const IPAMD_POD_RE = new RegExp(`\\b(?:to|for) pod (${NAME})/(${NAME})\\b`);
+/**
+ * aws-vpc-cni: the plugin's `Failed to assign an IP address to pod <name>, namespace <ns> container <id>`
+ * and ipamd's request `Received AddNetwork for NS <netns>, Pod <name>, NameSpace <ns>, Container <id>`
+ */
+const AWS_POD_RE = new RegExp(`\\b(?:to pod (${NAME}), namespace|Pod (${NAME}), NameSpace) (${NAME})\\b`);
 /** multus `[<namespace>/<name>/<uid>:<network>]` (uid optional) */
 const MULTUS_POD_RE = new RegExp(`\\[(${NAME})/(${NAME})(?:/[0-9a-f-]*)?:[\\w.-]+\\]`);
 
@@ -485,6 +526,8 @@ function podOf(r: ClassifyInput, text: string, fields: Record<string, string>, k
   if (m) return `${m[2]}/${m[1]}`;
   m = CRIO_CNI_POD_RE.exec(text) ?? MULTUS_POD_RE.exec(text) ?? IPAMD_POD_RE.exec(text);
   if (m) return `${m[1]}/${m[2]}`;
+  m = AWS_POD_RE.exec(text);
+  if (m) return `${m[3]}/${m[1] ?? m[2]}`;
   m = CNI_ARGS_POD_RE.exec(text);
   if (m) return m[1] !== undefined ? `${m[1]}/${m[2]}` : `${m[4]}/${m[3]}`;
   // the dockershim-era kubelet named the pod alone (`for pod "<name>"`): the bare name, matched to its namespaced key by the attempt grouping

@@ -46,6 +46,14 @@ describe("errorClassOf: fixed slugs", () => {
     ],
     ['plugin type="calico" failed (add): error getting ClusterInformation: connection is unauthorized: Unauthorized', "cni-api-unauthorized"],
     ["Failed to create pod sandbox: rpc error: code = Unavailable desc = transport is closing", "runtime-unreachable"],
+    [
+      'CreatePodSandbox for pod "web-0_default(0f9c)" failed: rpc error: code = Unknown desc = pod sandbox with name "k8s_web-0_default_0f9c1b2e3d4a5f60718293a4b5c6d7e8_0" already exists',
+      "sandbox-name-exists",
+    ],
+    [
+      'rpc error: code = Unknown desc = failed to set up sandbox container "4be1" network for pod "job-7-x2k9q": networkPlugin cni failed to set up pod "job-7-x2k9q_batch" network: plugin type="loopback" failed (add): failed to Statfs "/proc/48211/ns/net": no such file or directory',
+      "netns-gone",
+    ],
   ];
   it.each(cases)("%s -> %s", (text, slug) => {
     expect(errorClassOf(text)).toBe(slug);
@@ -53,6 +61,36 @@ describe("errorClassOf: fixed slugs", () => {
 
   it("every slug is reachable", () => {
     expect(new Set(cases.map((c) => c[1]))).toEqual(new Set(ERROR_CLASS_SLUGS));
+  });
+
+  it("a stale sandbox name as CRI-O, cri-dockerd and docker word it; containerd's reservation of a call in progress is not one", () => {
+    expect(
+      errorClassOf(
+        'rpc error: code = Unknown desc = Conflict. The name "k8s_POD_etcd-node-a_kube-system_5be0c1d2e3f4a5b6c7d8e9f0a1b2c3d4_0" is already in use by sandbox 7c1e. You have to remove that sandbox to be able to reuse that name.',
+      ),
+    ).toBe("sandbox-name-exists");
+    expect(
+      errorClassOf(
+        'Error response from daemon: Conflict. The container name "/k8s_POD_web-0_default_0f9c_1" is already in use by container "3e1f". You have to remove (or rename) that container to be able to reuse that name.',
+      ),
+    ).toBe("sandbox-name-exists");
+    expect(
+      errorClassOf(
+        'rpc error: code = Unknown desc = failed to reserve sandbox name "web-0_default_0f9c_1": name "web-0_default_0f9c_1" is reserved for "9d2a"',
+      ),
+    ).toMatch(/^sig:failed to reserve sandbox name/);
+  });
+
+  it("a network namespace gone before the ADD: /proc and /var/run/netns paths; the plugin's own thread namespace is not one", () => {
+    expect(errorClassOf('Error adding network: failed to Statfs "/proc/93986/ns/net": no such file or directory')).toBe("netns-gone");
+    expect(
+      errorClassOf(
+        'plugin type="bridge" failed (add): failed to open netns "/var/run/netns/cni-7d0e2a1b-9c3f": failed to Statfs "/var/run/netns/cni-7d0e2a1b-9c3f": no such file or directory',
+      ),
+    ).toBe("netns-gone");
+    expect(errorClassOf('Failed to open current namespace: failed to Statfs "/proc/18661/task/1439572/ns/net": no such file or directory')).not.toBe(
+      "netns-gone",
+    );
   });
 
   it("the runtime's own socket refusing is the runtime unreachable, not a CNI connection refusal", () => {

@@ -22,6 +22,8 @@ export const ERROR_CLASS_SLUGS = [
   "flannel-subnet-missing",
   "cni-agent-unreachable",
   "cni-api-unauthorized",
+  "sandbox-name-exists",
+  "netns-gone",
   "truncated",
 ] as const;
 
@@ -44,7 +46,8 @@ export type ErrorClassSlug = (typeof ERROR_CLASS_SLUGS)[number];
  * - cni-plugin-not-found: libcni `failed to find plugin "x" in path [...]`;
  * - netplugin-no-error-message: dockershim `netplugin failed with no error message` (case 013);
  * - ipam: host-local `no IP addresses available in range set`, calico `ipam ... no
- *   more free affine blocks`, aws-vpc-cni `failed to assign an IP address`, Azure CNI `No available
+ *   more free affine blocks`, aws-vpc-cni `failed to assign an IP address` and ipamd's `no
+ *   available IP addresses` (`IP/Prefix` since prefix delegation), Azure CNI `No available
  *   addresses`;
  * - cni-agent-unreachable: a CNI plugin that cannot reach its node agent's socket (antrea
  *   `dial unix /var/run/antrea/cni.sock`, kube-ovn `kube-ovn-daemon.sock`, aws-vpc-cni's ipamd at
@@ -59,6 +62,17 @@ export type ErrorClassSlug = (typeof ERROR_CLASS_SLUGS)[number];
  *   from server: EOF`, `dial unix /run/containerd/containerd.sock: connect: connection refused`, gRPC's
  *   `transport is closing` when the runtime restarts under a call), as the kubelet's CRI
  *   client reports it (kubernetes cri-client `remote_runtime.go`);
+ * - sandbox-name-exists: the runtime still holds a sandbox of the name the kubelet asks for
+ *   (`k8s_<pod>_<namespace>_<uid>_<attempt>`), left from before a reboot or a restart: CRI-O
+ *   `pod sandbox with name "…" already exists` (cri-o/cri-o#1742), cri-dockerd / dockershim
+ *   `Conflict. The name "k8s_POD_…" is already in use by sandbox <id>` (kubernetes/kubernetes#126514)
+ *   and docker's `The container name "/k8s_POD_…" is already in use by container`; containerd's
+ *   `failed to reserve sandbox name` (a call still in progress) is not this cause;
+ * - netns-gone: a CNI plugin given a network namespace that no longer exists (the sandbox's
+ *   process died before its ADD ran): containernetworking/plugins `ns.GetNS` `failed to Statfs
+ *   "/proc/<pid>/ns/net": no such file or directory` (also `/var/run/netns/cni-…`, `failed to open
+ *   netns "…"`; kubernetes/kubernetes#72044); a plugin's own thread namespace (`Failed to open
+ *   current namespace`, `/proc/<pid>/task/<tid>/ns/net`) is not;
  * - deadline: gRPC `code = DeadlineExceeded desc = context deadline exceeded`.
  */
 const RULES: Array<{ slug: ErrorClassSlug; re: RegExp }> = [
@@ -79,8 +93,16 @@ const RULES: Array<{ slug: ErrorClassSlug; re: RegExp }> = [
     re: /failed to find plugin "?[^"\s]*"? in path|plugin type="?[^"\s]*"? not found|cni plugin [^\s]+ not found|exec: "[^"]*": executable file not found/i,
   },
   {
+    slug: "netns-gone",
+    re: /^(?![\s\S]*open current namespace)[\s\S]*(?:failed to Statfs "?(?:\/proc\/\d+\/ns\/net|\/(?:var\/)?run\/netns\/[^"\s]+)"?: no such file or directory|failed to (?:open|get) netns "?(?:\/proc\/\d+\/ns\/net|\/(?:var\/)?run\/netns\/[^"\s]+)"?: [^;]*?no such file or directory)/i,
+  },
+  {
+    slug: "sandbox-name-exists",
+    re: /pod sandbox with name "?[^"\s]*"? already exists|The (?:container )?name "?\/?k8s_POD_[^"\s]*"? is already in use by (?:sandbox|container)/i,
+  },
+  {
     slug: "ipam-exhausted",
-    re: /no IP addresses available|No available addresses|no available IP addresses|no more free affine blocks|range set[^;]*exhausted|ipam[^;]*exhausted|failed to assign an IP address|failed to allocate (?:an? )?IP|InsufficientCidrBlocks|not enough IPs/i,
+    re: /no IP addresses available|No available addresses|no available IP(?:\/Prefix)? addresses|no more free affine blocks|range set[^;]*exhausted|ipam[^;]*exhausted|failed to assign an IP address|failed to allocate (?:an? )?IP|InsufficientCidrBlocks|not enough IPs/i,
   },
   {
     slug: "netplugin-no-error-message",

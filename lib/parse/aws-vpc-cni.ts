@@ -15,6 +15,10 @@
  *     2018-06-02T07:40:58Z [INFO] Received AddNetwork for NS /proc/4242/ns/net, Pod web-0, NameSpace default, …
  *     2018-06-02T07:40:58Z [ERROR] Failed to assign IP address to pod default/web-0: no available IP addresses
  *
+ * ipamd logs each request from the plugin and its answer at INFO (`Received AddNetwork for NS …, Pod
+ * …, NameSpace …, Container …`, then `Send AddNetworkReply: …, err: <cause>`); which answers are
+ * failures is the classifier's (lib/normalise/classify.ts).
+ *
  * Read as a component line (component.ts), e.g. inside a journal, CRI or cloud export envelope, and
  * as a file of its own (`aws-vpc-cni-seelog`): its records, and indented lines continuing them.
  * `kubectl-timestamps` refuses these lines (a `[LEVEL]` token after a stamp of 0 or 3 fraction
@@ -77,6 +81,16 @@ export const awsVpcCniSeelogSpec: FormatSpec = {
         time: { year: 2019, month: 11, day: 26, hour: 2, minute: 28, second: 11, ms: 342, offsetMin: 0, precision: "ms" },
         severity: 1,
         message: "Received CNI add request: ContainerID(4b1c0e) Netns(/proc/3310/ns/net) IfName(eth0)",
+      },
+    },
+    {
+      // ipamd's answer to the plugin, at INFO whatever it says (its err is the failure)
+      line: "2020-03-16T18:05:27.389Z [INFO] Send AddNetworkReply: IPv4Addr , DeviceNumber: 0, err: assignPodIPv4AddressUnsafe: no available IP addresses",
+      expect: {
+        time: { year: 2020, month: 3, day: 16, hour: 18, minute: 5, second: 27, ms: 389, offsetMin: 0, precision: "ms" },
+        component: "aws-vpc-cni",
+        severity: 1,
+        message: "Send AddNetworkReply: IPv4Addr , DeviceNumber: 0, err: assignPodIPv4AddressUnsafe: no available IP addresses",
       },
     },
     {

@@ -49,6 +49,57 @@ function sliceOrLast(line: string, start: number, end: number, last: string): st
 export function parseJournalShortLine(line: string): LineResult {
   const month = monthFromAbbrev(line, 0);
   if (month === 0 || line.charCodeAt(3) !== 32 || line.charCodeAt(6) !== 32) return parseOtherPrefix(line);
+  return parseCLocaleLine(line, month);
+}
+
+/**
+ * A line of a journal short file: `parseJournalShortLine`, else a line cut inside its prefix
+ * (`parseCutPrefix`). Only for a file of this format: a payload elsewhere (a cloud entry's text)
+ * that looks like a cut prefix keeps its text.
+ */
+export function parseJournalShortFileLine(line: string): LineResult {
+  const res = parseJournalShortLine(line);
+  return res === null && line.length <= CUT_MAX ? parseCutPrefix(line) : res;
+}
+
+/** Longest line `parseCutPrefix` tries: a month token, day, clock with µs, a host of 40. */
+const CUT_MAX = 80;
+/** A prefix that ends after the minute, the second or the host column (groups: month, day, h, m, s, µs, host). */
+const CUT_PREFIX = /^ ?(\S{1,12}) {1,2}(\d{1,2}) ([0-2]\d):([0-5]\d)(?::([0-6]\d)(?:\.(\d{1,6}))?)?(?: (\S+))?\s*$/;
+
+/**
+ * A line cut inside its prefix (`sept. 20 16:43`: an excerpt that stops mid-line, a terminal cut
+ * at its right edge): a record timed to what the stamp still shows (precision `min` when the
+ * seconds are gone), with the host when it is there and an empty message, so that the line stays
+ * a line of its own instead of continuing the record before it. Null when the month token is no
+ * month.
+ */
+function parseCutPrefix(line: string): LineResult {
+  const m = CUT_PREFIX.exec(line);
+  if (!m) return null;
+  const month = (m[1].length === 3 ? monthFromAbbrev(m[1], 0) : 0) || localMonth(m[1]);
+  const day = Number(m[2]);
+  const hour = Number(m[3]);
+  if (month === 0 || day < 1 || day > 31 || hour > 23) return null;
+  const frac = m[6] ?? "";
+  const time: WallTime = {
+    year: null,
+    month,
+    day,
+    hour,
+    minute: Number(m[4]),
+    second: m[5] === undefined ? 0 : Number(m[5]),
+    ms: frac ? Math.floor(Number(`0.${frac}`) * 1000) : 0,
+    offsetMin: null,
+    precision: m[5] === undefined ? "min" : frac ? "us" : "s",
+  };
+  const env: Envelope = { time };
+  if (m[7] !== undefined) env.host = m[7];
+  return { type: "record", record: envelopeRecordOf(env, "", null) };
+}
+
+/** `parseJournalShortLine` after a C-locale month (`month`) and the blanks around the day. */
+function parseCLocaleLine(line: string, month: number): LineResult {
   const dayTens = line.charCodeAt(4);
   const day = dayTens === 32 ? line.charCodeAt(5) - 48 : d2(line, 4);
   if (day < 1 || day > 31 || !isDigit(line.charCodeAt(5))) return null;
@@ -283,7 +334,7 @@ export const journalShortSpec: FormatSpec = {
   kind: "journal",
   sniff: (_path, lines) => sniffRatio(shortSniffLines(lines), SNIFF, isShortLine),
   createParser() {
-    return new JournalEnvelopeParser(parseJournalShortLine);
+    return new JournalEnvelopeParser(parseJournalShortFileLine);
   },
   samples: [
     {
@@ -351,6 +402,28 @@ export const journalShortSpec: FormatSpec = {
           zoneName: "PDT",
           time: { year: 2022, month: 5, day: 30, hour: 14, minute: 37, second: 44, ms: 0, offsetMin: -420, precision: "s" },
         },
+      },
+    },
+    {
+      // the weekday in the node's locale (fr_FR), the zone as tzdata prints it
+      line: "-- Logs begin at mer. 2018-09-19 11:42:51 CEST. --",
+      expect: {
+        banner: {
+          type: "logs-begin",
+          offsetMin: 120,
+          zoneName: "CEST",
+          time: { year: 2018, month: 9, day: 19, hour: 11, minute: 42, second: 51, ms: 0, offsetMin: 120, precision: "s" },
+        },
+      },
+    },
+    {
+      // an excerpt cut after the minute: a record of its own, timed to the minute, empty
+      context: ["sept. 20 16:42:58 node-p kubelet[5407]: W0920 16:42:58.926688    5407 pod_container_deletor.go:75] Container not found"],
+      line: "sept. 20 16:43",
+      expect: {
+        time: { year: null, month: 9, day: 20, hour: 16, minute: 43, second: 0, ms: 0, offsetMin: null, precision: "min" },
+        component: "unknown",
+        message: "",
       },
     },
     {

@@ -50,8 +50,10 @@ export const CASE_UPLOADS: Readonly<Record<string, CaseUpload>> = {
   "079-klog-calico-nodename-triple.log": { year: 2020 },
   "091-after-reboot-flannel-klog-out-of-order-timestamps.log": { year: 2021 },
   "112-dmesg-T-german-weekday-cni0-veth-churn.log": { tz: "Europe/Berlin" },
+  "116-after-reboot-crio-pod-sandbox-name-already-exists.log": { year: 2024 },
   "121-k3s-in-docker-describe-ttrpc-closed-12s.log": { collected: "2020-06-22T08:00:00Z" },
   "124-syslog-pri-prefix-sandbox-address-already-in-use.log": { year: 2019 },
+  "136-k3s-in-docker-klog-then-timestamp-prefixed-logrus-netns-gone.log": { year: 2024 },
   "140-describe-bare-kubelet-source-no-node-x279-combined.log": { collected: "2020-10-19T09:00:00Z" },
 };
 

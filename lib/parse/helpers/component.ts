@@ -221,9 +221,30 @@ export function componentFor(ident: string | undefined, parsed: ComponentLine | 
 /**
  * A component's stamp completed by the stamp around it (a journal, syslog or supervisor line): a
  * missing year is the envelope's year closest to it, a missing offset the envelope's. The stamp
- * itself when the envelope has no year or there is nothing to complete.
+ * itself when the envelope has no year or there is nothing to complete. A stamp coarser than the
+ * envelope's (logrus `time="…T04:49:10Z"` to the second behind a `docker logs --timestamps`
+ * `…T04:49:10.523388650Z`) takes the envelope's finer digits when the envelope lies inside the
+ * stamp's own second (or minute): the component's time, told more precisely; otherwise the
+ * component's stamp stands as it is.
  */
 function completedBy(t: WallTime, env: WallTime | null): WallTime {
+  return finerBy(completedYearZone(t, env), env);
+}
+
+const PRECISION_RANK: Readonly<Record<string, number>> = { min: 0, s: 1, ms: 2, us: 3, ns: 4 };
+
+/** `t` with the envelope's finer second and fraction when the envelope falls inside `t`'s precision (see `completedBy`). */
+function finerBy(t: WallTime, env: WallTime | null): WallTime {
+  if (!env || (t.precision !== "s" && t.precision !== "min")) return t;
+  const rank = PRECISION_RANK[env.precision];
+  if (rank === undefined || rank <= PRECISION_RANK[t.precision]) return t;
+  if (t.offsetMin !== env.offsetMin || (env.year !== null && t.year !== env.year)) return t;
+  if (t.month !== env.month || t.day !== env.day || t.hour !== env.hour || t.minute !== env.minute) return t;
+  if (t.precision === "s" && (t.second !== env.second || t.ms !== 0)) return t;
+  return { ...t, second: env.second, ms: env.ms, precision: env.precision };
+}
+
+function completedYearZone(t: WallTime, env: WallTime | null): WallTime {
   if (!env || env.year === null || !(t.year === null || (t.offsetMin === null && env.offsetMin !== null))) return t;
   return {
     year: t.year ?? closestYear(t, env),

@@ -10,14 +10,16 @@
  *
  * A `logs-begin` banner carries the first entry's time with its year (a lower bound for year
  * inference) and the zone abbreviation journalctl printed (`offsetMin`; see time-util.ts
- * `ZONE_ABBREVIATIONS`).
+ * `ZONE_ABBREVIATIONS`). The banner's words are always English, but its weekday is `%a` in the
+ * node's LC_TIME, as the prefix's month is (`-- Logs begin at mer. 2018-09-19 11:42:51 CEST. --`,
+ * `Mi`, `Ср`, `水`: locale-names.ts); the zone is tzdata's abbreviation, whatever the locale.
  */
 import { zoneFromToken } from "./time-util";
 import type { Banner } from "../types";
 
 const BOOT_RE = /^-- Boot ([0-9a-f]{32}) --\s*$/;
 const BEGIN_RE =
-  /^-- (?:Logs begin at|Journal begins at) (?:[A-Z][a-z]{2} )?(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?: ([A-Za-z]{1,6}|[+-]\d{2}(?::?\d{2})?))?[,.]?.*--\s*$/;
+  /^-- (?:Logs begin at|Journal begins at) (?:[^\s\d-]{1,12} )?(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?: ([A-Za-z]{1,6}|[+-]\d{2}(?::?\d{2})?))?[,.]?.*--\s*$/;
 
 /** Is `line` a journal banner (J0)? Cheap: first three characters, then the specific form. */
 export function isJournalBanner(line: string): boolean {

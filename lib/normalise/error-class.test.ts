@@ -45,6 +45,18 @@ describe("errorClassOf: fixed slugs", () => {
       "cni-agent-unreachable",
     ],
     ['plugin type="calico" failed (add): error getting ClusterInformation: connection is unauthorized: Unauthorized', "cni-api-unauthorized"],
+    [
+      'failed to set up sandbox container "1edd" network for pod "db-0": NetworkPlugin cni failed to set up pod "db-0_data" network: unable to allocate IP address: Post http://127.0.0.1:6784/ip/1edd: dial tcp 127.0.0.1:6784: connect: connection refused',
+      "weave-ipam-unreachable",
+    ],
+    [
+      'failed to setup network for sandbox "c12c": plugin type="multus-shim" name="multus-cni-network" failed (add): CmdAdd (shim): failed to send CNI request: Post "http://dummy/cni": dial unix /run/multus/multus.sock: connect: connection refused',
+      "multus-daemon-unreachable",
+    ],
+    [
+      'Failed create pod sandbox: rpc error: code = Unknown desc = failed to inspect sandbox image "registry.example/pause:3.1\\"": Error response from daemon: no such image: registry.example/pause:3.1": invalid reference format',
+      "sandbox-image-invalid",
+    ],
     ["Failed to create pod sandbox: rpc error: code = Unavailable desc = transport is closing", "runtime-unreachable"],
   ];
   it.each(cases)("%s -> %s", (text, slug) => {

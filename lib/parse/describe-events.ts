@@ -25,6 +25,9 @@
  * with its closing quote on the next line). A row cut short after its type (`  Warning`) is
  * still a record when it sits in a table. Indented lines inside a table continue the row before.
  *
+ * A message copied from a page that escaped it (`&#34;`, `&quot;`) is read with its character
+ * references decoded (helpers/html-entities.ts).
+ *
  * Every row is one record (component `k8s-events`); times are ages against
  * `ParseContext.collectedMs`, settled once the whole file is read (`finish()`, kube-age.ts).
  * Object and node of the rows: the describe's own `Name:` / `Namespace:` / `Node:` lines (a pod's
@@ -36,6 +39,7 @@
  * (`Tolerations:                 CriticalAddonsOnly op=Exists`), and the indented lines of a
  * multi-line value under it are banners too.
  */
+import { decodeEntities } from "./helpers/html-entities";
 import { type PendingAgeRecord, parseAge, parseAgeColumn, settleAges } from "./helpers/kube-age";
 import {
   AGE,
@@ -296,7 +300,7 @@ class DescribeEventsParser implements LineParser {
       epochMs: null,
       component: "k8s-events",
       severity: typeSeverity(type),
-      message: msg,
+      message: decodeEntities(msg),
       fields,
       k8sEvent: info,
     };

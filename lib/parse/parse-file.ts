@@ -536,6 +536,8 @@ class LineReader {
   private others: Array<{ spec: FormatSpec; parser: LineParser | null }> | null = null;
   private lastOther: { spec: FormatSpec; parser: LineParser | null } | null = null;
   private otherTries = 0;
+  /** the current record was read by `lastOther`, not by the file's format */
+  private otherCurrent = false;
   private otherHits = 0;
   /** the line being read carried no prefix although the file's lines do */
   private unprefixed = false;
@@ -562,6 +564,21 @@ class LineReader {
     this.entries = new Entries(deferred || parser.settled !== true);
   }
 
+  /**
+   * The file's format on a line, then `take`. Under a record another format read (mixed pastes),
+   * a line the file's format would only continue goes to that format first: a describe row
+   * right under another inside a journal paste is its own record, not the journal's continuation.
+   */
+  takeOwn(line: string, lineNo: number, raw: string, truncated: number, facts: PrefixFacts | null): boolean {
+    const res = this.parser.parseLine(line, lineNo);
+    const other = this.otherCurrent ? this.lastOther : null;
+    if (other !== null && other.parser !== null && res !== null && res.type === "continuation") {
+      const mine = other.parser.parseLine(line, lineNo);
+      if (mine !== null) return this.takeOther(other, mine, lineNo, raw, truncated, facts);
+    }
+    return this.take(res, lineNo, raw, truncated, facts, false);
+  }
+
   /** Account one line's result (`raw`: the text kept as the record's raw line). */
   take(res: LineResult, lineNo: number, raw: string, truncated: number, facts: PrefixFacts | null, glued: boolean): boolean {
     const counts = this.counts;
@@ -582,6 +599,7 @@ class LineReader {
           this.prevUptime = up;
         }
         const rawLine = truncated ? raw + truncationMarker(truncated) : raw;
+        this.otherCurrent = false;
         this.current = this.entries.push(rec, lineNo, lineNo, rawLine, truncated, this.segment, this.bootId);
         if (facts !== null && this.entries.srcs !== null) this.entries.facts.set(this.current, facts);
         this.segmentHasRecord = true;
@@ -615,7 +633,7 @@ class LineReader {
           this.wrappedPiece(lineNo, raw, truncated);
           return true;
         }
-        this.continueRecord(lineNo, raw, truncated, res.text);
+        this.continueRecord(lineNo, raw, truncated, res.text, res.glue);
         return true;
       }
     }
@@ -709,13 +727,13 @@ class LineReader {
     }
     const plan = this.plan;
     if (plan === null) {
-      if (!this.take(this.parser.parseLine(line, lineNo), lineNo, line, truncated, null, false)) this.refused(line, line, lineNo, truncated, null);
+      if (!this.takeOwn(line, lineNo, line, truncated, null)) this.refused(line, line, lineNo, truncated, null);
       return;
     }
     const st = stripPrefix(line, plan.layers);
     if (st === null) {
       this.unprefixed = true;
-      if (!this.take(this.parser.parseLine(line, lineNo), lineNo, line, truncated, null, false)) this.refused(line, line, lineNo, truncated, null);
+      if (!this.takeOwn(line, lineNo, line, truncated, null)) this.refused(line, line, lineNo, truncated, null);
       this.unprefixed = false;
       return;
     }
@@ -729,7 +747,7 @@ class LineReader {
     const rest = glued ? st.rest.slice(0, glued.firstEnd).trimEnd() : st.rest;
     // padding around pasted records belongs to none of them
     const raw = glued ? line.slice(0, line.length - st.rest.length + glued.firstEnd).trim() : line.charCodeAt(0) === 32 ? line.trim() : line;
-    if (!this.take(this.parser.parseLine(rest, lineNo), lineNo, raw, truncated, st.facts, false)) this.refused(rest, raw, lineNo, truncated, st.facts);
+    if (!this.takeOwn(rest, lineNo, raw, truncated, st.facts)) this.refused(rest, raw, lineNo, truncated, st.facts);
     if (!glued) return;
     for (const piece of glued.more) {
       const s2 = stripPrefix(piece, layers);
@@ -834,6 +852,7 @@ class LineReader {
   ): boolean {
     if ((o.parser as LineParser).settled !== true) this.entries.makeLate();
     if (!this.take(res, lineNo, raw, truncated, facts, false)) return false;
+    if (res !== null && res.type === "record") this.otherCurrent = true;
     this.otherHits++;
     this.lastOther = o;
     if (!this.info.otherFormats.includes(o.spec.name)) this.info.otherFormats.push(o.spec.name);
@@ -972,7 +991,7 @@ export function parseLines(path: string, linesIn: readonly string[], opts: Parse
       reader.pasteLine(line, lineNo, truncated);
       continue;
     }
-    if (!reader.take(parser.parseLine(line, lineNo), lineNo, line, truncated, null, false)) reader.refused(line, line, lineNo, truncated, null);
+    if (!reader.takeOwn(line, lineNo, line, truncated, null)) reader.refused(line, line, lineNo, truncated, null);
   }
   reader.finishOthers();
   if (cutLines > MAX_LINE_ERRORS) errors.push({ line: 0, message: `${cutLines - MAX_LINE_ERRORS} more lines cut at ${MAX_LINE_BYTES} bytes` });

@@ -3,8 +3,8 @@
  * tests/cases/expect/<name>.json) through the in-memory ingest (`analyseBundle`) and the
  * detectors, each file alone as a reviewer would upload it: no `--node`, only the upload values
  * a reviewer would give (year, zone, collection time). Checked: records, records with a time of
- * their own, sandbox attempts in failure windows, the error class and the first and last failure,
- * and the node (named by the text, or named after the upload and marked so).
+ * their own, sandbox attempts in failure windows and those without a time (in no window), the
+ * error class and the first and last failure, and the node (named by the text, or named after the upload and marked so).
  */
 import { describe, expect, it } from "vitest";
 import type { BootEvent } from "../lib/detect/types";
@@ -12,6 +12,7 @@ import type { IngestOptions } from "../lib/ingest/analyse-bundle";
 import { detectBoot } from "../lib/ingest/detect-boot";
 import { analyseBundle } from "../lib/ingest/reference";
 import { uploadNodeName } from "../lib/ingest/settle";
+import { untimedAttempts } from "../lib/detect/untimed-attempts";
 import { toBootEvent } from "../lib/model/boot-event";
 import { parseFile } from "../lib/parse/parse-file";
 import { caseBytes, caseText } from "./cases/cases";
@@ -24,6 +25,8 @@ interface CaseExpect {
   opts?: Partial<IngestOptions>;
   /** node named by the text; undefined: named after the upload */
   node?: string;
+  /** several nodes the text names (a describe naming one, a journal another), sorted; overrides `node` */
+  nodes?: string[];
   /** error class of the failures: a slug, `sig:` for a signature, or null for none */
   errorClass?: string | null;
   /** the failure lines' class is found on lines of this kind (default: attempts in windows) */
@@ -67,6 +70,16 @@ const CASES: Record<string, CaseExpect> = {
   "112-dmesg-T-german-weekday-cni0-veth-churn.log": { opts: { tz: "Europe/Berlin" }, errorClass: null },
   "121-k3s-in-docker-describe-ttrpc-closed-12s.log": { opts: { collectedMs: at("2020-06-22T08:00:00Z") }, node: "054837d7fc21", errorClass: "sig:" },
   "124-syslog-pri-prefix-sandbox-address-already-in-use.log": { opts: { year: 2019 }, node: "node-p", errorClass: "sig:" },
+  "015-weave-after-reboot-describe-events.log": { opts: { collectedMs: at("2019-03-01T12:00:00Z") }, node: "node-a0", errorClass: "weave-ipam-unreachable" },
+  "041-describe-x72-and-journald-go-monotonic-clock.log": {
+    opts: { collectedMs: at("2018-12-21T10:10:00Z"), tz: "Asia/Shanghai" },
+    nodes: ["10.116.72.65", "node-p"],
+    errorClass: "sandbox-image-invalid",
+  },
+  "055-rke2-after-reboot-html-entities.log": { errorClass: "cilium-agent-unreachable" },
+  "066-after-poweroff-istio-cni-kubeconfig-enoent-wrapped.log": { errorClass: "istio-cni-kubeconfig-missing" },
+  "074-describe-multus-shim-sock-refused-15s.log": { opts: { collectedMs: at("2024-05-01T09:00:00Z") }, errorClass: "multus-daemon-unreachable" },
+  "118-jupyterhub-spawn-event-hardwrapped-calico-nodename.log": { errorClass: "calico-nodename-missing" },
   "130-talos-kubelet-json-epoch-ms-host-prefix-runtime-eof-wrapped.log": {
     node: "10.200.193.195",
     errorClass: "runtime-unreachable",
@@ -125,7 +138,12 @@ describe.each(Object.entries(CASES))("case %s", (name, c) => {
 
   it("puts its events on the node the text names, else on one named after the upload", () => {
     const { a } = ingestCase(name, opts);
-    const nodes = [...new Set(a.events.map((e) => e.node))];
+    const nodes = [...new Set(a.events.map((e) => e.node))].sort();
+    if (c.nodes) {
+      expect(nodes).toEqual(c.nodes);
+      expect([...(a.unnamed ?? [])]).toEqual([]);
+      return;
+    }
     const node = c.node ?? uploadNodeName(name);
     expect(nodes).toEqual([node]);
     expect([...(a.unnamed ?? [])]).toEqual(c.node ? [] : [node]);
@@ -134,10 +152,21 @@ describe.each(Object.entries(CASES))("case %s", (name, c) => {
   it("counts the sandbox attempts, their class and the first and last failure", () => {
     const { a, findings } = ingestCase(name, opts);
     const windows = findings.filter((f) => f.detector === "sandbox-failure-window");
-    const attempts = windows.reduce((s, w) => s + (w.metrics.attempts as number), 0);
+    // failures whose lines have no time are in no window: counted apart, per node
+    const untimed = [...new Set(a.events.map((e) => e.node))].map((node) =>
+      untimedAttempts(a.events.flatMap((e, i) => (e.node === node ? [toBootEvent(e, i + 1, e.fileIdx + 1)] : []))),
+    );
+    const attempts = windows.reduce((s, w) => s + (w.metrics.attempts as number), 0) + untimed.reduce((s, u) => s + u.attempts, 0);
     expect(attempts).toBe(want.sandboxFailures);
     if (c.errorClass === null) {
       expect(windows).toEqual([]);
+      return;
+    }
+    if (windows.length === 0 && !c.failureKind) {
+      // every failure without a time: their class, and no first or last failure
+      for (const u of untimed.filter((x) => x.attempts > 0)) expect(u.errorClass?.startsWith(c.errorClass!)).toBe(true);
+      expect(want.firstFailure).toBeNull();
+      expect(want.lastFailure).toBeNull();
       return;
     }
     let classes: string[];

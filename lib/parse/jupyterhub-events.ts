@@ -18,7 +18,10 @@
  * - a progress event: the event's last time (RFC 3339 with `Z` or an offset, or Python's
  *   `YYYY-MM-DD HH:MM:SS[.ffffff]+00:00`; `None` when the event has neither time), its type in
  *   brackets, its message. One record per line, component `k8s-events`, as an event of the reason
- *   its message belongs to (k8s-message.ts), count 1 (the page shows one line per event update);
+ *   its message belongs to (k8s-message.ts), count 1 (the page shows one line per event update).
+ *   The events are all about the spawn's pod: once the scheduler's `Successfully assigned
+ *   <ns>/<pod> to <node>` is read, it and the events after it carry that pod and node (until the
+ *   next `Server requested`);
  * - the hub's progress texts (`Server requested`, `Spawning server...`, `Server ready at …`,
  *   `Spawn failed: …`): records without a time, component `jupyterhub`;
  * - a hub log line: `[<level letter> <date> <time>[.ms] [<app>] <module>:<line>] message`, the date
@@ -29,8 +32,10 @@
  * character references decoded.
  */
 import { decodeEntities } from "./helpers/html-entities";
+import { ASSIGNED_RE } from "./helpers/kubectl-paste";
 import { parseIsoStamp } from "./helpers/time-util";
 import { parseK8sMessage } from "./k8s-message";
+import { RECORD_START } from "./paste";
 import type { FormatSpec, K8sEventInfo, LineParser, LineResult, ParsedRecord, WallTime } from "./types";
 
 /** `<stamp|None> [Normal|Warning] message` */
@@ -112,6 +117,14 @@ function hubRecord(line: string): ParsedRecord | null {
   return { time, component: "jupyterhub", severity: HUB_SEVERITY[m[1]], message: decodeEntities(m[7]) };
 }
 
+function placeOnPod(rec: ParsedRecord, ev: K8sEventInfo, pod: SpawnPod): void {
+  ev.objectKind = "Pod";
+  ev.objectName = pod.name;
+  ev.namespace = pod.namespace;
+  ev.node = pod.node;
+  rec.fields = { ...rec.fields, object: `Pod/${pod.name}`, pod: pod.namespace ? `${pod.namespace}/${pod.name}` : pod.name, node: pod.node };
+}
+
 /** A line of the format: a record, or null when it is neither of the three shapes. */
 export function parseJupyterHubLine(line: string): ParsedRecord | null {
   const c0 = line.charCodeAt(0);
@@ -121,17 +134,32 @@ export function parseJupyterHubLine(line: string): ParsedRecord | null {
   return null;
 }
 
+/** The pod a spawn's events are about: the scheduler's `Successfully assigned <ns>/<pod> to <node>`. */
+interface SpawnPod {
+  namespace: string | null;
+  name: string;
+  node: string;
+}
+
 class JupyterHubParser implements LineParser {
   readonly settled = true;
   private seen = false;
+  private pod: SpawnPod | null = null;
   parseLine(line: string): LineResult {
     const rec = parseJupyterHubLine(line.trimEnd());
     if (rec) {
       this.seen = true;
+      const ev = rec.k8sEvent;
+      if (ev) {
+        const a = ASSIGNED_RE.exec(rec.message);
+        if (a) this.pod = { namespace: a[1] ?? null, name: a[2], node: a[3] };
+        if (this.pod) placeOnPod(rec, ev, this.pod);
+      } else if (rec.message === "Server requested") this.pod = null; // a new spawn: its pod is not known yet
       return { type: "record", record: rec };
     }
     const text = line.trim();
-    return this.seen && text !== "" ? { type: "continuation", text: decodeEntities(text), glue: " " } : null;
+    // a log record's start (a time, a level) is no piece of a wrapped message
+    return this.seen && text !== "" && !RECORD_START.test(line) ? { type: "continuation", text: decodeEntities(text), glue: " " } : null;
   }
 }
 
@@ -183,12 +211,30 @@ export const jupyterHubEventsSpec: FormatSpec = {
           reason: "Scheduled",
           type: "Normal",
           count: 1,
-          namespace: null,
-          objectKind: null,
-          objectName: null,
-          node: null,
+          namespace: "jhub",
+          objectKind: "Pod",
+          objectName: "jupyter-ana",
+          node: "gke-pool-1-a",
           firstMs: null,
           lastMs: Date.UTC(2019, 5, 12, 9, 14, 2),
+        },
+      },
+    },
+    {
+      context: ["Server requested", "2019-06-12T09:14:02Z [Normal] Successfully assigned jhub/jupyter-ana to gke-pool-1-a"],
+      line: "2019-06-12T09:14:05Z [Warning] Failed to create pod sandbox: rpc error: code = DeadlineExceeded desc = context deadline exceeded",
+      expect: {
+        fields: { object: "Pod/jupyter-ana", pod: "jhub/jupyter-ana", node: "gke-pool-1-a" },
+        k8sEvent: {
+          reason: "FailedCreatePodSandBox",
+          type: "Warning",
+          count: 1,
+          namespace: "jhub",
+          objectKind: "Pod",
+          objectName: "jupyter-ana",
+          node: "gke-pool-1-a",
+          firstMs: null,
+          lastMs: Date.UTC(2019, 5, 12, 9, 14, 5),
         },
       },
     },

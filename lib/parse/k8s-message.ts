@@ -12,7 +12,8 @@
  * without a time (a reviewer's quote carries none), as an event of the reason its text belongs to
  * (`Failed to create pod sandbox` → FailedCreatePodSandBox), so the classifier counts it like the
  * event row it was cut from. Lines that are not a new message continue the record before them (a
- * message hard-wrapped by the page, joined after one blank: the one the break took). A message
+ * message hard-wrapped by the page, joined after one blank: the one the break took), unless they
+ * start like a log record (a time, a level: paste.ts `RECORD_START`). A message
  * copied from a page that escaped it (`Get &#34;http://…&#34;`) is read with its character
  * references decoded (helpers/html-entities.ts). The runtime's error the event wraps, quoted on
  * its own (`failed to setup network for sandbox …`, dockershim's `failed to set up sandbox
@@ -21,6 +22,7 @@
  * attempts without a time (lib/detect/untimed-attempts.ts), but no window can be drawn from them.
  */
 import { decodeEntities } from "./helpers/html-entities";
+import { RECORD_START } from "./paste";
 import type { FormatSpec, K8sEventInfo, LineParser, LineResult, ParsedRecord } from "./types";
 
 /** Event reasons by the start of their message (kubelet event texts). */
@@ -86,8 +88,9 @@ class K8sMessageParser implements LineParser {
       this.seen = true;
       return { type: "record", record: recordOf(m) };
     }
-    // a page wraps at blanks: the piece joins the message after one
-    return this.seen ? { type: "continuation", text: decodeEntities(line.trim()), glue: " " } : null;
+    // a page wraps at blanks: the piece joins the message after one; a log record's start is no piece
+    if (!this.seen || RECORD_START.test(line)) return null;
+    return { type: "continuation", text: decodeEntities(line.trim()), glue: " " };
   }
 }
 

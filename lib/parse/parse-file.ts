@@ -633,6 +633,8 @@ class LineReader {
           this.wrappedPiece(lineNo, raw, truncated);
           return true;
         }
+        // a piece its format would join after a blank: a frame's, an editor's or a terminal's cut, when it is one, joins as cut
+        if (res.glue === " " && this.wrapJoined(raw, lineNo, truncated)) return true;
         this.continueRecord(lineNo, raw, truncated, res.text, res.glue);
         return true;
       }
@@ -758,30 +760,38 @@ class LineReader {
   }
 
   /**
+   * `raw` as a piece a frame, an editor's word wrap or a terminal cut off the current record's
+   * last line (the line above), joined to it as the cut requires; false when it is none.
+   */
+  private wrapJoined(raw: string, lineNo: number, truncated: number): boolean {
+    if (!(this.current >= 0 && !this.deferred && lineNo >= 2 && this.entries.recs[this.current].endLine === lineNo - 1)) return false;
+    const prev = this.lines[lineNo - 2];
+    if (this.frameWrap !== null && this.frameWrap.has(lineNo)) {
+      // cut at the frame's width: inside a word nothing went missing, else the blank at the cut did
+      this.wrappedPiece(lineNo, raw, truncated, isWordCode(prev.charCodeAt(prev.length - 1)) && isWordCode(raw.charCodeAt(0)) ? "" : " ");
+      return true;
+    }
+    // a break at a blank or after `-` keeps that blank (a word wrap, or a hard wrap that fell there)
+    if (this.wordWrap < 0) this.wordWrap = detectWordWrap(this.lines);
+    if (this.wordWrap > 0 && isWordWrapTail(raw, prev, this.wordWrap)) {
+      this.wrappedPiece(lineNo, raw, truncated, "", true);
+      return true;
+    }
+    if (this.wrapWidth < 0) this.wrapWidth = detectWrapWidth(this.lines);
+    if (isWrapTail(raw, prev, this.wrapWidth)) {
+      this.wrappedPiece(lineNo, raw, truncated);
+      return true;
+    }
+    return false;
+  }
+
+  /**
    * A line the file's format refused: another registered format (mixed pastes), a paste banner,
    * a piece a terminal wrapped (or a line without the file's prefix) continuing the record before
    * it, else skipped.
    */
   refused(line: string, raw: string, lineNo: number, truncated: number, facts: PrefixFacts | null): void {
-    if (this.current >= 0 && !this.deferred && lineNo >= 2 && this.entries.recs[this.current].endLine === lineNo - 1) {
-      if (this.frameWrap !== null && this.frameWrap.has(lineNo)) {
-        // cut at the frame's width: inside a word nothing went missing, else the blank at the cut did
-        const prev = this.lines[lineNo - 2];
-        this.wrappedPiece(lineNo, raw, truncated, isWordCode(prev.charCodeAt(prev.length - 1)) && isWordCode(raw.charCodeAt(0)) ? "" : " ");
-        return;
-      }
-      // a break at a blank or after `-` keeps that blank (a word wrap, or a hard wrap that fell there)
-      if (this.wordWrap < 0) this.wordWrap = detectWordWrap(this.lines);
-      if (this.wordWrap > 0 && isWordWrapTail(raw, this.lines[lineNo - 2], this.wordWrap)) {
-        this.wrappedPiece(lineNo, raw, truncated, "", true);
-        return;
-      }
-      if (this.wrapWidth < 0) this.wrapWidth = detectWrapWidth(this.lines);
-      if (isWrapTail(raw, this.lines[lineNo - 2], this.wrapWidth)) {
-        this.wrappedPiece(lineNo, raw, truncated);
-        return;
-      }
-    }
+    if (this.wrapJoined(raw, lineNo, truncated)) return;
     if (this.furniture.continues(raw, lineNo - 1)) {
       this.take({ type: "banner", banner: { type: "header" } }, lineNo, raw, truncated, null, false);
       return;

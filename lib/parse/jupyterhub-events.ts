@@ -36,7 +36,7 @@ import { ASSIGNED_RE } from "./helpers/kubectl-paste";
 import { parseIsoStamp } from "./helpers/time-util";
 import { parseK8sMessage } from "./k8s-message";
 import { RECORD_START } from "./paste";
-import type { FormatSpec, K8sEventInfo, LineParser, LineResult, ParsedRecord, WallTime } from "./types";
+import type { FormatSpec, K8sEventInfo, LineParser, LineResult, ParsedRecord, Severity, WallTime } from "./types";
 
 /** `<stamp|None> [Normal|Warning] message` */
 const EVENT_RE = /^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?|None) \[(Normal|Warning)\] (\S.*)$/;
@@ -45,7 +45,7 @@ const HUB_RE = /^\[([DIWEC]) (\d{4}-\d{2}-\d{2}|\d{6}) (\d{2}):(\d{2}):(\d{2})(?
 /** JupyterHub's own progress texts on the spawn page */
 const PROGRESS_RE = /^(?:Server requested|Spawning server\.\.\.|Server ready at \S+|Spawn failed: .+)$/;
 
-const HUB_SEVERITY: Readonly<Record<string, number>> = { D: 0, I: 1, W: 2, E: 3, C: 4 };
+const HUB_SEVERITY: Readonly<Record<string, Severity>> = { D: 0, I: 1, W: 2, E: 3, C: 4 };
 
 /** Reasons of common event texts the kubelet and the scheduler print (the page shows no reason). */
 const REASONS: ReadonlyArray<[RegExp, string]> = [

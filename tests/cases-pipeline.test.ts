@@ -3,8 +3,8 @@
  * tests/cases/expect/<name>.json) through the in-memory ingest (`analyseBundle`) and the
  * detectors, each file alone as a reviewer would upload it: no `--node`, only the upload values
  * a reviewer would give (year, zone, collection time). Checked: records, records with a time of
- * their own, sandbox attempts in failure windows, the error class and the first and last failure,
- * and the node (named by the text, or named after the upload and marked so).
+ * their own, sandbox attempts in failure windows and those without a time (in no window), the
+ * error class and the first and last failure, and the node (named by the text, or named after the upload and marked so).
  */
 import { describe, expect, it } from "vitest";
 import type { BootEvent } from "../lib/detect/types";
@@ -12,6 +12,7 @@ import type { IngestOptions } from "../lib/ingest/analyse-bundle";
 import { detectBoot } from "../lib/ingest/detect-boot";
 import { analyseBundle } from "../lib/ingest/reference";
 import { uploadNodeName } from "../lib/ingest/settle";
+import { untimedAttempts } from "../lib/detect/untimed-attempts";
 import { toBootEvent } from "../lib/model/boot-event";
 import { parseFile } from "../lib/parse/parse-file";
 import { caseBytes, caseNames, caseOptions, caseText } from "./cases/cases";
@@ -21,6 +22,8 @@ const UPLOAD_MS = Date.UTC(2026, 11, 1, 12, 0, 0);
 interface CaseExpect {
   /** node named by the text; undefined: named after the upload */
   node?: string;
+  /** several nodes the text names (a describe naming one, a journal another), sorted; overrides `node` */
+  nodes?: string[];
   /** error class of the failures: a slug, `sig:` for a signature, or null for none */
   errorClass?: string | null;
   /** the failure lines' class is found on lines of this kind (default: attempts in windows) */
@@ -44,37 +47,46 @@ const CASES: Record<string, CaseExpect> = {
     node: "node-p-000000",
     errorClass: "netplugin-no-error-message",
   },
+  "015-weave-after-reboot-describe-events.log": { node: "node-a0", errorClass: "weave-ipam-unreachable" },
   "017-journald-localized-month-embedded-containerd.log": { node: "node-p.localdomain", errorClass: null },
-  "040-get-events-all-namespaces-starting-kubelet.log": { node: "node-p-0000", errorClass: null },
   "027-aws-cni-plugin-log-bracket-level.log": { errorClass: "ipam-exhausted" },
+  "040-get-events-all-namespaces-starting-kubelet.log": { node: "node-p-0000", errorClass: null },
+  "041-describe-x72-and-journald-go-monotonic-clock.log": {
+    nodes: ["10.116.72.65", "node-p"],
+    errorClass: "sandbox-image-invalid",
+  },
   "044-describe-calico-nodename-x158-over-6m.log": {
     node: "node-p-0000000000000000000",
     errorClass: "calico-nodename-missing",
   },
+  "055-rke2-after-reboot-html-entities.log": { errorClass: "cilium-agent-unreachable" },
   "056-kind-journald-containerd-kubelet-cilium-cni-retry.log": { node: "kind-worker", errorClass: "sig:" },
+  "066-after-poweroff-istio-cni-kubeconfig-enoent-wrapped.log": { errorClass: "istio-cni-kubeconfig-missing" },
   "069-journalctl-reverse-order-pager-truncated.log": { node: "node", errorClass: "sig:failed to reserve sandbox name" },
   "070-syslog-kubelet-containerd-deadline.log": { node: "NodeA", errorClass: "context-deadline-exceeded" },
+  "074-describe-multus-shim-sock-refused-15s.log": { errorClass: "multus-daemon-unreachable" },
   "079-klog-calico-nodename-triple.log": { errorClass: "calico-nodename-missing" },
   "091-after-reboot-flannel-klog-out-of-order-timestamps.log": { errorClass: null },
   "100-journalctl-o-verbose-kubelet.log": { errorClass: null },
   "103-gcp-cloud-logging-export-jsonpayload-pretty.log": { errorClass: null },
   "107-kmsg-pri-kubelet-crashloop-5s.log": { errorClass: null },
   "112-dmesg-T-german-weekday-cni0-veth-churn.log": { errorClass: null },
-  "121-k3s-in-docker-describe-ttrpc-closed-12s.log": { node: "054837d7fc21", errorClass: "sig:" },
-  "124-syslog-pri-prefix-sandbox-address-already-in-use.log": { node: "node-p", errorClass: "sig:" },
   "114-journald-french-month-header-create-container-deadline.log": {
     node: "node-p",
     errorClass: "context-deadline-exceeded",
     failureKind: "runtime.unhealthy",
   },
   "116-after-reboot-crio-pod-sandbox-name-already-exists.log": { node: "node-a0", errorClass: "sandbox-name-exists" },
+  "118-jupyterhub-spawn-event-hardwrapped-calico-nodename.log": { errorClass: "calico-nodename-missing" },
+  "121-k3s-in-docker-describe-ttrpc-closed-12s.log": { node: "054837d7fc21", errorClass: "sig:" },
+  "124-syslog-pri-prefix-sandbox-address-already-in-use.log": { node: "node-p", errorClass: "sig:" },
   "130-talos-kubelet-json-epoch-ms-host-prefix-runtime-eof-wrapped.log": {
     node: "10.200.193.195",
     errorClass: "runtime-unreachable",
     failureKind: "runtime.unhealthy",
   },
-  "140-describe-bare-kubelet-source-no-node-x279-combined.log": { errorClass: "calico-nodename-missing" },
   "136-k3s-in-docker-klog-then-timestamp-prefixed-logrus-netns-gone.log": { errorClass: "netns-gone" },
+  "140-describe-bare-kubelet-source-no-node-x279-combined.log": { errorClass: "calico-nodename-missing" },
 };
 
 interface Expected {
@@ -135,7 +147,12 @@ describe.each(Object.entries(CASES))("case %s", (name, c) => {
 
   it("puts its events on the node the text names, else on one named after the upload", () => {
     const { a } = ingestCase(name, opts);
-    const nodes = [...new Set(a.events.map((e) => e.node))];
+    const nodes = [...new Set(a.events.map((e) => e.node))].sort();
+    if (c.nodes) {
+      expect(nodes).toEqual(c.nodes);
+      expect([...(a.unnamed ?? [])]).toEqual([]);
+      return;
+    }
     const node = c.node ?? uploadNodeName(name);
     expect(nodes).toEqual([node]);
     expect([...(a.unnamed ?? [])]).toEqual(c.node ? [] : [node]);
@@ -144,10 +161,21 @@ describe.each(Object.entries(CASES))("case %s", (name, c) => {
   it("counts the sandbox attempts, their class and the first and last failure", () => {
     const { a, findings } = ingestCase(name, opts);
     const windows = findings.filter((f) => f.detector === "sandbox-failure-window");
-    const attempts = windows.reduce((s, w) => s + (w.metrics.attempts as number), 0);
+    // failures whose lines have no time are in no window: counted apart, per node
+    const untimed = [...new Set(a.events.map((e) => e.node))].map((node) =>
+      untimedAttempts(a.events.flatMap((e, i) => (e.node === node ? [toBootEvent(e, i + 1, e.fileIdx + 1)] : []))),
+    );
+    const attempts = windows.reduce((s, w) => s + (w.metrics.attempts as number), 0) + untimed.reduce((s, u) => s + u.attempts, 0);
     expect(attempts).toBe(want.sandboxFailures);
     if (c.errorClass === null) {
       expect(windows).toEqual([]);
+      return;
+    }
+    if (windows.length === 0 && !c.failureKind) {
+      // every failure without a time: their class, and no first or last failure
+      for (const u of untimed.filter((x) => x.attempts > 0)) expect(u.errorClass?.startsWith(c.errorClass!)).toBe(true);
+      expect(want.firstFailure).toBeNull();
+      expect(want.lastFailure).toBeNull();
       return;
     }
     let classes: string[];

@@ -176,6 +176,16 @@ export function PastePreview({ preview }: { preview: TPreview }) {
               <BootSummary key={b.bootKey} b={b} count={n.boots.length} />
             ))}
           </ul>
+          {n.untimedAttempts > 0 && (
+            <div data-testid="preview-untimed-attempts">
+              {plural(n.untimedAttempts, "failed sandbox attempt")} without a time (in no window)
+              {n.untimedErrorClass && (
+                <>
+                  , class <span className="mono">{n.untimedErrorClass}</span>
+                </>
+              )}
+            </div>
+          )}
         </div>
       ))}
       {boots === 0 && preview.files.some((f) => f.records > 0) && <p className="muted small">No boot: no record has a time.</p>}

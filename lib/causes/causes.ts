@@ -203,6 +203,39 @@ export const CAUSES: readonly Cause[] = [
     refs: [],
   },
   {
+    key: "weave-ipam-unreachable",
+    title: "weave router not answering IPAM",
+    meaning:
+      "The weave CNI plugin asks the weave router on the node for an address over HTTP at 127.0.0.1:6784. The router runs in the weave-net pod; after a reboot, until that pod is up, every sandbox's ADD is refused and the kubelet retries it.",
+    remediation: [
+      "Check the weave-net pod on the node: started, ready, and its weave container's log for the same seconds (IPAM consensus, peers).",
+      "Give weave-net a high priority class so it starts before the workload pods.",
+    ],
+    refs: [],
+  },
+  {
+    key: "multus-daemon-unreachable",
+    title: "Multus daemon not reachable (thick plugin)",
+    meaning:
+      "With thick Multus the multus-shim plugin on the host only forwards each CNI request to the multus daemon over /run/multus/multus.sock. While the daemon pod is down or still starting, every ADD is refused and pods wait for it.",
+    remediation: [
+      "Check the multus DaemonSet pod on the node: running, ready, restarts, and its log (it may be waiting for the default network's config).",
+      "Give the multus pod a high priority class and resource requests so it is not evicted or starved at boot.",
+    ],
+    refs: [],
+  },
+  {
+    key: "sandbox-image-invalid",
+    title: "Pause (sandbox) image reference invalid",
+    meaning:
+      "The runtime cannot parse the sandbox (pause) image name it was told to use, so no sandbox can be created for any pod on the node: a quote or a stray character in the kubelet's `--pod-infra-container-image` or containerd's `sandbox_image`. It does not resolve by waiting.",
+    remediation: [
+      "Read the image name in the error (quotes and backslashes included) and fix the flag or config that sets it: the kubelet's `--pod-infra-container-image`, containerd's `sandbox_image`, CRI-O's `pause_image`.",
+      "Restart the kubelet or the runtime after the change and check the image is present on the node (`crictl images`, `docker images`).",
+    ],
+    refs: [],
+  },
+  {
     key: "cni-api-unauthorized",
     title: "CNI plugin's API token refused",
     meaning:

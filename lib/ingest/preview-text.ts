@@ -9,7 +9,8 @@
  * continuations and banners) out of non-blank lines, records with a time, the node and whether the
  * logs named it; per node boot: T+0 (UTC ms) and whether it is approximate, failed sandbox
  * attempts, the sandbox failure windows (attempts, pods, error class, first and last failure,
- * reasons the numbers are approximate) and the other findings' titles. A file counts as read when
+ * reasons the numbers are approximate) and the other findings' titles; per node, the failed
+ * attempts whose lines have no time (no window holds them) and their error class. A file counts as read when
  * at least 80% of its non-blank lines were parsed; for one that is not, `explanation` says why.
  *
  * Errors: `ApiError("payload_too_large")` for a text over `PREVIEW_MAX_BYTES` (UTF-8 bytes).
@@ -19,6 +20,7 @@ import { sortBootEvents } from "../detect/index";
 import { attemptsOf } from "../detect/attempts-cache";
 import { defaults as windowDefaults, name as WINDOW_DETECTOR } from "../detect/sandbox-failure-window";
 import type { Attempt } from "../detect/attempts";
+import { untimedAttempts } from "../detect/untimed-attempts";
 import type { BootEvent, BootInfo, Finding } from "../detect/types";
 import type { UnpackedFile } from "../bundle/unpack";
 import { fileReason } from "./file-reason";
@@ -118,6 +120,10 @@ export interface TPreviewNode {
   /** named after the upload: no log, path or option named it */
   unnamed: boolean;
   boots: TPreviewBoot[];
+  /** failed sandbox attempts whose lines have no time (lib/detect/untimed-attempts.ts): in no window */
+  untimedAttempts: number;
+  /** their commonest error class */
+  untimedErrorClass: string | null;
 }
 
 export interface TPreview {
@@ -172,6 +178,7 @@ const FORMAT_DESCRIPTIONS: Record<string, string> = {
   "k8s-events-yaml": "Kubernetes events as YAML (kubectl get events -o yaml)",
   "kubectl-events-table": "Kubernetes events as a kubectl table (kubectl get events / kubectl events)",
   "describe-events": "the Events section of kubectl describe",
+  "jupyterhub-events": "JupyterHub spawn-page progress events (<time> [Warning] <message>) and hub log lines",
   "go-panic": "a Go panic or goroutine dump",
   unknown: "no known log format",
 };
@@ -207,6 +214,12 @@ function topComponents(components: Iterable<string>, max = 4): string[] {
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, max)
     .map(([c]) => c);
+}
+
+/** A node's failed sandbox attempts without a time, for the preview. */
+function untimedOf(events: BootEvent[]): Pick<TPreviewNode, "untimedAttempts" | "untimedErrorClass"> {
+  const u = untimedAttempts(events);
+  return { untimedAttempts: u.attempts, untimedErrorClass: u.errorClass };
 }
 
 /** A window finding's attempts: those failing at or after its start and not after its end. */
@@ -278,6 +291,7 @@ export function previewText(input: PreviewInput): TPreview {
   const nodes: TPreviewNode[] = [...a.nodes].map(([node, boots]) => ({
     name: node,
     unnamed: unnamed.has(node),
+    ...untimedOf(bootEvents.filter((x) => x.e.node === node).map((x) => x.ev)),
     boots: boots.map((b, bi) => {
       const mine = bootEvents.filter((x) => x.e.node === node && x.e.boot === bi);
       placed += mine.length;

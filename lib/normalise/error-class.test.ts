@@ -45,6 +45,18 @@ describe("errorClassOf: fixed slugs", () => {
       "cni-agent-unreachable",
     ],
     ['plugin type="calico" failed (add): error getting ClusterInformation: connection is unauthorized: Unauthorized', "cni-api-unauthorized"],
+    [
+      'failed to set up sandbox container "1edd" network for pod "db-0": NetworkPlugin cni failed to set up pod "db-0_data" network: unable to allocate IP address: Post http://127.0.0.1:6784/ip/1edd: dial tcp 127.0.0.1:6784: connect: connection refused',
+      "weave-ipam-unreachable",
+    ],
+    [
+      'failed to setup network for sandbox "c12c": plugin type="multus-shim" name="multus-cni-network" failed (add): CmdAdd (shim): failed to send CNI request: Post "http://dummy/cni": dial unix /run/multus/multus.sock: connect: connection refused',
+      "multus-daemon-unreachable",
+    ],
+    [
+      'Failed create pod sandbox: rpc error: code = Unknown desc = failed to inspect sandbox image "registry.example/pause:3.1\\"": Error response from daemon: no such image: registry.example/pause:3.1": invalid reference format',
+      "sandbox-image-invalid",
+    ],
     ["Failed to create pod sandbox: rpc error: code = Unavailable desc = transport is closing", "runtime-unreachable"],
     [
       'CreatePodSandbox for pod "web-0_default(0f9c)" failed: rpc error: code = Unknown desc = pod sandbox with name "k8s_web-0_default_0f9c1b2e3d4a5f60718293a4b5c6d7e8_0" already exists',

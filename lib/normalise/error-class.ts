@@ -21,6 +21,9 @@ export const ERROR_CLASS_SLUGS = [
   "runtime-unreachable",
   "flannel-subnet-missing",
   "cni-agent-unreachable",
+  "weave-ipam-unreachable",
+  "multus-daemon-unreachable",
+  "sandbox-image-invalid",
   "cni-api-unauthorized",
   "sandbox-name-exists",
   "netns-gone",
@@ -52,6 +55,18 @@ export type ErrorClassSlug = (typeof ERROR_CLASS_SLUGS)[number];
  * - cni-agent-unreachable: a CNI plugin that cannot reach its node agent's socket (antrea
  *   `dial unix /var/run/antrea/cni.sock`, kube-ovn `kube-ovn-daemon.sock`, aws-vpc-cni's ipamd at
  *   `127.0.0.1:50051`); Cilium's has its own slug;
+ * - weave-ipam-unreachable: the weave CNI plugin asking the weave router's IPAM on the node
+ *   (`unable to allocate IP address: Post http://127.0.0.1:6784/ip/<id>: dial tcp 127.0.0.1:6784:
+ *   connect: connection refused`: weaveworks/weave `plugin/net/cni.go`, the router's HTTP port 6784)
+ *   before the weave pod is up, case 015;
+ * - multus-daemon-unreachable: thick Multus's `multus-shim` plugin sending the CNI request to the
+ *   multus daemon (`CmdAdd (shim): failed to send CNI request: Post "http://dummy/cni": dial unix
+ *   /run/multus/multus.sock: connect: connection refused`: k8snetworkplumbingwg/multus-cni
+ *   `pkg/server/api`), the daemon pod down or not started, case 074;
+ * - sandbox-image-invalid: the pause (sandbox) image reference the runtime cannot parse
+ *   (dockershim `failed to inspect sandbox image "…": … invalid reference format`, containerd
+ *   `failed to get sandbox image "…"` / `failed to pull image` with the same words), a
+ *   misquoted `--pod-infra-container-image` or `sandbox_image`, case 041;
  * - cni-api-unauthorized: the CNI plugin's Kubernetes API token refused (Calico `connection is
  *   unauthorized: Unauthorized` after its token expired or its service account was recreated);
  * - flannel-subnet-missing: flannel's CNI plugin before flanneld wrote its lease
@@ -87,6 +102,18 @@ const RULES: Array<{ slug: ErrorClassSlug; re: RegExp }> = [
   {
     slug: "cilium-agent-unreachable",
     re: /unable to connect to cilium (?:daemon|agent)|cilium API client timeout exceeded|cilium\.sock[^;]*(?:no such file|connection refused|timeout)|Is the agent running\?/i,
+  },
+  {
+    slug: "weave-ipam-unreachable",
+    re: /127\.0\.0\.1:6784[^;]*?(?:connection refused|no such host|i\/o timeout|connection reset)|weave[^;]*unable to allocate IP address/i,
+  },
+  {
+    slug: "multus-daemon-unreachable",
+    re: /multus\.sock[^;]*?(?:connection refused|no such file or directory|i\/o timeout)|CmdAdd \(shim\): failed to send CNI request/i,
+  },
+  {
+    slug: "sandbox-image-invalid",
+    re: /(?:sandbox|pause)[^;]*?image[^;]*invalid reference format/i,
   },
   {
     slug: "cni-plugin-not-found",

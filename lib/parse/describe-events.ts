@@ -23,7 +23,12 @@
  * Columns are cut at the header's positions when a row lines up with it, else read by shape (tabs,
  * collapsed spaces, rows pasted without header; a row a user wrapped in quotes, `" Warning Failed…`,
  * with its closing quote on the next line). A row cut short after its type (`  Warning`) is
- * still a record when it sits in a table. Indented lines inside a table continue the row before.
+ * still a record when it sits in a table. Indented lines inside a table continue the row before;
+ * so does a line at column 0 right under a row that is no key line, starts no log record and
+ * no event message of its own (a message a page wrapped at blanks: joined after one blank).
+ *
+ * A message copied from a page that escaped it (`&#34;`, `&quot;`) is read with its character
+ * references decoded (helpers/html-entities.ts).
  *
  * Every row is one record (component `k8s-events`); times are ages against
  * `ParseContext.collectedMs`, settled once the whole file is read (`finish()`, kube-age.ts).
@@ -36,6 +41,7 @@
  * (`Tolerations:                 CriticalAddonsOnly op=Exists`), and the indented lines of a
  * multi-line value under it are banners too.
  */
+import { decodeEntities } from "./helpers/html-entities";
 import { type PendingAgeRecord, parseAge, parseAgeColumn, settleAges } from "./helpers/kube-age";
 import {
   AGE,
@@ -50,6 +56,8 @@ import {
   typeSeverity,
   unbox,
 } from "./helpers/kubectl-paste";
+import { parseK8sMessage } from "./k8s-message";
+import { RECORD_START } from "./paste";
 import type { FormatSpec, K8sEventInfo, LineParser, LineResult, ParseContext } from "./types";
 
 const REASON = "[A-Za-z][\\w.:-]*";
@@ -98,6 +106,22 @@ const DESCRIBE_KEYS = new Set([
   "Readiness Gates",
 ]);
 
+/** A key line of a describe (`Namespace:`, `Tolerations:` …), not a piece of a wrapped message. */
+function isDescribeKey(line: string): boolean {
+  const k = KEY_RE.exec(line);
+  return k !== null && (k[1] === "Namespace" || DESCRIBE_KEYS.has(k[1]));
+}
+
+/**
+ * A line at column 0 that may go on with a row's message: no `Name:` or describe key line, no log
+ * record's start (a time, a level, `{`, `<PRI>`) and no event message of its own.
+ */
+function isWrappedPiece(line: string): boolean {
+  const c = line.charCodeAt(0);
+  if (c === 123 || c === 60 || c === 91) return false; // `{` `<` `[`
+  return !NAME_RE.test(line) && !isDescribeKey(line) && !RECORD_START.test(line) && parseK8sMessage(line) === null;
+}
+
 /** The object a describe output is about (from its key lines). */
 interface Described {
   name: string | null;
@@ -124,6 +148,9 @@ class DescribeEventsParser implements LineParser {
   /** a describe output (or an Events section) was seen: its other lines are banners */
   private inDescribe = false;
   private inEvents = false;
+  /** the last line read was a row or its continuation, and its number (blank lines are not read) */
+  private underRow = false;
+  private rowEnd = -1;
 
   constructor(ctx: ParseContext) {
     this.collectedMs = ctx.collectedMs;
@@ -136,7 +163,16 @@ class DescribeEventsParser implements LineParser {
     return t;
   }
 
-  parseLine(raw: string): LineResult {
+  parseLine(raw: string, lineNo?: number): LineResult {
+    const under = this.underRow && (lineNo === undefined || lineNo === this.rowEnd + 1);
+    const res = this.read(raw, under);
+    this.underRow = res !== null && res.type !== "banner";
+    if (lineNo !== undefined) this.rowEnd = lineNo;
+    return res;
+  }
+
+  /** `under`: the line right above was a row or its continuation */
+  private read(raw: string, under: boolean): LineResult {
     const c0 = raw.charCodeAt(0);
     const line = c0 === 32 || c0 > 0x2500 ? unbox(raw) : raw;
     if (line.length === 0 || line.trim() === "") return c0 > 0x2500 || c0 === 32 ? this.banner() : null;
@@ -166,6 +202,10 @@ class DescribeEventsParser implements LineParser {
       return this.inDescribe ? this.banner() : null;
     }
     if (isKubectlPrompt(raw) || isBoxBorder(raw)) return this.banner();
+    // a row's message a page wrapped at blanks goes on at column 0 (no key line, no record start)
+    if (under && this.inEvents && this.table && this.table.rows.length > 0 && isWrappedPiece(line)) {
+      return { type: "continuation", text: line.trim(), glue: " " };
+    }
     const n = NAME_RE.exec(line);
     if (n) {
       this.described = { name: n[1], namespace: null, node: null, kind: null };
@@ -175,7 +215,8 @@ class DescribeEventsParser implements LineParser {
       return this.banner();
     }
     const k = KEY_RE.exec(line);
-    if (k && (this.inDescribe || k[1] === "Namespace" || DESCRIBE_KEYS.has(k[1]))) {
+    // an event message quoted on its own (`Failed to create pod sandbox: …`) is no key line
+    if (k && (this.inDescribe || k[1] === "Namespace" || DESCRIBE_KEYS.has(k[1])) && parseK8sMessage(line) === null) {
       this.inDescribe = true;
       this.inEvents = false;
       this.key(k[1], line.slice(k[0].length).trim());
@@ -296,7 +337,7 @@ class DescribeEventsParser implements LineParser {
       epochMs: null,
       component: "k8s-events",
       severity: typeSeverity(type),
-      message: msg,
+      message: decodeEntities(msg),
       fields,
       k8sEvent: info,
     };

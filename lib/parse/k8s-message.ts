@@ -12,14 +12,29 @@
  * without a time (a reviewer's quote carries none), as an event of the reason its text belongs to
  * (`Failed to create pod sandbox` → FailedCreatePodSandBox), so the classifier counts it like the
  * event row it was cut from. Lines that are not a new message continue the record before them (a
- * message hard-wrapped by the page). Records without a time place nothing on a timeline: the file
- * is read, its failures counted in the report, but no window can be drawn from it.
+ * message hard-wrapped by the page, joined after one blank: the one the break took), unless they
+ * start like a log record (a time, a level: paste.ts `RECORD_START`). A message
+ * copied from a page that escaped it (`Get &#34;http://…&#34;`) is read with its character
+ * references decoded (helpers/html-entities.ts). The runtime's error the event wraps, quoted on
+ * its own (`failed to setup network for sandbox …`, dockershim's `failed to set up sandbox
+ * container "…"`), and the older wording `Failed create pod sandbox` are that event's messages too.
+ * Records without a time place nothing on a timeline: the file is read and its failures counted as
+ * attempts without a time (lib/detect/untimed-attempts.ts), but no window can be drawn from them.
  */
+import { decodeEntities } from "./helpers/html-entities";
+import { RECORD_START } from "./paste";
 import type { FormatSpec, K8sEventInfo, LineParser, LineResult, ParsedRecord } from "./types";
 
 /** Event reasons by the start of their message (kubelet event texts). */
 const MESSAGE_REASONS: ReadonlyArray<[RegExp, string, "Warning" | "Normal"]> = [
-  [/^Failed to create pod sandbox\b/, "FailedCreatePodSandBox", "Warning"],
+  // `Failed create pod sandbox` is the kubelet's wording before 1.10
+  [/^Failed (?:to )?create pod sandbox\b/, "FailedCreatePodSandBox", "Warning"],
+  // the runtime's error the event wraps, quoted without the kubelet's words: containerd's, dockershim's
+  [
+    /^(?:rpc error: code = \w+ desc = )?(?:failed to (?:setup|set up) network for sandbox\b|failed to set up sandbox container "|NetworkPlugin cni failed to set up pod\b)/i,
+    "FailedCreatePodSandBox",
+    "Warning",
+  ],
   [/^Error syncing pod\b/, "FailedSync", "Warning"],
   [/^Failed to (?:kill|stop) pod\b|^error killing pod\b/i, "FailedKillPod", "Warning"],
   [/^Pod sandbox changed, it will be killed and re-created\b/, "SandboxChanged", "Normal"],
@@ -33,7 +48,7 @@ const TYPE_REASON = /^(Warning|Normal)\s+([A-Z][A-Za-z]+)\s+(?=\S)/;
 
 /** The message and its event facts when `line` starts a kubelet event message; null otherwise. */
 export function parseK8sMessage(line: string): { message: string; reason: string; type: string } | null {
-  let s = line.trim();
+  let s = decodeEntities(line.trim());
   let reason: string | null = null;
   let type: string | null = null;
   const tr = TYPE_REASON.exec(s);
@@ -73,7 +88,9 @@ class K8sMessageParser implements LineParser {
       this.seen = true;
       return { type: "record", record: recordOf(m) };
     }
-    return this.seen ? { type: "continuation", text: line.trim() } : null;
+    // a page wraps at blanks: the piece joins the message after one; a log record's start is no piece
+    if (!this.seen || RECORD_START.test(line)) return null;
+    return { type: "continuation", text: decodeEntities(line.trim()), glue: " " };
   }
 }
 
@@ -111,6 +128,42 @@ export const k8sMessageSpec: FormatSpec = {
         time: null,
         k8sEvent: {
           reason: "FailedSync",
+          type: "Warning",
+          count: 1,
+          namespace: null,
+          objectKind: null,
+          objectName: null,
+          node: null,
+          firstMs: null,
+          lastMs: null,
+        },
+      },
+    },
+    {
+      line: "failed to setup network for sandbox failed (add): unable to connect to Cilium agent: Get &#34;http://localhost/v1/config&#34;: dial unix /var/run/cilium/cilium.sock: connect: no such file or directory",
+      expect: {
+        time: null,
+        severity: 2,
+        message:
+          'failed to setup network for sandbox failed (add): unable to connect to Cilium agent: Get "http://localhost/v1/config": dial unix /var/run/cilium/cilium.sock: connect: no such file or directory',
+        k8sEvent: {
+          reason: "FailedCreatePodSandBox",
+          type: "Warning",
+          count: 1,
+          namespace: null,
+          objectKind: null,
+          objectName: null,
+          node: null,
+          firstMs: null,
+          lastMs: null,
+        },
+      },
+    },
+    {
+      line: 'Failed create pod sandbox: rpc error: code = Unknown desc = failed to set up sandbox container "9c2f" network for pod "db-0": NetworkPlugin cni failed to set up pod "db-0_data" network: dial tcp 127.0.0.1:6784: connect: connection refused',
+      expect: {
+        k8sEvent: {
+          reason: "FailedCreatePodSandBox",
           type: "Warning",
           count: 1,
           namespace: null,

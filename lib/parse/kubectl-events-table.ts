@@ -34,7 +34,10 @@
  * with no header at all are read by their shape: age, type, reason, object, message. The column
  * header, the shell prompt line that ran kubectl and k9s frame borders are banners (`header`).
  * Times are settled after the whole file (relative ages against `ParseContext.collectedMs`).
+ * A message copied from a page that escaped it (`&#34;`) is read with its character references
+ * decoded (helpers/html-entities.ts).
  */
+import { decodeEntities } from "./helpers/html-entities";
 import { type Age, type PendingAgeRecord, parseAge, parseAgeColumn, settleAges } from "./helpers/kube-age";
 import {
   AGE,
@@ -386,7 +389,7 @@ class EventsTableParser implements LineParser {
       epochMs: null,
       component: "k8s-events",
       severity: typeSeverity(type),
-      message: cells.MESSAGE ?? "",
+      message: decodeEntities(cells.MESSAGE ?? ""),
       fields,
       k8sEvent: info,
     };

@@ -538,6 +538,8 @@ class LineReader {
   private others: Array<{ spec: FormatSpec; parser: LineParser | null }> | null = null;
   private lastOther: { spec: FormatSpec; parser: LineParser | null } | null = null;
   private otherTries = 0;
+  /** the current record was read by `lastOther`, not by the file's format */
+  private otherCurrent = false;
   private otherHits = 0;
   /** the line being read carried no prefix although the file's lines do */
   private unprefixed = false;
@@ -564,6 +566,21 @@ class LineReader {
     this.entries = new Entries(deferred || parser.settled !== true);
   }
 
+  /**
+   * The file's format on a line, then `take`. Under a record another format read (mixed pastes),
+   * a line the file's format would only continue goes to that format first: a describe row
+   * right under another inside a journal paste is its own record, not the journal's continuation.
+   */
+  takeOwn(line: string, lineNo: number, raw: string, truncated: number, facts: PrefixFacts | null): boolean {
+    const res = this.parser.parseLine(line, lineNo);
+    const other = this.otherCurrent ? this.lastOther : null;
+    if (other !== null && other.parser !== null && res !== null && res.type === "continuation") {
+      const mine = other.parser.parseLine(line, lineNo);
+      if (mine !== null) return this.takeOther(other, mine, lineNo, raw, truncated, facts);
+    }
+    return this.take(res, lineNo, raw, truncated, facts, false);
+  }
+
   /** Account one line's result (`raw`: the text kept as the record's raw line). */
   take(res: LineResult, lineNo: number, raw: string, truncated: number, facts: PrefixFacts | null, glued: boolean): boolean {
     const counts = this.counts;
@@ -584,6 +601,7 @@ class LineReader {
           this.prevUptime = up;
         }
         const rawLine = truncated ? raw + truncationMarker(truncated) : raw;
+        this.otherCurrent = false;
         this.current = this.entries.push(rec, lineNo, lineNo, rawLine, truncated, this.segment, this.bootId);
         if (facts !== null && this.entries.srcs !== null) this.entries.facts.set(this.current, facts);
         this.segmentHasRecord = true;
@@ -617,7 +635,9 @@ class LineReader {
           this.wrappedPiece(lineNo, raw, truncated);
           return true;
         }
-        this.continueRecord(lineNo, raw, truncated, res.text);
+        // a piece its format would join after a blank: a frame's, an editor's or a terminal's cut, when it is one, joins as cut
+        if (res.glue === " " && this.wrapJoined(raw, lineNo, truncated)) return true;
+        this.continueRecord(lineNo, raw, truncated, res.text, res.glue);
         return true;
       }
     }
@@ -711,13 +731,13 @@ class LineReader {
     }
     const plan = this.plan;
     if (plan === null) {
-      if (!this.take(this.parser.parseLine(line, lineNo), lineNo, line, truncated, null, false)) this.refused(line, line, lineNo, truncated, null);
+      if (!this.takeOwn(line, lineNo, line, truncated, null)) this.refused(line, line, lineNo, truncated, null);
       return;
     }
     const st = stripPrefix(line, plan.layers);
     if (st === null) {
       this.unprefixed = true;
-      if (!this.take(this.parser.parseLine(line, lineNo), lineNo, line, truncated, null, false)) this.refused(line, line, lineNo, truncated, null);
+      if (!this.takeOwn(line, lineNo, line, truncated, null)) this.refused(line, line, lineNo, truncated, null);
       this.unprefixed = false;
       return;
     }
@@ -731,7 +751,7 @@ class LineReader {
     const rest = glued ? st.rest.slice(0, glued.firstEnd).trimEnd() : st.rest;
     // padding around pasted records belongs to none of them
     const raw = glued ? line.slice(0, line.length - st.rest.length + glued.firstEnd).trim() : line.charCodeAt(0) === 32 ? line.trim() : line;
-    if (!this.take(this.parser.parseLine(rest, lineNo), lineNo, raw, truncated, st.facts, false)) this.refused(rest, raw, lineNo, truncated, st.facts);
+    if (!this.takeOwn(rest, lineNo, raw, truncated, st.facts)) this.refused(rest, raw, lineNo, truncated, st.facts);
     if (!glued) return;
     for (const piece of glued.more) {
       const s2 = stripPrefix(piece, layers);
@@ -742,30 +762,38 @@ class LineReader {
   }
 
   /**
+   * `raw` as a piece a frame, an editor's word wrap or a terminal cut off the current record's
+   * last line (the line above), joined to it as the cut requires; false when it is none.
+   */
+  private wrapJoined(raw: string, lineNo: number, truncated: number): boolean {
+    if (!(this.current >= 0 && !this.deferred && lineNo >= 2 && this.entries.recs[this.current].endLine === lineNo - 1)) return false;
+    const prev = this.lines[lineNo - 2];
+    if (this.frameWrap !== null && this.frameWrap.has(lineNo)) {
+      // cut at the frame's width: inside a word nothing went missing, else the blank at the cut did
+      this.wrappedPiece(lineNo, raw, truncated, isWordCode(prev.charCodeAt(prev.length - 1)) && isWordCode(raw.charCodeAt(0)) ? "" : " ");
+      return true;
+    }
+    // a break at a blank or after `-` keeps that blank (a word wrap, or a hard wrap that fell there)
+    if (this.wordWrap < 0) this.wordWrap = detectWordWrap(this.lines);
+    if (this.wordWrap > 0 && isWordWrapTail(raw, prev, this.wordWrap)) {
+      this.wrappedPiece(lineNo, raw, truncated, "", true);
+      return true;
+    }
+    if (this.wrapWidth < 0) this.wrapWidth = detectWrapWidth(this.lines);
+    if (isWrapTail(raw, prev, this.wrapWidth)) {
+      this.wrappedPiece(lineNo, raw, truncated);
+      return true;
+    }
+    return false;
+  }
+
+  /**
    * A line the file's format refused: another registered format (mixed pastes), a paste banner,
    * a piece a terminal wrapped (or a line without the file's prefix) continuing the record before
    * it, else skipped.
    */
   refused(line: string, raw: string, lineNo: number, truncated: number, facts: PrefixFacts | null): void {
-    if (this.current >= 0 && !this.deferred && lineNo >= 2 && this.entries.recs[this.current].endLine === lineNo - 1) {
-      if (this.frameWrap !== null && this.frameWrap.has(lineNo)) {
-        // cut at the frame's width: inside a word nothing went missing, else the blank at the cut did
-        const prev = this.lines[lineNo - 2];
-        this.wrappedPiece(lineNo, raw, truncated, isWordCode(prev.charCodeAt(prev.length - 1)) && isWordCode(raw.charCodeAt(0)) ? "" : " ");
-        return;
-      }
-      // a break at a blank or after `-` keeps that blank (a word wrap, or a hard wrap that fell there)
-      if (this.wordWrap < 0) this.wordWrap = detectWordWrap(this.lines);
-      if (this.wordWrap > 0 && isWordWrapTail(raw, this.lines[lineNo - 2], this.wordWrap)) {
-        this.wrappedPiece(lineNo, raw, truncated, "", true);
-        return;
-      }
-      if (this.wrapWidth < 0) this.wrapWidth = detectWrapWidth(this.lines);
-      if (isWrapTail(raw, this.lines[lineNo - 2], this.wrapWidth)) {
-        this.wrappedPiece(lineNo, raw, truncated);
-        return;
-      }
-    }
+    if (this.wrapJoined(raw, lineNo, truncated)) return;
     if (this.furniture.continues(raw, lineNo - 1)) {
       this.take({ type: "banner", banner: { type: "header" } }, lineNo, raw, truncated, null, false);
       return;
@@ -836,6 +864,7 @@ class LineReader {
   ): boolean {
     if ((o.parser as LineParser).settled !== true) this.entries.makeLate();
     if (!this.take(res, lineNo, raw, truncated, facts, false)) return false;
+    if (res !== null && res.type === "record") this.otherCurrent = true;
     this.otherHits++;
     this.lastOther = o;
     if (!this.info.otherFormats.includes(o.spec.name)) this.info.otherFormats.push(o.spec.name);
@@ -974,7 +1003,7 @@ export function parseLines(path: string, linesIn: readonly string[], opts: Parse
       reader.pasteLine(line, lineNo, truncated);
       continue;
     }
-    if (!reader.take(parser.parseLine(line, lineNo), lineNo, line, truncated, null, false)) reader.refused(line, line, lineNo, truncated, null);
+    if (!reader.takeOwn(line, lineNo, line, truncated, null)) reader.refused(line, line, lineNo, truncated, null);
   }
   reader.finishOthers();
   if (cutLines > MAX_LINE_ERRORS) errors.push({ line: 0, message: `${cutLines - MAX_LINE_ERRORS} more lines cut at ${MAX_LINE_BYTES} bytes` });

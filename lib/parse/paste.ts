@@ -294,7 +294,7 @@ export function wrapMinLength(w: number): number {
 const LONE_WRAP = 200;
 
 /** The line starts with a time or level a log record starts with (a tail never does). */
-const RECORD_START = /^(?:\d{4}-\d\d-\d\d|[A-Z][a-z]{2} [ \d]\d |\d\d:\d\d:\d\d|[IWEF]\d{4} \d\d:|\[?\s*\d+\.\d+\]|time=|level=|[A-Z]{4}\[\d{4}\])/;
+export const RECORD_START = /^(?:\d{4}-\d\d-\d\d|[A-Z][a-z]{2} [ \d]\d |\d\d:\d\d:\d\d|[IWEF]\d{4} \d\d:|\[?\s*\d+\.\d+\]|time=|level=|[A-Z]{4}\[\d{4}\])/;
 
 /**
  * Is `line` the wrapped tail of `prev`, for a terminal width `w` (0: none found)? `prev` fills the

@@ -20,6 +20,7 @@ import { journalShortIsoSpec } from "./journal-short-iso";
 import { k8sEventsJsonSpec } from "./k8s-events-json";
 import { klogSpec } from "./klog";
 import { k8sMessageSpec } from "./k8s-message";
+import { jupyterHubEventsSpec } from "./jupyterhub-events";
 import { kubectlEventsTableSpec } from "./kubectl-events-table";
 import { syslogRfc3164Spec } from "./syslog-rfc3164";
 import { syslogRfc5424Spec } from "./syslog-rfc5424";
@@ -110,6 +111,7 @@ export const FORMAT_REGISTRY: readonly FormatSpec[] = [
   kubectlEventsTableSpec,
   describeEventsSpec, // `kubectl describe` Events sections
   k8sMessageSpec, // event messages quoted without row or time
+  jupyterHubEventsSpec, // JupyterHub spawn-page progress events (`<time> [Warning] <message>`) and hub log lines
   goPanicSpec, // Go panics / goroutine dumps
 ];
 

@@ -111,7 +111,16 @@ export interface Banner {
   zoneName?: string | null;
 }
 
-export type LineResult = { type: "record"; record: ParsedRecord } | { type: "banner"; banner: Banner } | { type: "continuation"; text: string } | null; // not mine
+/**
+ * One line's result. A continuation's `glue` joins its text to the record's message: a newline
+ * when absent (a line of its own), `" "` for a message a page wrapped at a blank (the blank the
+ * break took).
+ */
+export type LineResult =
+  | { type: "record"; record: ParsedRecord }
+  | { type: "banner"; banner: Banner }
+  | { type: "continuation"; text: string; glue?: string }
+  | null; // not mine
 
 /** Context a format spec may need that the line itself does not hold. */
 export interface ParseContext {

@@ -16,8 +16,10 @@
  *    an attempt within `joinS` that has a line of the same component and the same error
  *    text, or of any component and the same error class (the kubelet's and the runtime's
  *    lines of one failure), or whose pod the line names by its name alone (`for pod "<name>"`, as the
- *    dockershim-era kubelet printed it); otherwise a line starts an attempt. An attempt's
- *    time is its earliest line;
+ *    dockershim-era kubelet printed it, or by its start where the line was cut inside the name);
+ *    otherwise a line starts an attempt. Before that, a line with neither that answers a request
+ *    its component logged (aws-vpc-cni's ipamd) takes the request's pod and sandbox
+ *    (attempt-requests.ts). An attempt's time is its earliest line;
  *  - a Kubernetes event (count N between first and last seen, spread evenly) adds an
  *    attempt for each occurrence that no node log covers: an occurrence is covered
  *    when it lies within `eventSlackS` of the time span of a kubelet or runtime log
@@ -34,6 +36,7 @@
  */
 import type { BootEvent } from "./types";
 import { splitStructured } from "../normalise/go-text";
+import { answersToRequests } from "./attempt-requests";
 
 /** How failure lines are grouped into attempts (the parameters every attempt-reading detector carries). */
 export interface AttemptParams {
@@ -318,59 +321,6 @@ export function collectAttempts(events: BootEvent[], p: AttemptParams = attemptD
   for (const a of attempts) a.errorClass = attemptClass(a.lines.length ? a.lines : a.eventLines);
   attempts.sort((a, b) => a.time - b.time || firstKey(a) - firstKey(b));
   return attempts;
-}
-
-/**
- * How long a logged request may wait for its answer, ms: the kubelet's CRI calls time out after
- * `--runtime-request-timeout` (default 2 min), so an answer later than that is to another request.
- */
-const REQUEST_ANSWER_MS = 120_000;
-
-/**
- * A component that logs each request it serves and then its answer (aws-vpc-cni's ipamd:
- * `Received AddNetwork for NS …, Pod …, Container …`, then `Send AddNetworkReply: … err: …`; its
- * plugin: `Received CNI add request: ContainerID(…) …`, then its errors): a failure line that names
- * neither pod nor sandbox is the answer to the latest request (`sandbox.create.start`) of the same
- * file and component before it that no other failure line answered, within `REQUEST_ANSWER_MS`,
- * and takes that request's pod and sandbox (a copy of the line; ids unchanged). A failure line that
- * names a pod or a sandbox answers the latest such request of its pod or sandbox. So two pods
- * failing within the same second with the same cause stay two attempts.
- * @param lines failure lines sorted by time
- * @returns the lines, sorted as given, answers completed
- */
-function answersToRequests(lines: BootEvent[], events: BootEvent[]): BootEvent[] {
-  const starts = events.filter((e) => e.kind === "sandbox.create.start" && e.ts !== null && (e.pod || e.sandboxId) && !isK8sEvent(e));
-  if (starts.length === 0) return lines;
-  const key = (e: BootEvent) => `${e.fileId}\t${e.component}`;
-  const open = new Map<string, BootEvent[]>();
-  const merged = [...starts.map((e) => ({ e, start: true })), ...lines.map((e) => ({ e, start: false }))].sort(
-    (a, b) => a.e.fileId - b.e.fileId || a.e.ts! - b.e.ts! || Number(b.start) - Number(a.start) || a.e.line - b.e.line,
-  );
-  const answer = new Map<BootEvent, BootEvent>();
-  for (const { e, start } of merged) {
-    const k = key(e);
-    let list = open.get(k);
-    if (start) {
-      if (!list) open.set(k, (list = []));
-      list.push(e);
-      continue;
-    }
-    if (!list) continue;
-    const named = !!(e.pod || e.sandboxId);
-    for (let i = list.length - 1; i >= 0; i--) {
-      const r = list[i];
-      if (e.ts! - r.ts! > REQUEST_ANSWER_MS || e.ts! < r.ts!) continue;
-      if (named && !(e.sandboxId && e.sandboxId === r.sandboxId) && !(e.pod && samePod(e.pod, r.pod))) continue;
-      list.splice(i, 1);
-      if (!named) answer.set(e, r);
-      break;
-    }
-  }
-  if (answer.size === 0) return lines;
-  return lines.map((e) => {
-    const r = answer.get(e);
-    return r ? { ...e, pod: r.pod, sandboxId: r.sandboxId } : e;
-  });
 }
 
 function firstKey(a: Attempt): number {

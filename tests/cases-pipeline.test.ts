@@ -72,6 +72,7 @@ const CASES: Record<string, CaseExpect> = {
     errorClass: "runtime-unreachable",
     failureKind: "runtime.unhealthy",
   },
+  "601-journal-grep-runpodsandbox-cilium-cni-missing-ids-elided.log": { opts: { year: 2023 }, node: "worker-2", errorClass: "cni-plugin-not-found" },
 };
 
 interface Expected {

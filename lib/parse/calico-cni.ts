@@ -176,6 +176,17 @@ export const calicoCniSpec: FormatSpec = {
   },
   samples: [
     {
+      // Calico for Windows (`C:\CalicoWindows\logs\cni\cni.log`): the HNS call's error in the message
+      line: '2023-01-02 03:04:05.640 [ERROR][5120] cni-plugin/dataplane_windows.go 575: Unable to hot attach bridge endpoint [Calico_ep] to host compartment, error: failed during hnsCallRawResponse: hnsCall failed in Win32: This endpoint is already attached to the switch. (0x803b0014) ContainerID="aa11" Namespace="default" Pod="iis-7d5c8b9f-qx2lm"',
+      expect: {
+        time: { year: 2023, month: 1, day: 2, hour: 3, minute: 4, second: 5, ms: 640, offsetMin: null, precision: "ms" },
+        component: "cni-calico",
+        severity: 3,
+        pid: 5120,
+        fields: { ContainerID: "aa11", Namespace: "default", Pod: "iis-7d5c8b9f-qx2lm" },
+      },
+    },
+    {
       line: '2025-05-19 04:20:11.207 [INFO][4123] cni-plugin/k8s.go 418: Populated endpoint ContainerID="5f1c9a" Namespace="default" Pod="web-7d9c6b5f4-x2x9q" WorkloadEndpoint="ip--10--20--30--40-k8s-web--7d9c6b5f4--x2x9q-eth0"',
       expect: {
         time: { year: 2025, month: 5, day: 19, hour: 4, minute: 20, second: 11, ms: 207, offsetMin: null, precision: "ms" },

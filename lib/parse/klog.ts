@@ -287,6 +287,17 @@ export const klogSpec: FormatSpec = {
   createParser: (ctx) => new KlogParser(ctx),
   samples: [
     {
+      // the kubelet on a Windows node (`kubelet.err.log`): Windows paths in the pairs, HNS in the error
+      line: 'I0102 03:04:06.001000    4412 kubelet_volumes.go:160] "Cleaned up orphaned pod volumes dir" podUID=4d65ec63 path="C:\\\\var\\\\lib\\\\kubelet\\\\pods\\\\4d65ec63\\\\volumes"',
+      path: "C:/k/kubelet.err.log",
+      expect: {
+        time: { year: null, month: 1, day: 2, hour: 3, minute: 4, second: 6, ms: 1, offsetMin: null, precision: "us" },
+        component: "kubelet",
+        severity: 1,
+        fields: { podUID: "4d65ec63", path: "C:\\var\\lib\\kubelet\\pods\\4d65ec63\\volumes" },
+      },
+    },
+    {
       line: 'E0519 04:20:09.001877    2817 kubelet.go:3002] "Container runtime network not ready" networkReady="NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized"',
       path: "rke2/agent-logs/kubelet.log",
       expect: {

@@ -76,6 +76,7 @@ const CASES: Record<string, CaseExpect> = {
   "602-windows-kubelet-err-log-hns-endpoint-exists.log": { opts: { year: 2023 }, errorClass: "hns-endpoint-exists" },
   "603-k0s-windows-worker-console-kubelet-exe-hns-network-missing.log": { errorClass: "hns-network-missing" },
   "604-calico-windows-cni-log-hns-network-not-found.log": { errorClass: "hns-network-missing" },
+  "605-azure-vnet-windows-hns-then-zap-completion.log": { errorClass: "hns-endpoint-exists" },
 };
 
 interface Expected {

@@ -77,6 +77,8 @@ const CASES: Record<string, CaseExpect> = {
   "603-k0s-windows-worker-console-kubelet-exe-hns-network-missing.log": { errorClass: "hns-network-missing" },
   "604-calico-windows-cni-log-hns-network-not-found.log": { errorClass: "hns-network-missing" },
   "605-azure-vnet-windows-hns-then-zap-completion.log": { errorClass: "hns-endpoint-exists" },
+  "606-linkerd-cni-install-untimed-right-padded-80.log": { errorClass: null },
+  "607-linkerd-cni-bracketed-stamps-padded-watch-banners.log": { errorClass: null },
 };
 
 interface Expected {

@@ -19,13 +19,15 @@ import type { FormatSpec, LineResult } from "./types";
 const SNIFF = /^time="\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:Z|[+-]\d{2}:\d{2})" level=(?:trace|debug|info|warning|error|fatal|panic) msg=/;
 
 /**
- * Component of a file in this layout: `rke2` or `cni-calico` when the path says so (Calico for
- * Windows' installer and node scripts log this logrus layout beside its `calico.log`), else `k3s`.
+ * Component of a file in this layout: `rke2`, `cni-calico` or `linkerd-cni` when the path says so
+ * (Calico for Windows' installer and node scripts log this logrus layout beside its `calico.log`;
+ * linkerd-cni's plugin and repair controller log it too), else `k3s`.
  */
 function componentFromPath(path: string | undefined): string {
   const p = path ?? "";
   if (/rke2/i.test(p)) return "rke2";
   if (/calico/i.test(p)) return "cni-calico";
+  if (/linkerd/i.test(p)) return "linkerd-cni";
   return "k3s";
 }
 

@@ -79,6 +79,7 @@ const CASES: Record<string, CaseExpect> = {
   "605-azure-vnet-windows-hns-then-zap-completion.log": { errorClass: "hns-endpoint-exists" },
   "606-linkerd-cni-install-untimed-right-padded-80.log": { errorClass: null },
   "607-linkerd-cni-bracketed-stamps-padded-watch-banners.log": { errorClass: null },
+  "608-cri-log-calico-node-go-panic-p-pieces.log": { errorClass: null },
 };
 
 interface Expected {

@@ -80,6 +80,7 @@ const CASES: Record<string, CaseExpect> = {
   "606-linkerd-cni-install-untimed-right-padded-80.log": { errorClass: null },
   "607-linkerd-cni-bracketed-stamps-padded-watch-banners.log": { errorClass: null },
   "608-cri-log-calico-node-go-panic-p-pieces.log": { errorClass: null },
+  "609-inotifywait-r-timefmt-banners-subdirs.log": { errorClass: null },
 };
 
 interface Expected {

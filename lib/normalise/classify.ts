@@ -430,7 +430,8 @@ function cniKind(h: string, text: string, severity: number): EventKind | null {
  * removal. MODIFY alone is part of a write that CLOSE_WRITE completes.
  */
 function inotifyKind(h: string): EventKind {
-  const m = /^\/\S*\/ ([A-Z_,]+) ([^./\s][^/\s]*\.(?:conflist|conf|json))$/.exec(h);
+  // the watched directory absolute or relative (`inotifywait -m .`, `net.d/`)
+  const m = /^\S*\/ ([A-Z_,]+) ([^./\s][^/\s]*\.(?:conflist|conf|json))$/.exec(h);
   if (!m) return "log";
   const ev = m[1].split(",");
   if (ev.includes("CLOSE_WRITE") || ev.includes("MOVED_TO")) return "cni.config.written";

@@ -73,7 +73,7 @@ const CASES: Record<string, CaseExpect> = {
     failureKind: "runtime.unhealthy",
   },
   "601-journal-grep-runpodsandbox-cilium-cni-missing-ids-elided.log": { opts: { year: 2023 }, node: "worker-2", errorClass: "cni-plugin-not-found" },
-  "602-windows-kubelet-err-log-hns-endpoint-exists.log": { opts: { year: 2023 }, errorClass: "hns-endpoint-exists" },
+  "602-windows-kubelet-err-log-hns-endpoint-exists.log": { opts: { year: 2023 }, node: "win-node-1", errorClass: "hns-endpoint-exists" },
   "603-k0s-windows-worker-console-kubelet-exe-hns-network-missing.log": { errorClass: "hns-network-missing" },
   "604-calico-windows-cni-log-hns-network-not-found.log": { errorClass: "hns-network-missing" },
   "605-azure-vnet-windows-hns-then-zap-completion.log": { errorClass: "hns-endpoint-exists" },

@@ -13,7 +13,8 @@
  * from the container name in the path (`calico-node`, `cilium-agent`, `install-cni`, `kube-flannel`).
  * A Go panic / goroutine dump (go-panic.ts) written one line per CRI entry is one record: the
  * dump lines after its first line, on the same stream, are its continuations, a long frame line
- * split into `P` pieces included (each piece a continuation line).
+ * split into `P` pieces included (each piece a continuation line), and up to 20 lines of a panic's
+ * value printed over several lines before the first goroutine header (not a stamped line).
  */
 import { ContainerLineParser } from "./helpers/container-pieces";
 import { isDumpLine, isDumpStart } from "./go-panic";
@@ -21,6 +22,10 @@ import { sniffRatio } from "./helpers/sniff-util";
 import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec, LineResult, ParseContext } from "./types";
 
+/** At most this many lines of a panic's value (`panic: <err>` whose text holds line breaks) are taken before its first goroutine. */
+const PANIC_VALUE_LINES = 20;
+/** A payload that is a stamped line of its own (a date, a klog header, logfmt's `time=`/`level=`): never a panic's value. */
+const STAMPED_RE = /^(?:\d{4}-\d{2}-\d{2}[T ]|[IWEF]\d{4} \d{2}:|time=|level=|\{")/;
 /** The start of a Go frame line (`pkg.(*T).Method(` …): a dump line cut by the runtime's `P` split. */
 const FRAME_START = /^[\w./*()~[\],{}-]+\(/;
 const RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2,4})) (stdout|stderr) ([FP])(?::\S+)? ?(.*)$/;
@@ -39,6 +44,8 @@ class CriParser extends ContainerLineParser {
   private dumpStream: string | null = null;
   /** stream of a dump line split into `P` pieces whose `F` is still to come, or null */
   private dumpPiece: string | null = null;
+  /** lines of a panic's value still taken before its first goroutine header */
+  private panicValueLines = 0;
 
   constructor(ctx: ParseContext) {
     super(ctx, containerFromPath);
@@ -64,12 +71,20 @@ class CriParser extends ContainerLineParser {
       // a `P` piece holds the start of a line: a frame's call without its closing `)` yet
       if (this.dumpStream === stream && (isDumpLine(payload) || (!full && FRAME_START.test(payload)))) {
         if (!full) this.dumpPiece = stream;
+        if (/^goroutine \d+ /.test(payload)) this.panicValueLines = 0;
+        return { type: "continuation", text: payload };
+      }
+      // the panic's value printed over several lines (an error text holding line breaks), before the first goroutine
+      if (this.dumpStream === stream && this.panicValueLines > 0 && !STAMPED_RE.test(payload)) {
+        this.panicValueLines--;
+        if (!full) this.dumpPiece = stream;
         return { type: "continuation", text: payload };
       }
     }
     const r = this.piece(time, stream, payload, full);
     if (r.type === "record") {
       this.dumpStream = isDumpStart(payload) ? stream : null;
+      this.panicValueLines = this.dumpStream && /^(?:panic|fatal error): /.test(payload) ? PANIC_VALUE_LINES : 0;
       if (this.dumpStream) r.record.severity = 4;
     }
     return r;
@@ -108,6 +123,17 @@ export const criLogSpec: FormatSpec = {
         message: "Restored endpoint",
         fields: { subsys: "endpoint", stream: "stdout" },
       },
+    },
+    {
+      // a panic whose value spans lines: taken up to the first goroutine; a stamped line after the dump is a record again
+      line: "2023-01-02T03:04:05.100000000Z stderr F panic: failed to load config: invalid character '}' looking for beginning of object key string",
+      after: [
+        "2023-01-02T03:04:05.100001000Z stderr F while reading /etc/cni/net.d/05-cilium.conflist",
+        "2023-01-02T03:04:05.100002000Z stderr F goroutine 1 [running]:",
+        "2023-01-02T03:04:05.100003000Z stderr F main.main()",
+      ],
+      path: "var/log/pods/default_web-1_0f0e/web/0.log",
+      expect: { severity: 4, message: "panic: failed to load config: invalid character '}' looking for beginning of object key string" },
     },
     {
       // a Go panic one line per entry: one record, its frames continuations (a long frame split into P pieces too)

@@ -25,8 +25,8 @@
  *  - a Kubernetes event (count N between first and last seen, spread evenly) adds an
  *    attempt for each occurrence that no node log covers: an occurrence is covered
  *    when it lies within `eventSlackS` of the time span of a kubelet or runtime log
- *    file of this boot. Covered events join the nearest node attempt of their pod as
- *    evidence.
+ *    file of this boot and the node logs report failures of its pod at all. Covered
+ *    events join the nearest node attempt of their pod as evidence.
  *
  * Windows: a window opens at the first attempt (after T+0, or after the previous window closed)
  * and closes at the first attempt A such that (1) a sandbox succeeds (`sandbox.created`) after A
@@ -317,6 +317,9 @@ export function collectAttempts(events: BootEvent[], p: AttemptParams = attemptD
   const spans = nodeLogSpans(events);
   const covered = (t: number) => spans.some(([a, b]) => t >= a - slackMs && t <= b + slackMs);
   for (const ev of eventLines) {
+    // a node log covers a pod's occurrences only where it reports failures of that pod at all (an
+    // excerpt of the kubelet's log around another pod's failures says nothing of this one)
+    const podSeen = ev.pod === null || (byPod.get(podName(ev.pod)) ?? []).some((a) => !a.fromEvent && samePod(a.pod, ev.pod));
     const count = Math.max(1, ev.k8s?.count ?? 1);
     const last = ev.k8s?.lastMs ?? ev.ts!;
     const first = Math.min(ev.k8s?.firstMs ?? last, last);
@@ -324,7 +327,7 @@ export function collectAttempts(events: BootEvent[], p: AttemptParams = attemptD
     for (let i = 0; i < count; i++) times.push(count === 1 ? last : Math.floor(first + ((last - first) * i) / (count - 1)));
     let attached = false;
     for (const t of times) {
-      if (covered(t)) {
+      if (podSeen && covered(t)) {
         if (!attached) {
           const match = nearestOfPod(ev.pod ? (byPod.get(podName(ev.pod)) ?? []) : attempts, ev.pod, first - slackMs - joinMs, last + slackMs + joinMs, last);
           if (match) {

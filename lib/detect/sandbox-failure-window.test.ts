@@ -349,6 +349,24 @@ describe("sandbox-failure-window: attempts", () => {
     const uncovered = Array.from({ length: 158 }, (_, i) => Math.floor(first * 1000 + ((last - first) * 1000 * i) / 157)).filter((t) => t < 238000).length;
     expect(partly[0]).toMatchObject({ attempts: uncovered + 1, attemptsFromEvents: uncovered });
   });
+
+  it("a node log covers an event's occurrences only for a pod it reports failures of", () => {
+    const other = "kube-system/coredns-787d4945fb-x2x9k";
+    const ev = be({
+      t: 200,
+      component: "k8s-events",
+      pod: other,
+      k8s: { reason: "FailedCreatePodSandBox", count: 3, firstMs: T0 + 100000, lastMs: T0 + 200000 },
+    });
+    const m = metrics([
+      be({ t: 0, kind: "log", component: "kubelet", errorClass: null }),
+      fail(150, "kube-system/kube-dns-86f4d74b45-kgjbk", 1, { component: "kubelet", lane: "kubelet" }),
+      ev,
+      be({ t: 400, kind: "log", component: "kubelet", errorClass: null }),
+    ]);
+    // the kubelet excerpt spans the event's occurrences but never names coredns: its 3 occurrences count
+    expect(m[0]).toMatchObject({ attempts: 4, pods: 2, attemptsFromEvents: 3 });
+  });
 });
 
 describe("detector registry and runner", () => {

@@ -87,6 +87,15 @@ const CASES: Record<string, CaseExpect> = {
   },
   "136-k3s-in-docker-klog-then-timestamp-prefixed-logrus-netns-gone.log": { errorClass: "netns-gone" },
   "140-describe-bare-kubelet-source-no-node-x279-combined.log": { errorClass: "calico-nodename-missing" },
+  "601-journal-grep-runpodsandbox-cilium-cni-missing-ids-elided.log": { node: "worker-2", errorClass: "cni-plugin-not-found" },
+  "602-windows-kubelet-err-log-hns-endpoint-exists.log": { node: "win-node-1", errorClass: "hns-endpoint-exists" },
+  "603-k0s-windows-worker-console-kubelet-exe-hns-network-missing.log": { errorClass: "hns-network-missing" },
+  "604-calico-windows-cni-log-hns-network-not-found.log": { errorClass: "hns-network-missing" },
+  "605-azure-vnet-windows-hns-then-zap-completion.log": { errorClass: "hns-endpoint-exists" },
+  "606-linkerd-cni-install-untimed-right-padded-80.log": { errorClass: null },
+  "607-linkerd-cni-bracketed-stamps-padded-watch-banners.log": { errorClass: null },
+  "608-cri-log-calico-node-go-panic-p-pieces.log": { errorClass: null },
+  "609-inotifywait-r-timefmt-banners-subdirs.log": { errorClass: null },
 };
 
 interface Expected {

@@ -272,6 +272,35 @@ export const CAUSES: readonly Cause[] = [
     refs: [gh("kubernetes/kubernetes", 72044, "report", '`Error adding network: failed to Statfs "/proc/…/ns/net"` during pod start-up')],
   },
   {
+    key: "hns-endpoint-exists",
+    title: "HNS endpoint already exists",
+    meaning:
+      "On a Windows node the Host Networking Service refused to create or attach the pod's endpoint because one of that name is already there: an endpoint left behind by a reboot, an HNS restart or an earlier failed ADD. The CNI plugin (Calico for Windows, Azure CNI, win-bridge/win-overlay) fails every retry until the stale endpoint goes.",
+    remediation: [
+      "List the node's HNS endpoints (`hnsdiag list endpoints`, `Get-HnsEndpoint`) and remove the ones no running pod owns.",
+      "Check the CNI plugin's version: several released fixes make ADD reuse or replace an endpoint it finds.",
+    ],
+    refs: [
+      gh("kubernetes/kubernetes", 72696, "report", "kubelet on Windows Server 1809: `hnsCall failed in Win32: The object already exists` on sandbox creation"),
+      gh("projectcalico/calico", 4280, "report", "Calico for Windows: `This endpoint is already attached to the switch` on every ADD"),
+    ],
+  },
+  {
+    key: "hns-network-missing",
+    title: "HNS network not there yet",
+    meaning:
+      "On a Windows node the Host Networking Service has no network for the pod's endpoint (`The network was not found`, `Element not found`). After a reboot the HNS network is recreated by the CNI agent or the node's start scripts; pods the kubelet starts before that fail, and keep failing if it is never recreated.",
+    remediation: [
+      "Check the node's HNS networks (`Get-HnsNetwork`): the one the CNI config names (Calico, `azure`, the flannel network) must exist.",
+      "Start the kubelet only after the agent that creates the network (calico-node, the Azure CNI or flannel start scripts) has done so.",
+    ],
+    refs: [
+      gh("Azure/azure-container-networking", 283, "report", "after a reboot pods start before HNS has the virtual network back"),
+      gh("Azure/aks-engine", 853, "report", "`HNS failed with error : Element not found` on one Windows node"),
+      gh("projectcalico/calico", 8219, "report", "Calico for Windows cannot find its HNS network"),
+    ],
+  },
+  {
     key: "truncated",
     title: "Cause cut off",
     meaning: "The failure's text ends where the cause would follow: the line was cut by the log pipeline or the collector, so the cause is not in the data.",

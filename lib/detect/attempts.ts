@@ -12,19 +12,24 @@
  *    `ADD`s (`cni.add.failed`: a plugin's own log file, all a reviewer has) takes those:
  *    each failed `ADD` is one sandbox's network set-up failing;
  *  - node-log lines are grouped: by sandbox id where a line names one; a line with a pod
- *    but no id joins an attempt of that pod within `joinS`; a line with neither joins
- *    an attempt within `joinS` that has a line of the same component and the same error
- *    text, or of any component and the same error class (the kubelet's and the runtime's
- *    lines of one failure), or whose pod the line names by its name alone (`for pod "<name>"`, as the
- *    dockershim-era kubelet printed it, or by its start where the line was cut inside the name);
- *    otherwise a line starts an attempt. Before that, a line with neither that answers a request
- *    its component logged (aws-vpc-cni's ipamd) takes the request's pod and sandbox
- *    (attempt-requests.ts). An attempt's time is its earliest line;
+ *    but no id joins an attempt of that pod; a line with neither joins an attempt that has
+ *    a line of the same component and the same error text, or of any component and the same
+ *    error class (the kubelet's and the runtime's lines of one failure), or whose pod the line
+ *    names by its name alone (`for pod "<name>"`, as the dockershim-era kubelet printed it, or
+ *    by its start where the line was cut inside the name); otherwise a line starts an attempt.
+ *    Before that, a line with neither that answers a request its component logged
+ *    (aws-vpc-cni's ipamd) takes the request's pod and sandbox (attempt-requests.ts). A line
+ *    without a sandbox id joins only where `SAME_ATTEMPT` allows: the attempt's lines, this
+ *    one included, span at most `joinS` (no chain of lines each close to the last), and no
+ *    line of the attempt comes from the same writer (the kubelet's remote_runtime,
+ *    kuberuntime_sandbox, kuberuntime_manager and pod_workers each log one failure once: a
+ *    second `RunPodSandbox from runtime service failed` is the next failure). An attempt's
+ *    time is its earliest line;
  *  - a Kubernetes event (count N between first and last seen, spread evenly) adds an
  *    attempt for each occurrence that no node log covers: an occurrence is covered
  *    when it lies within `eventSlackS` of the time span of a kubelet or runtime log
- *    file of this boot. Covered events join the nearest node attempt of their pod as
- *    evidence.
+ *    file of this boot and the node logs report failures of its pod at all. Covered
+ *    events join the nearest node attempt of their pod as evidence.
  *
  * Windows: a window opens at the first attempt (after T+0, or after the previous window closed)
  * and closes at the first attempt A such that (1) a sandbox succeeds (`sandbox.created`) after A
@@ -51,6 +56,19 @@ export interface AttemptParams {
  * within 1 s, Kubernetes events matched within 2 s, a window closed by 60 s without attempts.
  */
 export const attemptDefaults: AttemptParams & { quietS: number } = { quietS: 60, joinS: 1, eventSlackS: 2 };
+
+/**
+ * When a failure line without a sandbox id is a line of an attempt already started (steps 2 and 3
+ * of `collectAttempts`; docs/definitions.md "Attempt"). The keys it compares, in order: the pod
+ * (`namespace/name`, or the bare name), else the component with the error text, the error class, or
+ * the pod's bare name in the message. Whatever the key, the line joins only when
+ *  - `spanS`: the attempt's first and last lines, this one included, lie within `joinS` of each
+ *    other (the kubelet's modules and the runtime log one failure within milliseconds; retries
+ *    come at the kubelet's back-off, seconds apart);
+ *  - `oneLinePerWriter`: the attempt holds no line of the same writer (component and headline,
+ *    `writerOf`), except the same line again (same time and text: one line in two files).
+ */
+export const SAME_ATTEMPT = { spanS: "joinS", oneLinePerWriter: true } as const;
 
 /** One failed RunPodSandbox. */
 export interface Attempt {
@@ -121,6 +139,34 @@ const CUT_NAME_RE = new RegExp(`\\bpod \\\\?"([A-Za-z0-9][A-Za-z0-9.-]{${CUT_NAM
 
 function distance(a: Attempt, ts: number): number {
   return ts < a.time ? a.time - ts : ts > a.lastTs ? ts - a.lastTs : 0;
+}
+
+/** Quoted strings, `&Metadata{…}` structs, ids and numbers: what differs between failures of one writer. */
+const WRITER_NOISE_RE = /"(?:[^"\\]|\\.)*"|&?\w*\{[^{}]*\}|\([^()]*\)|\b[0-9a-f]{8}(?:-?[0-9a-f]{4}){3}-?[0-9a-f]{12}\b|\b[0-9a-f]{12,}\b|\d+/gi;
+
+/**
+ * Who wrote a failure line, as far as its text tells: the component and the headline before the
+ * error (`RunPodSandbox from runtime service failed`, `CreatePodSandbox for pod failed`,
+ * `Error syncing pod, skipping`), cut at the first `: `, ` err=` or other ` key=`, with quoted
+ * names, structs, ids and numbers removed. The kubelet's modules word their lines of one failure
+ * differently; the same headline twice is two failures. Null when the line has no headline (the
+ * writer is not known, and the rule does not apply).
+ */
+export function writerOf(e: BootEvent): string | null {
+  const text = (e.message ?? "").replace(WRITER_NOISE_RE, "");
+  const cut = text.search(/: | [A-Za-z_][\w.]*=/);
+  const head = (cut < 0 ? text : text.slice(0, cut)).replace(/\s+/g, " ").trim();
+  return head ? `${e.component}\t${head}` : null;
+}
+
+/** `SAME_ATTEMPT`: the line may join the attempt by time span and writer (whatever key matched). */
+function mayJoin(a: Attempt, e: BootEvent, joinMs: number): boolean {
+  const ts = e.ts!;
+  if (Math.max(a.lastTs, ts) - Math.min(a.time, ts) > joinMs) return false;
+  if (!SAME_ATTEMPT.oneLinePerWriter) return true;
+  const w = writerOf(e);
+  if (w === null) return true;
+  return !a.lines.some((l) => writerOf(l) === w && !(l.ts === ts && l.message === e.message));
 }
 
 /**
@@ -238,7 +284,7 @@ export function collectAttempts(events: BootEvent[], p: AttemptParams = attemptD
     for (const a of byPod.get(podName(e.pod)) ?? []) {
       if (!samePod(a.pod, e.pod)) continue;
       const d = distance(a, e.ts!);
-      if (d <= joinMs && (!best || d < distance(best, e.ts!))) best = a;
+      if (mayJoin(a, e, joinMs) && (!best || d < distance(best, e.ts!))) best = a;
     }
     if (best) addLine(best, e);
     else create(e);
@@ -266,7 +312,7 @@ export function collectAttempts(events: BootEvent[], p: AttemptParams = attemptD
       for (let i = lo - 1; i >= 0 && sorted[i].time >= ts - joinMs - longest; i--) {
         const a = sorted[i];
         const d = distance(a, ts);
-        if (d > joinMs) continue;
+        if (d > joinMs || !mayJoin(a, e, joinMs)) continue;
         if (!namesPod(e, a.pod) && !a.lines.some((l) => (l.component === e.component && errorText(l) === text) || sameCause(l, e))) continue;
         if (!best || d < distance(best, ts) || (d === distance(best, ts) && order.get(a)! < order.get(best)!)) best = a;
       }
@@ -287,6 +333,9 @@ export function collectAttempts(events: BootEvent[], p: AttemptParams = attemptD
   const spans = nodeLogSpans(events);
   const covered = (t: number) => spans.some(([a, b]) => t >= a - slackMs && t <= b + slackMs);
   for (const ev of eventLines) {
+    // a node log covers a pod's occurrences only where it reports failures of that pod at all (an
+    // excerpt of the kubelet's log around another pod's failures says nothing of this one)
+    const podSeen = ev.pod === null || (byPod.get(podName(ev.pod)) ?? []).some((a) => !a.fromEvent && samePod(a.pod, ev.pod));
     const count = Math.max(1, ev.k8s?.count ?? 1);
     const last = ev.k8s?.lastMs ?? ev.ts!;
     const first = Math.min(ev.k8s?.firstMs ?? last, last);
@@ -294,7 +343,7 @@ export function collectAttempts(events: BootEvent[], p: AttemptParams = attemptD
     for (let i = 0; i < count; i++) times.push(count === 1 ? last : Math.floor(first + ((last - first) * i) / (count - 1)));
     let attached = false;
     for (const t of times) {
-      if (covered(t)) {
+      if (podSeen && covered(t)) {
         if (!attached) {
           const match = nearestOfPod(ev.pod ? (byPod.get(podName(ev.pod)) ?? []) : attempts, ev.pod, first - slackMs - joinMs, last + slackMs + joinMs, last);
           if (match) {

@@ -234,6 +234,68 @@ describe("sandbox-failure-window: attempts", () => {
     ]);
   });
 
+  it("one writer logs one failure once: the same kubelet headline again within 1 s is the next attempt; four kubelet modules within ms stay one", () => {
+    const err = (id: string) => ({
+      err: `rpc error: code = Unknown desc = failed to setup network for sandbox "${id}": failed to find plugin "cilium-cni" in path [/opt/cni/bin]`,
+    });
+    const rr = (t: number) =>
+      be({
+        t,
+        component: "kubelet",
+        errorClass: "cni-plugin-not-found",
+        message: 'RunPodSandbox from runtime service failed err="rpc error: …"',
+        fields: err("…"),
+      });
+    // three pods after a reboot, only remote_runtime's line of each (grep RunPodSandbox), ids elided
+    expect(collectAttempts(sorted([rr(10), rr(10.45), rr(10.9)])).map((a) => [a.time - T0, a.lines.length])).toEqual([
+      [10000, 1],
+      [10450, 1],
+      [10900, 1],
+    ]);
+    // one failure as the kubelet logs it: remote_runtime (no pod), kuberuntime_sandbox, kuberuntime_manager, pod_workers
+    const pod = "kube-system/coredns-787d4945fb-x2x9k";
+    const one = (t: number) => [
+      rr(t),
+      be({
+        t: t + 0.0001,
+        component: "kubelet",
+        pod,
+        errorClass: "cni-plugin-not-found",
+        message: 'Failed to create sandbox for pod err="…" pod="kube-system/coredns"',
+      }),
+      be({
+        t: t + 0.0002,
+        component: "kubelet",
+        pod,
+        errorClass: "cni-plugin-not-found",
+        message: 'CreatePodSandbox for pod failed err="…" pod="kube-system/coredns"',
+      }),
+      be({
+        t: t + 0.0003,
+        component: "kubelet",
+        pod,
+        errorClass: "cni-plugin-not-found",
+        message: 'Error syncing pod, skipping err="…" pod="kube-system/coredns"',
+      }),
+    ];
+    expect(collectAttempts(sorted([...one(10), ...one(10.6)])).map((a) => [a.time - T0, a.pod, a.lines.length])).toEqual([
+      [10000, pod, 4],
+      [10600, pod, 4],
+    ]);
+    // the same line in two files (the journal and kubelet.log): one line of one attempt
+    expect(collectAttempts(sorted([rr(10), { ...rr(10), fileId: 4 }]))).toHaveLength(1);
+  });
+
+  it("the lines of one attempt span at most 1 s: lines of one pod each 0.6 s after the last are not one chain", () => {
+    const attempts = collectAttempts(
+      sorted([be({ t: 10, pod: "ds/a" }), be({ t: 10.6, pod: "ds/a" }), be({ t: 11.2, pod: "ds/a" }), be({ t: 11.8, pod: "ds/a" })]),
+    );
+    expect(attempts.map((a) => [a.time - T0, a.lines.length])).toEqual([
+      [10000, 2],
+      [11200, 2],
+    ]);
+  });
+
   it("a line naming the pod without its namespace joins the namespaced pod's attempt, and counts as that pod", () => {
     const attempts = collectAttempts(
       sorted([be({ t: 10, pod: "kube-apiserver-node-p" }), be({ t: 10.1, pod: "kube-system/kube-apiserver-node-p" }), be({ t: 10.2, pod: "other" })]),
@@ -288,8 +350,8 @@ describe("sandbox-failure-window: attempts", () => {
       [200000, null],
     ]);
     expect(attempts[0].lines[0].id).toBe(events[2].id);
-    // without the requests, the two replies of the same cause within 1 s are one failure
-    expect(collectAttempts(sorted([reply(10.2), reply(10.3)]))).toHaveLength(1);
+    // without the requests, each reply is still one call's answer: one writer logs one line per failure
+    expect(collectAttempts(sorted([reply(10.2), reply(10.3)]))).toHaveLength(2);
   });
 
   it("a Kubernetes event's count adds attempts only where no node log covers (case 044: x158 over 6 min, events only)", () => {
@@ -322,6 +384,24 @@ describe("sandbox-failure-window: attempts", () => {
     ]);
     const uncovered = Array.from({ length: 158 }, (_, i) => Math.floor(first * 1000 + ((last - first) * 1000 * i) / 157)).filter((t) => t < 238000).length;
     expect(partly[0]).toMatchObject({ attempts: uncovered + 1, attemptsFromEvents: uncovered });
+  });
+
+  it("a node log covers an event's occurrences only for a pod it reports failures of", () => {
+    const other = "kube-system/coredns-787d4945fb-x2x9k";
+    const ev = be({
+      t: 200,
+      component: "k8s-events",
+      pod: other,
+      k8s: { reason: "FailedCreatePodSandBox", count: 3, firstMs: T0 + 100000, lastMs: T0 + 200000 },
+    });
+    const m = metrics([
+      be({ t: 0, kind: "log", component: "kubelet", errorClass: null }),
+      fail(150, "kube-system/kube-dns-86f4d74b45-kgjbk", 1, { component: "kubelet", lane: "kubelet" }),
+      ev,
+      be({ t: 400, kind: "log", component: "kubelet", errorClass: null }),
+    ]);
+    // the kubelet excerpt spans the event's occurrences but never names coredns: its 3 occurrences count
+    expect(m[0]).toMatchObject({ attempts: 4, pods: 2, attemptsFromEvents: 3 });
   });
 });
 

@@ -160,6 +160,7 @@ const FORMAT_DESCRIPTIONS: Record<string, string> = {
   "klog-json": "Kubernetes component JSON log (--logging-format=json)",
   "containerd-logrus": "containerd log (logrus key=value: time=, level=, msg=)",
   "k3s-logrus": "k3s / rke2 supervisor log (logrus key=value, whole seconds)",
+  "k0s-supervisor": "k0s supervisor log (logrus around each child's line, component=kubelet, kubelet.exe, …)",
   "crio-logrus": "CRI-O log (logrus key=value)",
   "logrus-text": "logrus terminal output (LEVEL[time] message key=value)",
   "calico-cni": "Calico CNI plugin / calico-node log",

@@ -97,9 +97,13 @@ const CALICO_CALLER = String.raw`(?:(?:[\w.-]+\/)?(?:[\w.-]+\.go|<nil>) (?:\d+|<
 const INOTIFY = /^inotifywait$/;
 /** a config file: `.conflist`, `.conf` or `.json` (captured as `path`) */
 const FILE = String.raw`(?<path>\/?(?:[\w.@+-]+\/)*[\w@+-][\w.@+-]*\.(?:conflist|conf|json))`;
-/** inotifywait's normalised line for events that include one of `events`; the file not dot-named */
+/**
+ * inotifywait's normalised line for events that include one of `events`; the file not dot-named.
+ * An absolute watched directory is `dir`; a relative one (`inotifywait -m .`, `net.d/`) names no
+ * place, so only the file name is kept and it lands in `DEFAULT_CNI_CONF_DIR`.
+ */
 const inotify = (events: string) =>
-  new RegExp(String.raw`^(?<dir>\/\S*\/) (?:[A-Z_]+,)*(?:${events})(?:,[A-Z_]+)* (?<file>[^./\s][^/\s]*\.(?:conflist|conf|json))$`);
+  new RegExp(String.raw`^(?:(?<dir>\/\S*\/)|[^/\s]\S*\/) (?:[A-Z_]+,)*(?:${events})(?:,[A-Z_]+)* (?<file>[^./\s][^/\s]*\.(?:conflist|conf|json))$`);
 
 /** Every rule, in match order (the first whose component and text match a record takes it). */
 export const CONFIG_WRITE_RULES: readonly ConfigWriteRule[] = [
@@ -324,6 +328,11 @@ export const CONFIG_WRITE_RULES: readonly ConfigWriteRule[] = [
         message: "/host/etc/cni/net.d/ MOVED_TO 05-cilium.conflist",
         expect: { writer: null, path: "/etc/cni/net.d/05-cilium.conflist", role: "observed" },
       },
+      {
+        component: "inotifywait",
+        message: "./ CLOSE_WRITE,CLOSE 10-calico.conflist",
+        expect: { writer: null, path: "/etc/cni/net.d/10-calico.conflist", role: "observed" },
+      },
     ],
   },
   {
@@ -399,7 +408,7 @@ export function configWriteOf(r: ConfigWriteInput): ConfigWrite | null {
     const m = rule.text.exec(message);
     if (!m) continue;
     const g = m.groups ?? {};
-    let path: string | undefined = g.dir !== undefined && g.file !== undefined ? g.dir + g.file : (g.path ?? g.path2);
+    let path: string | undefined = g.file !== undefined ? (g.dir ?? "") + g.file : (g.path ?? g.path2);
     if (!path && rule.pathFields && r.fields) {
       for (const k of rule.pathFields) {
         const v = r.fields[k];

@@ -66,9 +66,27 @@ describe("errorClassOf: fixed slugs", () => {
       'rpc error: code = Unknown desc = failed to set up sandbox container "4be1" network for pod "job-7-x2k9q": networkPlugin cni failed to set up pod "job-7-x2k9q_batch" network: plugin type="loopback" failed (add): failed to Statfs "/proc/48211/ns/net": no such file or directory',
       "netns-gone",
     ],
+    [
+      'failed to setup network for sandbox "aa11": plugin type="calico" name="Calico" failed (add): error creating endpoint: hcnCreateEndpoint failed in Win32: The object already exists. (0x1392) {"Success":false,"Error":"The object already exists. ","ErrorCode":2147947410}',
+      "hns-endpoint-exists",
+    ],
+    ["failed during hnsCallRawResponse: hnsCall failed in Win32: This endpoint is already attached to the switch. (0x803b0014)", "hns-endpoint-exists"],
+    [
+      'NetworkPlugin cni failed to set up pod "api-7f9d_default" network: Failed to create endpoint: HNS failed with error : Element not found.',
+      "hns-network-missing",
+    ],
+    ["error while ProvisionEndpoint(cbr0_ep,5f1c,C:\\k\\cni): hnsCall failed in Win32: The network was not found.", "hns-network-missing"],
   ];
   it.each(cases)("%s -> %s", (text, slug) => {
     expect(errorClassOf(text)).toBe(slug);
+  });
+
+  it("other HNS refusals are signatures without hcsshim's result object", () => {
+    expect(
+      errorClassOf(
+        'hcnCreateNetwork failed in Win32: The parameter is incorrect. (0x57) {"Success":false,"Error":"The parameter is incorrect. ","ErrorCode":2147942487}',
+      ),
+    ).toBe("sig:hcncreatenetwork failed in winN: the parameter is incorrect. (NxN)");
   });
 
   it("every slug is reachable", () => {

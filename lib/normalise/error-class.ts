@@ -27,6 +27,8 @@ export const ERROR_CLASS_SLUGS = [
   "cni-api-unauthorized",
   "sandbox-name-exists",
   "netns-gone",
+  "hns-endpoint-exists",
+  "hns-network-missing",
   "truncated",
 ] as const;
 
@@ -88,6 +90,14 @@ export type ErrorClassSlug = (typeof ERROR_CLASS_SLUGS)[number];
  *   "/proc/<pid>/ns/net": no such file or directory` (also `/var/run/netns/cni-…`, `failed to open
  *   netns "…"`; kubernetes/kubernetes#72044); a plugin's own thread namespace (`Failed to open
  *   current namespace`, `/proc/<pid>/task/<tid>/ns/net`) is not;
+ * - hns-endpoint-exists / hns-network-missing: the Windows Host Networking Service refusing a CNI
+ *   plugin's call, as hcsshim words it (`hcnCreateEndpoint failed in Win32: <text> (0x…)`,
+ *   `hnsCall failed in Win32: <text>`, older `HNS failed with error : <text>`): an endpoint of that
+ *   name already there or already attached (`The object already exists`, `This endpoint is already
+ *   attached to the switch`: stale endpoints left by a reboot or an HNS restart), or the HNS
+ *   network the plugin attaches to not there (`The network was not found`, `Element not found`,
+ *   Calico's `Can not find HNS network`: the network is recreated by the CNI agent after a
+ *   reboot, and pods scheduled before that fail); Calico for Windows, Azure CNI, win-bridge/win-overlay;
  * - deadline: gRPC `code = DeadlineExceeded desc = context deadline exceeded`.
  */
 const RULES: Array<{ slug: ErrorClassSlug; re: RegExp }> = [
@@ -162,10 +172,24 @@ const RULES: Array<{ slug: ErrorClassSlug; re: RegExp }> = [
     re: /(?:containerd|crio|cri-dockerd|dockershim|docker)\.sock[^;]*?(?:connection refused|connection reset by peer|no such file or directory|broken pipe|EOF)|error reading from server: EOF|code = Unavailable desc = error reading from server: read unix|^(?![\s\S]*(?:AddNetwork|DelNetwork|ipamd))[\s\S]*code = Unavailable desc = transport is closing/i,
   },
   {
+    slug: "hns-endpoint-exists",
+    re: /(?:hcn\w*|hns\w*|HNS)\b[^;]{0,60}?failed (?:in Win32|with error)\s*:?\s*(?:The object already exists|This endpoint is already attached)/i,
+  },
+  {
+    slug: "hns-network-missing",
+    re: /(?:hcn\w*|hns\w*|HNS)\b[^;]{0,60}?failed (?:in Win32|with error)\s*:?\s*(?:The network was not found|Element not found)|(?:can ?not|unable to|failed to) (?:find|get) HNS network|HNS network [^\s;]+ not found/i,
+  },
+  {
     slug: "context-deadline-exceeded",
     re: /context deadline exceeded|code = DeadlineExceeded/i,
   },
 ];
+
+/**
+ * Tails that repeat the cause in another form and vary between lines of one cause (stripped before
+ * a `sig:` is built): hcsshim's HNS result object `{"Success":false,"Error":"…","ErrorCode":N}`.
+ */
+const TAILS: RegExp[] = [/\s*\{\s*"Success"\s*:\s*false\b[^{}]*\}\s*$/];
 
 /**
  * Wrapper prefixes of the error chains kubelet, containerd and dockershim print
@@ -223,7 +247,8 @@ export function errorClassOf(text: string | null | undefined, opts: ErrorClassOp
   const t = unescapeNested(text).trim();
   if (!t) return null;
   for (const r of RULES) if (r.re.test(t)) return r.slug;
-  const cause = stripWrappers(t);
+  let cause = stripWrappers(t);
+  for (const re of TAILS) cause = cause.replace(re, "");
   if (!cause || TRUNCATED_RE.test(cause) || TRUNCATED_RE.test(t)) return "truncated";
   return "sig:" + normaliseSignature(cause, opts.maxSigChars ?? 120);
 }

@@ -104,8 +104,56 @@ function parseAzureLine(line: string, runs: Map<string, Run>): ComponentLine | n
       hasFields = true;
     }
   }
+  if (fields.command === undefined && FAILED_RE.test(message)) {
+    // the plugin's own error lines (`[net] Failed to create endpoint, err:…`): errors of the open run
+    out.severity = 3;
+    const run = runs.get(key);
+    if (run) {
+      setRun(fields, run);
+      hasFields = true;
+    }
+  }
   if (hasFields) out.fields = fields;
   return out;
+}
+
+/** The logger prints no level; these texts are the plugin's errors. */
+const FAILED_RE = /^(?:Failed to |Error |error )|, err:(?!<nil>)\S/;
+
+/**
+ * A zap-era line (`{"level":…,"msg":"[cni-net] ADD command completed","pid":…,"error":"…"}`): the
+ * completion logs its error as a field at info level; a non-empty `error` makes it an error with
+ * `fields.err` and `fields.command`, and the pod of the run's `Processing ADD command` line (same
+ * `pid`, its `args` holding `K8S_POD_NAMESPACE`/`K8S_POD_NAME`) is set on both.
+ */
+function zapLine(line: string, runs: Map<string, Run>): ComponentLine | null {
+  const c = parseZapJson(line);
+  if (!c) return null;
+  const f = c.fields ?? {};
+  const key = f.pid ?? "";
+  const p = /^(?:\[[\w-]+\] )?Processing ([A-Z]+) command\b/.exec(c.message);
+  if (p && f.args) {
+    const ns = NS_RE.exec(f.args);
+    const name = NAME_RE.exec(f.args);
+    const run: Run = { command: p[1], containerID: f.containerId ?? f.containerID ?? "", pod: ns && name ? `${ns[1]}/${name[1]}` : null };
+    runs.set(key, run);
+    c.fields = { ...f };
+    setRun(c.fields, run);
+    return c;
+  }
+  const done = /^(?:\[[\w-]+\] )?([A-Z]+) command completed\b/.exec(c.message);
+  if (!done) return c;
+  const fields: Record<string, string> = { ...f, command: done[1] };
+  const err = f.error ?? f.err;
+  if (err && err !== "<nil>") {
+    c.severity = 3;
+    fields.err = err;
+  }
+  const run = runs.get(key);
+  if (run && run.command === done[1]) setRun(fields, run);
+  runs.delete(key);
+  c.fields = fields;
+  return c;
 }
 
 function setRun(fields: Record<string, string>, run: Run): void {
@@ -122,7 +170,7 @@ class AzureCniParser implements LineParser {
     const c0 = line.charCodeAt(0);
     let c: ComponentLine | null = null;
     if (c0 >= 48 && c0 <= 57) c = parseAzureLine(line, this.runs);
-    else if (c0 === 123) c = parseZapJson(line);
+    else if (c0 === 123) c = zapLine(line, this.runs);
     if (!c) {
       // a panic or a wrapped value: indented text after a record
       return indentedContinuation(line, this.seen);
@@ -227,6 +275,39 @@ export const azureCniSpec: FormatSpec = {
         severity: 3,
         message: "Failed to allocate IP",
         fields: { pid: "8812", component: "cni" },
+      },
+    },
+    {
+      // Windows (`C:\k\azure-vnet.log`): the plugin's own error line, in the open run
+      line: "2023/01/02 03:04:06 [4520] [net] Failed to create endpoint, err:hnsCall failed in Win32: The object already exists. (0x1392).",
+      context: [
+        "2023/01/02 03:04:05 [4520] [cni-net] Processing ADD command with args {ContainerID:3c9e Netns:none IfName:eth0 Args:IgnoreUnknown=1;K8S_POD_NAMESPACE=default;K8S_POD_NAME=iis-7d5c8b9f-qx2lm Path:C:\\k\\azurecni\\bin}.",
+      ],
+      expect: {
+        severity: 3,
+        pid: 4520,
+        message: "Failed to create endpoint, err:hnsCall failed in Win32: The object already exists. (0x1392).",
+        fields: { tag: "net", command: "ADD", containerID: "3c9e", pod: "default/iis-7d5c8b9f-qx2lm" },
+      },
+    },
+    {
+      // zap era: the completion's error is a field at info level
+      line: '{"level":"info","ts":"2023-09-11T14:17:30.483Z","msg":"[cni-net] ADD command completed","pid":9460,"component":"cni","pod":"win-pod1","error":"HNS failed with error : The network was not found."}',
+      context: [
+        '{"level":"info","ts":"2023-09-11T14:17:30.479Z","msg":"[cni-net] Processing ADD command","pid":9460,"component":"cni","containerId":"1ab9","args":"K8S_POD_NAME=win-pod1;IgnoreUnknown=1;K8S_POD_NAMESPACE=default"}',
+      ],
+      expect: {
+        severity: 3,
+        message: "[cni-net] ADD command completed",
+        fields: {
+          pid: "9460",
+          component: "cni",
+          pod: "default/win-pod1",
+          error: "HNS failed with error : The network was not found.",
+          err: "HNS failed with error : The network was not found.",
+          command: "ADD",
+          containerID: "1ab9",
+        },
       },
     },
   ],

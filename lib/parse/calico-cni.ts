@@ -24,6 +24,11 @@
  *     Starting libnetwork service
  *     CALICO_NETWORKING_BACKEND is vxlan - no need to run a BGP daemon     the start script (rc.local)
  *
+ * A message that prints a Go struct with `%v` (`Calico CNI found existing endpoint: &{{…} {… map[…`)
+ * breaks where a label value holds a line break: while the record's `{`/`[` are not all closed,
+ * the unstamped lines after it continue it, and so does the line of its trailing `Key="value"`
+ * pairs right after.
+ *
  * and the plain-text startup messages of calico-node before 3.x (`Using node name: node1`,
  * `Skipping datastore connection test`, `No AS number configured …`, `WARNING: …`). BIRD lines
  * with `Error` / `Unable` / `failed` are errors, other lines info.
@@ -147,6 +152,19 @@ export function calicoUntimedRecord(line: string): ParsedRecord | null {
   return rec;
 }
 
+const TRAILING_PAIRS_RE = /^[A-Z][A-Za-z]*="[^"]*"(?: [A-Z][A-Za-z]*="[^"]*")*\s*$/;
+
+/** Opened minus closed `{` and `[` of a text (quoted strings not told apart: a rough count that only decides continuations). */
+function bracketBalance(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 123 || ch === 91) n++;
+    else if (ch === 125 || ch === 93) n--;
+  }
+  return n;
+}
+
 const SNIFF = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3} \[(?:DEBUG|INFO|WARNING|ERROR|FATAL|PANIC)\]\[\d+\] /;
 
 /** Format spec: Calico CNI plugin / calico-node text files (`/var/log/calico/cni/cni.log`). */
@@ -156,6 +174,10 @@ export const calicoCniSpec: FormatSpec = {
   sniff: (_path, lines) => sniffRatio(lines, SNIFF),
   createParser() {
     let seen = false;
+    /** brackets (`{`, `[`) the last record left open: Go's `%v` of a struct whose strings hold line breaks */
+    let open = 0;
+    /** the line before continued a record through its open brackets */
+    let wrapped = false;
     return {
       settled: true,
       parseLine(line) {
@@ -163,10 +185,23 @@ export const calicoCniSpec: FormatSpec = {
         if (!c) {
           const c0 = line.charCodeAt(0);
           if (seen && (c0 === 32 || c0 === 9)) return { type: "continuation", text: line };
+          if (open > 0 && line !== "") {
+            open = Math.max(0, open + bracketBalance(line));
+            wrapped = true;
+            return { type: "continuation", text: line };
+          }
+          // the record's trailing `Key="value"` pairs on a line of their own after the struct closed
+          if (wrapped && TRAILING_PAIRS_RE.test(line)) {
+            wrapped = false;
+            return { type: "continuation", text: line };
+          }
+          wrapped = false;
           const u = calicoUntimedRecord(line);
           return u ? { type: "record", record: u } : null;
         }
         seen = true;
+        open = Math.max(0, bracketBalance(c.message));
+        wrapped = false;
         const rec = componentRecord(c, "cni-calico", true);
         const host = calicoNodeName(c.message);
         if (host) rec.host = host;
@@ -175,6 +210,26 @@ export const calicoCniSpec: FormatSpec = {
     };
   },
   samples: [
+    {
+      // a `%v` struct broken by a line break in a label value: the unstamped lines continue it while brackets are open, then its pairs
+      line: "2021-12-15 22:10:38.425 [INFO][7148] plugin.go 261: Calico CNI found existing endpoint: &{{WorkloadEndpoint projectcalico.org/v3} {win--node--5-k8s-iis2-eth0  demo-n1 map[app:iis",
+      after: [
+        "team:web] map[] [] []  []} {k8s  win-node-5  iis2-76f8647c6d-6t4dj eth0 default [] []  cali8685d2b43ad  []}}",
+        'ContainerID="ab01" Namespace="demo-n1" Pod="iis2-76f8647c6d-6t4dj"',
+      ],
+      expect: { severity: 1, pid: 7148, time: { year: 2021, month: 12, day: 15, hour: 22, minute: 10, second: 38, ms: 425, offsetMin: null, precision: "ms" } },
+    },
+    {
+      // Calico for Windows (`C:\CalicoWindows\logs\cni\cni.log`): the HNS call's error in the message
+      line: '2023-01-02 03:04:05.640 [ERROR][5120] cni-plugin/dataplane_windows.go 575: Unable to hot attach bridge endpoint [Calico_ep] to host compartment, error: failed during hnsCallRawResponse: hnsCall failed in Win32: This endpoint is already attached to the switch. (0x803b0014) ContainerID="aa11" Namespace="default" Pod="iis-7d5c8b9f-qx2lm"',
+      expect: {
+        time: { year: 2023, month: 1, day: 2, hour: 3, minute: 4, second: 5, ms: 640, offsetMin: null, precision: "ms" },
+        component: "cni-calico",
+        severity: 3,
+        pid: 5120,
+        fields: { ContainerID: "aa11", Namespace: "default", Pod: "iis-7d5c8b9f-qx2lm" },
+      },
+    },
     {
       line: '2025-05-19 04:20:11.207 [INFO][4123] cni-plugin/k8s.go 418: Populated endpoint ContainerID="5f1c9a" Namespace="default" Pod="web-7d9c6b5f4-x2x9q" WorkloadEndpoint="ip--10--20--30--40-k8s-web--7d9c6b5f4--x2x9q-eth0"',
       expect: {

@@ -9,7 +9,8 @@
  * cilium's (see cilium-logfmt.ts), not containerd's. The kata shim (containerd-shim-kata-v2) logs
  * in the same layout under containerd's name, with `source=virtcontainers|katautils|agent|…` and
  * `name=containerd-shim-v2`: component `kata`. dockerd writes the same layout (component from
- * the path, else containerd).
+ * the path, else containerd), and so do linkerd-cni's plugin (`linkerd-cni` when the path names
+ * linkerd) and Calico's Windows scripts (`cni-calico` by the path).
  */
 import { type ComponentLine, componentRecord, indentedContinuation } from "./helpers/component-line";
 import { parseLogrusText } from "./helpers/logfmt";
@@ -42,7 +43,8 @@ export const containerdLogrusSpec: FormatSpec = {
   createParser(ctx) {
     let seen = false;
     const p = (ctx.path ?? "").toLowerCase();
-    const fileComponent = p.includes("docker") ? "docker" : "containerd";
+    // other Go programs write this layout too: the linkerd-cni plugin and its repair controller, Calico's Windows scripts
+    const fileComponent = p.includes("docker") ? "docker" : p.includes("linkerd") ? "linkerd-cni" : p.includes("calico") ? "cni-calico" : "containerd";
     return {
       settled: true,
       parseLine(line) {

@@ -12,7 +12,9 @@
  * record's time when it has one (cilium prints none: the CRI time is used). The component comes
  * from the container name in the path (`calico-node`, `cilium-agent`, `install-cni`, `kube-flannel`).
  * A Go panic / goroutine dump (go-panic.ts) written one line per CRI entry is one record: the
- * dump lines after its first line, on the same stream, are its continuations.
+ * dump lines after its first line, on the same stream, are its continuations, a long frame line
+ * split into `P` pieces included (each piece a continuation line), and up to 20 lines of a panic's
+ * value printed over several lines before the first goroutine header (not a stamped line).
  */
 import { ContainerLineParser } from "./helpers/container-pieces";
 import { isDumpLine, isDumpStart } from "./go-panic";
@@ -20,6 +22,12 @@ import { sniffRatio } from "./helpers/sniff-util";
 import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec, LineResult, ParseContext } from "./types";
 
+/** At most this many lines of a panic's value (`panic: <err>` whose text holds line breaks) are taken before its first goroutine. */
+const PANIC_VALUE_LINES = 20;
+/** A payload that is a stamped line of its own (a date, a klog header, logfmt's `time=`/`level=`): never a panic's value. */
+const STAMPED_RE = /^(?:\d{4}-\d{2}-\d{2}[T ]|[IWEF]\d{4} \d{2}:|time=|level=|\{")/;
+/** The start of a Go frame line (`pkg.(*T).Method(` …): a dump line cut by the runtime's `P` split. */
+const FRAME_START = /^[\w./*()~[\],{}-]+\(/;
 const RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2,4})) (stdout|stderr) ([FP])(?::\S+)? ?(.*)$/;
 
 /** Container name from a CRI log path (pods/ or containers/ layout), or undefined. */
@@ -34,6 +42,10 @@ export function containerFromPath(path: string | undefined): string | undefined 
 class CriParser extends ContainerLineParser {
   /** stream of the Go dump in progress, or null */
   private dumpStream: string | null = null;
+  /** stream of a dump line split into `P` pieces whose `F` is still to come, or null */
+  private dumpPiece: string | null = null;
+  /** lines of a panic's value still taken before its first goroutine header */
+  private panicValueLines = 0;
 
   constructor(ctx: ParseContext) {
     super(ctx, containerFromPath);
@@ -49,13 +61,30 @@ class CriParser extends ContainerLineParser {
     const stream = m[2];
     const full = m[3] === "F";
     const payload = m[4];
+    if (this.dumpPiece === stream) {
+      // the rest of a dump line the runtime split into `P` pieces
+      if (full) this.dumpPiece = null;
+      return { type: "continuation", text: payload };
+    }
     if (!this.pending(stream)) {
       this.complete();
-      if (full && this.dumpStream === stream && isDumpLine(payload)) return { type: "continuation", text: payload };
+      // a `P` piece holds the start of a line: a frame's call without its closing `)` yet
+      if (this.dumpStream === stream && (isDumpLine(payload) || (!full && FRAME_START.test(payload)))) {
+        if (!full) this.dumpPiece = stream;
+        if (/^goroutine \d+ /.test(payload)) this.panicValueLines = 0;
+        return { type: "continuation", text: payload };
+      }
+      // the panic's value printed over several lines (an error text holding line breaks), before the first goroutine
+      if (this.dumpStream === stream && this.panicValueLines > 0 && !STAMPED_RE.test(payload)) {
+        this.panicValueLines--;
+        if (!full) this.dumpPiece = stream;
+        return { type: "continuation", text: payload };
+      }
     }
     const r = this.piece(time, stream, payload, full);
     if (r.type === "record") {
-      this.dumpStream = full && isDumpStart(payload) ? stream : null;
+      this.dumpStream = isDumpStart(payload) ? stream : null;
+      this.panicValueLines = this.dumpStream && /^(?:panic|fatal error): /.test(payload) ? PANIC_VALUE_LINES : 0;
       if (this.dumpStream) r.record.severity = 4;
     }
     return r;
@@ -93,6 +122,36 @@ export const criLogSpec: FormatSpec = {
         component: "cilium",
         message: "Restored endpoint",
         fields: { subsys: "endpoint", stream: "stdout" },
+      },
+    },
+    {
+      // a panic whose value spans lines: taken up to the first goroutine; a stamped line after the dump is a record again
+      line: "2023-01-02T03:04:05.100000000Z stderr F panic: failed to load config: invalid character '}' looking for beginning of object key string",
+      after: [
+        "2023-01-02T03:04:05.100001000Z stderr F while reading /etc/cni/net.d/05-cilium.conflist",
+        "2023-01-02T03:04:05.100002000Z stderr F goroutine 1 [running]:",
+        "2023-01-02T03:04:05.100003000Z stderr F main.main()",
+      ],
+      path: "var/log/pods/default_web-1_0f0e/web/0.log",
+      expect: { severity: 4, message: "panic: failed to load config: invalid character '}' looking for beginning of object key string" },
+    },
+    {
+      // a Go panic one line per entry: one record, its frames continuations (a long frame split into P pieces too)
+      line: "2023-01-02T03:04:05.123456789Z stderr F panic: assignment to entry in nil map",
+      after: [
+        "2023-01-02T03:04:05.123457789Z stderr F ",
+        "2023-01-02T03:04:05.123458789Z stderr F goroutine 1 gp=0xc000002380 m=0 mp=0x2a3b4c0 [running]:",
+        "2023-01-02T03:04:05.123459789Z stderr P main.(*Server).handle(0xc000123456, {0x1f2e3d0, 0xc0004a2b40}",
+        "2023-01-02T03:04:05.123459789Z stderr F , 0x0)",
+        "2023-01-02T03:04:05.123460789Z stderr F \t/app/server.go:88 +0x2c5",
+        "2023-01-02T03:04:05.123461789Z stderr F exit status 2",
+      ],
+      path: "var/log/pods/default_web-1_0f0e/web/0.log",
+      expect: {
+        time: { year: 2023, month: 1, day: 2, hour: 3, minute: 4, second: 5, ms: 123, offsetMin: 0, precision: "ns" },
+        component: "web",
+        severity: 4,
+        message: "panic: assignment to entry in nil map",
       },
     },
   ],

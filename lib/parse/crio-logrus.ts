@@ -46,12 +46,14 @@ function componentFromPath(path: string | undefined): string {
 }
 
 const SNIFF = /^time="\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?[^"]*" level=\w+ /;
+const K0S_CHILD_RE = /^time="[^".]*" level=\w+ msg=.* component=[a-z][\w.-]*(?: stream=std(?:out|err))?\s*$/;
 
 /** Format spec: CRI-O logrus text files. */
 export const crioLogrusSpec: FormatSpec = {
   name: "crio-logrus",
   kind: "crio",
-  sniff: (_path, lines) => sniffRatio(lines, SNIFF),
+  // not k0s' supervisor lines (whole seconds, a child's `component=` last: k0s-supervisor.ts)
+  sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && !K0S_CHILD_RE.test(l)),
   createParser(ctx) {
     const component = componentFromPath(ctx.path);
     let seen = false;

@@ -21,9 +21,13 @@
 import { klogComponentFromPath } from "./klog";
 import type { FormatSpec, LineParser, LineResult, ParseContext } from "./types";
 
-const START = /^(?:panic: |fatal error: |SIG[A-Z]+: |goroutine \d+ \[[^\]]+\]:$|=== BEGIN goroutine stack dump ===)/;
-const LINE =
-  /^(?:$|\s|goroutine \d+ \[|created by |[\w./*()~-]+\(.*\)$|\[signal |runtime[./]|PC=|r[a-z0-9]{1,2} +0x|exit status |=== END goroutine|\[recovered\]|\.\.\.additional frames elided)/;
+/** `goroutine N [state]:`; Go 1.23 and later print `goroutine N gp=0x… m=N mp=0x… [state]:` (GOTRACEBACK=system or a crash). */
+const GOROUTINE = String.raw`goroutine \d+(?: gp=0x[0-9a-f]+ m=(?:\d+|nil)(?: mp=0x[0-9a-f]+)?)? \[`;
+const START = new RegExp(String.raw`^(?:panic: |fatal error: |SIG[A-Z]+: |${GOROUTINE}[^\]]+\]:$|=== BEGIN goroutine stack dump ===)`);
+/** Dump lines: blank, indented (`\t/path/file.go:N +0x…`), goroutine headers, frames (generic ones with `[...]`), registers. */
+const LINE = new RegExp(
+  String.raw`^(?:$|\s|${GOROUTINE}|created by |[\w./*()~\[\],{}-]+\(.*\)$|\[signal |runtime[./]|PC=|r[a-z0-9]{1,2} +0x|exit status |=== END goroutine|\[recovered\]|\.\.\.additional frames elided|goroutine \d+ \[[^\]]*\]:$)`,
+);
 
 /** Does a message start a Go panic / goroutine dump? */
 export function isDumpStart(msg: string): boolean {
@@ -52,7 +56,7 @@ class GoPanicParser implements LineParser {
     this.component = componentOf(ctx.path);
   }
   parseLine(line: string): LineResult {
-    if (isDumpStart(line) && !(this.inDump && /^goroutine \d+ \[/.test(line))) {
+    if (isDumpStart(line) && !(this.inDump && /^goroutine \d+ /.test(line))) {
       this.inDump = true;
       return { type: "record", record: { time: null, component: this.component, severity: 4, message: line } };
     }
@@ -83,6 +87,20 @@ export const goPanicSpec: FormatSpec = {
       after: ["main.main()", "\t/go/src/github.com/containerd/containerd/cmd/containerd/main.go:39 +0x25"],
       path: "containerd/containerd.811.stacks.log",
       expect: { time: null, component: "containerd", severity: 4 },
+    },
+    {
+      // Go 1.23+: the goroutine header names its g and m; a generic function's frame prints `[...]`
+      line: "fatal error: concurrent map writes",
+      after: [
+        "",
+        "goroutine 52 gp=0xc000603500 m=7 mp=0xc000580008 [running]:",
+        "internal/runtime/maps.fatal({0x2c1d3e5?, 0x0?})",
+        "\t/usr/local/go/src/runtime/panic.go:1058 +0x18",
+        "github.com/example/agent/cache.(*Store[...]).Put(0xc0001a2b40, {0xc000ab12c0, 0x24}, 0x1)",
+        "\t/src/cache/store.go:71 +0x9c",
+      ],
+      path: "crash/agent.log",
+      expect: { time: null, severity: 4, message: "fatal error: concurrent map writes" },
     },
   ],
   notMine: ["May 19 04:20:07 ip-10-20-30-40 containerd[811]: panic: x", "main.main()", 'F0519 04:20:07.512344    2817 kubelet.go:2321] "fatal"'],

@@ -6,7 +6,8 @@
  *
  * RFC3339 with whole seconds (containerd writes 9 fractional digits: containerd-logrus.ts). In the
  * journal (`k3s[pid]:`) these lines are interleaved with the embedded kubelet's klog lines
- * (component.ts sorts them by format). The component is `rke2` when the path says so, else `k3s`;
+ * (component.ts sorts them by format). The component is `rke2` when the path says so, `cni-calico`
+ * for a Calico file (`C:\CalicoWindows\logs\…`, `calico/…`), else `k3s`;
  * a line whose message is one of containerd's own (`RunPodSandbox for …`, `shim reaped`: the
  * containerd k3s embeds or supervises) is `containerd`.
  */
@@ -17,13 +18,26 @@ import type { FormatSpec, LineResult } from "./types";
 
 const SNIFF = /^time="\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:Z|[+-]\d{2}:\d{2})" level=(?:trace|debug|info|warning|error|fatal|panic) msg=/;
 
+/**
+ * Component of a file in this layout: `rke2`, `cni-calico` or `linkerd-cni` when the path says so
+ * (Calico for Windows' installer and node scripts log this logrus layout beside its `calico.log`;
+ * linkerd-cni's plugin and repair controller log it too), else `k3s`.
+ */
+function componentFromPath(path: string | undefined): string {
+  const p = path ?? "";
+  if (/rke2/i.test(p)) return "rke2";
+  if (/calico/i.test(p)) return "cni-calico";
+  if (/linkerd/i.test(p)) return "linkerd-cni";
+  return "k3s";
+}
+
 /** Format spec: k3s / rke2 supervisor logs (logrus text, second precision). */
 export const k3sLogrusSpec: FormatSpec = {
   name: "k3s-logrus",
   kind: "k3s",
   sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && !l.includes(" subsys=")),
   createParser(ctx) {
-    const component = /rke2/i.test(ctx.path ?? "") ? "rke2" : "k3s";
+    const component = componentFromPath(ctx.path);
     let seen = false;
     return {
       parseLine(line: string): LineResult {
@@ -37,6 +51,17 @@ export const k3sLogrusSpec: FormatSpec = {
     };
   },
   samples: [
+    {
+      // Calico for Windows' logrus lines beside its calico.log: the path names the component
+      line: 'time="2023-01-02T03:04:05Z" level=error msg="Failed to get HNS network" error="The network was not found." network=Calico',
+      path: "C:/CalicoWindows/logs/calico-node.log",
+      expect: {
+        component: "cni-calico",
+        severity: 3,
+        message: "Failed to get HNS network",
+        fields: { error: "The network was not found.", network: "Calico" },
+      },
+    },
     {
       line: 'time="2025-05-19T04:20:06Z" level=info msg="Starting k3s agent v1.31.4+k3s1 (a1b2c3d4)"',
       path: "var/log/k3s.log",

@@ -224,6 +224,8 @@ function programOf(line: string, message: string): string | null {
   return null;
 }
 
+const MACHINE_RE = /^Running on machine: ([A-Za-z0-9][A-Za-z0-9.-]{0,252})\s*$/;
+
 class KlogParser implements LineParser {
   readonly settled = true;
   private component: string;
@@ -233,6 +235,8 @@ class KlogParser implements LineParser {
   private probe: number;
   private afterFatal = false;
   private seenRecord = false;
+  /** the host of klog's `Running on machine:` header line, when the file has one */
+  private machine: string | null = null;
 
   constructor(ctx: ParseContext) {
     this.component = klogComponentFromPath(ctx.path);
@@ -263,11 +267,16 @@ class KlogParser implements LineParser {
           this.kubeletProbe = KUBELET_PROBE_RECORDS;
         }
       }
-      return { type: "record", record: componentRecord(k, this.component, true) };
+      const rec = componentRecord(k, this.component, true);
+      if (this.machine) rec.host = this.machine;
+      return { type: "record", record: rec };
     }
     const h = parseKlogHeader(line);
     if (h) {
       this.afterFatal = false;
+      // klog's header names the host the program ran on: the node (Windows prints its name in capitals; node names are lower case)
+      const m = MACHINE_RE.exec(line);
+      if (m) this.machine = m[1].toLowerCase();
       return { type: "banner", banner: h };
     }
     if (this.seenRecord && (c === 32 || c === 9 || this.afterFatal)) return { type: "continuation", text: line };
@@ -286,6 +295,24 @@ export const klogSpec: FormatSpec = {
   },
   createParser: (ctx) => new KlogParser(ctx),
   samples: [
+    {
+      // klog's file header names the machine: the node, lower-cased
+      line: 'E0102 03:04:05.678901    4412 remote_runtime.go:222] "RunPodSandbox from runtime service failed" err="x"',
+      context: ["Log file created at: 2023/01/02 03:00:01", "Running on machine: WIN-NODE-1"],
+      path: "C:/k/kubelet.err.log",
+      expect: { component: "kubelet", severity: 3, host: "win-node-1" },
+    },
+    {
+      // the kubelet on a Windows node (`kubelet.err.log`): Windows paths in the pairs, HNS in the error
+      line: 'I0102 03:04:06.001000    4412 kubelet_volumes.go:160] "Cleaned up orphaned pod volumes dir" podUID=4d65ec63 path="C:\\\\var\\\\lib\\\\kubelet\\\\pods\\\\4d65ec63\\\\volumes"',
+      path: "C:/k/kubelet.err.log",
+      expect: {
+        time: { year: null, month: 1, day: 2, hour: 3, minute: 4, second: 6, ms: 1, offsetMin: null, precision: "us" },
+        component: "kubelet",
+        severity: 1,
+        fields: { podUID: "4d65ec63", path: "C:\\var\\lib\\kubelet\\pods\\4d65ec63\\volumes" },
+      },
+    },
     {
       line: 'E0519 04:20:09.001877    2817 kubelet.go:3002] "Container runtime network not ready" networkReady="NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized"',
       path: "rke2/agent-logs/kubelet.log",

@@ -20,17 +20,47 @@
  */
 import type { FormatSpec, LineParser, LineResult, WallTime } from "./types";
 
-const LINE_RE = /^\[(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})\] ?(.*)$/;
-const SHAPE = /^\[\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\] /;
+/** `[YYYY-MM-DD hh:mm:ss]`, also `[ YYYY-MM-DDThh:mm:ss(.frac)Z ]` (spaces inside, ISO with a zone). */
+const LINE_RE = /^\[ ?(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:?\d{2})? ?\] ?(.*)$/;
+const SHAPE = /^\[ ?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})? ?\] /;
 const MARKER = /\bCNI\b|linkerd|\/host\/etc\/cni\/net\.d|\.conflist\b/;
 const ERROR_RE = /^(?:ERROR caught|Failed\b|.* is non-writeable, failure$)/;
+/**
+ * The installer's own sentences as the scripts before the `log()` helper echoed them (no stamp),
+ * and the trap messages every version echoes: records with no time.
+ */
+const UNTIMED_RE =
+  /^(?:Wrote linkerd CNI binaries to |Using CNI config template from |CNI config: |Created CNI config |Done configuring CNI\b|Removing linkerd-cni artifacts|Removing (?:existing )?(?:CNI config|linkerd-cni)|Detected change in |Detected event: |New (?:\/changed )?file \[|Installing |SIG(?:INT|TERM|HUP) received|ERROR caught|Failed\b|Ignoring temporary file|Removed linkerd-cni|Keep CNI config|Waiting for CNI)/;
+/** inotifywait's stderr banners (`-m` watching the CNI config folder): not records. */
+const WATCH_BANNER_RE = /^(?:Setting up watches\.(?:\s+Beware: since -r was given.*)?|Watches established\.)$/;
 
+function zoneOf(z: string | undefined): number | null {
+  if (z === undefined) return null;
+  if (z === "Z") return 0;
+  const sign = z[0] === "-" ? -1 : 1;
+  const d = z.slice(1).replace(":", "");
+  return sign * (Number(d.slice(0, 2)) * 60 + Number(d.slice(2, 4)));
+}
+
+/**
+ * Lines are read with their right padding removed: `kubectl logs` of the container when it ran with
+ * a TTY (and some terminals' copies) pad every line with spaces to the terminal's width.
+ */
 class LinkerdCniParser implements LineParser {
   readonly settled = true;
   private seen = false;
-  parseLine(line: string): LineResult {
+  parseLine(raw: string): LineResult {
+    const line = raw.trimEnd();
     const m = line.charCodeAt(0) === 91 ? LINE_RE.exec(line) : null;
-    if (!m) return this.seen && line.trim() !== "" ? { type: "continuation", text: line } : null;
+    if (!m) {
+      if (WATCH_BANNER_RE.test(line)) return { type: "banner", banner: { type: "header" } };
+      if (UNTIMED_RE.test(line)) {
+        this.seen = true;
+        return { type: "record", record: { time: null, component: "linkerd-cni", severity: ERROR_RE.test(line) ? 3 : 1, message: line } };
+      }
+      return this.seen && line.trim() !== "" ? { type: "continuation", text: line } : null;
+    }
+    const frac = m[7];
     const time: WallTime = {
       year: Number(m[1]),
       month: Number(m[2]),
@@ -38,13 +68,13 @@ class LinkerdCniParser implements LineParser {
       hour: Number(m[4]),
       minute: Number(m[5]),
       second: Number(m[6]),
-      ms: 0,
-      offsetMin: null,
-      precision: "s",
+      ms: frac ? Number(`${frac}00`.slice(0, 3)) : 0,
+      offsetMin: zoneOf(m[8]),
+      precision: frac ? (frac.length <= 3 ? "ms" : frac.length <= 6 ? "us" : "ns") : "s",
     };
     if (time.month < 1 || time.month > 12 || time.day < 1 || time.day > 31 || time.hour > 23 || time.minute > 59) return null;
     this.seen = true;
-    const message = m[7];
+    const message = m[9];
     return { type: "record", record: { time, component: "linkerd-cni", severity: ERROR_RE.test(message) ? 3 : 1, message } };
   }
 }
@@ -58,9 +88,12 @@ export const linkerdCniSpec: FormatSpec = {
     let total = 0;
     let marked = false;
     let first = false;
-    for (const l of lines) {
-      if (l.charCodeAt(0) === 32 || l.charCodeAt(0) === 9) continue;
-      const ok = SHAPE.test(l);
+    for (const raw of lines) {
+      if (raw.charCodeAt(0) === 32 || raw.charCodeAt(0) === 9) continue;
+      const l = raw.trimEnd();
+      if (WATCH_BANNER_RE.test(l)) continue;
+      // the untimed installer's sentences name linkerd or CNI themselves
+      const ok = SHAPE.test(l) || (UNTIMED_RE.test(l) && MARKER.test(l));
       if (ok) {
         hits++;
         if (total === 0) first = true;
@@ -89,6 +122,28 @@ export const linkerdCniSpec: FormatSpec = {
       line: "[2023-11-20 16:07:02] ERROR caught, exiting...",
       context: ["[2023-11-20 16:05:30] Wrote linkerd CNI binaries to /host/opt/cni/bin"],
       expect: { severity: 3, message: "ERROR caught, exiting..." },
+    },
+    {
+      // right-padded to the terminal's width; no stamp (scripts before the log() helper)
+      line: "Wrote linkerd CNI binaries to /host/opt/cni/bin                                 ",
+      expect: { time: null, component: "linkerd-cni", severity: 1, message: "Wrote linkerd CNI binaries to /host/opt/cni/bin" },
+    },
+    {
+      line: "Done configuring CNI. Sleep=true    ",
+      context: ["Created CNI config /host/etc/cni/net.d/10-calico.conflist"],
+      expect: { time: null, severity: 1, message: "Done configuring CNI. Sleep=true" },
+    },
+    {
+      line: "[ 2023-01-02T03:04:10Z ] New/changed file [/host/etc/cni/net.d/10-calico.conflist] detected; re-installing",
+      expect: {
+        time: { year: 2023, month: 1, day: 2, hour: 3, minute: 4, second: 10, ms: 0, offsetMin: 0, precision: "s" },
+        message: "New/changed file [/host/etc/cni/net.d/10-calico.conflist] detected; re-installing",
+      },
+    },
+    {
+      line: "Watches established.",
+      context: ["[2023-01-02 03:04:05] Created CNI config /host/etc/cni/net.d/10-calico.conflist"],
+      expect: { banner: { type: "header" } },
     },
   ],
   notMine: [

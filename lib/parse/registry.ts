@@ -38,6 +38,7 @@ import { journalShortMonotonicSpec } from "./journal-short-monotonic";
 import { journalShortUnixSpec } from "./journal-short-unix";
 import { journalWithUnitSpec } from "./journal-with-unit";
 import { k3sLogrusSpec } from "./k3s-logrus";
+import { k0sSupervisorSpec } from "./k0s-supervisor";
 import { k8sEventsYamlSpec } from "./k8s-events-yaml";
 import { klogJsonSpec } from "./klog-json";
 import { kubectlTimestampsSpec } from "./kubectl-timestamps";
@@ -84,6 +85,7 @@ export const FORMAT_REGISTRY: readonly FormatSpec[] = [
   kubectlTimestampsSpec, // `kubectl logs --timestamps`
   klogSpec, // klog header and file banner
   klogJsonSpec,
+  k0sSupervisorSpec, // k0s: logrus around each child line, `component=<child>` (before the other logrus layouts)
   containerdLogrusSpec, // logrus key=value, fractional seconds
   k3sLogrusSpec, // logrus key=value, whole seconds (k3s/rke2)
   crioLogrusSpec,

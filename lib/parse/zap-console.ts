@@ -239,8 +239,12 @@ function componentFromPath(path: string | undefined): string | null {
   if (p.includes("istio")) return "istio-cni";
   if (p.includes("multus")) return "multus";
   if (p.includes("aws-node") || p.includes("aws-routed-eni")) return "aws-vpc-cni";
+  if (p.includes("linkerd")) return "linkerd-cni";
   return null;
 }
+
+/** Rust `tracing` targets of linkerd's CNI helpers (the repair controller, the network validator): their lines are linkerd-cni's. */
+const LINKERD_TARGET_RE = /^linkerd_(?:cni_repair_controller|network_validator)\b/;
 
 class ZapConsoleParser implements LineParser {
   readonly settled = true;
@@ -253,7 +257,8 @@ class ZapConsoleParser implements LineParser {
     const c = parseZapConsole(line);
     if (!c) return this.seen ? { type: "continuation", text: line } : null;
     this.seen = true;
-    return { type: "record", record: componentRecord(c, c.component ?? this.component ?? "zap") };
+    const component = c.component ?? this.component ?? (LINKERD_TARGET_RE.test(c.message) ? "linkerd-cni" : "zap");
+    return { type: "record", record: componentRecord(c, component) };
   }
 }
 
@@ -274,6 +279,16 @@ export const zapConsoleSpec: FormatSpec = {
   sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && !ISTIO_STAMP_LEVEL.test(l) && !isZtunnelSniffLine(l)),
   createParser: (ctx) => new ZapConsoleParser(ctx),
   samples: [
+    {
+      // linkerd-cni's repair controller (Rust tracing, the layout this spec reads): told by its target
+      line: "2024-05-06T07:08:19.223456Z  INFO linkerd_cni_repair_controller::repair: Deleting pod pod=default/web-1",
+      expect: {
+        time: { year: 2024, month: 5, day: 6, hour: 7, minute: 8, second: 19, ms: 223, offsetMin: 0, precision: "us" },
+        component: "linkerd-cni",
+        severity: 1,
+        message: "linkerd_cni_repair_controller::repair: Deleting pod pod=default/web-1",
+      },
+    },
     {
       line: '1.6524355022083e+09\tINFO\tcontroller-runtime.metrics\tMetrics server is starting to listen\t{"addr": ":8080"}',
       expect: {

@@ -17,6 +17,7 @@ import { sniffRatio } from "./helpers/sniff-util";
 import { parseIsoStamp, precisionOfDigits, utcWallTime } from "./helpers/time-util";
 import type { FormatSpec, LineParser, LineResult, ParseContext } from "./types";
 
+const AZURE_CNI_ZAP = /"msg":"\[cni-(?:net|ipam)\]|"component":"cni(?:-net|-ipam)?"/;
 const PREFIX =
   /^\{"level":"(debug|info|warn|error|dpanic|panic|fatal)","ts":(?:"(\d{4}-\d{2}-\d{2}T[\d:.]+(?:Z|[+-]\d{2}:?\d{2}))"|(\d{9,11}(?:\.(\d+))?))[,}]/;
 
@@ -83,7 +84,8 @@ const SNIFF = /^\{"level":"(?:debug|info|warn|error|dpanic|panic|fatal)","ts":(?
 export const zapJsonSpec: FormatSpec = {
   name: "zap-json",
   kind: "aws-vpc-cni",
-  sniff: (_path, lines) => sniffRatio(lines, SNIFF),
+  // not Azure CNI's zap lines (`"msg":"[cni-net] …"`, `"component":"cni"`: azure-cni.ts reads them with the plugin's runs)
+  sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && !AZURE_CNI_ZAP.test(l)),
   createParser: (ctx) => new ZapParser(ctx),
   samples: [
     {

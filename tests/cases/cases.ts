@@ -58,6 +58,8 @@ export const CASE_UPLOADS: Readonly<Record<string, CaseUpload>> = {
   "124-syslog-pri-prefix-sandbox-address-already-in-use.log": { year: 2019 },
   "136-k3s-in-docker-klog-then-timestamp-prefixed-logrus-netns-gone.log": { year: 2024 },
   "140-describe-bare-kubelet-source-no-node-x279-combined.log": { collected: "2020-10-19T09:00:00Z" },
+  "601-journal-grep-runpodsandbox-cilium-cni-missing-ids-elided.log": { year: 2023 },
+  "602-windows-kubelet-err-log-hns-endpoint-exists.log": { year: 2023 },
 };
 
 /** A case's upload values as ingest options (lib/ingest/analyse-bundle.ts `IngestOptions`, without `uploadMs`). */

@@ -86,8 +86,8 @@ export function parseComponentMessage(msg: string): ComponentLine | null {
   }
 }
 
-/** Names a supervisor may give its children in `component=` (a process name; no spaces or quotes). */
-const SUPERVISED_NAME_RE = /^[a-z][a-z0-9-]{1,40}$/;
+/** Names a supervisor may give its children in `component=` (a process name, `.exe` on Windows; no spaces or quotes). */
+const SUPERVISED_NAME_RE = /^[a-z][a-z0-9-]{1,40}(?:\.exe)?$/;
 
 /**
  * A supervisor's logrus line around one line of a child's output (k0s `pkg/supervisor`: each line
@@ -97,7 +97,8 @@ const SUPERVISED_NAME_RE = /^[a-z][a-z0-9-]{1,40}$/;
  *
  * When `msg` is a component line (klog, containerd logrus, …) it is parsed and is the record: its
  * own stamp (year and zone taken from the supervisor's stamp), its level, its message; the
- * component is the `component=` name (mapped as an identifier: `calico-node` → cni-calico, …). A
+ * component is the `component=` name (mapped as an identifier: `calico-node` → cni-calico, …; a
+ * Windows node's `kubelet.exe` is `kubelet`). A
  * line with `stream=` whose `msg` is plain text keeps the supervisor's stamp and level, with the
  * child's name as component. Other lines with a `component=` key (the supervisor's own messages
  * about a child, `Starting to supervise`) are returned as they are.
@@ -107,7 +108,8 @@ export function unwrapSupervised(outer: ComponentLine, line: string): ComponentL
   const name = f?.component;
   if (f === undefined || name === undefined || !SUPERVISED_NAME_RE.test(name)) return outer;
   const inner = parseComponentMessage(childLine(line) ?? outer.message);
-  const component = IDENT_COMPONENT[name] ?? name;
+  const base = name.endsWith(".exe") ? name.slice(0, -4) : name;
+  const component = IDENT_COMPONENT[base] ?? base;
   if (inner === null) {
     if (f.stream === undefined) return outer;
     const out: ComponentLine = { time: outer.time, severity: outer.severity, message: outer.message, component, named: true };

@@ -72,6 +72,12 @@ const CASES: Record<string, CaseExpect> = {
     errorClass: "runtime-unreachable",
     failureKind: "runtime.unhealthy",
   },
+  "201-kube-ovn-describe-from-mid-row-daemon-refused.log": {
+    opts: { collectedMs: at("2023-05-10T09:00:00Z") },
+    node: "edge-wk12",
+    errorClass: "cni-agent-unreachable",
+  },
+  "202-ovn-k-event-hand-wrapped-in-prose.log": { opts: { collectedMs: at("2023-05-10T09:00:00Z") }, node: "ovn-worker3", errorClass: "cni-pod-address-pending" },
 };
 
 interface Expected {

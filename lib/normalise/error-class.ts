@@ -22,6 +22,7 @@ export const ERROR_CLASS_SLUGS = [
   "flannel-subnet-missing",
   "cni-agent-unreachable",
   "cni-api-unauthorized",
+  "cni-pod-address-pending",
   "truncated",
 ] as const;
 
@@ -51,6 +52,12 @@ export type ErrorClassSlug = (typeof ERROR_CLASS_SLUGS)[number];
  *   `127.0.0.1:50051`); Cilium's has its own slug;
  * - cni-api-unauthorized: the CNI plugin's Kubernetes API token refused (Calico `connection is
  *   unauthorized: Unauthorized` after its token expired or its service account was recreated);
+ * - cni-pod-address-pending: an OVN-based CNI plugin waiting for its central controller to give the
+ *   pod an address (Kube-OVN `request ip return 500 no address allocated to pod <ns>/<pod> provider
+ *   ovn, please see kube-ovn-controller logs`: kubeovn/kube-ovn `pkg/daemon/handler.go`;
+ *   OVN-Kubernetes `failed to get pod annotation: timed out waiting for annotations` /
+ *   `... timed out waiting for the condition`: ovn-kubernetes `go-controller/pkg/cni`); Kube-OVN's
+ *   `no available ip for pod` is its IPAM exhausted;
  * - flannel-subnet-missing: flannel's CNI plugin before flanneld wrote its lease
  *   (`open /run/flannel/subnet.env: no such file or directory`, `failed to load flannel 'subnet.env'
  *   file`: flannel-io/cni-plugin `flannel.go`), the flannel twin of Calico's nodename race;
@@ -79,8 +86,13 @@ const RULES: Array<{ slug: ErrorClassSlug; re: RegExp }> = [
     re: /failed to find plugin "?[^"\s]*"? in path|plugin type="?[^"\s]*"? not found|cni plugin [^\s]+ not found|exec: "[^"]*": executable file not found/i,
   },
   {
+    // before the deadline: OVN-Kubernetes ends its annotation timeout with `context deadline exceeded`
+    slug: "cni-pod-address-pending",
+    re: /no address allocated to pod\b|failed to get pod annotation: timed out waiting for (?:annotations|the condition)/i,
+  },
+  {
     slug: "ipam-exhausted",
-    re: /no IP addresses available|No available addresses|no available IP addresses|no more free affine blocks|range set[^;]*exhausted|ipam[^;]*exhausted|failed to assign an IP address|failed to allocate (?:an? )?IP|InsufficientCidrBlocks|not enough IPs/i,
+    re: /no available ip for pod\b|no IP addresses available|No available addresses|no available IP addresses|no more free affine blocks|range set[^;]*exhausted|ipam[^;]*exhausted|failed to assign an IP address|failed to allocate (?:an? )?IP|InsufficientCidrBlocks|not enough IPs/i,
   },
   {
     slug: "netplugin-no-error-message",

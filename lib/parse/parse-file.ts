@@ -615,7 +615,7 @@ class LineReader {
           this.wrappedPiece(lineNo, raw, truncated);
           return true;
         }
-        this.continueRecord(lineNo, raw, truncated, res.text);
+        this.continueRecord(lineNo, raw, truncated, res.text, res.glue);
         return true;
       }
     }

@@ -60,6 +60,8 @@ describe("prose typed around a paste", () => {
       "kubelet:",
       "Node logs?",
       "- Then the node was drained and rebooted.",
+      "报错信息：",
+      "升级内核之后还是一样。pod 的信息",
     ]) {
       expect(isProse(l), l).toBe(true);
     }
@@ -73,6 +75,7 @@ describe("prose typed around a paste", () => {
       "goroutine 1 [running]:",
       "NAME      READY   STATUS",
       "Started kubelet",
+      "12月 06 02:16:20 node2 kubelet[3756]: E1206 02:16:20.865784    3756 cni.go:364] 失败",
     ]) {
       expect(isProse(l), l).toBe(false);
     }

@@ -545,6 +545,8 @@ const STACK_START = /^\s*(?:Traceback \(|goroutine \d|Caused by:|Exception in )/
 const LIST_MARK = /^\s*(?:[-*+]|\d{1,2}[.)])\s+/;
 /** A word of prose: letters (`'`, `’`, `-` inside), in quotes, brackets or backticks, with closing punctuation. */
 const PROSE_WORD = /^[("'`“]*[A-Za-z]+(?:['’-][A-Za-z]+)*[)"'`”]*[,.:;?!…]*$/;
+/** Han, kana and Hangul: the scripts of the Chinese, Japanese and Korean reports. */
+const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/g;
 /** A one-word label (`kubelet:`, `Logs:`). */
 const ONE_WORD_LABEL = /^[A-Za-z][\w.-]{0,30}:$/;
 
@@ -553,7 +555,8 @@ const ONE_WORD_LABEL = /^[A-Za-z][\w.-]{0,30}:$/;
  * output`, `` The full error shown by `kubectl describe`: ``, `kubelet:`)? Three or more words of
  * which 7 in 10 are plain words (letters, quoted or in backticks, closing punctuation; the first
  * one plain), ending with `:`, `.`, `?` or `!` or starting with a capital; or two words ending
- * with `:` or `?`; or one word ending with `:`. Never a line with
+ * with `:` or `?`; or one word ending with `:`; or a line half of whose characters or more are
+ * Chinese, Japanese or Korean (two at least). Never a line with
  * a mark of a log line (`LOG_MARK`), an error chain (`a: b: c`) or a stack trace's first line.
  * Asked only about lines the file's format (and every other format) refused.
  */
@@ -562,6 +565,9 @@ export function isProse(line: string): boolean {
   const n = t.length;
   if (n < 4 || n > 600 || LOG_MARK.test(t) || STACK_START.test(t)) return false;
   const body = t.replace(LIST_MARK, "");
+  // a sentence in Chinese, Japanese or Korean (`升级内核之后还是一样。pod 的信息：`): half its characters or more
+  const cjk = body.match(CJK)?.length ?? 0;
+  if (cjk >= 2 && cjk * 2 >= body.replace(/\s+/g, "").length) return true;
   const words = body.split(/\s+/);
   if (words.length === 1) return ONE_WORD_LABEL.test(body);
   const last = t.charCodeAt(n - 1);

@@ -111,7 +111,8 @@ export interface Banner {
   zoneName?: string | null;
 }
 
-export type LineResult = { type: "record"; record: ParsedRecord } | { type: "banner"; banner: Banner } | { type: "continuation"; text: string } | null; // not mine
+/** `glue` of a continuation: what joins its text to the record's message (default a newline). */
+export type LineResult = { type: "record"; record: ParsedRecord } | { type: "banner"; banner: Banner } | { type: "continuation"; text: string; glue?: string } | null; // not mine
 
 /** Context a format spec may need that the line itself does not hold. */
 export interface ParseContext {

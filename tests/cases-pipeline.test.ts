@@ -77,7 +77,11 @@ const CASES: Record<string, CaseExpect> = {
     node: "edge-wk12",
     errorClass: "cni-agent-unreachable",
   },
-  "202-ovn-k-event-hand-wrapped-in-prose.log": { opts: { collectedMs: at("2023-05-10T09:00:00Z") }, node: "ovn-worker3", errorClass: "cni-pod-address-pending" },
+  "202-ovn-k-event-hand-wrapped-in-prose.log": {
+    opts: { collectedMs: at("2023-05-10T09:00:00Z") },
+    node: "ovn-worker3",
+    errorClass: "cni-pod-address-pending",
+  },
 };
 
 interface Expected {

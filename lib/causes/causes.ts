@@ -225,7 +225,13 @@ export const CAUSES: readonly Cause[] = [
     ],
     refs: [
       gh("kubeovn/kube-ovn", 2186, "report", "`no address allocated to pod ... please see kube-ovn-controller logs` while the controller fails on the pod"),
-      gh("ovn-kubernetes/ovn-kubernetes", 1523, "fix", "the controller posts its own event when adding the pod's logical port fails, the reason behind the annotation timeout", true),
+      gh(
+        "ovn-kubernetes/ovn-kubernetes",
+        1523,
+        "fix",
+        "the controller posts its own event when adding the pod's logical port fails, the reason behind the annotation timeout",
+        true,
+      ),
     ],
   },
   {

@@ -22,7 +22,8 @@
  *    attempt for each occurrence that no node log covers: an occurrence is covered
  *    when it lies within `eventSlackS` of the time span of a kubelet or runtime log
  *    file of this boot. Covered events join the nearest node attempt of their pod as
- *    evidence.
+ *    evidence. An event printed more than once (a watch capture, two describes) counts once, by
+ *    its latest printing (`k8s-event-identity.ts`).
  *
  * Windows: a window opens at the first attempt (after T+0, or after the previous window closed)
  * and closes at the first attempt A such that (1) a sandbox succeeds (`sandbox.created`) after A
@@ -34,6 +35,7 @@
  */
 import type { BootEvent } from "./types";
 import { splitStructured } from "../normalise/go-text";
+import { latestPrintings } from "./k8s-event-identity";
 
 /** How failure lines are grouped into attempts (the parameters every attempt-reading detector carries). */
 export interface AttemptParams {
@@ -178,7 +180,8 @@ export function collectAttempts(events: BootEvent[], p: AttemptParams = attemptD
   if (lines.length === 0) lines = events.filter((e) => e.kind === "cni.add.failed" && e.ts !== null);
   lines.sort((a, b) => a.ts! - b.ts! || a.fileId - b.fileId || a.line - b.line);
   const nodeLines = lines.filter((e) => !isK8sEvent(e));
-  const eventLines = lines.filter(isK8sEvent);
+  // an event printed again (a watch, a second describe) with its count so far counts once
+  const eventLines = latestPrintings(lines.filter(isK8sEvent));
 
   // 1. by sandbox id
   const attempts: Attempt[] = [];

@@ -51,10 +51,13 @@ describe("errorClassOf: fixed slugs", () => {
       "cni-pod-address-pending",
     ],
     [
-      'CNI request failed with status 400: [default/web 725605] failed to get pod annotation: timed out waiting for annotations: context deadline exceeded',
+      "CNI request failed with status 400: [default/web 725605] failed to get pod annotation: timed out waiting for annotations: context deadline exceeded",
       "cni-pod-address-pending",
     ],
-    ['networkPlugin cni failed to set up pod "web_default" network: [default/web] failed to get pod annotation: timed out waiting for the condition', "cni-pod-address-pending"],
+    [
+      'networkPlugin cni failed to set up pod "web_default" network: [default/web] failed to get pod annotation: timed out waiting for the condition',
+      "cni-pod-address-pending",
+    ],
     ['networkPlugin cni failed to set up pod "sample-0_dxp" network: request ip return 500 no available ip for pod dxp/sample-0', "ipam-exhausted"],
     [
       'plugin type="kube-ovn" failed (add): RPC failed; Post "http://dummy/api/v1/add": dial unix /run/openvswitch/kube-ovn-daemon.sock: connect: connection refused',

@@ -118,6 +118,7 @@ interface Table {
 
 class DescribeEventsParser implements LineParser {
   private readonly collectedMs: number | null;
+  private readonly fromPrintTime: boolean;
   private readonly pending: PendingAgeRecord[] = [];
   private readonly tables: Table[] = [];
   private table: Table | null = null;
@@ -134,6 +135,7 @@ class DescribeEventsParser implements LineParser {
 
   constructor(ctx: ParseContext) {
     this.collectedMs = ctx.collectedMs;
+    this.fromPrintTime = ctx.agesFromPrintTime === true;
   }
 
   private newTable(): Table {
@@ -343,7 +345,7 @@ class DescribeEventsParser implements LineParser {
 
   finish(): void {
     for (const t of this.tables) settleTable(t);
-    settleAges(this.pending, this.collectedMs);
+    settleAges(this.pending, this.collectedMs, this.fromPrintTime);
   }
 }
 
@@ -441,8 +443,7 @@ function isHandWrapPiece(line: string, prev: string, hand: boolean): boolean {
   const n = prev.length;
   if (n === 0 || n > HAND_WRAP_LONGEST || line.length === 0) return false;
   // 80+ columns: a terminal's cut (inside a word, or at a blank it kept) is joined by the paste layer
-  if (n >= HAND_WRAP_MAX && (!hand || prev.charCodeAt(n - 1) === 32 || (isAlnum(prev.charCodeAt(n - 1)) && isAlnum(line.charCodeAt(0)))))
-    return false;
+  if (n >= HAND_WRAP_MAX && (!hand || prev.charCodeAt(n - 1) === 32 || (isAlnum(prev.charCodeAt(n - 1)) && isAlnum(line.charCodeAt(0))))) return false;
   if (/[.!?]["')]?\s*$/.test(prev) && !/\.\.\.$/.test(prev)) return false;
   return !PIECE_STOP_RE.test(line) && !ROW_SNIFF.test(line) && !HEADER_RE.test(line) && !EVENTS_RE.test(line);
 }

@@ -53,7 +53,8 @@ describe("case 202: an OVN-Kubernetes row hand-wrapped inside prose", () => {
 });
 
 describe("hand wraps and terminal wraps", () => {
-  const row = '  Warning  FailedCreatePodSandBox  118s   kubelet            Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "1a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9": plugin type="kube-ovn" failed (add): RPC failed; request ip return 500 no address allocated to pod shop/web-5d8c7b9f4-q2w3e provider ovn, please see kube-ovn-controller logs to find errors';
+  const row =
+    '  Warning  FailedCreatePodSandBox  118s   kubelet            Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "1a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9": plugin type="kube-ovn" failed (add): RPC failed; request ip return 500 no address allocated to pod shop/web-5d8c7b9f4-q2w3e provider ovn, please see kube-ovn-controller logs to find errors';
 
   it("a row a terminal cut at 120 columns is joined with nothing between, a blank-led last piece included", () => {
     const pieces: string[] = [];

@@ -35,7 +35,7 @@
  * header, the shell prompt line that ran kubectl and k9s frame borders are banners (`header`).
  * Times are settled after the whole file (relative ages against `ParseContext.collectedMs`).
  */
-import { type Age, type PendingAgeRecord, parseAge, parseAgeColumn, settleAges } from "./helpers/kube-age";
+import { type Age, keepPrintOrder, type PendingAgeRecord, parseAge, parseAgeColumn, settleAges } from "./helpers/kube-age";
 import {
   AGE,
   AGE_CELL,
@@ -84,6 +84,8 @@ const BARE_COMMAND_RE =
  * A multus message naming its pod: `[<namespace>/<pod>]`, `[<namespace>/<pod>/<uid>]` or
  * `[<namespace>/<pod>/<uid>:<network>]`.
  */
+/** `kubectl get events -w` / `--watch` / `--watch-only` (also `-w=true`, `-Aw`). */
+const WATCH_FLAG_RE = /(?:^|\s)(?:-[a-zA-Z]*w[a-zA-Z]*(?:=true)?|--watch(?:-only)?(?:=true)?)(?=\s|$)/;
 const BRACKET_POD_RE = /\[([a-z0-9][-a-z0-9]{0,62})\/([a-z0-9][-a-z0-9.]*)(?:\/[0-9a-f-]{36})?(?:[:\]])/;
 /**
  * The start of a line of another log format (journal / syslog / ISO / klog / logrus / JSON, a describe
@@ -238,6 +240,9 @@ interface Listing {
 
 class EventsTableParser implements LineParser {
   private readonly collectedMs: number | null;
+  private readonly fromPrintTime: boolean;
+  /** a watch (`-w`, `--watch`, `--output-watch-events`): rows were printed as they happened, in order */
+  private watch = false;
   private readonly pending: PendingAgeRecord[] = [];
   private readonly listings: Listing[] = [];
   private listing: Listing | null = null;
@@ -251,6 +256,7 @@ class EventsTableParser implements LineParser {
 
   constructor(ctx: ParseContext) {
     this.collectedMs = ctx.collectedMs;
+    this.fromPrintTime = ctx.agesFromPrintTime === true;
   }
 
   parseLine(raw: string): LineResult {
@@ -339,6 +345,7 @@ class EventsTableParser implements LineParser {
   pasteBanner(line: string): void {
     this.open = null;
     if (!isKubectlPrompt(line) && !BARE_COMMAND_RE.test(line)) return;
+    if (WATCH_FLAG_RE.test(line)) this.watch = true;
     const ns = kubectlNamespace(line);
     this.listing = { namespace: ns.namespace, contextNamespace: ns.namespace === null && !ns.all, rows: [] };
     this.listings.push(this.listing);
@@ -360,6 +367,7 @@ class EventsTableParser implements LineParser {
     const namespace = cells.NAMESPACE || null;
     const src = cells.SOURCE !== undefined ? parseSource(cells.SOURCE) : null;
     const node = src?.host ?? (kind === "Node" ? name : null);
+    if (cells.EVENT !== undefined) this.watch = true;
     const countCell = cells.COUNT;
     const count = countCell && /^\d+$/.test(countCell) && Number(countCell) > 0 ? Number(countCell) : age.count;
     let first: Age | null = age.first;
@@ -410,7 +418,8 @@ class EventsTableParser implements LineParser {
       if (ev.objectKind === "Pod" && ev.objectName)
         (p.record.fields as Record<string, string>).pod = ev.namespace ? `${ev.namespace}/${ev.objectName}` : ev.objectName;
     }
-    settleAges(this.pending, this.collectedMs);
+    settleAges(this.pending, this.collectedMs, this.fromPrintTime);
+    if (this.watch && !this.fromPrintTime) keepPrintOrder(this.pending);
   }
 }
 

@@ -60,6 +60,9 @@ const NOTE = /^(?:#+(?:\s|$)|\/\/ |```[\w-]*\s*$|--$|~~~\s*$)/;
 /** A command typed without a prompt: optional `sudo`, `VAR=value` words, then a node/cluster tool. */
 const COMMAND =
   /^(?:sudo(?: -\S+)* )?(?:[A-Z_][A-Z0-9_]*=\S* )*(?:kubectl|k|oc|crictl|ctr|nerdctl|docker|podman|journalctl|systemctl|talosctl|microk8s(?:\.kubectl)?|k3s|rke2|minikube|kind|stern|kubetail|cat|zcat|tail|less|grep|egrep|dmesg|aws|gcloud|helm|calicoctl|cilium)(?: +[^\s:][^\t]*)?$/;
+/** A shell's trace of the command it runs (`set -x`, a CI job's script: `+ kubectl describe pod x`, `++ date`). */
+const XTRACE =
+  /^\++ (?:sudo(?: -\S+)* )?(?:[A-Z_][A-Z0-9_]*=\S* )*(?:kubectl|k|oc|crictl|ctr|nerdctl|docker|podman|journalctl|systemctl|talosctl|microk8s(?:\.kubectl)?|k3s|rke2|minikube|kind|stern|kubetail|cat|zcat|tail|less|grep|egrep|dmesg|aws|gcloud|helm|calicoctl|cilium|echo|date|sleep)(?: |$)/;
 /** kubectl notices, agent start-up chatter, and table headers of node tools (see the module comment). */
 const NOTICE =
   /^(?:Defaulted container "|Defaulting container name to |Use 'kubectl describe |Found \d+ pods, using pod\/|Unable to use a TTY|If you don't see a command prompt|[\w.-]+ is (?:not )?running(?: with pid \d+)?\.?\s*$|[\w.-]+ v?\d+\.\d+(?:\.\d+)*(?:[-+][\w.]+)? \([\w. -]+\)\s*$)/;
@@ -149,7 +152,8 @@ export function isPasteBanner(line: string): boolean {
   if (c === 36 || c === 37 || c === 0x276f || c === 0x279c) return PROMPT.test(line);
   if (c === 91) return PROMPT.test(line) || ELISION.test(line) || LINK_LINE.test(line);
   if (c === 34 || c === 39) return QUOTE_TAIL.test(line);
-  if (c === 43 || c === 64) return DIFF_HEAD.test(line);
+  if (c === 43) return DIFF_HEAD.test(line) || XTRACE.test(line);
+  if (c === 64) return DIFF_HEAD.test(line);
   if (c === 46 || c === 0x2026 || c === 40 || c === 60 || c === 32 || c === 9) {
     if (c === 32 || c === 9) {
       const t = line.trimStart().charCodeAt(0);

@@ -77,6 +77,7 @@ const CASES: Record<string, CaseExpect> = {
     node: "edge-wk12",
     errorClass: "cni-agent-unreachable",
   },
+  "203-get-events-json-cut-both-ends-flannel-subnet.log": { node: "worker-7", errorClass: "flannel-subnet-missing" },
   "202-ovn-k-event-hand-wrapped-in-prose.log": {
     opts: { collectedMs: at("2023-05-10T09:00:00Z") },
     node: "ovn-worker3",

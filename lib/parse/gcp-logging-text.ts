@@ -174,9 +174,13 @@ class GcloudYamlParser implements LineParser {
   newestFirst = false;
   private readonly lines: string[] = [];
   private firstLineNo = 0;
+  private headOnly = true;
 
   parseLine(line: string, lineNo = this.firstLineNo + this.lines.length): LineResult {
     if (this.lines.length === 0) {
+      // the indented rest of an entry cut at the paste's start: the document's head
+      if (line.charCodeAt(0) === 32 && this.headOnly && YAML_LINE.test(line)) return { type: "continuation", text: "" };
+      this.headOnly = false;
       if (!YAML_LINE.test(line) || line.charCodeAt(0) === 32) return null;
       this.firstLineNo = lineNo;
     } else if (!YAML_LINE.test(line) && line.trim() !== "") return null;
@@ -228,11 +232,13 @@ export const gcloudLoggingYamlSpec: FormatSpec = {
   name: "gcp-logging-yaml",
   kind: "cloud-logging",
   sniff(_path, lines) {
-    const first = lines.find((l) => !/^---\s*$/.test(l));
-    if (first === undefined || first.charCodeAt(0) === 32 || !/^(?:- )?[A-Za-z_]\w*:(?:\s|$)/.test(first)) return false;
+    // a paste cut inside an entry starts with the indented rest of its payload
+    const first = lines.find((l) => !/^---\s*$/.test(l) && l.charCodeAt(0) !== 32);
+    if (first === undefined || !/^(?:- )?[A-Za-z_]\w*:(?:\s|$)/.test(first)) return false;
     let keys = 0;
     for (const l of lines) if (TOP_KEY.test(l.startsWith("- ") ? l.slice(2) : l)) keys++;
-    return keys >= 2 && lines.some((l) => /^(?:- )?timestamp:\s/.test(l) || /^(?:- )?receiveTimestamp:\s/.test(l));
+    // a long jsonPayload (a Kubernetes event) can push `timestamp:` past the sniff lines
+    return keys >= 2 && lines.some((l) => /^(?:- )?(?:timestamp|receiveTimestamp|jsonPayload|protoPayload):(?:\s|$)/.test(l));
   },
   createParser: () => new GcloudYamlParser(),
   samples: [

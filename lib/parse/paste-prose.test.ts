@@ -203,3 +203,21 @@ describe("describe pasted from a multi-line header field", () => {
     expect(f.records[0].k8sEvent).toMatchObject({ reason: "SandboxChanged", count: 6 });
   });
 });
+
+describe("section heads of logs printed as one text", () => {
+  it("`tail` and `minikube logs` heads, minikube's lone `*` and Audit table are furniture; a Markdown list item is not", async () => {
+    const { isPasteBanner } = await import("./paste");
+    for (const l of [
+      "==> kubelet <==",
+      "==> /var/log/containers/x.log <==",
+      "* ==> Audit <==",
+      "* ==> storage-provisioner [5e6f7a8b9c0d] <==",
+      "*",
+      "* ",
+      "* |---------|------|",
+      "* | start   | --driver=docker  | minikube |",
+    ])
+      expect(isPasteBanner(l), l).toBe(true);
+    for (const l of ["* the kubelet restarted", "==> kubelet", "Mar 05 08:01:20 minikube kubelet[1830]: x"]) expect(isPasteBanner(l), l).toBe(false);
+  });
+});

@@ -63,6 +63,16 @@ const COMMAND =
 /** A shell's trace of the command it runs (`set -x`, a CI job's script: `+ kubectl describe pod x`, `++ date`). */
 const XTRACE =
   /^\++ (?:sudo(?: -\S+)* )?(?:[A-Z_][A-Z0-9_]*=\S* )*(?:kubectl|k|oc|crictl|ctr|nerdctl|docker|podman|journalctl|systemctl|talosctl|microk8s(?:\.kubectl)?|k3s|rke2|minikube|kind|stern|kubetail|cat|zcat|tail|less|grep|egrep|dmesg|aws|gcloud|helm|calicoctl|cilium|echo|date|sleep)(?: |$)/;
+/**
+ * Section heads of a log bundle printed as one text: `tail` of several files and `minikube logs`
+ * (`==> kubelet <==`, `==> storage-provisioner [5e6f7a8b9c0d] <==`).
+ */
+const SECTION_HEAD = /^==> .{1,200} <==\s*$/;
+/**
+ * `minikube logs` furniture (v1.10+ leads its own lines with `* `): a section head
+ * (`* ==> Audit <==`), a lone `*`, the Audit table's rules and rows (`* |---------|`, `* | start | …|`).
+ */
+const MINIKUBE = /^\*(?:\s*$| ==> .{1,200} <==\s*$| \|.*\|\s*$)/;
 /** kubectl notices, agent start-up chatter, and table headers of node tools (see the module comment). */
 const NOTICE =
   /^(?:Defaulted container "|Defaulting container name to |Use 'kubectl describe |Found \d+ pods, using pod\/|Unable to use a TTY|If you don't see a command prompt|[\w.-]+ is (?:not )?running(?: with pid \d+)?\.?\s*$|[\w.-]+ v?\d+\.\d+(?:\.\d+)*(?:[-+][\w.]+)? \([\w. -]+\)\s*$)/;
@@ -148,7 +158,8 @@ export function isPasteBanner(line: string): boolean {
   const c = line.charCodeAt(0);
   // # $ % [ / ` - ~ and letters/digits (user@host, PS C:\>, sh-5.1#) and the two prompt glyphs
   if (c === 35 || c === 47 || c === 96 || c === 126) return NOTE.test(line) || PROMPT.test(line) || (c === 96 && QUOTE_TAIL.test(line));
-  if (c === 45 || c === 61 || c === 95) return NOTE.test(line) || RULE.test(line) || PROMPT.test(line) || (c === 45 && DIFF_HEAD.test(line));
+  if (c === 45 || c === 61 || c === 95)
+    return NOTE.test(line) || RULE.test(line) || PROMPT.test(line) || (c === 45 && DIFF_HEAD.test(line)) || (c === 61 && SECTION_HEAD.test(line));
   if (c === 36 || c === 37 || c === 0x276f || c === 0x279c) return PROMPT.test(line);
   if (c === 91) return PROMPT.test(line) || ELISION.test(line) || LINK_LINE.test(line);
   if (c === 34 || c === 39) return QUOTE_TAIL.test(line);
@@ -163,7 +174,8 @@ export function isPasteBanner(line: string): boolean {
     }
     return ELISION.test(line) || (c === 60 && (HTML_TAG.test(line) || LINK_LINE.test(line)));
   }
-  if (c === 0x25cf || c === 0x25cb || c === 0xd7 || c === 0x21bb || c === 42) return STATUS_HEAD.test(line) || RULE.test(line);
+  if (c === 0x25cf || c === 0x25cb || c === 0xd7 || c === 0x21bb || c === 42)
+    return STATUS_HEAD.test(line) || RULE.test(line) || (c === 42 && MINIKUBE.test(line));
   if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95) {
     // user@host:… needs an @ early on; PS / C:\ / sh-N# need their letters
     const at = line.indexOf("@");

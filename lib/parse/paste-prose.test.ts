@@ -221,3 +221,21 @@ describe("section heads of logs printed as one text", () => {
     for (const l of ["* the kubelet restarted", "==> kubelet", "Mar 05 08:01:20 minikube kubelet[1830]: x"]) expect(isPasteBanner(l), l).toBe(false);
   });
 });
+
+describe("a journal between shell prompts", () => {
+  const row = (s: string) =>
+    `Mar 05 08:01:${s} node-3 kubelet[1830]: E0305 08:01:${s}.441122    1830 remote_runtime.go:193] "RunPodSandbox from runtime service failed" err="rpc error: code = Unknown desc = failed to setup network for sandbox \\"1a2b3c\\": plugin type=\\"calico\\" failed (add): stat /var/lib/calico/nodename: no such file or directory"`;
+  it.each([
+    ["[root@node-3 ~]# journalctl -u kubelet", "[root@node-3 ~]# "],
+    ["$ sudo journalctl -u kubelet | grep -i sandbox", "$ "],
+    ["node-3:~ # journalctl -u kubelet", "$"],
+    ["(base) dev@laptop:~$ ssh node-3 journalctl -u kubelet", "core@node-3:~$ "],
+    ["admin@ip-10-0-0-1 ~ % journalctl -u kubelet", "sh-5.1# "],
+  ])("`%s` … `%s`: the two entries are the only records, the prompts banners", async (cmd, tail) => {
+    const { parseFile } = await import("./parse-file");
+    const f = parseFile("kubelet.txt", [cmd, row("20"), row("34"), tail].join("\n"), { year: 2024 });
+    expect(f.format).toBe("journal-short");
+    expect(f.counts).toMatchObject({ lines: 4, records: 2, banner: 2, continuation: 0, skipped: 0 });
+    expect(f.records.map((r) => r.message.endsWith('no such file or directory"'))).toEqual([true, true]);
+  });
+});

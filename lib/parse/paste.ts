@@ -53,7 +53,7 @@
 
 /** Shell prompt followed by a command (see the module comment). */
 const PROMPT =
-  /^(?:[\w.-]+@[\w.-]+(?::[^\s#$%]*)?\s?[#$%] ?|\[[\w.-]+@[\w.-]+(?: [^\]]*)?\][#$%] ?|[$%] \S|PS [A-Za-z]:\\[^>]*> ?|[A-Za-z]:\\[^>]*> ?|(?:ba|z|)sh-\d+(?:\.\d+)*[#$] ?|❯ \S|➜ )/;
+  /^(?:[$%]\s*$|\([\w.-]+\) [\w.-]+@[\w.-]+(?::[^\s#$%]*)?\s?[#$%] ?|[\w.-]+@[\w.-]+ [^\s#$%]+ [#$%] ?|[\w.-]+:[~/][^\s#$%]* # ?|[\w.-]+@[\w.-]+(?::[^\s#$%]*)?\s?[#$%] ?|\[[\w.-]+@[\w.-]+(?: [^\]]*)?\][#$%] ?|[$%] \S|PS [A-Za-z]:\\[^>]*> ?|[A-Za-z]:\\[^>]*> ?|(?:ba|z|)sh-\d+(?:\.\d+)*[#$] ?|❯ \S|➜ )/;
 /** A comment, Markdown fence or grep separator line. */
 const NOTE = /^(?:#+(?:\s|$)|\/\/ |```[\w-]*\s*$|--$|~~~\s*$)/;
 
@@ -172,7 +172,8 @@ export function isPasteBanner(line: string): boolean {
       if (t !== 46 && t !== 0x2026 && t !== 91 && t !== 40 && t !== 60 && t !== 45 && t !== 61) return false;
       return ELISION.test(line) || RULE.test(line) || (t === 60 && HTML_TAG.test(line));
     }
-    return ELISION.test(line) || (c === 60 && (HTML_TAG.test(line) || LINK_LINE.test(line)));
+    // a conda environment before the prompt: `(base) user@host:~$ cmd`
+    return ELISION.test(line) || (c === 60 && (HTML_TAG.test(line) || LINK_LINE.test(line))) || (c === 40 && PROMPT.test(line));
   }
   if (c === 0x25cf || c === 0x25cb || c === 0xd7 || c === 0x21bb || c === 42)
     return STATUS_HEAD.test(line) || RULE.test(line) || (c === 42 && MINIKUBE.test(line));
@@ -180,6 +181,9 @@ export function isPasteBanner(line: string): boolean {
     // user@host:… needs an @ early on; PS / C:\ / sh-N# need their letters
     const at = line.indexOf("@");
     if (at > 0 && at < 64 && PROMPT.test(line)) return true;
+    // SUSE's `host:~ # cmd`
+    const hash = line.indexOf(" # ");
+    if (hash > 0 && hash < 64 && PROMPT.test(line)) return true;
     if ((c === 80 || c === 98 || c === 115 || c === 122 || line.charCodeAt(1) === 58) && PROMPT.test(line)) return true;
     if (c >= 48 && c <= 57) return false;
     if (line.length >= 400) return false;

@@ -80,6 +80,7 @@ const CASES: Record<string, CaseExpect> = {
   "203-get-events-json-cut-both-ends-flannel-subnet.log": { node: "worker-7", errorClass: "flannel-subnet-missing" },
   "204-gcloud-logging-read-event-payload-cilium.log": { node: "gke-shop-pool-2-9a8b7c6d-w3e4", errorClass: "cilium-agent-unreachable" },
   "205-minikube-logs-sections-bridge-addr.log": { opts: { year: 2024 }, node: "minikube", errorClass: "sig:" },
+  "206-openshift-sdn-journal-quoted-error-next-entry.log": { opts: { year: 2024 }, node: "worker-2.ocp.example.com", errorClass: "ipam-exhausted" },
   "202-ovn-k-event-hand-wrapped-in-prose.log": {
     opts: { collectedMs: at("2023-05-10T09:00:00Z") },
     node: "ovn-worker3",

@@ -700,6 +700,29 @@ export const kubectlEventsTableSpec: FormatSpec = {
       line: "[root@master-1 ~]# kubectl get events -A",
       expect: { banner: { type: "header" } },
     },
+    {
+      // a watch: rows printed live, `0s` each; the `1s` row printed after them bounds them all
+      context: ["$ kubectl get events -n shop -w", "LAST SEEN   TYPE      REASON                   OBJECT                MESSAGE"],
+      line: '0s          Warning   FailedCreatePodSandBox   pod/web-5f7c9-abcde   Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "aa11"',
+      after: ['1s          Normal    Pulled                   pod/web-5f7c9-abcde   Container image "nginx:1.25" already present on machine'],
+      collectedMs: Date.UTC(2023, 0, 2, 3, 10, 0),
+      expect: {
+        epochMs: Date.UTC(2023, 0, 2, 3, 9, 59),
+        k8sEvent: {
+          reason: "FailedCreatePodSandBox",
+          type: "Warning",
+          count: 1,
+          namespace: "shop",
+          objectKind: "Pod",
+          objectName: "web-5f7c9-abcde",
+          node: null,
+          firstMs: Date.UTC(2023, 0, 2, 3, 9, 59),
+          lastMs: Date.UTC(2023, 0, 2, 3, 9, 59),
+          firstUncertaintyMs: 1000,
+          lastUncertaintyMs: 1000,
+        },
+      },
+    },
   ],
   notMine: [
     "  Warning  FailedCreatePodSandBox  2m  kubelet, node-p-000000  Failed to create pod sandbox",

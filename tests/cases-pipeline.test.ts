@@ -87,6 +87,18 @@ const CASES: Record<string, CaseExpect> = {
   },
   "136-k3s-in-docker-klog-then-timestamp-prefixed-logrus-netns-gone.log": { errorClass: "netns-gone" },
   "140-describe-bare-kubelet-source-no-node-x279-combined.log": { errorClass: "calico-nodename-missing" },
+  "201-kube-ovn-describe-from-mid-row-daemon-refused.log": {
+    node: "edge-wk12",
+    errorClass: "cni-agent-unreachable",
+  },
+  "202-ovn-k-event-hand-wrapped-in-prose.log": {
+    node: "ovn-worker3",
+    errorClass: "cni-pod-address-pending",
+  },
+  "203-get-events-json-cut-both-ends-flannel-subnet.log": { node: "worker-7", errorClass: "flannel-subnet-missing" },
+  "204-gcloud-logging-read-event-payload-cilium.log": { node: "gke-shop-pool-2-9a8b7c6d-w3e4", errorClass: "cilium-agent-unreachable" },
+  "205-minikube-logs-sections-bridge-addr.log": { node: "minikube", errorClass: "sig:" },
+  "206-openshift-sdn-journal-quoted-error-next-entry.log": { node: "worker-2.ocp.example.com", errorClass: "ipam-exhausted" },
   "601-journal-grep-runpodsandbox-cilium-cni-missing-ids-elided.log": { node: "worker-2", errorClass: "cni-plugin-not-found" },
   "602-windows-kubelet-err-log-hns-endpoint-exists.log": { node: "win-node-1", errorClass: "hns-endpoint-exists" },
   "603-k0s-windows-worker-console-kubelet-exe-hns-network-missing.log": { errorClass: "hns-network-missing" },

@@ -301,6 +301,27 @@ export const CAUSES: readonly Cause[] = [
     ],
   },
   {
+    key: "cni-pod-address-pending",
+    title: "Pod address not given by the CNI controller yet",
+    meaning:
+      "An OVN-based CNI plugin (Kube-OVN, OVN-Kubernetes) sets up a pod only once its central controller (kube-ovn-controller, ovnkube-master / ovnkube-controller) has allocated the pod an address and written it into the pod's annotations. The plugin on the node waits for that annotation and gives up: the controller is down, behind on a backlog after a reboot, or failed on this pod (a logical switch port it could not add).",
+    remediation: [
+      "Read the controller's log for the pod's name at the failure's time: an error on the pod (annotation update refused, logical port add failed) or no mention at all (the controller is not processing).",
+      "Check the controller pods are running and their connection to the OVN northbound database is up; restart them if they hang.",
+      "For Kube-OVN, check the pod's subnet still has free addresses (`no available ip` is the IPAM exhausted).",
+    ],
+    refs: [
+      gh("kubeovn/kube-ovn", 2186, "report", "`no address allocated to pod ... please see kube-ovn-controller logs` while the controller fails on the pod"),
+      gh(
+        "ovn-kubernetes/ovn-kubernetes",
+        1523,
+        "fix",
+        "the controller posts its own event when adding the pod's logical port fails, the reason behind the annotation timeout",
+        true,
+      ),
+    ],
+  },
+  {
     key: "truncated",
     title: "Cause cut off",
     meaning: "The failure's text ends where the cause would follow: the line was cut by the log pipeline or the collector, so the cause is not in the data.",

@@ -30,6 +30,9 @@
  *    when it lies within `eventSlackS` of the time span of a kubelet or runtime log
  *    file of this boot and the node logs report failures of its pod at all. Covered
  *    events join the nearest node attempt of their pod as evidence.
+ *    file of this boot. Covered events join the nearest node attempt of their pod as
+ *    evidence. An event printed more than once (a watch capture, two describes) counts once, by
+ *    its latest printing (`k8s-event-identity.ts`).
  *
  * Windows: a window opens at the first attempt (after T+0, or after the previous window closed)
  * and closes at the first attempt A such that (1) a sandbox succeeds (`sandbox.created`) after A
@@ -42,6 +45,7 @@
 import type { BootEvent } from "./types";
 import { splitStructured } from "../normalise/go-text";
 import { answersToRequests } from "./attempt-requests";
+import { latestPrintings } from "./k8s-event-identity";
 
 /** How failure lines are grouped into attempts (the parameters every attempt-reading detector carries). */
 export interface AttemptParams {
@@ -239,7 +243,8 @@ export function collectAttempts(events: BootEvent[], p: AttemptParams = attemptD
   lines.sort((a, b) => a.ts! - b.ts! || a.fileId - b.fileId || a.line - b.line);
   lines = answersToRequests(lines, events);
   const nodeLines = lines.filter((e) => !isK8sEvent(e));
-  const eventLines = lines.filter(isK8sEvent);
+  // an event printed again (a watch, a second describe) with its count so far counts once
+  const eventLines = latestPrintings(lines.filter(isK8sEvent));
 
   // 1. by sandbox id
   const attempts: Attempt[] = [];

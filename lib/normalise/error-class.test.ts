@@ -76,6 +76,23 @@ describe("errorClassOf: fixed slugs", () => {
       "hns-network-missing",
     ],
     ["error while ProvisionEndpoint(cbr0_ep,5f1c,C:\\k\\cni): hnsCall failed in Win32: The network was not found.", "hns-network-missing"],
+    [
+      'failed to setup network for sandbox "0a1b": plugin type="kube-ovn" failed (add): RPC failed; request ip return 500 no address allocated to pod shop/web-5d8c7b9f4-q2w3e provider ovn, please see kube-ovn-controller logs to find errors',
+      "cni-pod-address-pending",
+    ],
+    [
+      "CNI request failed with status 400: [default/web 725605] failed to get pod annotation: timed out waiting for annotations: context deadline exceeded",
+      "cni-pod-address-pending",
+    ],
+    [
+      'networkPlugin cni failed to set up pod "web_default" network: [default/web] failed to get pod annotation: timed out waiting for the condition',
+      "cni-pod-address-pending",
+    ],
+    ['networkPlugin cni failed to set up pod "sample-0_dxp" network: request ip return 500 no available ip for pod dxp/sample-0', "ipam-exhausted"],
+    [
+      'plugin type="kube-ovn" failed (add): RPC failed; Post "http://dummy/api/v1/add": dial unix /run/openvswitch/kube-ovn-daemon.sock: connect: connection refused',
+      "cni-agent-unreachable",
+    ],
   ];
   it.each(cases)("%s -> %s", (text, slug) => {
     expect(errorClassOf(text)).toBe(slug);

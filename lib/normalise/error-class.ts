@@ -29,6 +29,7 @@ export const ERROR_CLASS_SLUGS = [
   "netns-gone",
   "hns-endpoint-exists",
   "hns-network-missing",
+  "cni-pod-address-pending",
   "truncated",
 ] as const;
 
@@ -71,6 +72,12 @@ export type ErrorClassSlug = (typeof ERROR_CLASS_SLUGS)[number];
  *   misquoted `--pod-infra-container-image` or `sandbox_image`, case 041;
  * - cni-api-unauthorized: the CNI plugin's Kubernetes API token refused (Calico `connection is
  *   unauthorized: Unauthorized` after its token expired or its service account was recreated);
+ * - cni-pod-address-pending: an OVN-based CNI plugin waiting for its central controller to give the
+ *   pod an address (Kube-OVN `request ip return 500 no address allocated to pod <ns>/<pod> provider
+ *   ovn, please see kube-ovn-controller logs`: kubeovn/kube-ovn `pkg/daemon/handler.go`;
+ *   OVN-Kubernetes `failed to get pod annotation: timed out waiting for annotations` /
+ *   `... timed out waiting for the condition`: ovn-kubernetes `go-controller/pkg/cni`); Kube-OVN's
+ *   `no available ip for pod` is its IPAM exhausted;
  * - flannel-subnet-missing: flannel's CNI plugin before flanneld wrote its lease
  *   (`open /run/flannel/subnet.env: no such file or directory`, `failed to load flannel 'subnet.env'
  *   file`: flannel-io/cni-plugin `flannel.go`), the flannel twin of Calico's nodename race;
@@ -130,6 +137,11 @@ const RULES: Array<{ slug: ErrorClassSlug; re: RegExp }> = [
     re: /failed to find plugin "?[^"\s]*"? in path|plugin type="?[^"\s]*"? not found|cni plugin [^\s]+ not found|exec: "[^"]*": executable file not found/i,
   },
   {
+    // before the deadline: OVN-Kubernetes ends its annotation timeout with `context deadline exceeded`
+    slug: "cni-pod-address-pending",
+    re: /no address allocated to pod\b|failed to get pod annotation: timed out waiting for (?:annotations|the condition)/i,
+  },
+  {
     slug: "netns-gone",
     re: /^(?![\s\S]*open current namespace)[\s\S]*(?:failed to Statfs "?(?:\/proc\/\d+\/ns\/net|\/(?:var\/)?run\/netns\/[^"\s]+)"?: no such file or directory|failed to (?:open|get) netns "?(?:\/proc\/\d+\/ns\/net|\/(?:var\/)?run\/netns\/[^"\s]+)"?: [^;]*?no such file or directory)/i,
   },
@@ -139,7 +151,7 @@ const RULES: Array<{ slug: ErrorClassSlug; re: RegExp }> = [
   },
   {
     slug: "ipam-exhausted",
-    re: /no IP addresses available|No available addresses|no available IP(?:\/Prefix)? addresses|no more free affine blocks|range set[^;]*exhausted|ipam[^;]*exhausted|failed to assign an IP address|failed to allocate (?:an? )?IP|InsufficientCidrBlocks|not enough IPs/i,
+    re: /no available ip for pod\b|no IP addresses available|No available addresses|no available IP(?:\/Prefix)? addresses|no more free affine blocks|range set[^;]*exhausted|ipam[^;]*exhausted|failed to assign an IP address|failed to allocate (?:an? )?IP|InsufficientCidrBlocks|not enough IPs/i,
   },
   {
     slug: "netplugin-no-error-message",

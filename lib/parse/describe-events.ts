@@ -25,7 +25,8 @@
  * with its closing quote on the next line). A row cut short after its type (`  Warning`) is
  * still a record when it sits in a table. Indented lines inside a table continue the row before;
  * so does a line at column 0 right under a row that is no key line, starts no log record and
- * no event message of its own (a message a page wrapped at blanks: joined after one blank).
+ * no event message of its own (a message a page wrapped at blanks: joined after one blank), and
+ * so do column-0 lines of a row hand-wrapped inside prose (`isHandWrapPiece`), joined with a blank.
  *
  * A message copied from a page that escaped it (`&#34;`, `&quot;`) is read with its character
  * references decoded (helpers/html-entities.ts).
@@ -122,6 +123,11 @@ function isWrappedPiece(line: string): boolean {
   return !NAME_RE.test(line) && !isDescribeKey(line) && !RECORD_START.test(line) && parseK8sMessage(line) === null;
 }
 
+/** The line above ended a sentence and this one starts another (`… re-created.` then `Normal is …`): prose under the table, not a wrapped piece. */
+function endsSentenceBefore(above: string, line: string): boolean {
+  return /[.!?]\s*$/.test(above) && /^[A-Z]/.test(line);
+}
+
 /** The object a describe output is about (from its key lines). */
 interface Described {
   name: string | null;
@@ -141,6 +147,7 @@ interface Table {
 
 class DescribeEventsParser implements LineParser {
   private readonly collectedMs: number | null;
+  private readonly fromPrintTime: boolean;
   private readonly pending: PendingAgeRecord[] = [];
   private readonly tables: Table[] = [];
   private table: Table | null = null;
@@ -151,9 +158,17 @@ class DescribeEventsParser implements LineParser {
   /** the last line read was a row or its continuation, and its number (blank lines are not read) */
   private underRow = false;
   private rowEnd = -1;
+  private rowText = "";
+  /** line number and text of the last row or hand-wrapped piece read (see isHandWrapPiece) */
+  private chainLine = -2;
+  private chainText = "";
+  private chainEmpty = false;
+  private chainHand = false;
+  private inEventsBefore = false;
 
   constructor(ctx: ParseContext) {
     this.collectedMs = ctx.collectedMs;
+    this.fromPrintTime = ctx.agesFromPrintTime === true;
   }
 
   private newTable(): Table {
@@ -163,16 +178,31 @@ class DescribeEventsParser implements LineParser {
     return t;
   }
 
-  parseLine(raw: string, lineNo?: number): LineResult {
-    const under = this.underRow && (lineNo === undefined || lineNo === this.rowEnd + 1);
-    const res = this.read(raw, under);
+  parseLine(raw: string, lineNo = -1): LineResult {
+    const under = this.underRow && (lineNo < 0 || lineNo === this.rowEnd + 1);
+    this.inEventsBefore = this.inEvents && this.table !== null && this.table.rows.length > 0;
+    const res = this.read(raw, lineNo, under);
     this.underRow = res !== null && res.type !== "banner";
-    if (lineNo !== undefined) this.rowEnd = lineNo;
+    if (this.underRow) this.rowText = raw;
+    if (lineNo >= 0) this.rowEnd = lineNo;
+    if (res !== null && res.type === "record") {
+      this.chainLine = lineNo;
+      this.chainText = raw;
+      this.chainHand = raw.length < HAND_WRAP_MAX;
+      this.chainEmpty = res.record.message === "";
+    } else if (res === null && lineNo >= 0 && lineNo === this.chainLine + 1 && this.inEventsBefore && !/^\s/.test(raw)) {
+      // a column-0 line right under a row: the paste layer may join it as a terminal's cut piece,
+      // so the table (and its indented continuations) goes on
+      this.inEvents = true;
+      this.chainLine = lineNo;
+      this.chainText = raw;
+      this.chainEmpty = false;
+    } else if (res === null || res.type === "banner") this.chainLine = -2;
     return res;
   }
 
   /** `under`: the line right above was a row or its continuation */
-  private read(raw: string, under: boolean): LineResult {
+  private read(raw: string, lineNo: number, under: boolean): LineResult {
     const c0 = raw.charCodeAt(0);
     const line = c0 === 32 || c0 > 0x2500 ? unbox(raw) : raw;
     if (line.length === 0 || line.trim() === "") return c0 > 0x2500 || c0 === 32 ? this.banner() : null;
@@ -202,8 +232,16 @@ class DescribeEventsParser implements LineParser {
       return this.inDescribe ? this.banner() : null;
     }
     if (isKubectlPrompt(raw) || isBoxBorder(raw)) return this.banner();
+    if (lineNo >= 0 && lineNo === this.chainLine + 1 && isHandWrapPiece(line, this.chainText, this.chainHand)) {
+      const glue = this.chainEmpty ? "" : " ";
+      this.chainLine = lineNo;
+      this.chainText = line;
+      this.chainHand ||= line.length < HAND_WRAP_MAX;
+      this.chainEmpty = false;
+      return { type: "continuation", text: line.trim(), glue };
+    }
     // a row's message a page wrapped at blanks goes on at column 0 (no key line, no record start)
-    if (under && this.inEvents && this.table && this.table.rows.length > 0 && isWrappedPiece(line)) {
+    if (under && this.inEvents && this.table && this.table.rows.length > 0 && isWrappedPiece(line) && !endsSentenceBefore(this.rowText, line)) {
       return { type: "continuation", text: line.trim(), glue: " " };
     }
     const n = NAME_RE.exec(line);
@@ -350,7 +388,7 @@ class DescribeEventsParser implements LineParser {
 
   finish(): void {
     for (const t of this.tables) settleTable(t);
-    settleAges(this.pending, this.collectedMs);
+    settleAges(this.pending, this.collectedMs, this.fromPrintTime);
   }
 }
 
@@ -415,6 +453,44 @@ function settleTable(t: Table): void {
 }
 
 const ROW_SNIFF = new RegExp(`^\\s*(?:["'] ?)?${EVENT_TYPE}\\s+${REASON}\\s+${AGE_CELL}(?:\\s|$)`);
+/**
+ * Hand-wrapped rows: a row copied into prose (an issue body, a commit message) and broken by hand
+ * or by an editor at about 72 columns, the pieces at column 0 (`Warning  FailedCreatePodSandBox
+ * 2m48s (x194 over 88m)  kubelet, node1` / `(combined from similar events): Failed to create pod
+ * sandbox: rpc error:` / `code = Unknown desc = …`). A piece follows the row or piece right above
+ * it (no blank line between) when that line is shorter than `HAND_WRAP_MAX`, or up to
+ * `HAND_WRAP_LONGEST` long, broken between words with no blank kept, in a row whose first line
+ * or an earlier piece was shorter than `HAND_WRAP_MAX` (a terminal's hard wrap
+ * fills 80+ columns, cut inside a word or keeping the blank, and is joined by the paste layer with
+ * nothing between), and it does not start
+ * another record, a padded table cell or a describe key, and the line above did not end a sentence.
+ * Its text joins the message after one blank.
+ */
+const HAND_WRAP_MAX = 80;
+/** a line this long is a row as kubectl printed it, not a hand-wrapped one */
+const HAND_WRAP_LONGEST = 200;
+
+function isAlnum(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+const PIECE_STOP_RE = new RegExp(
+  String.raw`^(?:\s|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d|\d{4}-\d\d-\d\d[T ]\d\d:|\d\d?:\d\d:\d\d|[IWEF]\d{4} \d\d:|time="|level=|\{"|\[\s*\d+\.\d+\]|[A-Z][A-Za-z ]{0,30}:\s|\d+[smhd]\S*\s+${EVENT_TYPE}\s|[$#%>] |\S+(?: {3,}|\t)\S)`,
+);
+
+/**
+ * Can `line` be a hand-wrapped piece of the row message whose last line was `prev`? `hand`: the
+ * row or a piece before was shorter than `HAND_WRAP_MAX` (the row was wrapped by hand, not by a
+ * terminal).
+ */
+function isHandWrapPiece(line: string, prev: string, hand: boolean): boolean {
+  const n = prev.length;
+  if (n === 0 || n > HAND_WRAP_LONGEST || line.length === 0) return false;
+  // 80+ columns: a terminal's cut (inside a word, or at a blank it kept) is joined by the paste layer
+  if (n >= HAND_WRAP_MAX && (!hand || prev.charCodeAt(n - 1) === 32 || (isAlnum(prev.charCodeAt(n - 1)) && isAlnum(line.charCodeAt(0))))) return false;
+  if (/[.!?]["')]?\s*$/.test(prev) && !/\.\.\.$/.test(prev)) return false;
+  return !PIECE_STOP_RE.test(line) && !ROW_SNIFF.test(line) && !HEADER_RE.test(line) && !EVENTS_RE.test(line);
+}
+
 const DESCRIBE_KEY_SNIFF =
   /^(?:Namespace|Labels|Annotations|Node|Priority|Start Time|Status|IP|Roles|CreationTimestamp|Selector|Controlled By|Taints|Containers):(?:\s|$)/;
 
@@ -426,15 +502,27 @@ export const describeEventsSpec: FormatSpec = {
     let rows = 0;
     let total = 0;
     let keys = 0;
+    // pieces of hand-wrapped rows (see isHandWrapPiece): the line above, when it is a row or piece
+    let pieces = 0;
+    let chain: string | null = null;
+    let hand = false;
     for (const raw of lines) {
       if (isKubectlPrompt(raw) || isBoxBorder(raw)) continue;
       const l = unbox(raw);
       if (EVENTS_RE.test(l) || HEADER_RE.test(l) || OLD_HEADER_RE.test(l)) return true;
       total++;
-      if (ROW_SNIFF.test(l) || OLD_ROW_RE.test(l)) rows++;
+      if (ROW_SNIFF.test(l) || OLD_ROW_RE.test(l)) {
+        rows++;
+        chain = l;
+        hand = l.length < HAND_WRAP_MAX;
+      } else if (chain !== null && isHandWrapPiece(l, chain, hand)) {
+        pieces++;
+        chain = l;
+        hand ||= l.length < HAND_WRAP_MAX;
+      } else chain = null;
       if (DESCRIBE_KEY_SNIFF.test(l)) keys++;
     }
-    if (rows > 0 && rows * 2 >= total) return true;
+    if (rows > 0 && (rows * 2 >= total || (pieces >= 2 && (rows + pieces) * 2 >= total))) return true;
     const first = lines.find((l) => !isKubectlPrompt(l) && !isBoxBorder(l));
     return first !== undefined && NAME_RE.test(unbox(first)) && keys >= 2;
   },
@@ -530,6 +618,17 @@ export const describeEventsSpec: FormatSpec = {
         epochPrecision: "age",
         message: "Failed create pod sandbox.",
         fields: { reason: "FailedCreatePodSandBox", type: "Warning", count: "27", age: "1m (x27 over 9m)", source: "kubelet", node: "worker-1" },
+      },
+    },
+    {
+      // a row copied into prose and wrapped by hand: it ends at its source, the message follows at column 0
+      line: "Warning  FailedCreatePodSandBox  2m51s (x194 over 88m)  kubelet, ovn-worker3",
+      after: ["(combined from similar events): Failed to create pod sandbox: rpc error:", "code = Unknown desc = failed to set up sandbox container"],
+      collectedMs: Date.UTC(2023, 4, 10, 9, 0, 0),
+      expect: {
+        epochMs: Date.UTC(2023, 4, 10, 8, 57, 9),
+        message: "",
+        fields: { reason: "FailedCreatePodSandBox", type: "Warning", count: "194", age: "2m51s (x194 over 88m)", source: "kubelet", node: "ovn-worker3" },
       },
     },
     { line: "Events:", expect: { banner: { type: "header" } } },

@@ -174,9 +174,13 @@ class GcloudYamlParser implements LineParser {
   newestFirst = false;
   private readonly lines: string[] = [];
   private firstLineNo = 0;
+  private headOnly = true;
 
   parseLine(line: string, lineNo = this.firstLineNo + this.lines.length): LineResult {
     if (this.lines.length === 0) {
+      // the indented rest of an entry cut at the paste's start: the document's head
+      if (line.charCodeAt(0) === 32 && this.headOnly && YAML_LINE.test(line)) return { type: "continuation", text: "" };
+      this.headOnly = false;
       if (!YAML_LINE.test(line) || line.charCodeAt(0) === 32) return null;
       this.firstLineNo = lineNo;
     } else if (!YAML_LINE.test(line) && line.trim() !== "") return null;
@@ -228,11 +232,13 @@ export const gcloudLoggingYamlSpec: FormatSpec = {
   name: "gcp-logging-yaml",
   kind: "cloud-logging",
   sniff(_path, lines) {
-    const first = lines.find((l) => !/^---\s*$/.test(l));
-    if (first === undefined || first.charCodeAt(0) === 32 || !/^(?:- )?[A-Za-z_]\w*:(?:\s|$)/.test(first)) return false;
+    // a paste cut inside an entry starts with the indented rest of its payload
+    const first = lines.find((l) => !/^---\s*$/.test(l) && l.charCodeAt(0) !== 32);
+    if (first === undefined || !/^(?:- )?[A-Za-z_]\w*:(?:\s|$)/.test(first)) return false;
     let keys = 0;
     for (const l of lines) if (TOP_KEY.test(l.startsWith("- ") ? l.slice(2) : l)) keys++;
-    return keys >= 2 && lines.some((l) => /^(?:- )?timestamp:\s/.test(l) || /^(?:- )?receiveTimestamp:\s/.test(l));
+    // a long jsonPayload (a Kubernetes event) can push `timestamp:` past the sniff lines
+    return keys >= 2 && lines.some((l) => /^(?:- )?(?:timestamp|receiveTimestamp|jsonPayload|protoPayload):(?:\s|$)/.test(l));
   },
   createParser: () => new GcloudYamlParser(),
   samples: [
@@ -259,6 +265,54 @@ export const gcloudLoggingYamlSpec: FormatSpec = {
         component: "containerd",
         severity: 3,
         message: "RunPodSandbox for &PodSandboxMetadata{Name:konnectivity-agent-7d4f9,} failed, error",
+      },
+    },
+    {
+      // a GKE events entry: the Event in jsonPayload, its message folded (`>-`), `timestamp:` past the sniff lines
+      line: "---",
+      after: [
+        "insertId: 1a2b3c4d5e6f",
+        "jsonPayload:",
+        "  count: 23",
+        "  firstTimestamp: '2024-06-11T07:30:02Z'",
+        "  involvedObject:",
+        "    kind: Pod",
+        "    name: checkout-7f6d5c4b3-zx9qp",
+        "    namespace: shop",
+        "  kind: Event",
+        "  lastTimestamp: '2024-06-11T07:41:15Z'",
+        "  message: >-",
+        "    Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup",
+        '    network for sandbox "5e4d": plugin type="cilium-cni" failed (add): unable to',
+        "    connect to Cilium daemon",
+        "  reason: FailedCreatePodSandBox",
+        "  source:",
+        "    component: kubelet",
+        "    host: gke-shop-pool-2-9a8b7c6d-w3e4",
+        "  type: Warning",
+        "logName: projects/shop-prod/logs/events",
+        "resource:",
+        "  labels:",
+        "    cluster_name: shop-prod",
+        "  type: k8s_pod",
+        "severity: WARNING",
+        "timestamp: '2024-06-11T07:41:15Z'",
+      ],
+      expect: {
+        component: "k8s-events",
+        message:
+          'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "5e4d": plugin type="cilium-cni" failed (add): unable to connect to Cilium daemon',
+        k8sEvent: {
+          reason: "FailedCreatePodSandBox",
+          type: "Warning",
+          count: 23,
+          namespace: "shop",
+          objectKind: "Pod",
+          objectName: "checkout-7f6d5c4b3-zx9qp",
+          node: "gke-shop-pool-2-9a8b7c6d-w3e4",
+          firstMs: Date.UTC(2024, 5, 11, 7, 30, 2),
+          lastMs: Date.UTC(2024, 5, 11, 7, 41, 15),
+        },
       },
     },
   ],

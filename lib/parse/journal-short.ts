@@ -257,6 +257,10 @@ function isPaddedCjkMonth(line: string): boolean {
  * Likewise a Go panic or goroutine dump (go-panic.ts) written to stderr arrives one entry per line:
  * the entries after its first line, under the same identifier and pid, that are dump lines
  * (frames, `file:line +0x…`, `goroutine N [state]:`, blanks) continue it: one multi-line event.
+ * And a klog message that leaves a quote open (the CNI error it quotes held a newline, as
+ * dockershim and openshift-sdn print `CNI request failed with status 400: 'failed …` then `'`)
+ * goes on in the entries after it under the same identifier and pid, up to the one holding the
+ * closing quote, unless one starts a klog header.
  */
 export class JournalEnvelopeParser implements LineParser {
   readonly settled = true;
@@ -264,6 +268,8 @@ export class JournalEnvelopeParser implements LineParser {
   private lastPid: number | undefined = undefined;
   private lastWasKlog = false;
   private inDump = false;
+  /** the quote a klog record's message left open (its error went on in the next entry), or null */
+  private openQuote: string | null = null;
 
   constructor(private readonly parseRecord: (line: string) => LineResult) {}
 
@@ -290,6 +296,11 @@ export class JournalEnvelopeParser implements LineParser {
       const m = r.message;
       const m0 = m.charCodeAt(0);
       if (m0 === 9 || m0 === 32 || m === ">") return { type: "continuation", text: m };
+      // the rest of a message whose quoted error held a newline (`… status 400: 'failed …` / `'`)
+      if (this.openQuote !== null && !KLOG_HEAD_RE.test(m)) {
+        if (m.indexOf(this.openQuote) >= 0) this.openQuote = null;
+        return { type: "continuation", text: m };
+      }
     }
     if (this.inDump && same && isDumpLine(r.message)) return { type: "continuation", text: r.message };
     this.inDump = isDumpStart(r.message);
@@ -297,8 +308,29 @@ export class JournalEnvelopeParser implements LineParser {
     this.lastIdent = r.ident;
     this.lastPid = r.pid;
     this.lastWasKlog = lastEnvelopeWasKlog();
+    this.openQuote = this.lastWasKlog ? openQuoteOf(r.message) : null;
     return res;
   }
+}
+
+/** A klog header at a message's start (`E0305 08:01:20.441190 `). */
+const KLOG_HEAD_RE = /^[IWEF]\d{4} \d\d:\d\d:\d\d/;
+
+/**
+ * The quote (`'` or `"`) a message leaves open: an odd count of it, one of them opening after a
+ * blank (`: 'failed …`); escaped double quotes do not count. null when none is open.
+ */
+function openQuoteOf(m: string): string | null {
+  let single = 0;
+  let double = 0;
+  for (let i = 0; i < m.length; i++) {
+    const c = m.charCodeAt(i);
+    if (c === 39) single++;
+    else if (c === 34 && m.charCodeAt(i - 1) !== 92) double++;
+  }
+  if (single % 2 === 1 && m.indexOf(" '") >= 0) return "'";
+  if (double % 2 === 1 && m.indexOf(' "') >= 0) return '"';
+  return null;
 }
 
 const SNIFF = /^[A-Z][a-z]{2} [ 0-3]\d [0-2]\d:[0-5]\d:[0-6]\d(?:\.\d{6})? (?:\S+ )?[^\s[:]+(?:\[\d+\])?: /;

@@ -128,6 +128,8 @@ class EventsJsonParser implements LineParser {
   private topStart: { line: number; off: number; items: number } | null = null;
   private readonly spans: Span[] = [];
   private broken = false;
+  /** no line was refused and no document opened yet: JSON fragments are the rest of a cut event */
+  private headOnly = true;
 
   parseLine(line: string, lineNo = this.lines.length + 1): LineResult {
     if (this.broken) return null;
@@ -135,7 +137,12 @@ class EventsJsonParser implements LineParser {
       // outside a document only `{` / `[` may start one (after blanks)
       const t = line.trimStart();
       const c = t.charCodeAt(0);
-      if (c !== 123 && c !== 91 && t !== "," && t !== "") return null;
+      if (c !== 123 && c !== 91 && t !== "," && t !== "") {
+        // a paste cut inside an event: its rest, before any document opens, is the file's head
+        if (this.lines.length === 0 && this.headOnly && (JSON_LINE_RE.test(line) || CUT_TAIL_RE.test(line))) return { type: "continuation", text: "" };
+        this.headOnly = false;
+        return null;
+      }
     }
     this.lines.push(line);
     this.lineNos.push(lineNo);
@@ -241,6 +248,8 @@ class EventsJsonParser implements LineParser {
 const KIND_RE = /"kind"\s*:\s*"Event(?:List)?"/;
 const INVOLVED_RE = /"(?:involvedObject|regarding)"\s*:\s*\{/;
 /** A line of pretty-printed JSON: a member, a bracket, or a scalar in an array. */
+/** The rest of a compact object cut at its start: members, then its closing brace (`…Z", "type": "Warning"}`). */
+const CUT_TAIL_RE = /"\s*:\s*(?:"|\d|\{|\[|null|true|false)[\s\S]*[}\]],?\s*$/;
 const JSON_LINE_RE = /^\s*(?:"(?:[^"\\]|\\.)*"\s*(?::|,?\s*$)|[{}[\]]|-?\d|true\b|false\b|null\b)/;
 
 /** Format spec: Kubernetes events as JSON documents (`kubectl get events -o json`, troubleshoot). */
@@ -254,6 +263,13 @@ export const k8sEventsJsonSpec: FormatSpec = {
     for (const l of lines) if (KIND_RE.test(l) || INVOLVED_RE.test(l)) events = true;
     if (!events) return false;
     if (c === 123 || c === 91) return true;
+    // objects one per line (`-o json` through `jq -c`, a watch) with the first one cut at its start
+    let opens = 0;
+    for (const l of lines) {
+      const o = l.trimStart().charCodeAt(0);
+      if (o === 123 || o === 91) opens++;
+    }
+    if (opens > 0 && opens * 2 >= lines.length && CUT_TAIL_RE.test(lines[0])) return true;
     // a paste cut inside a pretty-printed list: every line is a JSON member, value or bracket
     let json = 0;
     for (const l of lines) if (JSON_LINE_RE.test(l)) json++;

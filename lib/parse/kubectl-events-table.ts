@@ -38,7 +38,7 @@
  * decoded (helpers/html-entities.ts).
  */
 import { decodeEntities } from "./helpers/html-entities";
-import { type Age, type PendingAgeRecord, parseAge, parseAgeColumn, settleAges } from "./helpers/kube-age";
+import { type Age, keepPrintOrder, type PendingAgeRecord, parseAge, parseAgeColumn, settleAges } from "./helpers/kube-age";
 import {
   AGE,
   AGE_CELL,
@@ -87,6 +87,8 @@ const BARE_COMMAND_RE =
  * A multus message naming its pod: `[<namespace>/<pod>]`, `[<namespace>/<pod>/<uid>]` or
  * `[<namespace>/<pod>/<uid>:<network>]`.
  */
+/** `kubectl get events -w` / `--watch` / `--watch-only` (also `-w=true`, `-Aw`). */
+const WATCH_FLAG_RE = /(?:^|\s)(?:-[a-zA-Z]*w[a-zA-Z]*(?:=true)?|--watch(?:-only)?(?:=true)?)(?=\s|$)/;
 const BRACKET_POD_RE = /\[([a-z0-9][-a-z0-9]{0,62})\/([a-z0-9][-a-z0-9.]*)(?:\/[0-9a-f-]{36})?(?:[:\]])/;
 /**
  * The start of a line of another log format (journal / syslog / ISO / klog / logrus / JSON, a describe
@@ -241,6 +243,9 @@ interface Listing {
 
 class EventsTableParser implements LineParser {
   private readonly collectedMs: number | null;
+  private readonly fromPrintTime: boolean;
+  /** a watch (`-w`, `--watch`, `--output-watch-events`): rows were printed as they happened, in order */
+  private watch = false;
   private readonly pending: PendingAgeRecord[] = [];
   private readonly listings: Listing[] = [];
   private listing: Listing | null = null;
@@ -254,6 +259,7 @@ class EventsTableParser implements LineParser {
 
   constructor(ctx: ParseContext) {
     this.collectedMs = ctx.collectedMs;
+    this.fromPrintTime = ctx.agesFromPrintTime === true;
   }
 
   parseLine(raw: string): LineResult {
@@ -342,6 +348,7 @@ class EventsTableParser implements LineParser {
   pasteBanner(line: string): void {
     this.open = null;
     if (!isKubectlPrompt(line) && !BARE_COMMAND_RE.test(line)) return;
+    if (WATCH_FLAG_RE.test(line)) this.watch = true;
     const ns = kubectlNamespace(line);
     this.listing = { namespace: ns.namespace, contextNamespace: ns.namespace === null && !ns.all, rows: [] };
     this.listings.push(this.listing);
@@ -363,6 +370,7 @@ class EventsTableParser implements LineParser {
     const namespace = cells.NAMESPACE || null;
     const src = cells.SOURCE !== undefined ? parseSource(cells.SOURCE) : null;
     const node = src?.host ?? (kind === "Node" ? name : null);
+    if (cells.EVENT !== undefined) this.watch = true;
     const countCell = cells.COUNT;
     const count = countCell && /^\d+$/.test(countCell) && Number(countCell) > 0 ? Number(countCell) : age.count;
     let first: Age | null = age.first;
@@ -413,7 +421,8 @@ class EventsTableParser implements LineParser {
       if (ev.objectKind === "Pod" && ev.objectName)
         (p.record.fields as Record<string, string>).pod = ev.namespace ? `${ev.namespace}/${ev.objectName}` : ev.objectName;
     }
-    settleAges(this.pending, this.collectedMs);
+    settleAges(this.pending, this.collectedMs, this.fromPrintTime);
+    if (this.watch && !this.fromPrintTime) keepPrintOrder(this.pending);
   }
 }
 
@@ -693,6 +702,29 @@ export const kubectlEventsTableSpec: FormatSpec = {
     {
       line: "[root@master-1 ~]# kubectl get events -A",
       expect: { banner: { type: "header" } },
+    },
+    {
+      // a watch: rows printed live, `0s` each; the `1s` row printed after them bounds them all
+      context: ["$ kubectl get events -n shop -w", "LAST SEEN   TYPE      REASON                   OBJECT                MESSAGE"],
+      line: '0s          Warning   FailedCreatePodSandBox   pod/web-5f7c9-abcde   Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "aa11"',
+      after: ['1s          Normal    Pulled                   pod/web-5f7c9-abcde   Container image "nginx:1.25" already present on machine'],
+      collectedMs: Date.UTC(2023, 0, 2, 3, 10, 0),
+      expect: {
+        epochMs: Date.UTC(2023, 0, 2, 3, 9, 59),
+        k8sEvent: {
+          reason: "FailedCreatePodSandBox",
+          type: "Warning",
+          count: 1,
+          namespace: "shop",
+          objectKind: "Pod",
+          objectName: "web-5f7c9-abcde",
+          node: null,
+          firstMs: Date.UTC(2023, 0, 2, 3, 9, 59),
+          lastMs: Date.UTC(2023, 0, 2, 3, 9, 59),
+          firstUncertaintyMs: 1000,
+          lastUncertaintyMs: 1000,
+        },
+      },
     },
   ],
   notMine: [

@@ -15,11 +15,23 @@
  * - `timestamps`: `kubectl logs --timestamps` / `docker logs -t` / stern `--timestamps`:
  *   RFC3339 (up to 9 fraction digits) and one space. The record's own stamp wins; records
  *   without one take this stamp. → fields.prefixTime (as printed).
- * - `ci-stamp`: a CI console's print time in brackets before every line: Jenkins Pipeline with the
- *   Timestamper plugin, `[2020-04-22T16:16:19.063Z] ` (ISO 8601 in UTC, ms). It is when the CI
- *   job printed the line, not when the component logged it: never a record's time; with no
- *   collection time given, the last one is the collection time of kubectl ages (`ciStampMs`).
- *   → fields.prefixTime (as printed).
+ * - CI consoles' print times (when the job printed the line, not when the component logged it:
+ *   never a record's time). With no collection time given, kubectl ages count back from each
+ *   row's own print time (`ParseContext.agesFromPrintTime`), and the last stamp of the file is the
+ *   collection time of rows without one (`printStampMs`). → fields.prefixTime (as printed;
+ *   Buildkite's epoch ms as ISO 8601).
+ *   - `ci-stamp`: `[2020-04-22T16:16:19.063Z] `, ISO 8601 in brackets: Jenkins Pipeline with the
+ *     Timestamper plugin, buildkite-agent `--timestamp-lines` (`[2017-03-23T23:19:48Z] `);
+ *   - `gitlab-stamp`: GitLab Runner 17+ with `FF_TIMESTAMPS`: `2024-05-30T12:52:17.123456Z 00O `
+ *     (RFC 3339 UTC, µs, then the stream number in two hex digits, `O` stdout / `E` stderr, and
+ *     `+` on the pieces of a line the runner split);
+ *   - `buildkite-stamp`: a Buildkite raw log's APC `ESC _bk;t=1672628645678 BEL` (epoch ms), the
+ *     control characters often lost in a paste;
+ *   - `ci-clock`: Jenkins Timestamper's freestyle default `21:51:15  ` (time of day, two blanks): no
+ *     date, so never an anchor for ages;
+ *   - `timestamps` (below) before a kubectl table: GitHub Actions' raw log `2023-01-02T03:04:05.6789012Z `
+ *     (7 fraction digits) and `docker logs -t` of a job container have that shape; before kubectl
+ *     output it can only be a print time.
  * - `host`: `<address>: <line>` (`talosctl -n <ip> logs|dmesg`, pdsh/clush: `<host>: `) and
  *   `<host> | <line>` (multi-node tools, compose-style, name padded with spaces). IPv4, IPv6 or
  *   a host name holding a digit, `-` or `.`. → record.host (the node) unless the record names
@@ -136,17 +148,64 @@ export const CI_STAMP: PrefixLayer = {
   },
 };
 
-/** UTC ms (floored) of the last ci-stamp among `lines` (the collection time of a CI console paste), or null. */
-export function ciStampMs(lines: readonly string[]): number | null {
+export const GITLAB_STAMP: PrefixLayer = {
+  name: "gitlab-stamp",
+  re: /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z) [0-9a-f]{2}[OE]\+? /,
+  facts(m, out) {
+    out.printedText = m[1];
+  },
+};
+
+export const BUILDKITE_STAMP: PrefixLayer = {
+  name: "buildkite-stamp",
+  re: /^\x1b?_bk;t=(\d{10,13})\x07?/,
+  facts(m, out) {
+    const ms = Number(m[1]);
+    out.printedText = new Date(m[1].length <= 10 ? ms * 1000 : ms).toISOString();
+  },
+};
+
+export const CI_CLOCK: PrefixLayer = {
+  name: "ci-clock",
+  re: /^(\d{2}:\d{2}:\d{2}(?:\.\d{3})?) {2}/,
+  facts(m, out) {
+    out.printedText = m[1];
+  },
+};
+
+/** Layers whose stamp is when a CI job printed the line, with a date (an anchor for kubectl ages). */
+const PRINT_LAYERS: ReadonlySet<PrefixLayer> = new Set([CI_STAMP, GITLAB_STAMP, BUILDKITE_STAMP, TIMESTAMPS]);
+
+/** Is `layer` a print time with a date (see the module comment)? `TIMESTAMPS` only before kubectl tables: the caller says. */
+export function isPrintTimeLayer(layer: PrefixLayer): boolean {
+  return PRINT_LAYERS.has(layer);
+}
+
+/** UTC ms (floored) of an ISO 8601 print stamp, or null. */
+export function printedMs(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const w = parseIsoStamp(text);
+  if (!w || w.year === null) return null;
+  const ms = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, Math.floor(w.ms));
+  return ms - (w.offsetMin ?? 0) * 60_000;
+}
+
+/** UTC ms of the last print stamp of `layer` among `lines` (the collection time of a CI console paste), or null. */
+export function printStampMs(lines: readonly string[], layer: PrefixLayer): number | null {
   for (let i = lines.length - 1; i >= 0; i--) {
-    const m = CI_STAMP_RE.exec(lines[i]);
+    const l = lines[i].charCodeAt(0) === 32 ? lines[i].trimStart() : lines[i];
+    const m = layer.re.exec(l);
     if (!m) continue;
-    const w = parseIsoStamp(m[1]);
-    if (!w || w.year === null) return null;
-    const ms = Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, Math.floor(w.ms));
-    return ms - (w.offsetMin ?? 0) * 60_000;
+    const facts: PrefixFacts = {};
+    layer.facts(m, facts);
+    return printedMs(facts.printedText ?? facts.timeText);
   }
   return null;
+}
+
+/** `printStampMs` of the Jenkins `[<ISO>] ` layer. */
+export function ciStampMs(lines: readonly string[]): number | null {
+  return printStampMs(lines, CI_STAMP);
 }
 
 const IPV4 = "(?:\\d{1,3}\\.){3}\\d{1,3}";
@@ -228,7 +287,10 @@ export const PREFIX_LAYERS: readonly PrefixLayer[] = [
   KAIL,
   KUBETAIL,
   CI_STAMP,
+  GITLAB_STAMP,
+  BUILDKITE_STAMP,
   TIMESTAMPS,
+  CI_CLOCK,
   CHAT,
   TAG,
   HOST,
@@ -366,7 +428,8 @@ export function planPrefix(path: string, first: readonly string[], sniff: (path:
  */
 export function applyPrefixFacts(rec: ParsedRecord, f: PrefixFacts): void {
   if (f.host !== undefined && rec.host === undefined) rec.host = f.host;
-  if (f.time && rec.time === null && (rec.epochMs === undefined || rec.epochMs === null)) rec.time = f.time;
+  // a Kubernetes event's time is its age (or stamps) counted from the print time, never the print time itself
+  if (f.time && rec.time === null && (rec.epochMs === undefined || rec.epochMs === null) && rec.k8sEvent === undefined) rec.time = f.time;
   if (
     f.pod === undefined &&
     f.container === undefined &&

@@ -52,7 +52,17 @@ import { LIMITS } from "../bundle/limits";
 import type { FileRecord, LayoutOptions, LineCounts, ParsedFile, TimeOptions } from "./file-types";
 import { isJournalBanner } from "./helpers/journal-banner";
 import { parseKlogHeader } from "./klog";
-import { applyPrefixFacts, CI_STAMP, ciStampMs, planPrefix, type PrefixFacts, type PrefixPlan, splitGlued, stripPrefix } from "./line-prefix";
+import {
+  applyPrefixFacts,
+  isPrintTimeLayer,
+  planPrefix,
+  printStampMs,
+  TIMESTAMPS,
+  type PrefixFacts,
+  type PrefixPlan,
+  splitGlued,
+  stripPrefix,
+} from "./line-prefix";
 import { markNoise } from "./noise";
 import {
   detectDecoration,
@@ -76,7 +86,7 @@ import { scanPairs } from "./helpers/text-scan";
 import { formatByName, FORMAT_REGISTRY } from "./registry";
 import { recordsNewestFirst, resolveTimes, wallToUtc, zoneFromStamps } from "./resolve-time";
 import { ZONE_ABBREVIATIONS } from "./helpers/time-util";
-import type { Banner, FormatSpec, LineParser, LineResult, ParsedRecord } from "./types";
+import type { Banner, FormatSpec, LineParser, LineResult, ParseContext, ParsedRecord } from "./types";
 import { parseComponentMessage } from "./helpers/component";
 import { fixedZone, resolveZone, UTC_ZONE, type Zone } from "./zone";
 
@@ -560,7 +570,7 @@ class LineReader {
     counts: LineCounts,
     readonly plan: PrefixPlan | null,
     readonly pasteBannersFirst: boolean,
-    readonly ctx: { collectedMs: number | null; path: string },
+    readonly ctx: ParseContext & { path: string },
   ) {
     this.counts = counts;
     this.entries = new Entries(deferred || parser.settled !== true);
@@ -958,9 +968,12 @@ export function parseLines(path: string, linesIn: readonly string[], opts: Parse
 
   // relative ages (kubectl) count back from the collection time, else from a CI console's last
   // print time, else from the upload's time (a guess)
-  const printedMs = (opts.collectedMs ?? null) === null && plan !== null && plan.layers[0] === CI_STAMP ? ciStampMs(lines) : null;
+  // print time (with a date), `TIMESTAMPS` only before kubectl tables (there it can only be one)
+  const printLayer = plan !== null && isPrintTimeLayer(plan.layers[0]) && (plan.layers[0] !== TIMESTAMPS || spec.kind === "k8s-events") ? plan.layers[0] : null;
+  const printedMs = (opts.collectedMs ?? null) === null && printLayer !== null ? printStampMs(lines, printLayer) : null;
   const agesFromUpload = (opts.collectedMs ?? null) === null && printedMs === null && (opts.uploadMs ?? null) !== null;
-  const ctx = { collectedMs: opts.collectedMs ?? printedMs ?? opts.uploadMs ?? null, path };
+  const ctx: ParseContext & { path: string } = { collectedMs: opts.collectedMs ?? printedMs ?? opts.uploadMs ?? null, path };
+  if (printedMs !== null) ctx.agesFromPrintTime = true;
   const parser = spec.createParser(ctx);
   const deferred = parser.deferred === true;
   const reader = new LineReader(path, lines, spec, parser, deferred, counts, plan, pasteBanners > 0, ctx);

@@ -60,6 +60,8 @@ describe("prose typed around a paste", () => {
       "kubelet:",
       "Node logs?",
       "- Then the node was drained and rebooted.",
+      "报错信息：",
+      "升级内核之后还是一样。pod 的信息",
     ]) {
       expect(isProse(l), l).toBe(true);
     }
@@ -73,6 +75,7 @@ describe("prose typed around a paste", () => {
       "goroutine 1 [running]:",
       "NAME      READY   STATUS",
       "Started kubelet",
+      "12月 06 02:16:20 node2 kubelet[3756]: E1206 02:16:20.865784    3756 cni.go:364] 失败",
     ]) {
       expect(isProse(l), l).toBe(false);
     }
@@ -198,5 +201,41 @@ describe("describe pasted from a multi-line header field", () => {
     expect(f.format).toBe("describe-events");
     expect(f.counts).toMatchObject({ records: 1, banner: 6, skipped: 0 });
     expect(f.records[0].k8sEvent).toMatchObject({ reason: "SandboxChanged", count: 6 });
+  });
+});
+
+describe("section heads of logs printed as one text", () => {
+  it("`tail` and `minikube logs` heads, minikube's lone `*` and Audit table are furniture; a Markdown list item is not", async () => {
+    const { isPasteBanner } = await import("./paste");
+    for (const l of [
+      "==> kubelet <==",
+      "==> /var/log/containers/x.log <==",
+      "* ==> Audit <==",
+      "* ==> storage-provisioner [5e6f7a8b9c0d] <==",
+      "*",
+      "* ",
+      "* |---------|------|",
+      "* | start   | --driver=docker  | minikube |",
+    ])
+      expect(isPasteBanner(l), l).toBe(true);
+    for (const l of ["* the kubelet restarted", "==> kubelet", "Mar 05 08:01:20 minikube kubelet[1830]: x"]) expect(isPasteBanner(l), l).toBe(false);
+  });
+});
+
+describe("a journal between shell prompts", () => {
+  const row = (s: string) =>
+    `Mar 05 08:01:${s} node-3 kubelet[1830]: E0305 08:01:${s}.441122    1830 remote_runtime.go:193] "RunPodSandbox from runtime service failed" err="rpc error: code = Unknown desc = failed to setup network for sandbox \\"1a2b3c\\": plugin type=\\"calico\\" failed (add): stat /var/lib/calico/nodename: no such file or directory"`;
+  it.each([
+    ["[root@node-3 ~]# journalctl -u kubelet", "[root@node-3 ~]# "],
+    ["$ sudo journalctl -u kubelet | grep -i sandbox", "$ "],
+    ["node-3:~ # journalctl -u kubelet", "$"],
+    ["(base) dev@laptop:~$ ssh node-3 journalctl -u kubelet", "core@node-3:~$ "],
+    ["admin@ip-10-0-0-1 ~ % journalctl -u kubelet", "sh-5.1# "],
+  ])("`%s` … `%s`: the two entries are the only records, the prompts banners", async (cmd, tail) => {
+    const { parseFile } = await import("./parse-file");
+    const f = parseFile("kubelet.txt", [cmd, row("20"), row("34"), tail].join("\n"), { year: 2024 });
+    expect(f.format).toBe("journal-short");
+    expect(f.counts).toMatchObject({ lines: 4, records: 2, banner: 2, continuation: 0, skipped: 0 });
+    expect(f.records.map((r) => r.message.endsWith('no such file or directory"'))).toEqual([true, true]);
   });
 });

@@ -53,13 +53,26 @@
 
 /** Shell prompt followed by a command (see the module comment). */
 const PROMPT =
-  /^(?:[\w.-]+@[\w.-]+(?::[^\s#$%]*)?\s?[#$%] ?|\[[\w.-]+@[\w.-]+(?: [^\]]*)?\][#$%] ?|[$%] \S|PS [A-Za-z]:\\[^>]*> ?|[A-Za-z]:\\[^>]*> ?|(?:ba|z|)sh-\d+(?:\.\d+)*[#$] ?|❯ \S|➜ )/;
+  /^(?:[$%]\s*$|\([\w.-]+\) [\w.-]+@[\w.-]+(?::[^\s#$%]*)?\s?[#$%] ?|[\w.-]+@[\w.-]+ [^\s#$%]+ [#$%] ?|[\w.-]+:[~/][^\s#$%]* # ?|[\w.-]+@[\w.-]+(?::[^\s#$%]*)?\s?[#$%] ?|\[[\w.-]+@[\w.-]+(?: [^\]]*)?\][#$%] ?|[$%] \S|PS [A-Za-z]:\\[^>]*> ?|[A-Za-z]:\\[^>]*> ?|(?:ba|z|)sh-\d+(?:\.\d+)*[#$] ?|❯ \S|➜ )/;
 /** A comment, Markdown fence or grep separator line. */
 const NOTE = /^(?:#+(?:\s|$)|\/\/ |```[\w-]*\s*$|--$|~~~\s*$)/;
 
 /** A command typed without a prompt: optional `sudo`, `VAR=value` words, then a node/cluster tool. */
 const COMMAND =
   /^(?:sudo(?: -\S+)* )?(?:[A-Z_][A-Z0-9_]*=\S* )*(?:kubectl|k|oc|crictl|ctr|nerdctl|docker|podman|journalctl|systemctl|talosctl|microk8s(?:\.kubectl)?|k3s|rke2|minikube|kind|stern|kubetail|cat|zcat|tail|less|grep|egrep|dmesg|aws|gcloud|helm|calicoctl|cilium)(?: +[^\s:][^\t]*)?$/;
+/** A shell's trace of the command it runs (`set -x`, a CI job's script: `+ kubectl describe pod x`, `++ date`). */
+const XTRACE =
+  /^\++ (?:sudo(?: -\S+)* )?(?:[A-Z_][A-Z0-9_]*=\S* )*(?:kubectl|k|oc|crictl|ctr|nerdctl|docker|podman|journalctl|systemctl|talosctl|microk8s(?:\.kubectl)?|k3s|rke2|minikube|kind|stern|kubetail|cat|zcat|tail|less|grep|egrep|dmesg|aws|gcloud|helm|calicoctl|cilium|echo|date|sleep)(?: |$)/;
+/**
+ * Section heads of a log bundle printed as one text: `tail` of several files and `minikube logs`
+ * (`==> kubelet <==`, `==> storage-provisioner [5e6f7a8b9c0d] <==`).
+ */
+const SECTION_HEAD = /^==> .{1,200} <==\s*$/;
+/**
+ * `minikube logs` furniture (v1.10+ leads its own lines with `* `): a section head
+ * (`* ==> Audit <==`), a lone `*`, the Audit table's rules and rows (`* |---------|`, `* | start | …|`).
+ */
+const MINIKUBE = /^\*(?:\s*$| ==> .{1,200} <==\s*$| \|.*\|\s*$)/;
 /** kubectl notices, agent start-up chatter, and table headers of node tools (see the module comment). */
 const NOTICE =
   /^(?:Defaulted container "|Defaulting container name to |Use 'kubectl describe |Found \d+ pods, using pod\/|Unable to use a TTY|If you don't see a command prompt|[\w.-]+ is (?:not )?running(?: with pid \d+)?\.?\s*$|[\w.-]+ v?\d+\.\d+(?:\.\d+)*(?:[-+][\w.]+)? \([\w. -]+\)\s*$)/;
@@ -145,11 +158,13 @@ export function isPasteBanner(line: string): boolean {
   const c = line.charCodeAt(0);
   // # $ % [ / ` - ~ and letters/digits (user@host, PS C:\>, sh-5.1#) and the two prompt glyphs
   if (c === 35 || c === 47 || c === 96 || c === 126) return NOTE.test(line) || PROMPT.test(line) || (c === 96 && QUOTE_TAIL.test(line));
-  if (c === 45 || c === 61 || c === 95) return NOTE.test(line) || RULE.test(line) || PROMPT.test(line) || (c === 45 && DIFF_HEAD.test(line));
+  if (c === 45 || c === 61 || c === 95)
+    return NOTE.test(line) || RULE.test(line) || PROMPT.test(line) || (c === 45 && DIFF_HEAD.test(line)) || (c === 61 && SECTION_HEAD.test(line));
   if (c === 36 || c === 37 || c === 0x276f || c === 0x279c) return PROMPT.test(line);
   if (c === 91) return PROMPT.test(line) || ELISION.test(line) || LINK_LINE.test(line);
   if (c === 34 || c === 39) return QUOTE_TAIL.test(line);
-  if (c === 43 || c === 64) return DIFF_HEAD.test(line);
+  if (c === 43) return DIFF_HEAD.test(line) || XTRACE.test(line);
+  if (c === 64) return DIFF_HEAD.test(line);
   if (c === 46 || c === 0x2026 || c === 40 || c === 60 || c === 32 || c === 9) {
     if (c === 32 || c === 9) {
       const t = line.trimStart().charCodeAt(0);
@@ -157,13 +172,18 @@ export function isPasteBanner(line: string): boolean {
       if (t !== 46 && t !== 0x2026 && t !== 91 && t !== 40 && t !== 60 && t !== 45 && t !== 61) return false;
       return ELISION.test(line) || RULE.test(line) || (t === 60 && HTML_TAG.test(line));
     }
-    return ELISION.test(line) || (c === 60 && (HTML_TAG.test(line) || LINK_LINE.test(line)));
+    // a conda environment before the prompt: `(base) user@host:~$ cmd`
+    return ELISION.test(line) || (c === 60 && (HTML_TAG.test(line) || LINK_LINE.test(line))) || (c === 40 && PROMPT.test(line));
   }
-  if (c === 0x25cf || c === 0x25cb || c === 0xd7 || c === 0x21bb || c === 42) return STATUS_HEAD.test(line) || RULE.test(line);
+  if (c === 0x25cf || c === 0x25cb || c === 0xd7 || c === 0x21bb || c === 42)
+    return STATUS_HEAD.test(line) || RULE.test(line) || (c === 42 && MINIKUBE.test(line));
   if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 95) {
     // user@host:… needs an @ early on; PS / C:\ / sh-N# need their letters
     const at = line.indexOf("@");
     if (at > 0 && at < 64 && PROMPT.test(line)) return true;
+    // SUSE's `host:~ # cmd`
+    const hash = line.indexOf(" # ");
+    if (hash > 0 && hash < 64 && PROMPT.test(line)) return true;
     if ((c === 80 || c === 98 || c === 115 || c === 122 || line.charCodeAt(1) === 58) && PROMPT.test(line)) return true;
     if (c >= 48 && c <= 57) return false;
     if (line.length >= 400) return false;
@@ -545,6 +565,8 @@ const STACK_START = /^\s*(?:Traceback \(|goroutine \d|Caused by:|Exception in )/
 const LIST_MARK = /^\s*(?:[-*+]|\d{1,2}[.)])\s+/;
 /** A word of prose: letters (`'`, `’`, `-` inside), in quotes, brackets or backticks, with closing punctuation. */
 const PROSE_WORD = /^[("'`“]*[A-Za-z]+(?:['’-][A-Za-z]+)*[)"'`”]*[,.:;?!…]*$/;
+/** Han, kana and Hangul: the scripts of the Chinese, Japanese and Korean reports. */
+const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/g;
 /** A one-word label (`kubelet:`, `Logs:`). */
 const ONE_WORD_LABEL = /^[A-Za-z][\w.-]{0,30}:$/;
 
@@ -553,7 +575,8 @@ const ONE_WORD_LABEL = /^[A-Za-z][\w.-]{0,30}:$/;
  * output`, `` The full error shown by `kubectl describe`: ``, `kubelet:`)? Three or more words of
  * which 7 in 10 are plain words (letters, quoted or in backticks, closing punctuation; the first
  * one plain), ending with `:`, `.`, `?` or `!` or starting with a capital; or two words ending
- * with `:` or `?`; or one word ending with `:`. Never a line with
+ * with `:` or `?`; or one word ending with `:`; or a line half of whose characters or more are
+ * Chinese, Japanese or Korean (two at least). Never a line with
  * a mark of a log line (`LOG_MARK`), an error chain (`a: b: c`) or a stack trace's first line.
  * Asked only about lines the file's format (and every other format) refused.
  */
@@ -562,6 +585,9 @@ export function isProse(line: string): boolean {
   const n = t.length;
   if (n < 4 || n > 600 || LOG_MARK.test(t) || STACK_START.test(t)) return false;
   const body = t.replace(LIST_MARK, "");
+  // a sentence in Chinese, Japanese or Korean (`升级内核之后还是一样。pod 的信息：`): half its characters or more
+  const cjk = body.match(CJK)?.length ?? 0;
+  if (cjk >= 2 && cjk * 2 >= body.replace(/\s+/g, "").length) return true;
   const words = body.split(/\s+/);
   if (words.length === 1) return ONE_WORD_LABEL.test(body);
   const last = t.charCodeAt(n - 1);

@@ -126,6 +126,12 @@ export type LineResult =
 export interface ParseContext {
   /** Collection time of the bundle (UTC ms), to resolve relative ages; null when unknown. */
   collectedMs: number | null;
+  /**
+   * Relative ages count back from each record's `fields.prefixTime` (when a CI console printed its
+   * line: line-prefix.ts) where it has one, from `collectedMs` for the others. Set when no
+   * collection time was given and the file's prefix is a print time with a date.
+   */
+  agesFromPrintTime?: boolean;
   /** Path of the file inside the bundle (klog / CRI files name their component only in the path). */
   path?: string;
 }

@@ -58,6 +58,10 @@ export const CASE_UPLOADS: Readonly<Record<string, CaseUpload>> = {
   "124-syslog-pri-prefix-sandbox-address-already-in-use.log": { year: 2019 },
   "136-k3s-in-docker-klog-then-timestamp-prefixed-logrus-netns-gone.log": { year: 2024 },
   "140-describe-bare-kubelet-source-no-node-x279-combined.log": { collected: "2020-10-19T09:00:00Z" },
+  "201-kube-ovn-describe-from-mid-row-daemon-refused.log": { collected: "2023-05-10T09:00:00Z" },
+  "202-ovn-k-event-hand-wrapped-in-prose.log": { collected: "2023-05-10T09:00:00Z" },
+  "205-minikube-logs-sections-bridge-addr.log": { year: 2024 },
+  "206-openshift-sdn-journal-quoted-error-next-entry.log": { year: 2024 },
   "601-journal-grep-runpodsandbox-cilium-cni-missing-ids-elided.log": { year: 2023 },
   "602-windows-kubelet-err-log-hns-endpoint-exists.log": { year: 2023 },
 };

@@ -111,12 +111,22 @@ export interface PendingAgeRecord {
   first: Age | null;
 }
 
+/** UTC ms of a record's print stamp (`fields.prefixTime`, ISO 8601), or null. */
+function printTimeOf(r: import("../types").ParsedRecord): number | null {
+  const t = r.fields?.prefixTime;
+  if (t === undefined || t.length < 20 || t.charCodeAt(4) !== 45) return null;
+  const ms = Date.parse(t);
+  return Number.isNaN(ms) ? null : Math.floor(ms);
+}
+
 /**
  * Settle the times of table records once the file is read: pick the form (long when any age in the
  * file is long-form only), then set `epochMs` (= last seen), `epochPrecision` (`s` when the
  * uncertainty is at most a second, else `age`) and the k8sEvent first/last times and uncertainties.
+ * `fromPrintTime`: each record's ages count from its own print stamp when it has one
+ * (`ParseContext.agesFromPrintTime`).
  */
-export function settleAges(pending: PendingAgeRecord[], collectedMs: number | null): void {
+export function settleAges(pending: PendingAgeRecord[], collectedMs: number | null, fromPrintTime = false): void {
   let longForm = false;
   for (const p of pending) {
     if ((p.last && isLongFormAge(p.last)) || (p.first && isLongFormAge(p.first))) {
@@ -125,8 +135,9 @@ export function settleAges(pending: PendingAgeRecord[], collectedMs: number | nu
     }
   }
   for (const p of pending) {
-    const last = resolveAge(p.last, collectedMs, longForm);
-    const first = resolveAge(p.first, collectedMs, longForm);
+    const at = fromPrintTime ? (printTimeOf(p.record) ?? collectedMs) : collectedMs;
+    const last = resolveAge(p.last, at, longForm);
+    const first = resolveAge(p.first, at, longForm);
     const ev = p.record.k8sEvent;
     p.record.epochMs = last ? last.ms : null;
     if (last) p.record.epochPrecision = last.uncertaintyMs <= 1000 ? "s" : "age";
@@ -137,5 +148,29 @@ export function settleAges(pending: PendingAgeRecord[], collectedMs: number | nu
     else delete ev.lastUncertaintyMs;
     if (first) ev.firstUncertaintyMs = first.uncertaintyMs;
     else delete ev.firstUncertaintyMs;
+  }
+}
+
+/**
+ * A watch capture (`kubectl get events -w`) prints each row when its event happens, ages `0s` or
+ * `1s` against that moment; with no print time on the lines, every age counts from the one
+ * collection time, so a row's latest bound may fall before the row printed above it. Its events
+ * cannot have happened before those printed earlier: each record's time is lowered to the next
+ * record's, walking back from the last, so the records keep the order they were printed in (each
+ * time is still a latest bound; how much earlier it may lie is not known beyond the age's own
+ * uncertainty). Records without a time are passed over.
+ */
+export function keepPrintOrder(pending: readonly PendingAgeRecord[]): void {
+  let limit = Number.POSITIVE_INFINITY;
+  for (let i = pending.length - 1; i >= 0; i--) {
+    const r = pending[i].record;
+    const t = r.epochMs;
+    if (t === null || t === undefined) continue;
+    if (t > limit) {
+      r.epochMs = limit;
+      r.k8sEvent.lastMs = limit;
+      if (r.k8sEvent.firstMs !== null && r.k8sEvent.firstMs > limit) r.k8sEvent.firstMs = limit;
+    }
+    limit = r.epochMs as number;
   }
 }

@@ -18,7 +18,8 @@
  *   offset the bundle stored for the file, which only a Kubernetes events file may get);
  * - an event whose node a record, the file's hosts or the layout named alone keeps that node; an
  *   event alone on a node named after its upload (nothing placed it) goes where the bundle-wide
- *   rule puts it: the bundle's only named node when it names exactly one; no node for a
+ *   rule puts it: the one node its own file's records name; else the bundle's only named node
+ *   when it names exactly one; else no node for a
  *   Kubernetes events file's records when it names several; else one node named after the
  *   upload of the first file (in upload order) whose records go there;
  * - where the bundle's node holds this file's events only, its boots (key, T+0, end, how found,
@@ -41,13 +42,6 @@ import { processBundle } from "../lib/ingest/pipeline";
 import { uploadNodeName } from "../lib/ingest/settle";
 import { CASE_UPLOADS, caseBytes, caseNames, type CaseUpload } from "./cases/cases";
 
-/**
- * Cases drawn into bundles. Left out: 202, a file whose `kubectl get events` row names no node
- * under a describe row that does; alone the row takes the file's only node, in a bundle naming
- * other nodes the settle step leaves it on no node (it should take the node its own file names).
- */
-const UNION_EXCLUDED = new Set(["202-ovn-k-event-hand-wrapped-in-prose.log"]);
-const unionCases = () => caseNames().filter((n) => !UNION_EXCLUDED.has(n));
 
 /** The upload time of every bundle of these checks (`Bundle.createdAt`): ages of files with no collection time count back from it. */
 const UPLOAD_AT = new Date("2026-12-01T12:00:00.000Z");
@@ -183,6 +177,16 @@ function expectUnion(names: string[], way: UploadWay, together: Stored, alone: M
         .map((e) => e.node!),
     ),
   );
+  // the one node a file's own records name, if one
+  const ownNamed = (n: string): string | null => {
+    const nodes = new Set(
+      alone
+        .get(n)!
+        .events.filter((e) => e.nameSource === "logs")
+        .map((e) => e.node!),
+    );
+    return nodes.size === 1 ? [...nodes][0] : null;
+  };
   const clusterEvents = (n: string) => named.size > 1 && alone.get(n)!.files[0].kind === "k8s-events";
   // files of no node of their own, with records: the bundle places them (and their records that name no node)
   const placed = (n: string) => {
@@ -192,9 +196,11 @@ function expectUnion(names: string[], way: UploadWay, together: Stored, alone: M
   let fallback: string | null = null;
   // where the records of file `n` that nothing places go in the bundle (null: no node)
   const unplacedNode = (n: string): string | null => {
+    const own = ownNamed(n);
+    if (own) return own;
     if (named.size === 1) return [...named][0];
     if (clusterEvents(n)) return null;
-    fallback ??= uploadNodeName(upload(names.find((m) => placed(m) && !clusterEvents(m))!, way, 0).name);
+    fallback ??= uploadNodeName(upload(names.find((m) => placed(m) && !ownNamed(m) && !clusterEvents(m))!, way, 0).name);
     return fallback;
   };
   // the files whose events each bundle node holds
@@ -287,7 +293,7 @@ export function ingestUnionSuite(db: () => DbHandles, backend: "postgres" | "pgl
 
   for (const way of ways) {
     it(`any 2 to 8 cases in one ${way} upload store what each stores alone (${expectedPath(way)})`, async () => {
-      const names = unionCases();
+      const names = caseNames();
       const arb = fc.record({
         picked: fc.shuffledSubarray(names, { minLength: 2, maxLength: 8 }),
         // whose upload values the bundle takes (none when past the end)
@@ -327,7 +333,7 @@ export function ingestUnionSuite(db: () => DbHandles, backend: "postgres" | "pgl
 
   for (const way of ways) {
     it(`all cases in one ${way} upload are stored and store what each stores alone`, async () => {
-      const names = unionCases();
+      const names = caseNames();
       const together = await ingest(db(), names, way, {});
       expect(together.path).toBe(expectedPath(way));
       expect(together.files).toHaveLength(names.length);

@@ -106,6 +106,19 @@ describe("records that name no node", () => {
     expect(m.durationS).toBeGreaterThan(89);
   });
 
+  it("a get-events row naming no node takes the node the describe row of its own file names, beside other nodes", async () => {
+    const name = "202-ovn-k-event-hand-wrapped-in-prose.log";
+    const files = [...uploads().filter((u) => u.name.endsWith(".tar.gz")), { name, data: caseBytes(name) }];
+    const e = await enqueueBundle(db, { title: "paste beside archives", files, options: { collected: "2021-06-01T12:00:00Z" } });
+    expect((await processBundle(db, e.bundleId)).status).toBe("ready");
+    const rows = await db.sql.query<{ node: string | null; n: string }>(
+      `SELECT n.name AS node, count(*) AS n FROM "Event" ev JOIN "SourceFile" f ON f.id = ev."fileId" LEFT JOIN "Node" n ON n.id = ev."nodeId"
+       WHERE ev."bundleId" = $1 AND f.path = $2 GROUP BY n.name`,
+      [e.bundleId, name],
+    );
+    expect(rows.map((r) => [r.node, Number(r.n)])).toEqual([["ovn-worker3", 2]]);
+  });
+
   const X158 = "044-describe-calico-nodename-x158-over-6m.log";
   it("a pasted describe row (x158 over 6m) is a window of 158 attempts on the node it names, marked approximate", async () => {
     const e = await enqueueBundle(db, { title: "x158", files: [{ name: X158, data: caseBytes(X158) }], options: { collected: "2018-04-12T08:00:00Z" } });

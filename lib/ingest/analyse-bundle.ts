@@ -8,7 +8,8 @@
  * which also names the collector, drops duplicate copies, marks collector noise and gives the
  * collection time); else what the record names (journal/syslog hostname, a tool's host column,
  * the Kubernetes event's node, `Node:` of `kubectl describe`); else the file's most common such
- * name; then the settle step (settle.ts `placeUnplaced`): the archive's top folder, the bundle's only node, and failing
+ * name; then the settle step (settle.ts `placeUnplaced`): the archive's top folder, the one node
+ * the file's other records name, the bundle's only node, and failing
  * those a node named after the upload (settle.ts `uploadNodeName`), marked as not named by the logs, so
  * every record of a node's log reaches the detectors; only a Kubernetes events file's events of
  * cluster objects, in a bundle that names several nodes, stay on no node.

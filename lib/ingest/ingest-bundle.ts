@@ -309,7 +309,7 @@ export async function settleParsed(parsed: ParsedFiles, unpacked: UnpackedFile[]
       if (r.blocksPath) rmSync(r.blocksPath, { force: true });
       Object.assign(r, { parts: [], blocksPath: null, skew: { failures: [], events: [] } });
     },
-    recordNodes: () => results.flatMap((r) => r.parts.map((p) => p.node)),
+    recordNodes: (r) => r.parts.map((p) => p.node),
     skewInputs: () => results.map((r) => r.skew),
   });
   for (const [x, ords] of dropped) await executors[x].call("dropFiles", { token, ords });
@@ -844,7 +844,7 @@ export async function ingestByNode(
   let parsedTwice = false;
   const settled = settleBundle(results, unpacked, layout, opts, {
     drop: (r) => (parsedTwice ||= r.parts.length > 0),
-    recordNodes: () => results.flatMap((r) => r.parts.map((p) => p.node)),
+    recordNodes: (r) => r.parts.map((p) => p.node),
     skewInputs: () => results.map((r) => r.skew),
   });
   if (parsedTwice) throw new NeedsTwoPasses("a file repeats another one without the same hash at unpack");

@@ -45,7 +45,7 @@ export function analyseBundle(unpacked: UnpackedFile[], opts: IngestOptions, pro
   });
   const settled = settleBundle(results, unpacked, layout, opts, {
     drop: (r) => (r.events = []),
-    recordNodes: () => results.flatMap((r) => r.events.map((e) => e.node)),
+    recordNodes: (r) => r.events.map((e) => e.node),
     skewInputs: (files) => results.map((r, ord) => skewInputOf(files[ord].kind, r.events)),
   });
   const { files } = settled;

@@ -5,8 +5,9 @@
  * 1. duplicates: a file whose content repeats an earlier one in its scope (`duplicateScopes`) is
  *    listed as a duplicate and its events let go;
  * 2. node fallback: records that neither their file's layout nor their own text place go to the
- *    archive's top folder, the bundle's only node, or a node named after the upload
- *    (`placeUnplaced`); files with records and no node get the same;
+ *    archive's top folder, the one node the other records of their own file name, the bundle's
+ *    only node, or a node named after the upload (`placeUnplaced`); files with records and no
+ *    node get the same;
  * 3. clock offsets: per file, given (`skew` option) or estimated for Kubernetes events files
  *    against the node logs' failures (lib/normalise/clock-skew.ts); the files' first and last
  *    times are shifted here, their events by the caller (they may live on other threads).
@@ -31,8 +32,8 @@ export interface SettledBundle {
 
 /**
  * Settles the bundle in place (see the module comment). `results`: every file's parse result by
- * ord; `drop(r, ord)` lets a duplicate's events go; `recordNodes()` gives the nodes the kept
- * records name (asked once duplicates are dropped); `skewInputs(files)` each file's clock-skew
+ * ord; `drop(r, ord)` lets a duplicate's events go; `recordNodes(r)` gives the nodes the kept
+ * records of one file name (asked per file once duplicates are dropped); `skewInputs(files)` each file's clock-skew
  * input by ord (asked once nodes are placed). Pure apart from the callbacks; never throws.
  */
 export function settleBundle<R extends SettleInput>(
@@ -42,14 +43,15 @@ export function settleBundle<R extends SettleInput>(
   opts: IngestOptions,
   of: {
     drop: (r: R, ord: number) => void;
-    recordNodes: () => Iterable<string | null>;
+    recordNodes: (r: R) => Iterable<string | null>;
     skewInputs: (files: AnalysedFile[]) => ReadonlyArray<SkewInput | null>;
   },
 ): SettledBundle {
   settleDuplicates(results, unpacked, duplicateScopes(unpacked, layout, opts), of.drop);
   const files = results.map((r) => r.file);
-  const named = new Set([...of.recordNodes(), ...files.map((f) => f.node)].filter((n): n is string => !!n));
-  const place = placeUnplaced(placeInputs(unpacked, layout, files), named, opts);
+  const fileNodes = results.map((r) => new Set([...of.recordNodes(r)].filter((n): n is string => !!n)));
+  const named = new Set([...fileNodes.flatMap((s) => [...s]), ...files.map((f) => f.node)].filter((n): n is string => !!n));
+  const place = placeUnplaced(placeInputs(unpacked, layout, files, fileNodes), named, opts);
   for (const f of files) if (!f.node && f.status === "read" && f.counts.records > 0) f.node = place.nodeOf(f.ord);
   const { offsets } = clockOffsets(files, of.skewInputs(files), opts.skew ?? null);
   for (const [i, off] of offsets) shiftFile(files[i], off);
@@ -78,13 +80,17 @@ export interface PlaceInput {
   upload?: string;
   /** the archive's top folder naming a node (`FileLayout.folderNode`) */
   folderNode?: string | null;
+  /** the nodes the file's own records name */
+  recordNodes?: ReadonlySet<string>;
   /** the parsed file's kind (`k8s-events` files hold cluster events that belong to no node) */
   kind: string;
 }
 
 /**
  * Where records that neither their file's layout nor their own text place go, per file (`ord`):
- * the archive's top folder, else the bundle's only named node; else, in a bundle that names
+ * the archive's top folder, else the one node the file's other records name (a `kubectl get
+ * events` row naming no node under a `describe` row of the same paste that does: what the file
+ * gives alone, whatever else the upload holds), else the bundle's only named node; else, in a bundle that names
  * several nodes, a Kubernetes events file's records stay on no node (events of cluster objects,
  * counted and shown as such); else one node for the whole bundle named after an upload
  * (`uploadNodeName` of `opts.uploadName`, else of the upload the first such file came from;
@@ -102,7 +108,7 @@ function placeUnplaced(
   return {
     nodeOf(ord) {
       const f = files[ord];
-      const n = f?.folderNode ?? only;
+      const n = f?.folderNode ?? onlyNode(f?.recordNodes ?? new Set()) ?? only;
       if (n) return n;
       if (named.size > 1 && f?.kind === "k8s-events") return null;
       if (fallback === null) {
@@ -116,8 +122,19 @@ function placeUnplaced(
 }
 
 /** `placeUnplaced`'s input for a bundle: unpacked files, their layout and their analysis, by ord. */
-function placeInputs(unpacked: readonly UnpackedFile[], layout: BundleLayout, files: readonly AnalysedFile[]): PlaceInput[] {
-  return unpacked.map((u, ord) => ({ path: u.path, upload: u.upload, folderNode: layout.files[ord].folderNode, kind: files[ord].kind }));
+function placeInputs(
+  unpacked: readonly UnpackedFile[],
+  layout: BundleLayout,
+  files: readonly AnalysedFile[],
+  recordNodes: ReadonlyArray<ReadonlySet<string>>,
+): PlaceInput[] {
+  return unpacked.map((u, ord) => ({
+    path: u.path,
+    upload: u.upload,
+    folderNode: layout.files[ord].folderNode,
+    kind: files[ord].kind,
+    recordNodes: recordNodes[ord],
+  }));
 }
 
 /**
@@ -190,8 +207,8 @@ function settleDuplicates<R extends SettleInput>(
 
 /**
  * The node of records that neither their file's path, their own fields nor the file's hostnames
- * place: the bundle's only node when there is exactly one (`nodesSeen`: the nodes records and
- * paths named), else null (kept, on no node timeline).
+ * place: the only node of `nodesSeen` (the nodes records and paths named, in the bundle or in one
+ * file) when there is exactly one, else null.
  */
 function onlyNode(nodesSeen: ReadonlySet<string>): string | null {
   return nodesSeen.size === 1 ? [...nodesSeen][0] : null;

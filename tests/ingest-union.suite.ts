@@ -42,7 +42,6 @@ import { processBundle } from "../lib/ingest/pipeline";
 import { uploadNodeName } from "../lib/ingest/settle";
 import { CASE_UPLOADS, caseBytes, caseNames, type CaseUpload } from "./cases/cases";
 
-
 /** The upload time of every bundle of these checks (`Bundle.createdAt`): ages of files with no collection time count back from it. */
 const UPLOAD_AT = new Date("2026-12-01T12:00:00.000Z");
 

@@ -57,7 +57,7 @@ async function main() {
   if (build.why) {
     console.log(`bootline: [1/4] building the app: ${build.why}; this compiles and type-checks everything and takes a few minutes…`);
     const t0 = performance.now();
-    const r = spawnSync("npx", ["next", "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+    const r = spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
     if (r.status !== 0) {
       console.error(`bootline: the build failed after ${took(t0)} (its errors are above)`);
       process.exit(r.status ?? 1);

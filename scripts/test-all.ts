@@ -71,7 +71,7 @@ if (!process.env.SKIP_E2E) {
   u.pathname = `/${dbName}`;
   const env = { DATABASE_URL: u.toString(), NEXT_TELEMETRY_DISABLED: "1", CI: "1" };
   try {
-    const buildCode = run("npx", ["next", "build"], env);
+    const buildCode = run("npm", ["run", "build"], env);
     if (buildCode !== 0) {
       console.error("next build failed: end-to-end tests not run");
       failed += 1;

@@ -18,7 +18,7 @@
  * holds its events, so the caller prepares each node on the thread holding most of it.
  */
 import { randomUUID } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { StringDecoder } from "node:string_decoder";
 import path from "node:path";
 import { fileSize, releaseReadBuffer, unpackUploadFile, type UnpackedFile } from "../bundle/unpack";
@@ -163,22 +163,6 @@ export function* blockRowChunks(p: string, fileId: number): Generator<Buffer> {
   } finally {
     closeSync(fd);
   }
-}
-
-/**
- * Moves the bytes of freshly unpacked files to `dir` (one file each, named by its index),
- * leaving `dataPath` and `size` on each entry instead of `data`.
- */
-export function spillUnpacked(files: UnpackedFile[], dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  files.forEach((f, i) => {
-    if (!f.data) return;
-    const p = path.join(dir, String(i));
-    writeFileSync(p, f.data);
-    f.dataPath = p;
-    f.size = f.data.length;
-    delete f.data;
-  });
 }
 
 /**

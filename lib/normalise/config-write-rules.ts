@@ -78,7 +78,7 @@ export const CONFIG_WRITE_RULES: readonly ConfigWriteRule[] = [
     name: "cilium-wrote",
     writer: "cilium",
     components: CILIUM,
-    text: new RegExp(String.raw`^Wrote CNI configuration file(?: to ${FILE})?$`),
+    text: new RegExp(`^Wrote CNI configuration file(?: to ${FILE})?$`),
     pathFields: ["destination", "cniPath", "file-path", "path"],
     role: "write",
     source: "cilium daemon/cmd/cni/config.go setupCNIConfFile",
@@ -144,7 +144,7 @@ export const CONFIG_WRITE_RULES: readonly ConfigWriteRule[] = [
     name: "istio-created",
     writer: "istio-cni",
     components: ISTIO,
-    text: new RegExp(String.raw`^[Cc]reated CNI config ${FILE}$`),
+    text: new RegExp(`^[Cc]reated CNI config ${FILE}$`),
     role: "write",
     source: "istio cni/pkg/install/cniconfig.go",
     samples: [
@@ -164,7 +164,7 @@ export const CONFIG_WRITE_RULES: readonly ConfigWriteRule[] = [
     name: "istio-removed",
     writer: "istio-cni",
     components: ISTIO,
-    text: new RegExp(String.raw`^(?:[Rr]emoved CNI config|Removing Istio CNI config from CNI config file:?) ${FILE}$`),
+    text: new RegExp(`^(?:[Rr]emoved CNI config|Removing Istio CNI config from CNI config file:?) ${FILE}$`),
     role: "remove",
     source: "istio cni/pkg/install/install.go cleanup",
     samples: [
@@ -179,7 +179,7 @@ export const CONFIG_WRITE_RULES: readonly ConfigWriteRule[] = [
     name: "linkerd-created",
     writer: "linkerd-cni",
     components: LINKERD,
-    text: new RegExp(String.raw`^(?:Created CNI config|Wrote CNI config) ${FILE}$`),
+    text: new RegExp(`^(?:Created CNI config|Wrote CNI config) ${FILE}$`),
     role: "write",
     source: "linkerd2-proxy-init cni-plugin/deployment/scripts/install-cni.sh install_cni_conf",
     samples: [
@@ -194,7 +194,7 @@ export const CONFIG_WRITE_RULES: readonly ConfigWriteRule[] = [
     name: "linkerd-removed",
     writer: "linkerd-cni",
     components: LINKERD,
-    text: new RegExp(String.raw`^Removing linkerd-cni config from ${FILE}$`),
+    text: new RegExp(`^Removing linkerd-cni config from ${FILE}$`),
     role: "remove",
     source: "linkerd2-proxy-init cni-plugin/deployment/scripts/install-cni.sh cleanup",
     samples: [
@@ -241,7 +241,7 @@ export const CONFIG_WRITE_RULES: readonly ConfigWriteRule[] = [
     name: "calico-created",
     writer: "calico",
     components: CALICO,
-    text: new RegExp(String.raw`^${CALICO_CALLER}(?:Created CNI config|Wrote CNI config(?: to)?|Created) ${FILE}$`),
+    text: new RegExp(`^${CALICO_CALLER}(?:Created CNI config|Wrote CNI config(?: to)?|Created) ${FILE}$`),
     role: "write",
     source: "calico cni-plugin/pkg/install/install.go; k8s-install/scripts/install-cni.sh",
     samples: [
@@ -266,7 +266,7 @@ export const CONFIG_WRITE_RULES: readonly ConfigWriteRule[] = [
     name: "calico-removed",
     writer: "calico",
     components: CALICO,
-    text: new RegExp(String.raw`^${CALICO_CALLER}Removing ${FILE}$`),
+    text: new RegExp(`^${CALICO_CALLER}Removing ${FILE}$`),
     role: "remove",
     source: "calico cni-plugin/pkg/install/install.go",
     samples: [

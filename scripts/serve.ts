@@ -22,7 +22,17 @@ async function main() {
   await app.prepare();
   const server = createServer(requestListener(app.getRequestHandler(), trusted));
   server.listen(port, host, () => console.log(`bootline: listening on ${host}:${port}`));
-  for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => server.close(() => process.exit(0)));
+  // as `next start` does: finish the requests under way, close Next, exit 128 + the signal's number
+  let stopping = false;
+  for (const [sig, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)
+    process.on(sig, () => {
+      if (stopping) return;
+      stopping = true;
+      server.close(() => void app.close().finally(() => process.exit(code)));
+    });
 }
 
 main().catch((e) => {

@@ -32,7 +32,10 @@ export default defineConfig({
   webServer: process.env.E2E_BASE_URL
     ? undefined
     : {
-        command: `npx next start -p ${port} -H 127.0.0.1`,
+        // bootline's own server, as `npm start` runs it; the tests stand for a proxy on the
+        // loopback that names its clients (X-Forwarded-For), so the throttle tells them apart
+        command: "npx tsx scripts/serve.ts",
+        env: { PORT: String(port), HOST: "127.0.0.1", BOOTLINE_TRUSTED_PROXIES: "127.0.0.1" },
         url: `${baseURL}/api/health`,
         timeout: 120_000,
         reuseExistingServer: false,

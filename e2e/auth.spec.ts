@@ -19,9 +19,10 @@ let server: ChildProcess | null = null;
 test.beforeAll(async ({ baseURL }) => {
   assertLocalBaseURL(baseURL);
   test.setTimeout(120_000);
-  // node on Next's own entry (not npx), so that the process killed at the end is the server
-  server = spawn(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(PORT), "-H", "127.0.0.1"], {
-    env: { ...process.env, BOOTLINE_AUTH_TOKEN: TOKEN, BOOTLINE_NO_WORKER: "1" },
+  // bootline's server as `npm start` runs it, by node itself (not npx), so that the process killed
+  // at the end is the server; the loopback is a trusted proxy: the tests name clients in X-Forwarded-For
+  server = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/serve.ts")], {
+    env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", BOOTLINE_TRUSTED_PROXIES: "127.0.0.1", BOOTLINE_AUTH_TOKEN: TOKEN, BOOTLINE_NO_WORKER: "1" },
     stdio: "ignore",
   });
   for (let i = 0; i < 240; i++) {

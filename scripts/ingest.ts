@@ -92,6 +92,14 @@ async function viaRunningApp(files: InputFile[], fields: Record<string, string>)
     return null;
   }
   process.stderr.write(`bootline: the app is running on ${base}; sending the bundle to it\n`);
+  // `--incident` names an incident or the title of a new one; the app takes an id only (404 for an unknown one)
+  if (fields.incidentId) {
+    const known = await fetch(`${base}/api/incidents/${encodeURIComponent(fields.incidentId)}`, { headers: authHeaders() });
+    if (!known.ok) {
+      fields.title = fields.incidentId;
+      delete fields.incidentId;
+    }
+  }
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
   for (const f of files) form.append("files", new Blob([new Uint8Array(f.data)]), f.name);

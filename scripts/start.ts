@@ -6,7 +6,8 @@
  * minutes) says what it is doing; a build newer than every source is reused and said so.
  *
  * Database: `DATABASE_URL` when set, else the embedded PGlite in ./.data/pglite.
- * The embedded database allows one process, so this script closes it before `next start`.
+ * The embedded database allows one process, so this script closes it before starting the server
+ * (scripts/serve.ts).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -14,6 +15,7 @@ import { constants as osConstants } from "node:os";
 import path from "node:path";
 import { closeDb, openDb } from "../lib/db/connection";
 import { tokenProblem } from "../lib/auth/auth";
+import { parseTrustedProxies, TRUSTED_PROXIES_ENV } from "../lib/http/client-address";
 import { loadSampleIncident } from "../lib/sample/load-sample";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -48,6 +50,12 @@ function buildState(): { why: string | null; builtMs: number | null } {
 const took = (t0: number) => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
 
 async function main() {
+  try {
+    parseTrustedProxies(process.env[TRUSTED_PROXIES_ENV]);
+  } catch (e) {
+    console.error(`bootline: not starting: ${(e as Error).message}`);
+    process.exit(1);
+  }
   const tokenIssue = tokenProblem();
   if (tokenIssue) {
     console.error(`bootline: not starting: ${tokenIssue}`);
@@ -84,14 +92,15 @@ async function main() {
   }
   console.log(`bootline: [4/4] starting the server…`);
   console.log(`bootline: serving on http://localhost:${port}`);
-  // Next.js's own entry, not through npx (which does not pass signals on: stopping this process
-  // left the server running, holding the port and the embedded database); PORT in its environment
-  // goes into the embedded database's owner file, where the CLI finds the app
-  const next = path.join(root, "node_modules", "next", "dist", "bin", "next");
-  const child = spawn(process.execPath, [next, "start", "-p", port, "-H", host], {
+  // bootline's server (scripts/serve.ts: Next.js behind the listener that takes each client's
+  // address from the socket), run by node itself, not through npx (which does not pass signals
+  // on: stopping this process left the server running, holding the port and the embedded
+  // database); PORT in its environment goes into the embedded database's owner file, where the CLI
+  // finds the app
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts", "serve.ts")], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, PORT: port, NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, PORT: port, HOST: host, NEXT_TELEMETRY_DISABLED: "1" },
   });
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(sig, () => child.kill(sig));
   // a server killed by a signal it does not handle (SIGKILL, out of memory) is no clean exit: 128 + signal, as shells report it

@@ -87,18 +87,21 @@ export async function authorize(headers: Headers, token: string | null = configu
   return (await sessionValid(readCookie(headers.get("cookie"), SESSION_COOKIE), token, { now })) ? { ok: true } : { ok: false };
 }
 
-/** Compares a presented token, throttled per client address (sign-in form and Bearer). */
+/**
+ * Compares a presented token (sign-in form and Bearer), throttled per client address
+ * (lib/auth/throttle.ts `clientAddress`: the socket's, through bootline's server) and over all
+ * addresses: a locked address, or any address while the cap over all is reached, is refused
+ * before the token is looked at.
+ */
 export function checkToken(headers: Headers, given: string, token: string, now = Date.now()): AuthOutcome {
   const addr = clientAddress(headers);
   const throttle = tokenThrottle();
-  const wait = throttle.retryAfterS(addr, now);
+  const wait = Math.max(throttle.retryAfterS(addr, now), throttle.globalRetryAfterS(now));
   if (wait > 0) return { ok: false, retryAfterS: wait };
   if (given && safeEqual(given, token)) {
     throttle.success(addr);
     return { ok: true };
   }
-  const globalWait = throttle.globalRetryAfterS(now);
-  if (globalWait > 0) return { ok: false, retryAfterS: globalWait };
   throttle.failure(addr, now);
   return { ok: false };
 }

@@ -6,6 +6,10 @@
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it } from "vitest";
 import { proxy } from "../../proxy";
+import { markServed } from "../http/serve";
+
+// requests as bootline's server hands them on: the client address in its header (lib/http/serve.ts)
+markServed();
 
 const req = (path: string, headers: Record<string, string> = {}) => new NextRequest(`http://127.0.0.1:3000${path}`, { headers });
 
@@ -29,16 +33,16 @@ describe("proxy", () => {
 
   it("with a token: 401 for an API, sign-in for a page, open health", async () => {
     process.env.BOOTLINE_AUTH_TOKEN = "proxy-test-token-0123456789";
-    const api = await proxy(req("/api/incidents", { "x-forwarded-for": "10.7.0.1" }));
+    const api = await proxy(req("/api/incidents", { "x-bootline-client": "10.7.0.1" }));
     expect(api.status).toBe(401);
     expect(await api.json()).toMatchObject({ error: { code: "unauthorized" } });
-    const page = await proxy(req("/i/abc?x=1", { "x-forwarded-for": "10.7.0.1" }));
+    const page = await proxy(req("/i/abc?x=1", { "x-bootline-client": "10.7.0.1" }));
     expect(page.status).toBe(307);
     expect(new URL(page.headers.get("location")!).pathname + new URL(page.headers.get("location")!).search).toBe("/sign-in?next=%2Fi%2Fabc%3Fx%3D1");
     expect((await proxy(req("/api/health"))).status).toBe(200);
     // a malformed cookie is no session, not an error
-    expect((await proxy(req("/api/incidents", { cookie: "bootline_session=%E0%A4%A", "x-forwarded-for": "10.7.0.1" }))).status).toBe(401);
-    const ok = await proxy(req("/api/incidents", { authorization: "Bearer proxy-test-token-0123456789", "x-forwarded-for": "10.7.0.1" }));
+    expect((await proxy(req("/api/incidents", { cookie: "bootline_session=%E0%A4%A", "x-bootline-client": "10.7.0.1" }))).status).toBe(401);
+    const ok = await proxy(req("/api/incidents", { authorization: "Bearer proxy-test-token-0123456789", "x-bootline-client": "10.7.0.1" }));
     expect(ok.status).toBe(200);
     expect(ok.headers.get("x-middleware-next")).toBe("1");
   });

@@ -10,6 +10,10 @@ import { getDb } from "../db/connection";
 import { useTestDatabaseUrl } from "../db/test-db";
 import { authorize, SESSION_COOKIE } from "./auth";
 import { createSession, sessionValid, sha256Hex } from "./sessions";
+import { markServed } from "../http/serve";
+
+// requests as bootline's server hands them on: the client address in its header (lib/http/serve.ts)
+markServed();
 
 const TOKEN = "sessions-test-token-0123456789";
 let t: Awaited<ReturnType<typeof useTestDatabaseUrl>>;
@@ -28,7 +32,7 @@ function form(token: string, addr: string): Request {
   return new Request("http://127.0.0.1/api/auth/sign-in", {
     method: "POST",
     body,
-    headers: { "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": addr },
+    headers: { "content-type": "application/x-www-form-urlencoded", "x-bootline-client": addr },
   });
 }
 
@@ -105,6 +109,6 @@ describe("sessions", () => {
     // another address is not affected
     expect(cookieOf(await signIn(form(TOKEN, "10.1.0.100")))).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // the same throttle guards Bearer tokens
-    expect(await authorize(new Headers({ authorization: `Bearer ${TOKEN}`, "x-forwarded-for": addr }), TOKEN)).toEqual({ ok: false, retryAfterS: 1 });
+    expect(await authorize(new Headers({ authorization: `Bearer ${TOKEN}`, "x-bootline-client": addr }), TOKEN)).toEqual({ ok: false, retryAfterS: 1 });
   });
 });

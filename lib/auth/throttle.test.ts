@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { clientAddress, DEFAULT_THROTTLE, TokenThrottle } from "./throttle";
+import { CLIENT_HEADER } from "../http/client-address";
+import { markServed } from "../http/serve";
+import { clientAddress, DEFAULT_THROTTLE, TokenThrottle, UNVERIFIED_ADDRESS } from "./throttle";
 
 const opts = { freeFailures: 5, baseLockS: 1, maxLockS: 8, globalPerMinute: 20, maxAddresses: 3 };
 
@@ -63,9 +65,13 @@ describe("TokenThrottle", () => {
 });
 
 describe("clientAddress", () => {
-  it("takes the first X-Forwarded-For entry", () => {
-    expect(clientAddress(new Headers({ "x-forwarded-for": "203.0.113.7, 10.0.0.1" }))).toBe("203.0.113.7");
-    expect(clientAddress(new Headers({ "x-forwarded-for": "::1" }))).toBe("::1");
-    expect(clientAddress(new Headers())).toBe("unknown");
+  it("believes no header until bootline's server hands requests on, then only the address it set", () => {
+    const forged = new Headers({ "x-forwarded-for": "203.0.113.7", "x-real-ip": "203.0.113.8", [CLIENT_HEADER]: "203.0.113.9" });
+    // `next start` or `next dev`: no client can be told apart, all share one entry
+    expect(clientAddress(forged)).toBe(UNVERIFIED_ADDRESS);
+    expect(clientAddress(new Headers())).toBe(UNVERIFIED_ADDRESS);
+    markServed();
+    expect(clientAddress(new Headers({ "x-forwarded-for": "203.0.113.7", [CLIENT_HEADER]: "10.1.2.3" }))).toBe("10.1.2.3");
+    expect(clientAddress(new Headers({ "x-forwarded-for": "203.0.113.7" }))).toBe("unknown");
   });
 });

@@ -1,3 +1,6 @@
+import { CLIENT_HEADER } from "../http/client-address";
+import { isServed } from "../http/serve";
+
 /**
  * Throttle for wrong tokens (the sign-in form and `Authorization: Bearer`), kept in memory.
  *
@@ -5,8 +8,9 @@
  * locks the address out for `baseLockS * 2^(n - freeFailures)` seconds, at most `maxLockS`
  * (exponential backoff, as OWASP's authentication cheat sheet recommends). A right token resets
  * the address. Over all addresses together at most `globalPerMinute` wrong tokens are taken per
- * minute, so rotating addresses (a forged `X-Forwarded-For`) does not lift the limit. While
- * locked, an attempt is not checked at all and is answered 429 with `Retry-After` (seconds).
+ * minute: past that, every token is refused unchecked until the minute is over, so many
+ * addresses together cannot guess faster. While locked, an attempt is not checked at all and is
+ * answered 429 with `Retry-After` (seconds). Addresses come from the socket (`clientAddress`).
  *
  * Pure apart from its own state: time comes in as `now` (ms).
  */
@@ -45,9 +49,8 @@ export class TokenThrottle {
   }
 
   /**
-   * Seconds until wrong tokens from any address are taken again (the cap over all addresses), or 0.
-   * A right token is never refused by this cap, so a client that forges addresses cannot lock out
-   * those who hold the token.
+   * Seconds until tokens from any address are checked again (the cap over all addresses: past
+   * `globalPerMinute` wrong tokens in a minute, none is compared, right or wrong), or 0.
    */
   globalRetryAfterS(now: number): number {
     const inWindow = now - this.windowStart < 60_000;
@@ -87,12 +90,16 @@ export function tokenThrottle(): TokenThrottle {
   return g.__bootlineTokenThrottle;
 }
 
+/** The address every client shares when the app is not served by bootline's server (`next dev`, `next start`): none can be told apart. */
+export const UNVERIFIED_ADDRESS = "unverified";
+
 /**
- * The client's address as the server saw it: the first `X-Forwarded-For` entry (Next.js sets
- * the header to the socket's address when the request has none), else `unknown`.
+ * The client's address as bootline's server resolved it from the socket (lib/http/serve.ts sets
+ * `CLIENT_HEADER`, removing any copy the client sent; a trusted proxy's `X-Forwarded-For` is read
+ * there, `BOOTLINE_TRUSTED_PROXIES`). Served otherwise, no header can be believed, so every
+ * client is `UNVERIFIED_ADDRESS`: one entry, locked out for all at once.
  */
 export function clientAddress(headers: Headers): string {
-  const xff = headers.get("x-forwarded-for");
-  const first = xff?.split(",")[0]?.trim();
-  return first ? first.slice(0, 64) : "unknown";
+  if (!isServed()) return UNVERIFIED_ADDRESS;
+  return headers.get(CLIENT_HEADER)?.slice(0, 64) || "unknown";
 }

@@ -6,12 +6,14 @@
  * `Event` and its per-second rollup `EventDensity` have no foreign keys (for COPY speed), so
  * their rows go first (events by incident, the rollup by the incident's boots); the schema's
  * ON DELETE CASCADE from `Incident` takes the rest. The incident row is locked
- * first: uploads and deletes of one incident do not interleave.
+ * first: uploads and deletes of one incident do not interleave. After the commit, the search
+ * data of its bundles (indexes, word and word-count tables) is dropped (lib/search/search-drop.ts).
  */
 import { rmSync } from "node:fs";
 import type { DbHandles } from "../db/connection";
 import { ApiError } from "../http/errors";
 import { uploadsDir } from "../ingest/uploads";
+import { dropSearchData } from "../search/search-drop";
 
 export interface DeleteIncidentResult {
   incidentId: string;
@@ -35,6 +37,8 @@ export async function deleteIncident(db: DbHandles, opts: { incidentId: string }
     return { bundleIds: bundles.map((b) => b.id), events: Number(ev[0]?.n ?? 0) };
   });
   if (!result) throw new ApiError("not_found", `no incident ${incidentId}`);
+  // its search indexes and word tables go too, without blocking reads (lib/search/search-drop.ts)
+  await dropSearchData(db.sql, result.bundleIds);
   for (const id of result.bundleIds) rmSync(uploadsDir(id), { recursive: true, force: true });
   return { incidentId, bundles: result.bundleIds.length, events: result.events };
 }

@@ -32,8 +32,8 @@
  *
  * `scheduleSearchIndex` runs builds in the background, one at a time per process; the ingest
  * worker calls it when a bundle is ready, and incident search for bundles it finds without one.
- * Indexes, word tables and word counts of bundles that no longer exist are dropped before each
- * build.
+ * A deleted incident's indexes, word tables and word counts are dropped with it
+ * (search-drop.ts); any of bundles that no longer exist are dropped before each build too.
  */
 import type { SqlDb } from "../db/sql";
 import { BUNDLE_ID_RE, bundleOfIndexName, docWordsSql, searchIndexName } from "./search-sql";
@@ -378,4 +378,21 @@ export function scheduleSearchIndex(sql: SqlDb, bundleId: string): Promise<void>
 /** True while a build of `bundleId` is queued or running in this process. */
 export function searchIndexPending(bundleId: string): boolean {
   return !!g.__bootlineSearchIndex?.pending.has(bundleId);
+}
+
+/**
+ * Runs `fn` on the build chain once the builds queued or running in this process have ended
+ * (one at a time with them, never throwing: a failure is logged). Used to drop a deleted
+ * incident's search data after a build of one of its bundles that was under way.
+ */
+export function afterSearchBuilds(fn: () => Promise<unknown>): Promise<void> {
+  const s = (g.__bootlineSearchIndex ??= { chain: Promise.resolve(), pending: new Set() });
+  s.chain = s.chain.then(async () => {
+    try {
+      await fn();
+    } catch (e) {
+      console.error(`bootline: search data not dropped: ${(e as Error).message}`);
+    }
+  });
+  return s.chain;
 }

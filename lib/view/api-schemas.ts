@@ -5,11 +5,11 @@
 import { z } from "zod";
 import { MAX_BUCKETS } from "./buckets";
 import { LANES } from "./lanes";
-import { MAX_POD, MAX_SEARCH, TEXT_MATCHES, ZFindingId, ZInstant, ZKind, ZLanes } from "./view-state";
+import { MAX_POD, MAX_SEARCH, TEXT_MATCHES, ZEventId, ZFindingId, ZInstant, ZKind, ZLanes } from "./view-state";
 
 export const ZIncidentId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "not an incident id");
 export const ZBootId = z.coerce.number().int().positive().max(2_147_483_647);
-export const ZEventIdParam = z.string().regex(/^\d{1,19}$/, "not an event id");
+export const ZEventIdParam = ZEventId;
 
 export const ZIncidentParams = z.object({ incidentId: ZIncidentId });
 export const ZBootParams = z.object({ incidentId: ZIncidentId, bootId: ZBootId });

@@ -25,8 +25,16 @@
 import { z } from "zod";
 import { LANES, isLane, type TLane } from "./lanes";
 
-/** Latest instant JS can represent, ms. */
-const MAX_MS = 8.64e15;
+/**
+ * The instants a time parameter may name, UTC ms: years 0001 to 9999. PostgreSQL's timestamps
+ * have no year 0 and take ISO text only with four-digit years, so an instant outside these (JS
+ * reaches ±275,760 years) could not be compared with a stored one.
+ */
+export const MIN_INSTANT_MS = Date.parse("0001-01-01T00:00:00.000Z");
+export const MAX_INSTANT_MS = Date.parse("9999-12-31T23:59:59.999Z");
+const INSTANT_RANGE = "a time between 0001-01-01 and 9999-12-31";
+/** Largest PostgreSQL bigint (event ids). */
+const MAX_BIGINT = 9223372036854775807n;
 /** Longest search text kept. */
 export const MAX_SEARCH = 200;
 /** How the events table's search text matches (lib/queries/event-filter.ts): whole words, or any part of a word. */
@@ -46,13 +54,13 @@ const ZEpochMs = z
       .regex(/^-?\d{1,16}$/)
       .transform(Number),
   ])
-  .pipe(z.number().int().min(-MAX_MS).max(MAX_MS));
+  .pipe(z.number().int().min(MIN_INSTANT_MS, INSTANT_RANGE).max(MAX_INSTANT_MS, INSTANT_RANGE));
 
 /** ISO 8601 with a zone (`Z` or `+hh:mm`); zone-less text would depend on the reader's zone. */
 const ZIsoInstant = z.iso.datetime({ offset: true }).transform((s) => Date.parse(s));
 
 /** An instant from the URL: epoch ms or zoned ISO 8601, as UTC ms. */
-export const ZInstant = z.union([ZEpochMs, ZIsoInstant]).pipe(z.number().int().min(-MAX_MS).max(MAX_MS));
+export const ZInstant = z.union([ZEpochMs, ZIsoInstant]).pipe(z.number().int().min(MIN_INSTANT_MS, INSTANT_RANGE).max(MAX_INSTANT_MS, INSTANT_RANGE));
 
 /** Lanes from a comma list (or an array); unknown names are dropped, none left = all. */
 export const ZLanes = z
@@ -71,7 +79,11 @@ export const ZSeverity = z.coerce.number().int().min(0).max(4);
 export const ZSearch = z.string().transform((s) => s.slice(0, MAX_SEARCH));
 
 /** Event ids are BIGINT: digits, kept as text. */
-export const ZEventId = z.string().regex(/^\d{1,19}$/);
+export const ZEventId = z
+  .string()
+  .regex(/^\d{1,19}$/, "not an event id")
+  // zod runs this check after a failed regex too: only digits reach BigInt
+  .refine((s) => !/^\d{1,19}$/.test(s) || BigInt(s) <= MAX_BIGINT, "not an event id (at most 9223372036854775807, a PostgreSQL bigint)");
 
 /** A pod filter: trimmed, cut to MAX_POD. */
 export const ZPod = z.string().transform((s) => s.trim().slice(0, MAX_POD));

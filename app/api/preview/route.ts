@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { uploadOptionFields } from "@/lib/ingest/upload-options";
+import { collectedField, uploadOptionFields } from "@/lib/ingest/upload-options";
 import { ApiError, route } from "@/lib/http/errors";
 import { readJson } from "@/lib/http/read-json";
 import { PREVIEW_MAX_BYTES, previewText } from "@/lib/ingest/preview-text";
@@ -14,11 +14,7 @@ const ZPreview = z.object({
   text: z.string(),
   name: z.string().trim().max(255).optional(),
   ...uploadOptionFields,
-  collected: z
-    .string()
-    .trim()
-    .refine((s) => s === "" || !Number.isNaN(Date.parse(s)), "not a date")
-    .optional(),
+  collected: collectedField,
 });
 
 /**
@@ -41,7 +37,7 @@ export const POST = route(async (req: Request) => {
       node: body.node,
       tz: body.tz,
       year: body.year,
-      collectedMs: body.collected ? Date.parse(body.collected) : null,
+      collectedMs: body.collected ?? null,
       nowMs: Date.now(),
     }),
   );

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { uploadOptionFields } from "@/lib/ingest/upload-options";
+import { collectedField, skewField, uploadOptionFields } from "@/lib/ingest/upload-options";
 import { requireAuth } from "@/lib/auth/auth";
 import { getDb } from "@/lib/db/connection";
-import { route } from "@/lib/http/errors";
+import { ApiError, route } from "@/lib/http/errors";
 import { enqueueBundle } from "@/lib/ingest/enqueue-bundle";
 import { receiveUpload } from "@/lib/ingest/receive";
 import { startIngestWorker } from "@/lib/ingest/worker";
@@ -14,30 +14,8 @@ const ZUploadFields = z.object({
   incidentId: z.string().trim().max(200).optional(),
   title: z.string().trim().max(200).optional(),
   ...uploadOptionFields,
-  collected: z
-    .string()
-    .trim()
-    .refine((s) => !Number.isNaN(Date.parse(s)), "not a date")
-    .optional(),
-  /** clock offsets (lib/normalise/clock-skew.ts): seconds for every events file, or JSON `{"<path>": seconds}` */
-  skew: z
-    .string()
-    .trim()
-    .transform((s, ctx) => {
-      const n = Number(s);
-      if (s !== "" && Number.isFinite(n)) return n;
-      try {
-        const o = JSON.parse(s) as unknown;
-        if (typeof o === "number" && Number.isFinite(o)) return o;
-        if (o && typeof o === "object" && !Array.isArray(o) && Object.values(o).every((v) => typeof v === "number" && Number.isFinite(v)))
-          return o as Record<string, number>;
-      } catch {
-        // fall through
-      }
-      ctx.addIssue({ code: "custom", message: "skew: seconds, or a JSON object of path to seconds" });
-      return z.NEVER;
-    })
-    .optional(),
+  collected: collectedField,
+  skew: skewField,
 });
 
 /**
@@ -46,7 +24,8 @@ const ZUploadFields = z.object({
  * ingest worker (poll GET /api/bundles/:bundleId). The same upload (sha256) again into an
  * incident that holds it answers 200 `{ incidentId, bundleId, duplicateOf }` and is not
  * ingested twice. Too large: 413 (BOOTLINE_MAX_UPLOAD_BYTES). A NUL character in a field or a
- * file name: 400, nothing stored.
+ * file name: 400, nothing stored. A `collected` time outside 1970 to a day from now, or a `skew`
+ * that is not finite or past 100 years: 400 naming the field. An `incidentId` of no incident: 404.
  */
 export const POST = route(async (req: Request) => {
   // the proxy leaves this route alone (it would cut large bodies): check the token here
@@ -55,6 +34,9 @@ export const POST = route(async (req: Request) => {
   return receiveUpload(req, async ({ fields, files, digest }) => {
     const f = ZUploadFields.parse(fields);
     const db = await getDb();
+    // an id names an incident that exists: an unknown one is a 404, never a new incident
+    if (f.incidentId && !(await db.prisma.incident.findUnique({ where: { id: f.incidentId }, select: { id: true } })))
+      throw new ApiError("not_found", `no incident ${f.incidentId}: leave incidentId out (and give a title) to start a new incident`);
     const r = await enqueueBundle(db, {
       incident: f.incidentId,
       title: f.title,
@@ -64,7 +46,7 @@ export const POST = route(async (req: Request) => {
         node: f.node ?? null,
         tz: f.tz ?? null,
         year: f.year ?? null,
-        collected: f.collected ? new Date(f.collected).toISOString() : null,
+        collected: f.collected !== undefined ? new Date(f.collected).toISOString() : null,
         skew: f.skew ?? null,
       },
     });

@@ -1,0 +1,101 @@
+/**
+ * A deleted incident's search data goes with it, on PostgreSQL: after `DELETE
+ * /api/incidents/:id` no index, word-count or word table of its bundles is left, and no row of
+ * any table holds its words; a search still reading a word-count table delays that table's drop
+ * (lock timeout, retried) without waiting on it, and the sweep after the builds drops it once the
+ * reader is done.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { getDb, type DbHandles } from "../db/connection";
+import { useTestDatabaseUrl } from "../db/test-db";
+import { dropSearchData } from "./search-drop";
+import { afterSearchBuilds, buildSearchIndex, wordCountsTableName } from "./search-index";
+
+vi.mock("../ingest/worker", () => ({ startIngestWorker: async () => ({ enqueue: async () => {} }) }));
+
+let t: Awaited<ReturnType<typeof useTestDatabaseUrl>>;
+let db: DbHandles;
+let dataDir: string;
+beforeAll(async () => {
+  t = await useTestDatabaseUrl();
+  db = await getDb();
+  dataDir = mkdtempSync(path.join(process.cwd(), ".tmp-search-drop-"));
+  process.env.BOOTLINE_DATA_DIR = dataDir;
+});
+afterAll(async () => {
+  await t?.drop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Uploads and ingests a log whose lines hold `word`, builds its search index and word counts; returns the ids. */
+async function incidentWith(word: string): Promise<{ incidentId: string; bundleId: string }> {
+  const { POST } = await import("../../app/api/uploads/route");
+  const log = Array.from(
+    { length: 20 },
+    (_, i) =>
+      `Mar 14 02:10:${String(i).padStart(2, "0")} node-d kubelet[1234]: I0314 02:10:${String(i).padStart(2, "0")}.1 1234 kubelet.go:1] "volume ${word} ready ${i}"\n`,
+  ).join("");
+  const boundary = "----drop";
+  const body = `--${boundary}\r\nContent-Disposition: form-data; name="year"\r\n\r\n2026\r\n--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="kubelet-${word}.log"\r\n\r\n${log}\r\n--${boundary}--\r\n`;
+  const res = await POST(
+    new Request("http://127.0.0.1/api/uploads", { method: "POST", body, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } }),
+  );
+  const ids = (await res.json()) as { incidentId: string; bundleId: string };
+  const { processBundle } = await import("../ingest/pipeline");
+  expect(await processBundle(db, ids.bundleId)).toMatchObject({ status: "ready", events: 20 });
+  expect(await buildSearchIndex(db.sql, ids.bundleId)).toBe(true);
+  return ids;
+}
+
+/** The relations (tables, indexes) whose name holds `bundleId`. */
+const relationsOf = async (bundleId: string) =>
+  (await db.sql.query<{ relname: string }>(`SELECT relname FROM pg_class WHERE strpos(relname, $1) > 0 ORDER BY 1`, [bundleId])).map((r) => r.relname);
+
+/** Tables any of whose rows, read as text, hold `word`. */
+async function tablesHolding(word: string): Promise<string[]> {
+  const tables = await db.sql.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public'`);
+  const out: string[] = [];
+  for (const { t: table } of tables)
+    if ((await db.sql.query(`SELECT 1 FROM "${table}" x WHERE strpos(x::text, $1) > 0 LIMIT 1`, [word])).length) out.push(table);
+  return out;
+}
+
+describe("deleting an incident", () => {
+  it("drops its search index, word counts and word tables: its words are gone from the database", async () => {
+    const { incidentId, bundleId } = await incidentWith("zanzibarquux");
+    expect(await relationsOf(bundleId)).toEqual(expect.arrayContaining([`Event_search_${bundleId}`, wordCountsTableName(bundleId)]));
+    expect(await tablesHolding("zanzibarquux")).toEqual(expect.arrayContaining(["Event", wordCountsTableName(bundleId)]));
+    const { DELETE } = await import("../../app/api/incidents/[incidentId]/route");
+    const res = await DELETE(new Request("http://127.0.0.1/x", { method: "DELETE" }), { params: Promise.resolve({ incidentId }) });
+    expect(res.status).toBe(200);
+    // the word tables went before the answer; the index goes on the build chain
+    expect(await relationsOf(bundleId)).not.toContain(wordCountsTableName(bundleId));
+    await afterSearchBuilds(async () => {});
+    expect(await relationsOf(bundleId)).toEqual([]);
+    expect(await tablesHolding("zanzibarquux")).toEqual([]);
+  });
+
+  it("does not wait on a search still reading a word-count table: the sweep drops it after", async () => {
+    const { incidentId, bundleId } = await incidentWith("quokkamarble");
+    const reader = new pg.Client({ connectionString: t.url });
+    await reader.connect();
+    try {
+      await reader.query("BEGIN");
+      await reader.query(`SELECT count(*) FROM "${wordCountsTableName(bundleId)}"`);
+      await db.sql.query(`DELETE FROM "Event" WHERE "incidentId" = $1`, [incidentId]);
+      await db.sql.query(`DELETE FROM "Incident" WHERE id = $1`, [incidentId]);
+      const r = await dropSearchData(db.sql, [bundleId], { tries: 2, lockTimeoutMs: 50 });
+      expect(r.left).toEqual([wordCountsTableName(bundleId)]);
+      // other reads go on meanwhile, the table's own included
+      expect(await db.sql.query(`SELECT count(*)::int AS n FROM "${wordCountsTableName(bundleId)}"`)).toEqual([{ n: expect.any(Number) }]);
+      await reader.query("COMMIT");
+      await r.done;
+      expect(await relationsOf(bundleId)).toEqual([]);
+    } finally {
+      await reader.end();
+    }
+  });
+});

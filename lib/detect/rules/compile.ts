@@ -1,0 +1,220 @@
+/**
+ * Rule sets (schema.ts) compiled for the runner (run.ts): each match's regular expression, its
+ * literal texts and its sets of lanes, kinds, components and reasons, and the book of every
+ * rule with its cheap prefilter. Pure; throws `RuleSetError` naming the set and the rule for a
+ * file that cannot be compiled (a bad pattern, a placeholder no value fills, a duplicate name).
+ *
+ * The prefilter (`RuleBook.wantsLog`): the pipeline drops events of kind `log` before the
+ * detectors, unless some rule may take them. Per lane, one regular expression joins the literal
+ * texts of every rule that reads `log` events there (or its pattern, with its named groups made
+ * plain, when it gives no text), so a line costs a lane lookup and at most one regex test.
+ */
+import type { Lane } from "../types";
+import { type RuleMatchSpec, type RuleSetSpec, type RuleSpec, ZRuleSet } from "./schema";
+
+/** A rule file that does not compile, with the set (file) and rule it concerns. */
+export class RuleSetError extends Error {}
+
+/** A `match` or `clear` ready to test events. */
+export interface CompiledMatch {
+  lanes: ReadonlySet<string> | null;
+  kinds: ReadonlySet<string> | null;
+  components: ReadonlySet<string> | null;
+  reasons: ReadonlySet<string> | null;
+  /** literal texts (lower case with `ignoreCase`) */
+  text: readonly string[] | null;
+  ignoreCase: boolean;
+  re: RegExp | null;
+  /** named groups of `re` */
+  groups: readonly string[];
+  numbers: ReadonlyArray<[group: string, bound: { atLeast?: number; absAtLeast?: number }]>;
+  /** regex source standing for this match in the lane prefilter (null: it reads no `log` events) */
+  prefilter: string | null;
+}
+
+/** One compiled rule. */
+export interface CompiledRule {
+  /** the rule set (file) it comes from */
+  set: string;
+  /** `rule:<name>`, the findings' detector */
+  detector: string;
+  spec: RuleSpec;
+  match: CompiledMatch;
+  clear: CompiledMatch | null;
+}
+
+/** Every rule of the loaded sets, and the prefilter for `log` events. */
+export interface RuleBook {
+  rules: readonly CompiledRule[];
+  /** lanes where some rule reads `log` events */
+  logLanes: ReadonlySet<string>;
+  /** true when some rule may take a `log` event of `lane` with this message (cheap; false positives allowed) */
+  wantsLog(lane: string, message: string): boolean;
+}
+
+const LANES: readonly Lane[] = ["kernel", "runtime", "kubelet", "cni-plugin", "cni-agent", "events", "other"];
+/** Placeholders every template may use besides the named groups. */
+export const TEMPLATE_KEYS = ["matches", "first", "last", "minCount", "withinS", "sinceBootS", "afterMilestone", "peak"] as const;
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+
+/**
+ * `source` with its named groups made non-capturing (`(?<x>` → `(?:`), for the joined
+ * prefilter (two rules may name the same group). Throws on back references, which joining
+ * would break.
+ */
+export function plainGroups(source: string): string {
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\") {
+      const n = source[i + 1] ?? "";
+      if (/[1-9k]/.test(n)) throw new RuleSetError(`back references (\\${n}) are not supported`);
+      out += c + n;
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === "]") inClass = false;
+      out += c;
+      continue;
+    }
+    if (c === "[") inClass = true;
+    if (c === "(" && source[i + 1] === "?" && source[i + 2] === "<" && /[A-Za-z_]/.test(source[i + 3] ?? "")) {
+      const close = source.indexOf(">", i + 3);
+      out += "(?:";
+      i = close;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+/**
+ * Named groups of a regex source, in order, each once. A group named `<name>_<n>` (`image_1`,
+ * `image_2`: JavaScript refuses one name twice in a pattern) gives values of `<name>`.
+ */
+export function groupNames(source: string): string[] {
+  return [...new Set([...source.matchAll(/\(\?<([A-Za-z_][A-Za-z0-9_]*)>/g)].map((m) => valueName(m[1])))];
+}
+
+/** The value a named group gives: its name without a `_<n>` suffix. */
+export const valueName = (group: string): string => group.replace(/_\d+$/, "");
+
+function compileMatch(m: RuleMatchSpec, where: string): CompiledMatch {
+  const ignoreCase = m.ignoreCase ?? false;
+  let re: RegExp | null = null;
+  if (m.pattern) {
+    try {
+      re = new RegExp(m.pattern, ignoreCase ? "i" : "");
+    } catch (err) {
+      throw new RuleSetError(`${where}: pattern does not compile: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  const groups = m.pattern ? groupNames(m.pattern) : [];
+  for (const g of Object.keys(m.numbers ?? {}))
+    if (!groups.includes(g)) throw new RuleSetError(`${where}: numbers names group "${g}", which the pattern does not capture`);
+  const readsLog = !m.kinds || m.kinds.includes("log");
+  if (readsLog && !m.text && !m.pattern) throw new RuleSetError(`${where}: a match that reads log lines needs a text or a pattern`);
+  let prefilter: string | null = null;
+  if (readsLog) {
+    try {
+      prefilter = m.text ? m.text.map(escapeRe).join("|") : plainGroups(m.pattern!);
+    } catch (err) {
+      throw new RuleSetError(`${where}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  return {
+    lanes: m.lanes ? new Set(m.lanes) : null,
+    kinds: m.kinds ? new Set(m.kinds) : null,
+    components: m.components ? new Set(m.components.map((c) => c.toLowerCase())) : null,
+    reasons: m.reasons ? new Set(m.reasons) : null,
+    text: m.text ? (ignoreCase ? m.text.map((t) => t.toLowerCase()) : m.text) : null,
+    ignoreCase,
+    re,
+    groups,
+    numbers: Object.entries(m.numbers ?? {}),
+    prefilter,
+  };
+}
+
+/**
+ * Placeholders of a template that neither a named group nor `TEMPLATE_KEYS` fills
+ * (`{matches:kill}` and `{matches:process:processes}` write the count with its noun).
+ */
+export function unknownPlaceholders(template: string, groups: readonly string[]): string[] {
+  const known = new Set<string>([...groups, ...TEMPLATE_KEYS]);
+  return [...template.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)(?::[^:{}]+(?::[^:{}]+)?)?\}/g)].map((m) => m[1]).filter((k) => !known.has(k));
+}
+
+/**
+ * Checks a parsed rule-set file (any value: YAML or JSON as loaded) and compiles its rules.
+ * @param data the file's content
+ * @param file the file's name, for messages and the set-name check (`<set>.yaml`)
+ * @throws RuleSetError with zod's issues or the first compile problem
+ */
+export function compileRuleSet(data: unknown, file: string): CompiledRule[] {
+  const parsed = ZRuleSet.safeParse(data);
+  if (!parsed.success) throw new RuleSetError(`${file}: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  const set: RuleSetSpec = parsed.data;
+  const base = file.replace(/^.*\//, "").replace(/\.(?:ya?ml|json)$/, "");
+  if (base !== set.set) throw new RuleSetError(`${file}: set "${set.set}" must be named like its file ("${base}")`);
+  const names = new Set<string>();
+  return set.rules.map((spec) => {
+    const where = `${file} rule ${spec.name}`;
+    if (names.has(spec.name)) throw new RuleSetError(`${where}: duplicate rule name`);
+    names.add(spec.name);
+    const match = compileMatch(spec.match, `${where} match`);
+    const clear = spec.clear ? compileMatch(spec.clear, `${where} clear`) : null;
+    for (const [label, t] of [
+      ["title", spec.title],
+      ["explanation", spec.explanation],
+    ] as const) {
+      const bad = unknownPlaceholders(t, match.groups);
+      if (bad.length) throw new RuleSetError(`${where}: ${label} names {${bad.join("}, {")}}, which no group or count fills`);
+    }
+    return { set: set.set, detector: `rule:${spec.name}`, spec, match, clear };
+  });
+}
+
+/**
+ * The book of compiled rules with its per-lane prefilter.
+ * @throws RuleSetError when two sets define one rule name
+ */
+export function ruleBook(rules: readonly CompiledRule[]): RuleBook {
+  const seen = new Map<string, string>();
+  for (const r of rules) {
+    const other = seen.get(r.spec.name);
+    if (other) throw new RuleSetError(`rule ${r.spec.name} is defined in both ${other} and ${r.set}`);
+    seen.set(r.spec.name, r.set);
+  }
+  const perLane = new Map<string, { cs: string[]; ci: string[] }>();
+  for (const r of rules)
+    for (const m of [r.match, r.clear]) {
+      if (!m?.prefilter) continue;
+      for (const lane of m.lanes ?? LANES) {
+        let p = perLane.get(lane);
+        if (!p) perLane.set(lane, (p = { cs: [], ci: [] }));
+        (m.ignoreCase ? p.ci : p.cs).push(`(?:${m.prefilter})`);
+      }
+    }
+  const tests = new Map<string, RegExp[]>();
+  for (const [lane, p] of perLane) {
+    const res: RegExp[] = [];
+    if (p.cs.length) res.push(new RegExp(p.cs.join("|")));
+    if (p.ci.length) res.push(new RegExp(p.ci.join("|"), "i"));
+    tests.set(lane, res);
+  }
+  return {
+    rules,
+    logLanes: new Set(tests.keys()),
+    wantsLog(lane, message) {
+      const res = tests.get(lane);
+      if (!res) return false;
+      for (const re of res) if (re.test(message)) return true;
+      return false;
+    },
+  };
+}

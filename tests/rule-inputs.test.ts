@@ -35,7 +35,7 @@ describe("rules on real-format node logs", () => {
     const oom = of(fs, "oom-kill-runtime");
     expect(oom.title).toBe("The kernel killed the container runtime (containerd) for memory");
     expect(oom.metrics.firstAfterBootS).toBe(100);
-    expect(oom.explanation).toContain("Rule oom-kill-runtime (rule set kernel-memory) fires at 1 match: 1 match from T+100.000 s to T+100.000 s.");
+    expect(oom.explanation).toContain("Rule oom-kill-runtime (rule set kernel-memory) fires at 1 match: 1 match at T+100.000 s.");
     const restarts = of(fs, "containerd-restarting");
     expect(restarts.metrics).toMatchObject({ minCount: 5, withinS: 1200, peakMatches: 5, firstAfterBootS: 5, lastAfterBootS: 390 });
     // a lasting problem stays open; a read-only filesystem is not fixed by the log ending

@@ -54,7 +54,7 @@ export interface RuleBook {
 
 const LANES: readonly Lane[] = ["kernel", "runtime", "kubelet", "cni-plugin", "cni-agent", "events", "other"];
 /** Placeholders every template may use besides the named groups. */
-export const TEMPLATE_KEYS = ["matches", "first", "last", "minCount", "withinS", "sinceBootS", "afterMilestone", "peak"] as const;
+export const TEMPLATE_KEYS = ["matches", "first", "last", "span", "minCount", "withinS", "sinceBootS", "afterMilestone", "peak"] as const;
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 

@@ -23,7 +23,7 @@ function book(extra: Record<string, unknown> = {}, match: Record<string, unknown
     severity: "high",
     source: "test",
     match: { lanes: ["kernel"], text: "oops", pattern: "oops (?<what>\\w+)", ...match },
-    explanation: "It went {what} ({matches:time}).",
+    explanation: "It went {what} ({matches:time}, {span}).",
     remedy: "Fix it.",
     samples: SAMPLES,
     ...extra,
@@ -53,7 +53,9 @@ describe("rule runner", () => {
       matchedValues: ["what=a (2)", "what=b (1)"],
       ruleSet: "s",
     });
-    expect(f.explanation).toBe("It went a, b (3 times). Rule t (rule set s) fires at 1 match: 3 matches from T+10.000 s to T+40.000 s. What to do: Fix it.");
+    expect(f.explanation).toBe(
+      "It went a, b (3 times, from T+10.000 s to T+40.000 s). Rule t (rule set s) fires at 1 match: 3 matches from T+10.000 s to T+40.000 s. What to do: Fix it.",
+    );
   });
 
   it("fires only when minCount matches lie within withinS, and counts only what the conditions let in", () => {

@@ -128,6 +128,7 @@ function ruleFinding(rule: CompiledRule, boot: BootInfo, hits: Hit[], clears: Bo
     matches: String(counted.length),
     first: firstS === null ? "an unknown time" : fmtT(firstS),
     last: lastS === null ? "an unknown time" : fmtT(lastS),
+    span: firstS === null ? "at an unknown time" : firstS === lastS ? `at ${fmtT(firstS)}` : `from ${fmtT(firstS)} to ${fmtT(lastS!)}`,
     minCount: String(w.minCount),
     withinS: w.withinS === undefined ? "" : String(w.withinS),
     sinceBootS: w.sinceBootS === undefined ? "" : String(w.sinceBootS),
@@ -149,7 +150,7 @@ function ruleFinding(rule: CompiledRule, boot: BootInfo, hits: Hit[], clears: Bo
   const seen =
     firstS === null
       ? `${plural(counted.length, "match", "matches")} without a time`
-      : `${plural(counted.length, "match", "matches")} from ${fmtT(firstS)} to ${fmtT(lastS!)}${w.withinS !== undefined ? `, ${peak} in the busiest ${w.withinS} s` : ""}`;
+      : `${plural(counted.length, "match", "matches")} ${fill.span}${w.withinS !== undefined ? `, ${peak} in the busiest ${w.withinS} s` : ""}`;
   const closing = rule.clear
     ? clearedBy
       ? `; cleared at ${fmtT(sec(clearedBy.ts! - boot.start))}`

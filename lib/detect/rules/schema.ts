@@ -94,7 +94,10 @@ export const ZRule = z.strictObject({
   clear: ZRuleMatch.optional(),
   /** a problem that lasts until cleared: with no clearing event, the finding stays open (`end` null) */
   lasting: z.boolean().default(false),
-  /** what happened, in words, with `{group}`, `{matches}`, `{first}`, `{last}` placeholders */
+  /**
+   * what happened, in words, with `{group}`, `{matches}` (`{matches:kill}`: "2 kills"),
+   * `{first}`, `{last}`, `{span}` ("at T+…" or "from T+… to T+…"), `{peak}`, `{withinS}` placeholders
+   */
   explanation: z.string().min(1),
   /** what a reviewer does about it */
   remedy: z.string().min(1),

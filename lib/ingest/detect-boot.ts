@@ -4,8 +4,8 @@
  * incident already had (store-bundle.ts `detectFindings`), the paste preview and the in-memory
  * reference's users (lib/sample). The coded detectors (`runDetectors`, lib/detect/index.ts) get
  * the events of kinds other than `log`; then the rules (`runRules`, lib/detect/rules/run.ts,
- * the files of rule-files.ts) get those and the `log` events their prefilter takes. Callers may
- * pass every event or only those `detectorWants` keeps.
+ * the files of rule-files.ts) get the events their prefilter takes (`RuleBook.wants`). Callers
+ * may pass every event or only those `detectorWants` keeps.
  */
 import { type DetectorError, runDetectors, sortBootEvents } from "../detect/index";
 import type { RuleBook } from "../detect/rules/compile";
@@ -30,10 +30,8 @@ export function detectBoot(info: BootInfo, events: readonly BootEvent[], book: R
   const signal: BootEvent[] = [];
   const forRules: BootEvent[] = [];
   for (const e of events) {
-    if (e.kind !== "log") {
-      signal.push(e);
-      forRules.push(e);
-    } else if (book.wantsLog(e.lane, e.message)) forRules.push(e);
+    if (e.kind !== "log") signal.push(e);
+    if (book.wants(e)) forRules.push(e);
   }
   const coded = runDetectors(info, signal);
   const ruled = runRules(info, sortBootEvents(forRules), book);

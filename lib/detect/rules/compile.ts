@@ -4,10 +4,11 @@
  * rule with its cheap prefilter. Pure; throws `RuleSetError` naming the set and the rule for a
  * file that cannot be compiled (a bad pattern, a placeholder no value fills, a duplicate name).
  *
- * The prefilter (`RuleBook.wantsLog`): the pipeline drops events of kind `log` before the
- * detectors, unless some rule may take them. Per lane, one regular expression joins the literal
- * texts of every rule that reads `log` events there (or its pattern, with its named groups made
- * plain, when it gives no text), so a line costs a lane lookup and at most one regex test.
+ * The prefilter (`RuleBook.candidates`, `RuleBook.wantsLog`): per lane and event kind, the rules
+ * that may take such an event and one regular expression joining their literal texts (or a
+ * pattern, its named groups made plain, where a match gives no text), so an event costs a map
+ * lookup and at most one regex test before any rule's own test. The pipeline drops events of
+ * kind `log` before the detectors unless this prefilter passes them (`wantsLog`).
  */
 import type { Lane } from "../types";
 import { type RuleMatchSpec, type RuleSetSpec, type RuleSpec, ZRuleSet } from "./schema";
@@ -18,7 +19,8 @@ export class RuleSetError extends Error {}
 /** A `match` or `clear` ready to test events. */
 export interface CompiledMatch {
   lanes: ReadonlySet<string> | null;
-  kinds: ReadonlySet<string> | null;
+  /** the kinds it reads (`DEFAULT_KINDS` when the file names none) */
+  kinds: ReadonlySet<string>;
   components: ReadonlySet<string> | null;
   reasons: ReadonlySet<string> | null;
   /** literal texts (lower case with `ignoreCase`) */
@@ -28,7 +30,7 @@ export interface CompiledMatch {
   /** named groups of `re` */
   groups: readonly string[];
   numbers: ReadonlyArray<[group: string, bound: { atLeast?: number; absAtLeast?: number }]>;
-  /** regex source standing for this match in the lane prefilter (null: it reads no `log` events) */
+  /** regex source standing for this match in the prefilter (null: it tests no text, so every event of its lanes and kinds is a candidate) */
   prefilter: string | null;
 }
 
@@ -43,18 +45,43 @@ export interface CompiledRule {
   clear: CompiledMatch | null;
 }
 
-/** Every rule of the loaded sets, and the prefilter for `log` events. */
+/** The rules that may take events of one lane and kind, and the test their messages must pass first. */
+export interface Candidates {
+  /** indexes into `RuleBook.rules` of the rules whose match or clear accepts the lane and kind */
+  rules: readonly number[];
+  /** one of these must match the message (null: some candidate tests no text, so none is skipped) */
+  tests: readonly RegExp[] | null;
+}
+
+/** Every rule of the loaded sets, and the prefilter. */
 export interface RuleBook {
   rules: readonly CompiledRule[];
   /** lanes where some rule reads `log` events */
   logLanes: ReadonlySet<string>;
-  /** true when some rule may take a `log` event of `lane` with this message (cheap; false positives allowed) */
+  /** the candidates for events of `lane` and `kind` (computed once per pair) */
+  candidates(lane: string, kind: string): Candidates;
+  /** event kinds some rule's `afterMilestone` names */
+  milestoneKinds: ReadonlySet<string>;
+  /** true when the runner needs `e`: a rule may take it (cheap; false positives allowed), or it is a milestone a rule names */
+  wants(e: { lane: string; kind: string; message: string }): boolean;
+  /** `wants` for a `log` event of `lane` with this message */
   wantsLog(lane: string, message: string): boolean;
+}
+
+/** True when `c`'s prefilter passes `message` (a candidate that tests no text passes all). */
+export function passes(c: Candidates, message: string): boolean {
+  if (c.rules.length === 0) return false;
+  if (!c.tests) return true;
+  for (const re of c.tests) if (re.test(message)) return true;
+  return false;
 }
 
 const LANES: readonly Lane[] = ["kernel", "runtime", "kubelet", "cni-plugin", "cni-agent", "events", "other"];
 /** Placeholders every template may use besides the named groups. */
 export const TEMPLATE_KEYS = ["matches", "first", "last", "span", "minCount", "withinS", "sinceBootS", "afterMilestone", "peak"] as const;
+
+/** The kinds a match without `kinds` reads: the lines and Kubernetes events no classification rule names. */
+export const DEFAULT_KINDS: readonly string[] = ["log", "k8s.event"];
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
@@ -116,10 +143,11 @@ function compileMatch(m: RuleMatchSpec, where: string): CompiledMatch {
   const groups = m.pattern ? groupNames(m.pattern) : [];
   for (const g of Object.keys(m.numbers ?? {}))
     if (!groups.includes(g)) throw new RuleSetError(`${where}: numbers names group "${g}", which the pattern does not capture`);
-  const readsLog = !m.kinds || m.kinds.includes("log");
+  const kinds = m.kinds ?? DEFAULT_KINDS;
+  const readsLog = kinds.includes("log");
   if (readsLog && !m.text && !m.pattern) throw new RuleSetError(`${where}: a match that reads log lines needs a text or a pattern`);
   let prefilter: string | null = null;
-  if (readsLog) {
+  if (m.text || m.pattern) {
     try {
       prefilter = m.text ? m.text.map(escapeRe).join("|") : plainGroups(m.pattern!);
     } catch (err) {
@@ -128,7 +156,7 @@ function compileMatch(m: RuleMatchSpec, where: string): CompiledMatch {
   }
   return {
     lanes: m.lanes ? new Set(m.lanes) : null,
-    kinds: m.kinds ? new Set(m.kinds) : null,
+    kinds: new Set(kinds),
     components: m.components ? new Set(m.components.map((c) => c.toLowerCase())) : null,
     reasons: m.reasons ? new Set(m.reasons) : null,
     text: m.text ? (ignoreCase ? m.text.map((t) => t.toLowerCase()) : m.text) : null,
@@ -180,7 +208,7 @@ export function compileRuleSet(data: unknown, file: string): CompiledRule[] {
 }
 
 /**
- * The book of compiled rules with its per-lane prefilter.
+ * The book of compiled rules with its prefilter per lane and kind.
  * @throws RuleSetError when two sets define one rule name
  */
 export function ruleBook(rules: readonly CompiledRule[]): RuleBook {
@@ -190,31 +218,40 @@ export function ruleBook(rules: readonly CompiledRule[]): RuleBook {
     if (other) throw new RuleSetError(`rule ${r.spec.name} is defined in both ${other} and ${r.set}`);
     seen.set(r.spec.name, r.set);
   }
-  const perLane = new Map<string, { cs: string[]; ci: string[] }>();
-  for (const r of rules)
-    for (const m of [r.match, r.clear]) {
-      if (!m?.prefilter) continue;
-      for (const lane of m.lanes ?? LANES) {
-        let p = perLane.get(lane);
-        if (!p) perLane.set(lane, (p = { cs: [], ci: [] }));
-        (m.ignoreCase ? p.ci : p.cs).push(`(?:${m.prefilter})`);
+  const cache = new Map<string, Candidates>();
+  const candidates = (lane: string, kind: string): Candidates => {
+    const key = `${lane}\t${kind}`;
+    let c = cache.get(key);
+    if (c) return c;
+    const idx: number[] = [];
+    const cs: string[] = [];
+    const ci: string[] = [];
+    let untested = false;
+    rules.forEach((r, i) => {
+      let taken = false;
+      for (const m of [r.match, r.clear]) {
+        if (!m || (m.lanes && !m.lanes.has(lane)) || !m.kinds.has(kind)) continue;
+        taken = true;
+        if (m.prefilter === null) untested = true;
+        else (m.ignoreCase ? ci : cs).push(`(?:${m.prefilter})`);
       }
-    }
-  const tests = new Map<string, RegExp[]>();
-  for (const [lane, p] of perLane) {
-    const res: RegExp[] = [];
-    if (p.cs.length) res.push(new RegExp(p.cs.join("|")));
-    if (p.ci.length) res.push(new RegExp(p.ci.join("|"), "i"));
-    tests.set(lane, res);
-  }
+      if (taken) idx.push(i);
+    });
+    const tests: RegExp[] = [];
+    if (cs.length) tests.push(new RegExp(cs.join("|")));
+    if (ci.length) tests.push(new RegExp(ci.join("|"), "i"));
+    c = { rules: idx, tests: untested ? null : tests };
+    cache.set(key, c);
+    return c;
+  };
+  const logLanes = new Set(LANES.filter((l) => candidates(l, "log").rules.length > 0));
+  const milestoneKinds = new Set(rules.flatMap((r) => (r.spec.when.afterMilestone ? [r.spec.when.afterMilestone] : [])));
   return {
     rules,
-    logLanes: new Set(tests.keys()),
-    wantsLog(lane, message) {
-      const res = tests.get(lane);
-      if (!res) return false;
-      for (const re of res) if (re.test(message)) return true;
-      return false;
-    },
+    logLanes,
+    candidates,
+    milestoneKinds,
+    wants: (e) => milestoneKinds.has(e.kind) || passes(candidates(e.lane, e.kind), e.message),
+    wantsLog: (lane, message) => passes(candidates(lane, "log"), message),
   };
 }

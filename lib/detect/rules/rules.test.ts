@@ -122,6 +122,13 @@ describe("rule runner", () => {
     expect(b.wantsLog("kernel", "all quiet")).toBe(false);
     expect(b.wantsLog("kubelet", "an oops here")).toBe(false);
     expect([...b.logLanes]).toEqual(["kernel"]);
+    // without kinds a rule reads the lines and Kubernetes events no classification rule names, not the failure lines
+    expect(b.candidates("kernel", "k8s.event").rules).toEqual([0]);
+    expect(b.candidates("kernel", "sandbox.create.failed").rules).toEqual([]);
+    expect(b.wants({ lane: "kernel", kind: "sandbox.create.failed", message: "an oops here" })).toBe(false);
+    // a milestone a rule names is wanted whatever its text
+    const m = book({ when: { afterMilestone: "kubelet.started" } });
+    expect(m.wants({ lane: "kubelet", kind: "kubelet.started", message: "Starting kubelet" })).toBe(true);
     // a match over other kinds only wants no log line
     expect([...book({ title: "started", explanation: "It started." }, { kinds: ["kubelet.started"], text: undefined, pattern: undefined }).logLanes]).toEqual(
       [],

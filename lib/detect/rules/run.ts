@@ -15,7 +15,7 @@
 import { ZFinding } from "../index";
 import { fmtT, plural, sec } from "../numbers";
 import type { BootEvent, BootInfo, Finding } from "../types";
-import { type CompiledMatch, type CompiledRule, type RuleBook, valueName } from "./compile";
+import { type CompiledMatch, type CompiledRule, passes, type RuleBook, valueName } from "./compile";
 
 /** A rule that threw or gave an invalid finding on one boot. */
 export interface RuleError {
@@ -42,7 +42,7 @@ interface Hit {
 
 /** The named groups when `m` takes `e` (an empty record when it has no pattern), else null. */
 export function matchEvent(m: CompiledMatch, e: BootEvent): Record<string, string> | null {
-  if (m.kinds && !m.kinds.has(e.kind)) return null;
+  if (!m.kinds.has(e.kind)) return null;
   if (m.lanes && !m.lanes.has(e.lane)) return null;
   if (m.components && !m.components.has(e.component.toLowerCase())) return null;
   if (m.reasons && !(e.k8s && m.reasons.has(e.k8s.reason))) return null;
@@ -181,33 +181,42 @@ function ruleFinding(rule: CompiledRule, boot: BootInfo, hits: Hit[], clears: Bo
 /**
  * Runs every rule of `book` on one boot.
  * @param events the boot's events sorted by (ts ?? +inf, fileId, line), `log` events among them
- *   (those the book's prefilter wants suffice)
+ *   (those `book.wants` keeps suffice)
  * @returns findings in the book's order and one error per rule that threw or gave an invalid finding
  */
 export function runRules(boot: BootInfo, events: readonly BootEvent[], book: RuleBook): { findings: Finding[]; errors: RuleError[] } {
   const rules = book.rules;
   const hits: Hit[][] = rules.map(() => []);
   const clears: BootEvent[][] = rules.map(() => []);
-  const milestoneKinds = new Set(rules.flatMap((r) => (r.spec.when.afterMilestone ? [r.spec.when.afterMilestone] : [])));
+  const milestoneKinds = book.milestoneKinds;
   const milestones = new Map<string, number>();
   const errors: RuleError[] = [];
   const broken = new Set<number>();
   // the same line in two files (the journal, kern.log, dmesg): counted once
   const seen = new Map<string, Array<{ fileId: number; ts: number | null }>>();
-  for (const e of events) {
-    if (e.ts !== null && milestoneKinds.has(e.kind) && !milestones.has(e.kind)) milestones.set(e.kind, e.ts);
-    if (e.kind === "log" && !book.wantsLog(e.lane, e.message)) continue;
+  const copyOfSeen = (e: BootEvent): boolean => {
     const copies = seen.get(e.message);
-    if (copies?.some((c) => c.fileId !== e.fileId && (c.ts === null || e.ts === null || Math.abs(c.ts - e.ts) <= SAME_LINE_MS))) continue;
+    if (copies?.some((c) => c.fileId !== e.fileId && (c.ts === null || e.ts === null || Math.abs(c.ts - e.ts) <= SAME_LINE_MS))) return true;
     if (copies) copies.push({ fileId: e.fileId, ts: e.ts });
     else seen.set(e.message, [{ fileId: e.fileId, ts: e.ts }]);
-    for (let i = 0; i < rules.length; i++) {
+    return false;
+  };
+  for (const e of events) {
+    if (e.ts !== null && milestoneKinds.has(e.kind) && !milestones.has(e.kind)) milestones.set(e.kind, e.ts);
+    const cand = book.candidates(e.lane, e.kind);
+    if (!passes(cand, e.message)) continue;
+    let copy: boolean | null = null;
+    for (const i of cand.rules) {
       if (broken.has(i)) continue;
       const r = rules[i];
       try {
         const g = matchEvent(r.match, e);
+        const isClear = !g && r.clear !== null && matchEvent(r.clear, e) !== null;
+        if (!g && !isClear) continue;
+        copy ??= copyOfSeen(e);
+        if (copy) break;
         if (g) hits[i].push({ e, groups: g });
-        else if (r.clear && matchEvent(r.clear, e)) clears[i].push(e);
+        else clears[i].push(e);
       } catch (err) {
         broken.add(i);
         errors.push({ detector: r.detector, message: err instanceof Error ? err.message : String(err) });

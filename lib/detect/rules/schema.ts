@@ -26,7 +26,11 @@ export const ZNumberBound = z.strictObject({
 export const ZRuleMatch = z.strictObject({
   /** timeline lanes (lib/detect/types.ts `Lane`) */
   lanes: z.array(z.enum(LANES)).min(1).optional(),
-  /** event kinds (`log` for lines no classification rule names, `kubelet.started`, ...) */
+  /**
+   * event kinds; unset: `log` and `k8s.event` (the lines and Kubernetes events no classification
+   * rule names), so the classified failure lines the coded detectors read are not tested;
+   * `kubelet.started`, `sandbox.create.failed`, ... when a rule reads those
+   */
   kinds: z
     .array(z.string().regex(/^[a-z][a-z0-9.-]*$/))
     .min(1)

@@ -23,6 +23,8 @@
  *   and `ratioToCopy` = COPY time / ingest time (the ingest's throughput as a fraction of
  *   plain COPY's);
  * - parse-only throughput per format (parseFile in this process, lines/s);
+ * - the rule catalogue's cost (scripts/bench-rules.ts): its prefilter and runner on one node's
+ *   events in this process, times the node count, as a share of the ingest's seconds (`rules`);
  * - timeline queries on a store of at least `--query-events` events (default 10,000,000;
  *   the ingested rows are replicated server-side to reach it; a store already larger is used
  *   as it is, and `query.storedEvents` is the real count): lane-density histogram for a
@@ -70,6 +72,7 @@ import { buildTarGz } from "../lib/bundle/tar-build";
 import { parseFile } from "../lib/parse/parse-file";
 import { generateScenario } from "../lib/sample/index";
 import { benchLnav, type LnavResult } from "./bench-lnav";
+import { benchRules } from "./bench-rules";
 import { benchPage, type PageBench } from "./bench-page";
 import { benchBigBoot, benchSearch, commonWord, rareSandboxIds } from "./bench-search";
 
@@ -433,6 +436,15 @@ async function benchBackend(): Promise<Record<string, unknown>> {
     }
     result.parse = Object.fromEntries(Object.entries(perFormat).map(([k, v]) => [k, { lines: v.lines, linesPerSec: Math.round(v.lines / v.seconds) }]));
 
+    // the rule catalogue's share of the ingest (scripts/bench-rules.ts; not on PGlite: the rules do not depend on the backend)
+    if (backend === "postgres") {
+      const rb = benchRules(input.sampleFiles, input.nodes);
+      result.rules = { ...rb, shareOfIngest: +(rb.bundleSeconds / ingestS).toFixed(4) };
+      log(
+        `rules: ${rb.nodeMs} ms per node, ${rb.bundleSeconds} s for ${input.nodes} nodes (${((100 * rb.bundleSeconds) / ingestS).toFixed(2)} % of the ingest)`,
+      );
+    }
+
     // plain COPY of the same rows into the same table; three runs, the median kept: on shared
     // machines one COPY of the same rows varies widely, and a single run would make the ratio
     // swing with it. PGlite's runs come before getDb opens it here
@@ -586,6 +598,12 @@ function tableRows(result: Record<string, unknown>, label: string): Array<[strin
   if (!label)
     for (const [k, v] of Object.entries(result.parse as Record<string, { linesPerSec: number }>))
       rows.push([`parse only: ${k}`, `${v.linesPerSec.toLocaleString()} lines/s`]);
+  const rb = result.rules as (ReturnType<typeof benchRules> & { shareOfIngest: number }) | undefined;
+  if (rb)
+    rows.push([
+      "rules (the catalogue's prefilter and runner)",
+      `${rb.bundleSeconds} s for the bundle, ${(rb.shareOfIngest * 100).toFixed(2)} % of the ingest's time (${rb.rules} rules in ${rb.ruleSets} files; one node: ${rb.nodeEvents.toLocaleString()} events, ${rb.wantedEvents.toLocaleString()} past the prefilter, ${rb.nodeMs} ms: median of ${rb.runsMs.join(", ")} ms; times ${i.nodes} nodes)`,
+    ]);
   const q = result.query as (Record<string, { medianMs: number; p95Ms: number }> & { storedEvents: number; eventsPerBoot: number }) | undefined;
   if (q) {
     rows.push(["query store", `${q.storedEvents.toLocaleString()} events (${q.eventsPerBoot.toLocaleString()} in the largest boot)`]);

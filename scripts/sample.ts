@@ -8,6 +8,7 @@
  *       [--backoff steady|growing] [--backoff-cap 300] [--degrade-after 120]   (calico)
  *       [--mode deadlock|slow-start] [--agent-failures 2] [--duration 300]   (istio-deadlock)
  *       [--rate 4] [--duration 60] [--loop-start 30] [--cilium-log cri|slog|plain]   (conflist-loop)
+ *       [--oom-at 25,50]   (runtime-oom: seconds after T+0 of each containerd OOM kill)
  *   npm run sample -- --list
  *
  * Prints the truth (expected boot, sandbox failure windows and the other detectors'
@@ -35,6 +36,7 @@ const FLAG_TO_PARAM: Record<string, { key: string; type: "number" | "string" }> 
   rate: { key: "rate", type: "number" },
   "loop-start": { key: "loopStartS", type: "number" },
   "cilium-log": { key: "ciliumLog", type: "string" },
+  "oom-at": { key: "oomAtS", type: "string" },
 };
 
 function usage(msg?: string): never {
@@ -42,7 +44,7 @@ function usage(msg?: string): never {
   process.stderr.write(
     "usage: npm run sample -- --scenario <" +
       SCENARIOS.map((s) => s.name).join("|") +
-      "> --out <file.tar.gz> [--seed N] [--pods N] [--retry-interval S] [--nodename-delay S] [--events-skew S] [--boot-at ISO] [--node NAME] [--second-boot-after S] [--backoff steady|growing] [--backoff-cap S] [--degrade-after S] [--mode deadlock|slow-start] [--agent-failures N] [--duration S] [--rate N] [--loop-start S] [--cilium-log cri|slog|plain] [--truth FILE]\n",
+      "> --out <file.tar.gz> [--seed N] [--pods N] [--retry-interval S] [--nodename-delay S] [--events-skew S] [--boot-at ISO] [--node NAME] [--second-boot-after S] [--backoff steady|growing] [--backoff-cap S] [--degrade-after S] [--mode deadlock|slow-start] [--agent-failures N] [--duration S] [--rate N] [--loop-start S] [--cilium-log cri|slog|plain] [--oom-at S,S] [--truth FILE]\n",
   );
   process.exit(2);
 }

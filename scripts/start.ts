@@ -16,6 +16,7 @@ import path from "node:path";
 import { closeDb, openDb } from "../lib/db/connection";
 import { tokenProblem } from "../lib/auth/auth";
 import { parseTrustedProxies, TRUSTED_PROXIES_ENV } from "../lib/http/client-address";
+import { loadRuleDir, rulesDir } from "../lib/ingest/rule-files";
 import { loadSampleIncident } from "../lib/sample/load-sample";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -76,6 +77,10 @@ async function main() {
   let t0 = performance.now();
   const db = await openDb(process.env.DATABASE_URL);
   console.log(`bootline: [2/4] database ${db.backend === "pglite" ? `embedded (PGlite) at ${db.location}` : db.location}, migrations applied (${took(t0)})`);
+  // the rule files are read at run time (no build): checked here so a bad one shows at start
+  const rules = loadRuleDir(rulesDir());
+  console.log(`bootline: [2/4] ${rules.book.rules.length} rules from ${rules.files.length} files in ${rulesDir()}`);
+  for (const p of rules.problems) console.error(`bootline: rule set left out: ${p}`);
   try {
     const count = await db.prisma.incident.count();
     if (count === 0 && process.env.BOOTLINE_NO_SAMPLE !== "1") {

@@ -1,6 +1,6 @@
 /**
  * Detectors through the real ingest (retry storms, conflist rewrite loops, CNI bootstrap
- * deadlocks, runtime degradation): each scenario's bundle (built in memory as the
+ * deadlocks, runtime degradation, the rules of rules/*.yaml): each scenario's bundle (built in memory as the
  * tar.gz a reviewer uploads) is ingested into PostgreSQL through the real pipeline
  * (enqueueBundle -> processBundle -> detectFindings), and the report's findings carry each
  * detector's metrics with the values the scenario was generated with.
@@ -53,6 +53,7 @@ describe("scenario bundles ingested into PostgreSQL: findings carry the detector
     ["conflist-loop", { seed: 2, ciliumLog: "slog" }, ["conflist-rewrite-loop"]],
     ["two-boots", { seed: 6 }, ["sandbox-failure-window", "retry-storm"]],
     ["healthy", { seed: 4 }, []],
+    ["runtime-oom", {}, ["sandbox-failure-window", "retry-storm", "rule:oom-kill-runtime"]],
   ] as Array<[string, Record<string, unknown>, string[]]>)("%s %j", async (name, params, detectors) => {
     const s = generateScenario(name, params);
     const findings = await ingest(s, `${name} ${JSON.stringify(params)}`);
@@ -125,5 +126,19 @@ describe("scenario bundles ingested into PostgreSQL: findings carry the detector
           signals: (f.metrics.signals as Array<Record<string, unknown>>).map(({ signal, count, first, last }) => ({ signal, count, first, last })),
         })),
     ).toEqual(d.degradation ? [d.degradation] : []);
+    // rule findings: the kernel lines (kind log) reach the rules through the streaming ingest too
+    expect(
+      findings
+        .filter((f) => f.detector.startsWith("rule:"))
+        .map((f) => ({ detector: f.detector, matches: f.metrics.matches, minCount: f.metrics.minCount, start: f.start, end: f.end })),
+    ).toEqual(
+      (s.truth.rules ?? []).map((r) => ({
+        detector: r.detector,
+        matches: r.matches,
+        minCount: 1,
+        start: iso(s.truth.t0Ms + r.atS[0] * 1000),
+        end: iso(s.truth.t0Ms + r.atS[r.atS.length - 1] * 1000),
+      })),
+    );
   });
 });

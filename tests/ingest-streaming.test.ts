@@ -42,6 +42,11 @@ function uploads(eventsSkewS: number, looseEvents = false, strayLog = false) {
     const files = base.files.map((f) => ({ path: `./${f.path}`, content: f.content.split(node0).join(name), mtimeMs: base.truth.collectedMs }));
     const kubelet = files.find((f) => f.path.includes("kubelet"))!;
     if (name.endsWith("-1.ec2.internal")) files.push({ ...kubelet, path: "./kubelet/kubelet-copy.log" });
+    // node 1's kernel kills containerd once: a log line a rule (rules/kernel-memory.yaml) takes
+    const dmesg = files.find((f) => f.path.endsWith("dmesg.human.current"))!;
+    if (name.endsWith("-1.ec2.internal"))
+      dmesg.content +=
+        "[Sat Mar 14 02:10:25 2026] Out of memory: Killed process 1432 (containerd) total-vm:2458624kB, anon-rss:912344kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:2212kB oom_score_adj:-999\n";
     // a cluster's events beside the node archives: files no path places on a node
     const events = files.findIndex((f) => f.path.endsWith("events.json"));
     if (looseEvents) out.push({ name: `events-${out.length}.json`, data: Buffer.from(files.splice(events, 1)[0].content) });
@@ -190,6 +195,13 @@ describe("streaming ingest equals the in-memory reference", () => {
         [incidentId],
       );
       expect(findings).toHaveLength(3);
+      // the rule's finding, on node 1 only, citing the kernel's line (kind log) however the events travelled
+      const ruled = await db.sql.query<{ node: string; matches: number; message: string }>(
+        `SELECT n.name AS node, (f.metrics->>'matches')::int AS matches, e.message FROM "Finding" f JOIN "Node" n ON n.id = f."nodeId"
+         JOIN "Event" e ON e.id = f.evidence[1] WHERE f."incidentId" = $1 AND f.detector = 'rule:oom-kill-runtime'`,
+        [incidentId],
+      );
+      expect(ruled).toEqual([{ node: "ip-10-0-0-1.ec2.internal", matches: 1, message: expect.stringContaining("Killed process 1432 (containerd)") }]);
       // findings (formatted where the detectors ran: on the threads, or inline): each on its
       // boot's node, citing only events of that boot
       const [cited] = await db.sql.query<{ n: string; bad: string }>(
@@ -251,5 +263,11 @@ describe("streaming ingest equals the in-memory reference", () => {
     expect(cited.bad).toBe("0");
     // the window now cites the second bundle's lines too
     expect(cited.bundles).toBe("2");
+    // the rule's finding was found again from the stored kernel line (kind log) of the first bundle
+    const ruled = await db.sql.query<{ matches: number }>(
+      `SELECT (metrics->>'matches')::int AS matches FROM "Finding" WHERE "incidentId" = $1 AND detector = 'rule:oom-kill-runtime'`,
+      [first.incidentId],
+    );
+    expect(ruled).toEqual([{ matches: 1 }]);
   }, 120_000);
 });

@@ -5,6 +5,7 @@ import { generateScenario } from "@/lib/sample/index";
 import { SAMPLE_PARAMS } from "@/lib/sample/load-sample";
 import { runPipeline } from "@/lib/sample/pipeline-support";
 import { CASES_DIR, caseText } from "@/tests/cases/cases";
+import { RULE_INPUT_GROUPS, ruleInputRun } from "@/tests/rule-inputs/inputs";
 import { METRIC_SPECS, metricLines } from "./finding-metrics";
 
 const TWO_NODE_CASES = new Set(["041-describe-x72-and-journald-go-monotonic-clock.log"]);
@@ -24,6 +25,8 @@ function realFindings(): Finding[] {
     const s = generateScenario(name, params);
     for (const fs of runPipeline(s.files, { collectedMs: s.truth.collectedMs }).findingsByBoot.values()) out.push(...fs);
   }
+  // the rule catalogue on its real-format inputs
+  for (const group of RULE_INPUT_GROUPS) out.push(...ruleInputRun(group).findings);
   // runPipeline reads one node; a case whose text names two (a describe and a journal of other hosts) gives its findings per node elsewhere
   for (const f of readdirSync(CASES_DIR).filter((x) => x.endsWith(".log") && !TWO_NODE_CASES.has(x))) {
     for (const fs of runPipeline([{ path: f, content: caseText(f) }]).findingsByBoot.values()) out.push(...fs);
@@ -96,6 +99,26 @@ describe("finding metrics in words", () => {
         .map(([w, n]) => `${w}: ${n}`),
     );
     expect(metricLines(loop.detector, loop.metrics).some((l) => l.key === "untimedWrites")).toBe(Object.keys(loop.metrics.untimedWrites as object).length > 0);
+  });
+
+  it("reads a rule's finding in words: its count, thresholds and values", () => {
+    const restarts = findings.find((f) => f.detector === "rule:containerd-restarting")!;
+    expect(lines(restarts)).toEqual({
+      matches: "matching lines: 5",
+      minCount: "fires at (matching lines): 5",
+      withinS: "counted within: 1200 s",
+      peakMatches: "matching lines in the busiest 1200 s: 5",
+      ruleSet: "rule set: restarts",
+      firstAfterBootS: "first match: T+5.000 s",
+      lastAfterBootS: "last match: T+390.000 s",
+    });
+    const pid = findings.find((f) => f.detector === "rule:pid-pressure")!;
+    expect(lines(pid)).toMatchObject({ clearedAfterBootS: "cleared: T+1351.592 s", matches: "matching lines: 1" });
+    const oom = findings.find((f) => f.detector === "rule:oom-kill-runtime")!;
+    expect(metricLines(oom.detector, oom.metrics).find((l) => l.key === "matchedValues")).toMatchObject({
+      items: ["pid=1432 (1)", "process=containerd (1)"],
+      code: true,
+    });
   });
 
   it("falls back to words for a key it does not know", () => {

@@ -117,9 +117,27 @@ export const METRIC_SPECS: Record<string, Spec> = {
   healthSignals: { label: "health signals in all", as: "count" },
   stormStartAfterBootS: { label: "storm began", as: "afterBoot" },
   stormAttempts: { label: "failed attempts in the storm", as: "count" },
+  // rules (lib/detect/rules/run.ts)
+  matches: { label: "matching lines", as: "count" },
+  matchedValues: { label: "matched values (lines)", as: "codes", hide: empty },
+  minCount: { label: "fires at (matching lines)", as: "count" },
+  withinS: { label: "counted within", as: "seconds", hide: (v) => v === null },
+  peakMatches: { label: (m) => `matching lines in the busiest ${typeof m.withinS === "number" ? m.withinS : ""} s`, as: "count", hide: (v) => v === null },
+  sinceBootS: { label: "counted only in the first", as: "seconds", hide: (v) => v === null },
+  afterMilestone: { label: "counted only after the first", as: "code", hide: (v) => v === null },
+  clearedAfterBootS: { label: "cleared", as: "closedAt" },
+  ruleSet: { label: "rule set", as: "code" },
   // shared
-  firstAfterBootS: { label: (_m, d) => (d === "conflist-rewrite-loop" ? "first write" : "first failure"), as: "afterBoot", hide: (v) => v === null },
-  lastAfterBootS: { label: (_m, d) => (d === "conflist-rewrite-loop" ? "last write" : "last failure"), as: "afterBoot", hide: (v) => v === null },
+  firstAfterBootS: {
+    label: (_m, d) => (d === "conflist-rewrite-loop" ? "first write" : d.startsWith("rule:") ? "first match" : "first failure"),
+    as: "afterBoot",
+    hide: (v) => v === null,
+  },
+  lastAfterBootS: {
+    label: (_m, d) => (d === "conflist-rewrite-loop" ? "last write" : d.startsWith("rule:") ? "last match" : "last failure"),
+    as: "afterBoot",
+    hide: (v) => v === null,
+  },
   approximate: { label: "approximate", as: "text", hide: never },
 };
 

@@ -32,6 +32,7 @@ import { copyTail, decodeEvent, encodeEvent } from "./spill";
 import { findingRows } from "./finding-rows";
 import { detectBoot } from "./detect-boot";
 import { toBootEvent } from "../model/boot-event";
+import { detectorWants } from "./rule-files";
 import { messageFieldsAt } from "../model/message-fields";
 
 /** Width of the `fileId` placeholder at the start of each SourceBlock row a thread writes (int4 has at most 10 digits). */
@@ -615,7 +616,7 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
     const fileId = t.fileIds[e.fileIdx];
     const bootId = e.boot === null ? null : t.bootIds[e.boot];
     if (bootId != null) {
-      if (e.kind !== "log" && t.detect[e.boot!]) {
+      if (t.detect[e.boot!] && detectorWants(e)) {
         let list = byBoot.get(bootId);
         if (!list) byBoot.set(bootId, (list = []));
         list.push(toBootEvent(e, id, fileId));

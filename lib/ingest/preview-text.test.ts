@@ -7,6 +7,20 @@ const NOW = Date.UTC(2026, 2, 14, 3, 0, 0);
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 describe("previewText", () => {
+  it("shows the findings of rules (rules/*.yaml) on a pasted kernel journal", () => {
+    const text = [
+      "Dec 02 08:14:00 ip-10-0-3-17 kernel: Linux version 5.15.0-1051-aws (buildd@lcy02-amd64-018) (gcc (Ubuntu 11.4.0-1ubuntu1~22.04) 11.4.0, GNU ld (GNU Binutils for Ubuntu) 2.38) #56-Ubuntu SMP Thu Nov 30 10:12:44 UTC 2026",
+      "Dec 02 08:15:40 ip-10-0-3-17 kernel: Out of memory: Killed process 1432 (containerd) total-vm:2458624kB, anon-rss:912344kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:2212kB oom_score_adj:-999",
+      "Dec 02 08:34:41 ip-10-0-3-17 kernel: EXT4-fs (nvme1n1): Remounting filesystem read-only",
+    ].join("\n");
+    const p = previewText({ text, year: 2026, nowMs: Date.UTC(2026, 11, 2, 10) });
+    expect(p.detectorErrors).toEqual([]);
+    expect(p.nodes[0].boots[0].findings).toEqual([
+      { detector: "rule:oom-kill-runtime", severity: "critical", title: "The kernel killed the container runtime (containerd) for memory" },
+      { detector: "rule:filesystem-read-only", severity: "critical", title: "A filesystem was remounted read-only (nvme1n1)" },
+    ]);
+  });
+
   it("bare dockershim klog (case 079, year 2020): klog, 2 records, 1 attempt, calico-nodename-missing, node named after the paste", () => {
     const p = previewText({ text: caseText("079-klog-calico-nodename-triple.log"), name: "pasted-2026-03-14-0300.log", year: 2020, nowMs: NOW });
     expect(p.files).toHaveLength(1);

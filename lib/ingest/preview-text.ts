@@ -298,7 +298,10 @@ export function previewText(input: PreviewInput): TPreview {
       placed += mine.length;
       const signal: BootEvent[] = sortBootEvents(mine.filter((x) => x.e.kind !== "log").map((x) => x.ev));
       const info: BootInfo = { node, bootKey: b.bootKey, start: b.start, end: b.end, startApprox: b.startApprox };
-      const out = detectBoot(info, signal);
+      const out = detectBoot(
+        info,
+        mine.map((x) => x.ev),
+      );
       detectorErrors.push(...out.errors.map((x) => `${x.detector}: ${x.message}`));
       const attempts = attemptsOf(signal, windowDefaults).filter((x) => x.time >= b.start);
       const windows: TPreviewWindow[] = out.findings

@@ -65,4 +65,11 @@ describe("spill lines", () => {
     expect(e.bootDecl).toBeUndefined();
     expect(tail.split("\t")).toEqual(["41", "2", "us", "4", "kubelet", "kubelet", "3", "log", "\\N", "\\N", "Starting kubelet"]);
   });
+
+  it("keep the text of a log line a rule may take (rules/*.yaml), for the detect step", () => {
+    const kill = "Out of memory: Killed process 1432 (containerd) total-vm:2458624kB, anon-rss:912344kB";
+    const log: AnalysedEvent = { ...base, kind: "log", component: "kernel", lane: "kernel", pod: null, sandboxId: null, fields: null, message: kill };
+    const { e } = decodeEvent(encodeEvent(log).slice(0, -1), 0, null);
+    expect(e).toMatchObject({ kind: "log", lane: "kernel", component: "kernel", message: kill, precision: "us" });
+  });
 });

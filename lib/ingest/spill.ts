@@ -9,7 +9,8 @@
  *   <head: JSON array>\t<tail: COPY text>
  *
  * - head: what pass 2 still computes with (time, boot inputs, error class, fields) and, for
- *   events that carry a signal (kind other than `log`), what detectors read;
+ *   events the detectors read (kind other than `log`, and the `log` lines a rule may take:
+ *   rule-files.ts `detectorWants`), what they read;
  * - tail: the `Event` columns that no later step changes, already escaped for PostgreSQL's COPY
  *   text format (`TAIL_COLUMNS`), pasted into the row as is.
  *
@@ -18,6 +19,7 @@
 import { copyText } from "../db/sql";
 import type { EventKind, Lane } from "../detect/types";
 import type { AnalysedEvent } from "../model/event";
+import { detectorWants } from "./rule-files";
 
 /** `Event` columns of the tail, in order. */
 export const TAIL_COLUMNS = ["line", "span", "precision", "flags", "component", "lane", "severity", "kind", "pod", "sandboxId", "message"];
@@ -58,7 +60,7 @@ export function encodeEvent(e: AnalysedEvent): string {
     e.bootDecl ?? null,
     e.fields,
   ];
-  if (e.kind !== "log") head.push(e.component, e.pod, e.message, e.precision);
+  if (detectorWants(e)) head.push(e.component, e.pod, e.message, e.precision);
   return `${JSON.stringify(head)}\t${copyTail(e)}\n`;
 }
 
@@ -72,8 +74,8 @@ export function copyTail(e: AnalysedEvent): string {
 
 /**
  * A spill line back as an event (`fileIdx` and `node` given by the caller) and its COPY tail.
- * Events of kind `log` come back without `component`, `pod`, `message` and `precision`
- * (empty strings / null): only the tail carries them.
+ * Events of kind `log` no rule wants come back without `component`, `pod`, `message` and
+ * `precision` (empty strings / null): only the tail carries them.
  */
 export function decodeEvent(line: string, fileIdx: number, node: string | null): { e: AnalysedEvent; tail: string } {
   const tab = line.indexOf("\t");

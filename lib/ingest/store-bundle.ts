@@ -15,6 +15,7 @@ import { fileReason } from "./file-reason";
 import { FINDING_COLUMNS, findingRows } from "./finding-rows";
 import { detectorFields, k8sOfEvent } from "../model/boot-event";
 import { detectBoot } from "./detect-boot";
+import { detectorWants, rules } from "./rule-files";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -183,7 +184,8 @@ interface EventRow {
 /**
  * Runs every detector on boots whose events are (partly) in the store and replaces their
  * findings: a boot's events are the signal events given in memory plus the signal events the
- * store holds on that boot, except those of `excludeBundleId` (the bundle whose events are the
+ * store holds on that boot (kinds other than `log`, and the `log` lines a rule wants:
+ * rule-files.ts `detectorWants`), except those of `excludeBundleId` (the bundle whose events are the
  * ones in memory; null: read all). Adding a bundle to an incident so updates the findings of the
  * boots it touched (detect-boot.ts runs the detectors). Returns the number of
  * findings stored and the detectors that failed.
@@ -199,12 +201,12 @@ export async function detectFindings(
   for (const [bootId, { info, events }] of [...boots].sort((x, y) => x[0] - y[0])) {
     const others = await tx.query<EventRow>(
       `SELECT id::text AS id, ts, "fileId", line, component, lane, severity, kind, pod, "sandboxId", "errorClass", message, fields
-       FROM "Event" WHERE "incidentId" = $1 AND "bootId" = $2 AND kind <> 'log' AND "bundleId" IS DISTINCT FROM $3
+       FROM "Event" WHERE "incidentId" = $1 AND "bootId" = $2 AND (kind <> 'log' OR lane = ANY($4::text[])) AND "bundleId" IS DISTINCT FROM $3
        ORDER BY id`,
-      [incidentId, bootId, excludeBundleId],
+      [incidentId, bootId, excludeBundleId, [...rules().logLanes]],
     );
     const all = events.concat(
-      others.map((r) => {
+      others.filter(detectorWants).map((r) => {
         const parsed = r.fields ? (JSON.parse(r.fields) as Record<string, unknown> & { k8s?: BootEvent["k8s"] }) : null;
         const k8s = parsed?.k8s ? k8sOfEvent(parsed.k8s) : null;
         return {

@@ -117,6 +117,8 @@ export interface ScenarioTruth {
   boots: Array<{ bootKey: string; t0Ms: number; windows: WindowTruth[] }>;
   /** expected findings of retry-storm, conflist-rewrite-loop, cni-bootstrap-deadlock and runtime-degradation for the boot under study */
   detectors: DetectorTruth;
+  /** expected rule findings (rules/*.yaml) of the boot under study: detector, match count, T+ of each match (s) */
+  rules?: Array<{ detector: string; matches: number; atS: number[] }>;
 }
 
 /** Signal order of runtime-degradation's `signals` metric (lib/detect/runtime-degradation.ts SIGNALS). */

@@ -4,7 +4,8 @@
  * (`truth`, including each detector's expected findings in `truth.detectors`). One
  * registry, `SCENARIOS`: healthy, calico (the startup race, with optional growing backoff and
  * runtime degradation), two-boots, istio-deadlock (the bootstrap deadlock), conflist-loop (the
- * rewrite loop); the patterns are described in docs/detectors.md.
+ * rewrite loop), runtime-oom (the race while the kernel OOM-kills containerd: rule findings in
+ * `truth.rules`); the patterns are described in docs/detectors.md.
  *
  *   generateScenario("calico", { seed: 7 })  -> { name, files: [{ path, content }], truth }
  *   writeBundleTarGz(scenario, "/tmp/x.tar.gz")
@@ -30,10 +31,12 @@ import {
   type ConflistLoopParams,
   type IstioDeadlockParams,
 } from "./agent-boot";
+import { RUNTIME_OOM_DEFAULTS, generateRuntimeOom, type RuntimeOomParams } from "./runtime-oom";
 
 export type { Scenario, ScenarioFile, ScenarioTruth, CalicoNodenameParams, HealthyParams, TwoBootsParams } from "./calico-boot";
 export type { WindowTruth, TruthAttempt } from "./window-truth";
 export type { IstioDeadlockParams, ConflistLoopParams } from "./agent-boot";
+export type { RuntimeOomParams } from "./runtime-oom";
 export type { DetectorTruth, PodRhythmTruth, NodeStormTruth, ConflistLoopTruth, DeadlockTruth, SignalTruth } from "./detector-truth";
 
 /** A registry entry: name, description, parameter defaults and the generator (parameters not given keep the defaults). */
@@ -78,6 +81,13 @@ export const SCENARIOS: readonly ScenarioEntry[] = [
       "Conflist rewrite loop: Cilium (cni-exclusive) and the chained istio-cni agent rewrite /etc/cni/net.d/05-cilium.conflist in turns, `rate` writes/s for `durationS`.",
     defaults: { ...CONFLIST_LOOP_DEFAULTS },
     generate: (p) => generateConflistLoop(p as Partial<ConflistLoopParams>),
+  },
+  {
+    name: "runtime-oom",
+    description:
+      "The Calico nodename race while the kernel OOM-kills containerd twice inside the failure window (`oomAtS`, s after T+0): the window and the rule oom-kill-runtime on one timeline.",
+    defaults: { ...RUNTIME_OOM_DEFAULTS },
+    generate: (p) => generateRuntimeOom(p as Partial<RuntimeOomParams>),
   },
 ];
 

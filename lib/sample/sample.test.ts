@@ -118,8 +118,8 @@ describe("scenario generator", () => {
   });
 
   it("rejects unknown scenarios and lists the known ones", () => {
-    expect(SCENARIOS.map((s) => s.name)).toEqual(["healthy", "calico", "two-boots", "istio-deadlock", "conflist-loop"]);
-    expect(() => generateScenario("nope")).toThrow(/known: healthy, calico, two-boots, istio-deadlock, conflist-loop/);
+    expect(SCENARIOS.map((s) => s.name)).toEqual(["healthy", "calico", "two-boots", "istio-deadlock", "conflist-loop", "runtime-oom"]);
+    expect(() => generateScenario("nope")).toThrow(/known: healthy, calico, two-boots, istio-deadlock, conflist-loop, runtime-oom/);
   });
 
   it("rejects parameters outside their range", () => {

@@ -4,8 +4,6 @@
  * notes on a file's content, the reasons a limit gives.
  */
 import { fmtSize, LIMIT_ENV, LIMITS } from "./limits";
-import type { UnpackLimits } from "./unpack";
-import type { Flow } from "./unpack-flow";
 import type { Sink, Stored } from "./unpack-sink";
 import { fileSize, type UnpackedFile } from "./unpacked-file";
 
@@ -225,4 +223,28 @@ export function safeMemberPath(p: string): string | null {
     parts.push(part);
   }
   return parts.length ? parts.join("/") : null;
+}
+
+export interface UnpackLimits {
+  /** largest unpacked size of one file, bytes */
+  maxFileBytes: number;
+  /** largest total unpacked size of one upload, bytes */
+  maxTotalBytes: number;
+  /** most files in one upload */
+  maxFiles: number;
+  /** archives inside archives: how deep */
+  maxDepth: number;
+  /** unpacked bytes per byte of upload (archive bombs); default `LIMITS.maxRatio` */
+  maxRatio?: number;
+}
+
+/** One decompression layer of a stream (gzip or xz): bytes in and out, and why it ended early. */
+export interface Flow {
+  kind: "gzip" | "xz";
+  inBytes: number;
+  outBytes: number;
+  /** the stream broke (cut short, corrupt): what was inflated before is kept */
+  error?: string;
+  /** a limit stopped it (`ratio-limit`, `total-size-limit`) */
+  stop?: { reason: string; error: string };
 }

@@ -7,7 +7,7 @@ import { Readable } from "node:stream";
 import { ReadableStream } from "node:stream/web";
 import * as zlib from "node:zlib";
 import xzDecompress from "xz-decompress";
-import { type Ctx, overCap } from "./unpack-context";
+import { type Ctx, type Flow, overCap } from "./unpack-context";
 
 /** The start of a stream (`head`, at most n bytes; `done` when that was all of it) and the whole stream again (`rest`). */
 export interface Peeked {
@@ -65,17 +65,6 @@ export async function peek(src: AsyncIterable<Buffer>, n: number): Promise<Peeke
     }
   })();
   return { head, done, rest, close };
-}
-
-/** One decompression layer of a stream (gzip or xz): bytes in and out, and why it ended early. */
-export interface Flow {
-  kind: "gzip" | "xz";
-  inBytes: number;
-  outBytes: number;
-  /** the stream broke (cut short, corrupt): what was inflated before is kept */
-  error?: string;
-  /** a limit stopped it (`ratio-limit`, `total-size-limit`) */
-  stop?: { reason: string; error: string };
 }
 
 /** An xz stream through `xz-decompress` (xz-embedded compiled to WebAssembly), pulled chunk by chunk. */

@@ -19,7 +19,7 @@ import {
   totalError,
   withOrigin,
 } from "./unpack-context";
-import type { Flow } from "./unpack-flow";
+import type { Flow } from "./unpack-context";
 import type { Writer } from "./unpack-sink";
 
 /** The tar member being read: its entry in the listing, where its bytes go (none when refused). */

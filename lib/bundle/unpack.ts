@@ -48,37 +48,26 @@ import {
   type Ctx,
   EMPTY_TAR,
   isEmptyTar,
+  type Flow,
   type Found,
   type Kind,
   note,
   type Origin,
   type Source,
+  type UnpackLimits,
   stripSuffix,
   overCap,
   totalError,
   cutLineNote,
 } from "./unpack-context";
-import { type Flow, inflate, type Peeked, peek } from "./unpack-flow";
+import { inflate, type Peeked, peek } from "./unpack-flow";
 import { DiskSink, HEAD_BYTES, MemorySink, READ_CHUNK, type Sink, type Stored } from "./unpack-sink";
 import { expandTar } from "./unpack-tar";
 import { expandZip } from "./unpack-zip";
 import type { UnpackedFile } from "./unpacked-file";
 
-export { safeMemberPath } from "./unpack-context";
+export { safeMemberPath, type UnpackLimits } from "./unpack-context";
 export { fileBytes, fileHead, fileSize, releaseReadBuffer, type UnpackedFile } from "./unpacked-file";
-
-export interface UnpackLimits {
-  /** largest unpacked size of one file, bytes */
-  maxFileBytes: number;
-  /** largest total unpacked size of one upload, bytes */
-  maxTotalBytes: number;
-  /** most files in one upload */
-  maxFiles: number;
-  /** archives inside archives: how deep */
-  maxDepth: number;
-  /** unpacked bytes per byte of upload (archive bombs); default `LIMITS.maxRatio` */
-  maxRatio?: number;
-}
 
 /** The limits in force (lib/bundle/limits.ts: defaults and BOOTLINE_MAX_* variables). */
 export const DEFAULT_LIMITS: UnpackLimits = {

@@ -7,28 +7,13 @@
  * incident search for the secret and for its words), and no row of any table holds it (events,
  * source text, search word counts: every table of the schema, read as text).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { getDb, type DbHandles } from "../lib/db/connection";
-import { useTestDatabaseUrl } from "../lib/db/test-db";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { SECRET_SAMPLES } from "../lib/redact/secret-samples";
+import { useAppTestDb } from "../lib/testing/app-db";
 
 vi.mock("../lib/ingest/worker", () => ({ startIngestWorker: async () => ({ enqueue: async () => {} }) }));
 
-let t: Awaited<ReturnType<typeof useTestDatabaseUrl>>;
-let db: DbHandles;
-let dataDir: string;
-beforeAll(async () => {
-  t = await useTestDatabaseUrl();
-  db = await getDb();
-  dataDir = mkdtempSync(path.join(process.cwd(), ".tmp-redaction-paths-"));
-  process.env.BOOTLINE_DATA_DIR = dataDir;
-});
-afterAll(async () => {
-  await t?.drop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const app = useAppTestDb("redaction-paths");
 
 const pad = (n: number) => String(n).padStart(2, "0");
 /** One kubelet journal line per sample, a second apart. */
@@ -71,13 +56,13 @@ describe("the redaction table's samples", () => {
     expect(res.status).toBe(202);
     ({ incidentId, bundleId } = (await res.json()) as { incidentId: string; bundleId: string });
     const { processBundle } = await import("../lib/ingest/pipeline");
-    expect(await processBundle(db, bundleId)).toMatchObject({ status: "ready", events: SECRET_SAMPLES.length });
+    expect(await processBundle(app.db, bundleId)).toMatchObject({ status: "ready", events: SECRET_SAMPLES.length });
     const { buildSearchIndex } = await import("../lib/search/search-index");
-    expect(await buildSearchIndex(db.sql, bundleId)).toBe(true);
+    expect(await buildSearchIndex(app.db.sql, bundleId)).toBe(true);
   });
 
   it("are counted as redacted, one per sample", async () => {
-    const [f] = await db.sql.query<{ redacted: Record<string, number> }>(`SELECT redacted FROM "SourceFile" WHERE "bundleId" = $1`, [bundleId]);
+    const [f] = await app.db.sql.query<{ redacted: Record<string, number> }>(`SELECT redacted FROM "SourceFile" WHERE "bundleId" = $1`, [bundleId]);
     const want: Record<string, number> = {};
     for (const x of SECRET_SAMPLES) want[x.kind] = (want[x.kind] ?? 0) + 1;
     expect(f.redacted).toEqual(want);
@@ -97,7 +82,7 @@ describe("the redaction table's samples", () => {
     const md = await import("../app/api/incidents/[incidentId]/export.md/route");
     await read("export.md", md.GET(get(`/api/incidents/${incidentId}/export.md`), ctx({ incidentId })));
 
-    const boots = await db.sql.query<{ id: number; start: Date; end: Date }>(`SELECT id, start, "end" FROM "Boot" WHERE "incidentId" = $1`, [incidentId]);
+    const boots = await app.db.sql.query<{ id: number; start: Date; end: Date }>(`SELECT id, start, "end" FROM "Boot" WHERE "incidentId" = $1`, [incidentId]);
     expect(boots.length).toBeGreaterThan(0);
     const events = await import("../app/api/incidents/[incidentId]/boots/[bootId]/events/route");
     const svg = await import("../app/api/incidents/[incidentId]/boots/[bootId]/timeline.svg/route");
@@ -143,11 +128,11 @@ describe("the redaction table's samples", () => {
   });
 
   it("are stored nowhere: no row of any table holds one", async () => {
-    const tables = await db.sql.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`);
+    const tables = await app.db.sql.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`);
     expect(tables.map((r) => r.t)).toEqual(expect.arrayContaining(["Event", "SourceFile", `Search_counts_${bundleId}`]));
     const found: string[] = [];
     for (const { t: table } of tables) {
-      const rows = await db.sql.query<{ row: string }>(`SELECT t::text AS row FROM "${table}" t`);
+      const rows = await app.db.sql.query<{ row: string }>(`SELECT t::text AS row FROM "${table}" t`);
       for (const r of rows) for (const l of leaks(r.row)) found.push(`${table}: ${l}`);
     }
     expect(found).toEqual([]);

@@ -4,28 +4,13 @@
  * answers 404 and creates none; fuzzed fields never answer 500; in-bounds values are taken.
  */
 import fc from "fast-check";
-import { mkdtempSync, rmSync } from "node:fs";
-import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { getDb, type DbHandles } from "../lib/db/connection";
-import { useTestDatabaseUrl } from "../lib/db/test-db";
+import { describe, expect, it, vi } from "vitest";
+import { useAppTestDb } from "../lib/testing/app-db";
 
 const enqueued: string[] = [];
 vi.mock("../lib/ingest/worker", () => ({ startIngestWorker: async () => ({ enqueue: async (id: string) => void enqueued.push(id) }) }));
 
-let t: Awaited<ReturnType<typeof useTestDatabaseUrl>>;
-let db: DbHandles;
-let dataDir: string;
-beforeAll(async () => {
-  t = await useTestDatabaseUrl();
-  db = await getDb();
-  dataDir = mkdtempSync(path.join(process.cwd(), ".tmp-upload-bounds-"));
-  process.env.BOOTLINE_DATA_DIR = dataDir;
-});
-afterAll(async () => {
-  await t?.drop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const app = useAppTestDb("upload-bounds");
 
 const LOG = 'Mar 14 02:10:07 node-b kubelet[1234]: I0314 02:10:07.123456    1234 kubelet.go:2321] "sync loop"\n';
 
@@ -42,7 +27,7 @@ function upload(fields: Record<string, string>): Request {
   });
 }
 
-const count = async (table: string) => Number((await db.sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM "${table}"`))[0].n);
+const count = async (table: string) => Number((await app.db.sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM "${table}"`))[0].n);
 
 describe("upload fields", () => {
   it("refuses collected and skew out of bounds with a 400 naming the field, and stores nothing", async () => {
@@ -82,7 +67,7 @@ describe("upload fields", () => {
     const first = await POST(upload({ title: "bounds", collected, skew: "-3155760000" }));
     expect(first.status).toBe(202);
     const { incidentId, bundleId } = (await first.json()) as { incidentId: string; bundleId: string };
-    const [b] = await db.sql.query<{ options: { collected: string; skew: number } }>(`SELECT options FROM "Bundle" WHERE id = $1`, [bundleId]);
+    const [b] = await app.db.sql.query<{ options: { collected: string; skew: number } }>(`SELECT options FROM "Bundle" WHERE id = $1`, [bundleId]);
     expect(b.options).toMatchObject({ collected, skew: -3155760000 });
     const second = await POST(upload({ incidentId, skew: '{"events.json": 90.5}', collected: "1970-01-01T00:00:00Z" }));
     expect(second.status).toBe(202);

@@ -5,29 +5,16 @@
  * bundle row cannot be written leaves no incident made for it and no files; deleting an incident
  * removes the upload files of its bundles, failed ones included. After each, the next upload lands.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { getDb, type DbHandles } from "../lib/db/connection";
-import { useTestDatabaseUrl } from "../lib/db/test-db";
+import { describe, expect, it, vi } from "vitest";
+import { useAppTestDb } from "../lib/testing/app-db";
 
 // the route hands an accepted bundle to the ingest worker: here the test processes it
 const enqueued: string[] = [];
 vi.mock("../lib/ingest/worker", () => ({ startIngestWorker: async () => ({ enqueue: async (id: string) => void enqueued.push(id) }) }));
 
-let t: Awaited<ReturnType<typeof useTestDatabaseUrl>>;
-let db: DbHandles;
-let dataDir: string;
-beforeAll(async () => {
-  t = await useTestDatabaseUrl();
-  db = await getDb();
-  dataDir = mkdtempSync(path.join(process.cwd(), ".tmp-upload-fields-"));
-  process.env.BOOTLINE_DATA_DIR = dataDir;
-});
-afterAll(async () => {
-  await t?.drop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const app = useAppTestDb("upload-fields");
 
 const LOG = Array.from(
   { length: 12 },
@@ -39,7 +26,7 @@ const LOG = Array.from(
 function dataFiles(): string[] {
   const out: string[] = [];
   for (const top of ["incoming", "uploads"]) {
-    const dir = path.join(dataDir, top);
+    const dir = path.join(app.dataDir, top);
     if (!existsSync(dir)) continue;
     for (const name of readdirSync(dir, { recursive: true }) as string[]) out.push(`${top}/${name}`);
   }
@@ -47,7 +34,7 @@ function dataFiles(): string[] {
 }
 
 async function rows(table: string): Promise<number> {
-  const [r] = await db.sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM "${table}"`);
+  const [r] = await app.db.sql.query<{ n: string }>(`SELECT count(*)::text AS n FROM "${table}"`);
   return Number(r.n);
 }
 
@@ -74,7 +61,7 @@ async function nextUploadLands(): Promise<void> {
   const res = await POST(upload({ node: "node-f", year: "2026" }));
   expect(res.status).toBe(202);
   const { bundleId } = (await res.json()) as { bundleId: string };
-  expect(await processBundle(db, bundleId)).toMatchObject({ status: "ready", events: 12 });
+  expect(await processBundle(app.db, bundleId)).toMatchObject({ status: "ready", events: 12 });
 }
 
 describe("NUL characters in an upload's text", () => {
@@ -136,7 +123,7 @@ describe("failed uploads leave nothing behind", () => {
     writeFileSync(file, LOG);
     // a size the column refuses (bigint): the INSERT fails inside the transaction
     await expect(
-      enqueueBundle(db, { title: "refused", files: [{ name: "a.log", path: file }], digest: { sha256: "0".repeat(64), bytes: Number.NaN } }),
+      enqueueBundle(app.db, { title: "refused", files: [{ name: "a.log", path: file }], digest: { sha256: "0".repeat(64), bytes: Number.NaN } }),
     ).rejects.toThrow();
     expect(await rows("Incident")).toBe(incidents);
     // the file is still the caller's (the route removes it); no bundle folder was made
@@ -150,12 +137,12 @@ describe("failed uploads leave nothing behind", () => {
     const { processBundle } = await import("../lib/ingest/pipeline");
     const { uploadsDir } = await import("../lib/ingest/uploads");
     const { deleteIncident } = await import("../lib/incidents/delete-incident");
-    const failed = await enqueueBundle(db, { title: "to delete", files: [{ name: "notes.txt", data: Buffer.from("just words\n") }] });
-    expect((await processBundle(db, failed.bundleId)).status).toBe("failed");
-    const queued = await enqueueBundle(db, { incident: failed.incidentId, files: [{ name: "later.log", data: Buffer.from(LOG) }] });
+    const failed = await enqueueBundle(app.db, { title: "to delete", files: [{ name: "notes.txt", data: Buffer.from("just words\n") }] });
+    expect((await processBundle(app.db, failed.bundleId)).status).toBe("failed");
+    const queued = await enqueueBundle(app.db, { incident: failed.incidentId, files: [{ name: "later.log", data: Buffer.from(LOG) }] });
     expect(existsSync(uploadsDir(failed.bundleId))).toBe(true);
     expect(existsSync(uploadsDir(queued.bundleId))).toBe(true);
-    await deleteIncident(db, { incidentId: failed.incidentId });
+    await deleteIncident(app.db, { incidentId: failed.incidentId });
     expect(existsSync(uploadsDir(failed.bundleId))).toBe(false);
     expect(existsSync(uploadsDir(queued.bundleId))).toBe(false);
     await nextUploadLands();

@@ -5,30 +5,15 @@
  * (lock timeout, retried) without waiting on it, and the sweep after the builds drops it once the
  * reader is done.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { getDb, type DbHandles } from "../db/connection";
-import { useTestDatabaseUrl } from "../db/test-db";
+import { describe, expect, it, vi } from "vitest";
 import { dropSearchData } from "./search-drop";
 import { afterSearchBuilds, buildSearchIndex, wordCountsTableName } from "./search-index";
+import { useAppTestDb } from "../testing/app-db";
 
 vi.mock("../ingest/worker", () => ({ startIngestWorker: async () => ({ enqueue: async () => {} }) }));
 
-let t: Awaited<ReturnType<typeof useTestDatabaseUrl>>;
-let db: DbHandles;
-let dataDir: string;
-beforeAll(async () => {
-  t = await useTestDatabaseUrl();
-  db = await getDb();
-  dataDir = mkdtempSync(path.join(process.cwd(), ".tmp-search-drop-"));
-  process.env.BOOTLINE_DATA_DIR = dataDir;
-});
-afterAll(async () => {
-  await t?.drop();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const app = useAppTestDb("search-drop");
 
 /** Uploads and ingests a log whose lines hold `word`, builds its search index and word counts; returns the ids. */
 async function incidentWith(word: string): Promise<{ incidentId: string; bundleId: string }> {
@@ -45,21 +30,21 @@ async function incidentWith(word: string): Promise<{ incidentId: string; bundleI
   );
   const ids = (await res.json()) as { incidentId: string; bundleId: string };
   const { processBundle } = await import("../ingest/pipeline");
-  expect(await processBundle(db, ids.bundleId)).toMatchObject({ status: "ready", events: 20 });
-  expect(await buildSearchIndex(db.sql, ids.bundleId)).toBe(true);
+  expect(await processBundle(app.db, ids.bundleId)).toMatchObject({ status: "ready", events: 20 });
+  expect(await buildSearchIndex(app.db.sql, ids.bundleId)).toBe(true);
   return ids;
 }
 
 /** The relations (tables, indexes) whose name holds `bundleId`. */
 const relationsOf = async (bundleId: string) =>
-  (await db.sql.query<{ relname: string }>(`SELECT relname FROM pg_class WHERE strpos(relname, $1) > 0 ORDER BY 1`, [bundleId])).map((r) => r.relname);
+  (await app.db.sql.query<{ relname: string }>(`SELECT relname FROM pg_class WHERE strpos(relname, $1) > 0 ORDER BY 1`, [bundleId])).map((r) => r.relname);
 
 /** Tables any of whose rows, read as text, hold `word`. */
 async function tablesHolding(word: string): Promise<string[]> {
-  const tables = await db.sql.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public'`);
+  const tables = await app.db.sql.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public'`);
   const out: string[] = [];
   for (const { t: table } of tables)
-    if ((await db.sql.query(`SELECT 1 FROM "${table}" x WHERE strpos(x::text, $1) > 0 LIMIT 1`, [word])).length) out.push(table);
+    if ((await app.db.sql.query(`SELECT 1 FROM "${table}" x WHERE strpos(x::text, $1) > 0 LIMIT 1`, [word])).length) out.push(table);
   return out;
 }
 
@@ -80,17 +65,17 @@ describe("deleting an incident", () => {
 
   it("does not wait on a search still reading a word-count table: the sweep drops it after", async () => {
     const { incidentId, bundleId } = await incidentWith("quokkamarble");
-    const reader = new pg.Client({ connectionString: t.url });
+    const reader = new pg.Client({ connectionString: app.t.url });
     await reader.connect();
     try {
       await reader.query("BEGIN");
       await reader.query(`SELECT count(*) FROM "${wordCountsTableName(bundleId)}"`);
-      await db.sql.query(`DELETE FROM "Event" WHERE "incidentId" = $1`, [incidentId]);
-      await db.sql.query(`DELETE FROM "Incident" WHERE id = $1`, [incidentId]);
-      const r = await dropSearchData(db.sql, [bundleId], { tries: 2, lockTimeoutMs: 50 });
+      await app.db.sql.query(`DELETE FROM "Event" WHERE "incidentId" = $1`, [incidentId]);
+      await app.db.sql.query(`DELETE FROM "Incident" WHERE id = $1`, [incidentId]);
+      const r = await dropSearchData(app.db.sql, [bundleId], { tries: 2, lockTimeoutMs: 50 });
       expect(r.left).toEqual([wordCountsTableName(bundleId)]);
       // other reads go on meanwhile, the table's own included
-      expect(await db.sql.query(`SELECT count(*)::int AS n FROM "${wordCountsTableName(bundleId)}"`)).toEqual([{ n: expect.any(Number) }]);
+      expect(await app.db.sql.query(`SELECT count(*)::int AS n FROM "${wordCountsTableName(bundleId)}"`)).toEqual([{ n: expect.any(Number) }]);
       await reader.query("COMMIT");
       await r.done;
       expect(await relationsOf(bundleId)).toEqual([]);

@@ -9,11 +9,11 @@
  */
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { SECRET_SAMPLES } from "../lib/redact/secret-samples";
-import { useAppTestDb } from "../lib/testing/app-db";
+import { appTestDb } from "../lib/testing/app-db";
 
 vi.mock("../lib/ingest/worker", () => ({ startIngestWorker: async () => ({ enqueue: async () => {} }) }));
 
-const app = useAppTestDb("redaction-paths");
+const app = appTestDb("redaction-paths");
 
 const pad = (n: number) => String(n).padStart(2, "0");
 /** One kubelet journal line per sample, a second apart. */

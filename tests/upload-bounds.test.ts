@@ -5,12 +5,12 @@
  */
 import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
-import { useAppTestDb } from "../lib/testing/app-db";
+import { appTestDb } from "../lib/testing/app-db";
 
 const enqueued: string[] = [];
 vi.mock("../lib/ingest/worker", () => ({ startIngestWorker: async () => ({ enqueue: async (id: string) => void enqueued.push(id) }) }));
 
-const app = useAppTestDb("upload-bounds");
+const app = appTestDb("upload-bounds");
 
 const LOG = 'Mar 14 02:10:07 node-b kubelet[1234]: I0314 02:10:07.123456    1234 kubelet.go:2321] "sync loop"\n';
 

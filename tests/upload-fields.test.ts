@@ -8,13 +8,13 @@
 import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { useAppTestDb } from "../lib/testing/app-db";
+import { appTestDb } from "../lib/testing/app-db";
 
 // the route hands an accepted bundle to the ingest worker: here the test processes it
 const enqueued: string[] = [];
 vi.mock("../lib/ingest/worker", () => ({ startIngestWorker: async () => ({ enqueue: async (id: string) => void enqueued.push(id) }) }));
 
-const app = useAppTestDb("upload-fields");
+const app = appTestDb("upload-fields");
 
 const LOG = Array.from(
   { length: 12 },

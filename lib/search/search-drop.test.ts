@@ -9,11 +9,11 @@ import pg from "pg";
 import { describe, expect, it, vi } from "vitest";
 import { dropSearchData } from "./search-drop";
 import { afterSearchBuilds, buildSearchIndex, wordCountsTableName } from "./search-index";
-import { useAppTestDb } from "../testing/app-db";
+import { appTestDb } from "../testing/app-db";
 
 vi.mock("../ingest/worker", () => ({ startIngestWorker: async () => ({ enqueue: async () => {} }) }));
 
-const app = useAppTestDb("search-drop");
+const app = appTestDb("search-drop");
 
 /** Uploads and ingests a log whose lines hold `word`, builds its search index and word counts; returns the ids. */
 async function incidentWith(word: string): Promise<{ incidentId: string; bundleId: string }> {

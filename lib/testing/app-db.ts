@@ -19,7 +19,7 @@ export interface AppTestDb {
   dataDir: string;
 }
 
-export function useAppTestDb(tag: string): AppTestDb {
+export function appTestDb(tag: string): AppTestDb {
   const app = {} as AppTestDb;
   beforeAll(async () => {
     app.t = await useTestDatabaseUrl();

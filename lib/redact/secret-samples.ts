@@ -6,7 +6,7 @@
  * shape of its provider's format (lengths, prefixes, alphabets), so the rules meet what they
  * would meet in a real log.
  */
-import type { RedactionKind } from "./redact";
+import type { RedactionKind } from "./redaction-kinds";
 
 export interface SecretSample {
   kind: RedactionKind;

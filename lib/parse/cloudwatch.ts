@@ -499,6 +499,13 @@ export const cloudwatchTailSpec: FormatSpec = {
       },
     };
   },
+  before: {
+    // `<stamp> <stream> <message>` with fractional stamps is also `kubectl logs --timestamps` with an odd payload
+    "kubectl-timestamps": [
+      "2023-11-03T08:26:40.100000+00:00 i-07f3c1d2e4a5b6978 Nov  3 08:26:40 ip-172-31-5-9.us-west-2.compute.internal systemd[1]: Started kubelet.service - Kubernetes Kubelet.",
+      '2023-11-03T08:26:41.200000+00:00 i-07f3c1d2e4a5b6978 Nov  3 08:26:41 ip-172-31-5-9.us-west-2.compute.internal containerd[1702]: time="2023-11-03T08:26:41.200311529Z" level=error msg="RunPodSandbox failed"',
+    ],
+  },
   samples: [
     {
       // events at whole milliseconds print no fraction (`kubectl-timestamps` needs one: it would claim

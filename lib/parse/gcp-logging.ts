@@ -174,6 +174,12 @@ export const gcpLoggingJsonSpec: FormatSpec = {
   kind: "cloud-logging",
   sniff: (_path, lines) => lines.length > 0 && HEAD.test(lines[0]) && lines.some((l) => ENTRY_KEY_RE.test(l)),
   createParser: () => new JsonEntriesParser((_c, o) => (isLogEntry(o) ? [logEntryRecord(o)] : null), true),
+  before: {
+    // a GKE events export holds whole Event objects in each entry's jsonPayload
+    "k8s-events-json": [
+      '[{"insertId":"1a2b","jsonPayload":{"kind":"Event","reason":"FailedCreatePodSandBox","involvedObject":{"kind":"Pod","name":"web-0"}},"logName":"projects/p/logs/events","timestamp":"2024-01-01T00:00:00Z"}]',
+    ],
+  },
   samples: [
     {
       line: '{"insertId":"x1","jsonPayload":{"MESSAGE":"E0604 20:11:07.449123    1820 pod_workers.go:1298] \\"Error syncing pod, skipping\\" pod=\\"default/web-0\\"","_HOSTNAME":"gke-c-pool-1-a","SYSLOG_IDENTIFIER":"kubelet","_PID":"1820","PRIORITY":"6"},"resource":{"type":"k8s_node","labels":{"node_name":"gke-c-pool-1-a","project_id":"p"}},"timestamp":"2021-06-04T20:11:07.449876Z","severity":"INFO","logName":"projects/p/logs/kubelet","receiveTimestamp":"2021-06-04T20:11:09.1Z"}',

@@ -1,10 +1,11 @@
 /**
  * The registry check (as lnav checks its format definitions' samples when it loads them): every
  * spec's samples parse to exactly their expected output, every notMine line is refused, and no
- * record sample is claimed by the sniff of another spec.
+ * record sample is claimed by the sniff of another spec; where a spec says it must come before
+ * another (`before`), its witness is accepted by both sniffs and the registry puts it first.
  */
 import { describe, expect, it } from "vitest";
-import { sniffLines } from "./parse-file";
+import { sniffFormat, sniffLines } from "./parse-file";
 import { FORMAT_REGISTRY, formatByName } from "./registry";
 import type { FormatSample, FormatSpec, LineResult, ParsedRecord } from "./types";
 
@@ -79,6 +80,18 @@ describe("format registry", () => {
           expect(claimed, s.line).toEqual([spec.name]);
         }
       });
+
+      for (const [other, witness] of Object.entries(spec.before ?? {})) {
+        it(`comes before ${other}, whose sniff also accepts its witness`, () => {
+          const later = formatByName(other);
+          expect(later, `${spec.name}.before names a registered spec`).toBeDefined();
+          expect(FORMAT_REGISTRY.indexOf(spec)).toBeLessThan(FORMAT_REGISTRY.indexOf(later as FormatSpec));
+          const lines = sniffLines([...witness]);
+          expect(spec.sniff("", lines), `${spec.name} accepts its witness`).toBe(true);
+          expect(later?.sniff("", lines), `${other} accepts the witness (else the order is not needed)`).toBe(true);
+          expect(sniffFormat("", lines)?.name).toBe(spec.name);
+        });
+      }
     });
   }
 });

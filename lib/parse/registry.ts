@@ -3,7 +3,8 @@
  * definitions). Order is sniff priority (journal envelopes, kernel, container runtime files,
  * component formats, Kubernetes events): `sniffFormat` (parse-file.ts) takes the first spec whose
  * `sniff` accepts a file. Adding a format = one new module + one line here; its samples and
- * notMine lines are then checked by registry.test.ts.
+ * notMine lines are then checked by registry.test.ts. Where two sniffs accept the same file, the
+ * spec that must win says so in its `before` (with a witness file), and the test checks the order.
  */
 import { calicoCniSpec } from "./calico-cni";
 import { ciliumLogfmtSpec } from "./cilium-logfmt";
@@ -61,7 +62,7 @@ import type { FormatSpec } from "./types";
 /** All format specs, in sniff priority order. */
 export const FORMAT_REGISTRY: readonly FormatSpec[] = [
   journalShortSpec,
-  ztunnelSpec, // istio ztunnel (before journal-short-iso: its old layout `<stamp> DEBUG xds{id=3}: target: msg` looks like `<stamp> host ident: `)
+  ztunnelSpec, // istio ztunnel
   journalShortIsoSpec,
   journalVerboseSpec, // verbose header: "[s="
   journalShortFullSpec,
@@ -72,27 +73,27 @@ export const FORMAT_REGISTRY: readonly FormatSpec[] = [
   journalJsonPrettySpec,
   journalExportSpec,
   journalListBootsSpec,
-  syslogRfc3164Spec, // <PRI> before a short or short-iso line
+  syslogRfc3164Spec, // <PRI> then a short or short-iso line
   dmesgSpec, // raw `[seconds]` and `--ctime` stamps
   talosDmesgSpec, // talosctl dmesg, machined console
   lastRebootSpec,
   criLogSpec,
   dockerJsonSpec,
-  istioCniSpec, // before kubectl-timestamps: a 6-digit `Z` stamp then a level word
-  zapConsoleSpec, // zap console of other loggers (before kubectl-timestamps)
-  cloudwatchTailSpec, // `aws logs tail` (before kubectl-timestamps: `<stamp> <stream> <message>`)
-  awsVpcCniSeelogSpec, // AWS VPC CNI seelog-era ipamd.log / plugin.log (before kubectl-timestamps: `<stamp> [LEVEL] msg`)
+  istioCniSpec, // a 6-digit `Z` stamp then a level word
+  zapConsoleSpec, // zap console of other loggers
+  cloudwatchTailSpec, // `aws logs tail`
+  awsVpcCniSeelogSpec, // AWS VPC CNI seelog-era ipamd.log / plugin.log (`<stamp> [LEVEL] msg`)
   kubectlTimestampsSpec, // `kubectl logs --timestamps`
   klogSpec, // klog header and file banner
   klogJsonSpec,
-  k0sSupervisorSpec, // k0s: logrus around each child line, `component=<child>` (before the other logrus layouts)
+  k0sSupervisorSpec, // k0s: logrus around each child line, `component=<child>`
   containerdLogrusSpec, // logrus key=value, fractional seconds
   k3sLogrusSpec, // logrus key=value, whole seconds (k3s/rke2)
   crioLogrusSpec,
   calicoCniSpec,
   logrusTextSpec, // logrus terminal layout (`FATA[0000] …`)
   istioCniJsonSpec,
-  azureCniSpec, // Azure CNI azure-vnet*.log (before zap-json: its zap-era JSON lines mix with the Go log lines)
+  azureCniSpec, // Azure CNI azure-vnet*.log (its zap-era JSON lines mix with the Go log lines)
   zapJsonSpec, // AWS VPC CNI and other zap JSON
   ciliumJsonSpec, // cilium slog JSON
   ciliumLogfmtSpec,
@@ -102,9 +103,9 @@ export const FORMAT_REGISTRY: readonly FormatSpec[] = [
   ovsLogSpec, // Open vSwitch / OVN vlog `stamp|seq|module|LEVEL|msg`
   inotifywaitSpec, // inotifywait -m output
   syslogRfc5424Spec,
-  gcpLoggingJsonSpec, // Cloud Logging entries (before k8s-events-json: an events export holds Event payloads)
+  gcpLoggingJsonSpec, // Cloud Logging entries
   gcpConsoleSpec, // Logs Explorer expanded entries (unquoted keys)
-  gcloudLoggingYamlSpec, // gcloud logging read YAML (before k8s-events-yaml)
+  gcloudLoggingYamlSpec, // gcloud logging read YAML
   cloudwatchEventsJsonSpec, // aws logs filter-log-events / get-log-events JSON
   cloudwatchEventsTextSpec, // the same with --output text
   cloudwatchInsightsCsvSpec, // Logs Insights CSV download

@@ -169,6 +169,12 @@ export interface FormatSpec {
   notMine: string[];
   /** The format always lists newest first (`last`): parseFile reverses it without waiting for falling times to show it. */
   newestFirst?: boolean;
+  /**
+   * Specs whose `sniff` also accepts some files of this format, so this spec must come before
+   * them in the registry: spec name → the first lines of one such file (the witness). The
+   * registry test checks the order and that both sniffs accept the witness.
+   */
+  before?: Readonly<Record<string, readonly string[]>>;
 }
 
 /**

@@ -181,6 +181,13 @@ export const ztunnelSpec: FormatSpec = {
       },
     };
   },
+  before: {
+    // ztunnel's older layout, `<stamp> LEVEL span: target: msg`, reads as a journal `<stamp> host ident: msg`
+    "journal-short-iso": [
+      "2024-03-01T10:00:00.123456Z DEBUG xds{id=3}: ztunnel::xds::client: received response type=Address",
+      "2024-03-01T10:00:00.223456Z  INFO xds{id=3}: ztunnel::xds::client: received response type=Address",
+    ],
+  },
   samples: [
     {
       line: '2025-02-11T09:30:14.208113Z\tinfo\tinpod::statemanager\tpod received, starting proxy\tuid="0c1d2e3f-aaaa-4bbb-8ccc-123456789abc" name="cart-6d5f7c8b9-k2m4p" namespace="shop"',

@@ -108,6 +108,8 @@ const CASES: Record<string, CaseExpect> = {
   "607-linkerd-cni-bracketed-stamps-padded-watch-banners.log": { errorClass: null },
   "608-cri-log-calico-node-go-panic-p-pieces.log": { errorClass: null },
   "609-inotifywait-r-timefmt-banners-subdirs.log": { errorClass: null },
+  "710-journalctl-colour-codes-calico-nodename.log": { node: "node-c", errorClass: "calico-nodename-missing" },
+  "711-journalctl-colour-codes-esc-lost.log": { node: "node-c", errorClass: "calico-nodename-missing" },
 };
 
 interface Expected {

@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import type { FileRecord, ParsedFile } from "./file-types";
 import { planPrefix, stripPrefix, splitGlued, POD_CONTAINER } from "./line-prefix";
-import { detectPagerCut, detectWrapWidth, isPasteBanner } from "./paste";
+import { detectWrapWidth, isPasteBanner } from "./paste";
+import { detectPagerCut } from "./transforms/pager-cut";
 import { parseFile, pasteInfo, sniffFormat } from "./parse-file";
 
 const iso = (r: FileRecord): string | null => (r.ts === null ? null : new Date(r.ts).toISOString());

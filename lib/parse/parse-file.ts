@@ -22,12 +22,13 @@
  *    floored; a newest-first file is reversed (record order; line numbers unchanged); records
  *    earlier than the record before them are flagged `outOfOrder` and left in place.
  * 6. Pastes (decided once per file; files without any of it pay one branch per line):
- *    - a pager's right-edge cut mark (`>`/`$`, paste.ts) is stripped before anything reads the lines;
- *    - a k9s frame (`│ … │`) or `| ` bars go before the sniff (paste.ts `stripFrame`); a refused
- *      piece k9s continued inside the frame continues the record above (joined with nothing inside a
- *      word, else one blank, and the joined line read again);
- *    - inline-code backticks at a paste's ends go before the sniff; a Markdown code block's
- *      indentation or a `> ` quote on every line goes when the lines sniff only without it;
+ *    - the transforms of `transforms/` run before anything reads the lines: terminal colour codes,
+ *      a pager's right-edge cut mark (`>`/`$`), a k9s frame (`│ … │`) or `| ` bars, inline-code
+ *      backticks at a paste's ends, Markdown emphasis; a refused piece k9s continued inside the
+ *      frame continues the record above (joined with nothing inside a word, else one blank, and
+ *      the joined line read again);
+ *    - a Markdown code block's indentation or a `> ` quote on every line goes when the lines sniff
+ *      only without it;
  *    - paste banners and furniture (prompts with their command, bare commands, `#` comments, code
  *      fences, kubectl notices, elisions, rules, `systemctl status` / version-banner / crictl
  *      table blocks: paste.ts) are left out of the sniff and counted as banner `header`;
@@ -58,7 +59,8 @@ import { klogBlocks, klogBlocksReversed } from "./klog-blocks";
 import { isPrintTimeLayer, printStampMs, TIMESTAMPS, type PrefixPlan } from "./line-prefix";
 import { LineReader, type PasteInfo, uptimeOf } from "./line-reader";
 import { markNoise } from "./noise";
-import { detectDecoration, detectFrame, detectPagerCut, stripBackticks, stripDecoration, stripEmphasis, stripFrame, stripPagerCut } from "./paste";
+import { detectDecoration, stripDecoration } from "./paste";
+import { applyPreSniff } from "./transforms/registry";
 import { formatByName } from "./registry";
 import { recordsNewestFirst, resolveTimes, wallToUtc, zoneFromStamps } from "./resolve-time";
 import type { Banner, FormatSpec, ParseContext } from "./types";
@@ -153,23 +155,9 @@ export function parseLines(path: string, linesIn: readonly string[], opts: Parse
   const counts = emptyCounts();
   counts.lines = linesIn.length;
   const errors: Array<{ line: number; message: string }> = [];
-  // a pager's right-edge cut marks go before anything reads the lines
-  const pagerCut = linesIn.length > 1 ? detectPagerCut(linesIn) : null;
-  let lines = pagerCut ? linesIn.map((l) => stripPagerCut(l, pagerCut)) : linesIn;
-  // a k9s frame (`│ … │`) or `| ` bars go before the sniff; pieces wrapped inside the frame are marked
-  const frame = lines.length > 1 ? detectFrame(lines) : null;
-  let frameWrap: Set<number> | null = null;
-  if (frame) {
-    const fr = stripFrame(lines, frame);
-    lines = fr.lines;
-    if (fr.wrapped.size > 0) frameWrap = fr.wrapped;
-  }
-  // inline-code backticks at a paste's ends (and around its lines) go before the sniff
-  const unticked = lines.length > 0 ? stripBackticks(lines) : null;
-  if (unticked) lines = unticked;
-  // Markdown emphasis (`**…**`) in or around log lines pasted outside a code block
-  const plain = lines.length > 0 ? stripEmphasis(lines) : null;
-  if (plain) lines = plain;
+  // colour codes, a pager's cut marks, a frame, backticks and emphasis go before the sniff (transforms/)
+  const pre = applyPreSniff(linesIn);
+  let lines = pre.lines;
   let noise = opts.noise && opts.noise.length ? markNoise(lines, opts.noise) : null;
   let spec: FormatSpec | null;
   let plan: PrefixPlan | null = null;
@@ -237,16 +225,14 @@ export function parseLines(path: string, linesIn: readonly string[], opts: Parse
   const parser = spec.createParser(ctx);
   const deferred = parser.deferred === true;
   const reader = new LineReader(path, lines, spec, parser, deferred, counts, plan, pasteBanners > 0, ctx);
-  reader.frameWrap = frameWrap;
+  reader.frameWrap = pre.wrapped;
   if (plan) reader.info.prefix = plan.layers.map((l) => l.name);
-  if (pagerCut) reader.info.pagerMark = pagerCut.mark;
+  if (pre.pagerMark !== null) reader.info.pagerMark = pre.pagerMark;
   const paste = plan !== null || pasteBanners > 0;
   const { entries, banners, claimed, endedBy } = reader;
   let cutLines = 0;
-  if (decoration !== null) reader.info.decoration = decoration;
-  if (unticked) reader.info.decoration = reader.info.decoration ? `backticks+${reader.info.decoration}` : "backticks";
-  if (plain) reader.info.decoration = reader.info.decoration ? `emphasis+${reader.info.decoration}` : "emphasis";
-  if (frame) reader.info.decoration = reader.info.decoration ? `frame+${reader.info.decoration}` : "frame";
+  const decorations = decoration === null ? pre.applied : [...pre.applied, decoration];
+  if (decorations.length > 0) reader.info.decoration = decorations.join("+");
 
   const onLines = opts.onLines;
   for (let i = 0; i < lines.length; i++) {

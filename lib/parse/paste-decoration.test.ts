@@ -7,17 +7,9 @@
 import { describe, expect, it } from "vitest";
 import type { ParsedFile } from "./file-types";
 import { parseFile, pasteInfo } from "./parse-file";
-import {
-  detectDecoration,
-  detectPagerCut,
-  detectWrapWidth,
-  Furniture,
-  isPasteBanner,
-  isWrapTail,
-  stripBackticks,
-  stripDecoration,
-  stripPagerCut,
-} from "./paste";
+import { detectDecoration, detectWrapWidth, Furniture, isPasteBanner, isWrapTail, stripDecoration } from "./paste";
+import { stripBackticks } from "./transforms/backticks";
+import { detectPagerCut, stripPagerCut } from "./transforms/pager-cut";
 
 function expectAccounting(f: ParsedFile): void {
   const c = f.counts;

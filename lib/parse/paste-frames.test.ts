@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { explainUnknown } from "./explain-unknown";
 import type { FileRecord, ParsedFile } from "./file-types";
-import { detectFrame, isPasteBanner, isProseLabel, stripFrame } from "./paste";
+import { isPasteBanner, isProseLabel } from "./paste";
+import { detectFrame, stripFrame } from "./transforms/frame";
 import { parseFile, pasteInfo } from "./parse-file";
 
 const collectedMs = Date.UTC(2024, 5, 11, 12, 0, 0);

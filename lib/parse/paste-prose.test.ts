@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import type { ParsedFile } from "./file-types";
 import { ciStampMs } from "./line-prefix";
 import { parseFile, pasteInfo } from "./parse-file";
-import { detectWordWrap, isProse, isWordWrapTail, stripEmphasis } from "./paste";
+import { detectWordWrap, isProse, isWordWrapTail } from "./paste";
+import { stripEmphasis } from "./transforms/emphasis";
 
 function expectAccounting(f: ParsedFile): void {
   const c = f.counts;

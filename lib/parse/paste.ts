@@ -25,10 +25,9 @@
  *     POD ID  POD`), `crictl images`, `docker ps`, `kubectl get pods|nodes`: the header and the
  *     rows under it (2+ columns split by 2+ blanks) up to a blank line. Their rows carry no time
  *     and no failure, so they are banners, not records.
- * - Line decorations of Markdown (`detectDecoration`, `stripBackticks`): a code block indented
- *   by 4 or 8 blanks or a tab, a `> ` block quote (`>` alone on blank quoted lines), inline code
- *   backticks around a line or opened on the first and closed on the last line of a paste, a
- *   fence glued to the text of a paste's first or last lines (```` ```Events: ````).
+ * - Line decorations of Markdown (`detectDecoration`): a code block indented by 4 or 8 blanks or a
+ *   tab, a `> ` block quote (`>` alone on blank quoted lines), stripped only when the lines sniff
+ *   without it.
  * - More one-line furniture: a line of only closing quotes or backticks (`"`, `'`, `` '` ``: the
  *   tail of a row a user wrapped in quotes or inline code), HTML tags GitHub renders (`<details>`,
  *   `<summary>…</summary>`, `</details>`, `<pre>`, `<br>`), a chat client's Markdown link to a
@@ -37,15 +36,8 @@
  *   `stream closed` trailer log tools print when a container's stream ends. A short prose label
  *   ending with a colon (`Logs error:`, `Events from the pod:`; `isProseLabel`) is furniture only
  *   where the file's format refused it.
- * - Frames (`detectFrame`, `stripFrame`): a k9s view copies each line as `│ text   │` (U+2502, one
- *   blank each side, padded to the view's width), and text that does not fit goes on inside the
- *   frame on the next line (`│ rest … │`), cut at the width mid-word or not; a Markdown table or
- *   a quote bar puts `| ` before lines. The bars (and the one blank next to each) go before the
- *   sniff; a piece that continues the line above inside the frame (that line's text reached the
- *   right bar, this one starts at the left bar's first column) is marked to be joined to it.
- * - Pager cut marks: `less -S` (and editors without wrapping) end a line cut at the screen's right
- *   edge with `>` (some with `$`); every cut line then has the same length, the screen width.
- *   `cat -A` / `cat -e` end every line with `$`.
+ * - Decorations taken off before the sniff (colour codes, pager cut marks, frames, inline-code
+ *   backticks, emphasis) are the transforms of `lib/parse/transforms/`.
  * - Hard wraps: a terminal (or a mail/issue form) breaks long lines at a fixed width; the piece
  *   after a line of about that width, that starts no record, continues it (`detectWrapWidth`,
  *   `isWrapTail`).
@@ -228,65 +220,6 @@ export class Furniture {
   }
 }
 
-/** The right-edge mark a pager left on cut lines, and the screen width it cut at. */
-export interface PagerCut {
-  mark: string;
-  /** length (UTF-16 units) of the cut lines, mark included (longer lines with the mark are cut too); 0 = every line carries the mark (`cat -A`) */
-  width: number;
-}
-
-/**
- * A pager's right-edge cut mark in `lines`, or null: the length most lines ending with `>` (or
- * `$`) share is the screen's width when two or more lines end there and no line is longer, or
- * three or more do and every longer line ends with the mark too (a line holding wide characters
- * or tabs is cut at another length); or every non-blank line ends with `$` (`cat -A`). Looks at
- * the first `max` lines.
- */
-export function detectPagerCut(lines: readonly string[], max = 400): PagerCut | null {
-  const n = Math.min(lines.length, max);
-  let nonBlank = 0;
-  let dollars = 0;
-  const byLen = new Map<string, number>();
-  for (let i = 0; i < n; i++) {
-    const l = lines[i];
-    if (l.length === 0) continue;
-    nonBlank++;
-    const last = l.charCodeAt(l.length - 1);
-    if (last === 36) dollars++;
-    if ((last === 62 || last === 36) && l.length >= 40) {
-      const key = `${l[l.length - 1]}${l.length}`;
-      byLen.set(key, (byLen.get(key) ?? 0) + 1);
-    }
-  }
-  if (nonBlank >= 2 && dollars === nonBlank) return { mark: "$", width: 0 };
-  let best: string | null = null;
-  let bestCount = 1;
-  for (const [key, count] of byLen) {
-    if (count > bestCount || (count === bestCount && best !== null && Number(key.slice(1)) > Number(best.slice(1)))) {
-      best = key;
-      bestCount = count;
-    }
-  }
-  if (best === null) return null;
-  const mark = best[0];
-  const width = Number(best.slice(1));
-  let longer = 0;
-  for (let i = 0; i < n; i++) {
-    const l = lines[i];
-    if (l.length <= width) continue;
-    if (!l.endsWith(mark)) return null;
-    longer++;
-  }
-  if (longer > 0 && bestCount < 3) return null;
-  return { mark, width };
-}
-
-/** `line` without the pager's mark when it is a cut line. */
-export function stripPagerCut(line: string, cut: PagerCut): string {
-  if (cut.width === 0) return line.endsWith("$") ? line.slice(0, -1) : line;
-  return line.length >= cut.width && line.endsWith(cut.mark) ? line.slice(0, -1) : line;
-}
-
 /**
  * Width at which a terminal hard-wrapped `lines`, or 0: the length (at least 80) most lines share,
  * two at least, the greater on a tie (a wrapped line fills the screen; a few lines padded or pasted
@@ -392,166 +325,6 @@ export function stripDecoration(lines: readonly string[], deco: Decoration): str
   return lines.map((l) => (l.charCodeAt(0) === 62 ? l.slice(l.charCodeAt(1) === 32 ? 2 : 1) : l));
 }
 
-/** How many lines at each end of a paste are looked at for inline-code backticks. */
-const BACKTICK_LINES = 5;
-
-/** A fence glued to text: ```` ```Events: ```` (text with a colon or blank after the fence), or text then ```` ``` ````. */
-const GLUED_FENCE_OPEN = /^```(?=[^`\s]*[:\s]\S)|^```(?=\S*:$)/;
-const GLUED_FENCE_CLOSE = /(?<=\S)```\s*$/;
-
-function unglueFence(l: string): string {
-  return l.replace(GLUED_FENCE_OPEN, "").replace(GLUED_FENCE_CLOSE, "");
-}
-
-/** Indexes of the first and last few non-blank lines that hold a glued fence. */
-function fenceEnds(lines: readonly string[]): number[] {
-  const out: number[] = [];
-  for (let i = 0, seen = 0; i < lines.length && seen < BACKTICK_LINES; i++) {
-    if (lines[i].length === 0) continue;
-    seen++;
-    if (lines[i].charCodeAt(0) === 96 && GLUED_FENCE_OPEN.test(lines[i])) out.push(i);
-  }
-  for (let i = lines.length - 1, seen = 0; i >= 0 && seen < BACKTICK_LINES; i--) {
-    if (lines[i].length === 0) continue;
-    seen++;
-    if (GLUED_FENCE_CLOSE.test(lines[i]) && !out.includes(i)) out.push(i);
-  }
-  return out;
-}
-
-function isTick(l: string, at: number): boolean {
-  return l.charCodeAt(at) === 96 && l.charCodeAt(at + 1) !== 96 && (at === 0 || l.charCodeAt(at - 1) !== 96);
-}
-
-/**
- * `lines` without inline-code backticks (`` `…` `` around lines, or one opened on a paste's first
- * line and closed on its last), or null when the first and last few non-blank lines hold none.
- * A line's leading backtick goes; a trailing one goes when a backtick was opened (on this line or
- * an earlier one) and not closed. Fences (` ``` `) are not touched.
- */
-export function stripBackticks(lines: readonly string[]): string[] | null {
-  const n = lines.length;
-  let found = false;
-  for (let i = 0, seen = 0; i < n && seen < BACKTICK_LINES && !found; i++) {
-    const l = lines[i];
-    if (l.length === 0) continue;
-    seen++;
-    found = isTick(l, 0);
-  }
-  for (let i = n - 1, seen = 0; i >= 0 && seen < BACKTICK_LINES && !found; i--) {
-    const l = lines[i].trimEnd();
-    if (l.length === 0) continue;
-    seen++;
-    found = isTick(l, l.length - 1) && l.length > 1;
-  }
-  const fences = fenceEnds(lines);
-  if (!found && fences.length === 0) return null;
-  const out = lines.slice();
-  for (const i of fences) out[i] = unglueFence(out[i]);
-  let changed = fences.length > 0;
-  if (!found) return out;
-  let open = false;
-  for (let i = 0; i < n; i++) {
-    let l = out[i];
-    if (isTick(l, 0)) {
-      l = l.slice(1);
-      open = true;
-    }
-    const t = l.trimEnd();
-    if (open && t.length > 0 && isTick(t, t.length - 1)) {
-      l = t.slice(0, -1);
-      open = false;
-    }
-    if (l !== out[i]) {
-      out[i] = l;
-      changed = true;
-    }
-  }
-  return changed ? out : null;
-}
-
-/** A frame around a paste's lines: k9s box bars (`│`) or ASCII bars (`| `). */
-export interface Frame {
-  bar: "│" | "|";
-}
-
-const BOX_BAR = 0x2502;
-
-/** The box bar at the start (after blanks) of `l`, or -1. */
-function leftBar(l: string, bar: number): number {
-  let i = 0;
-  if (bar === BOX_BAR) while (i < l.length && l.charCodeAt(i) === 32) i++;
-  return l.charCodeAt(i) === bar ? i : -1;
-}
-
-/** Does `l` end with the bar (after padding)? */
-function rightBar(l: string, bar: number): boolean {
-  let e = l.length;
-  while (e > 0 && l.charCodeAt(e - 1) === 32) e--;
-  return e > 1 && l.charCodeAt(e - 1) === bar;
-}
-
-/**
- * The frame around the lines of a paste, or null: k9s box bars when two or more of the first `max`
- * non-blank lines start or end with `│` and one at least ends with it; ASCII bars when the first
- * non-blank line and 4 in 5 of them start with `| ` (a Markdown table or quote bar).
- */
-export function detectFrame(lines: readonly string[], max = 400): Frame | null {
-  const n = Math.min(lines.length, max);
-  let nonBlank = 0;
-  let box = 0;
-  let closed = 0;
-  let ascii = 0;
-  let firstAscii: boolean | null = null;
-  for (let i = 0; i < n; i++) {
-    const l = lines[i];
-    if (l.length === 0 || l.trim().length === 0) continue;
-    nonBlank++;
-    const a = l.charCodeAt(0) === 124 && (l.length === 1 || l.charCodeAt(1) === 32);
-    if (firstAscii === null) firstAscii = a;
-    if (a) ascii++;
-    const r = rightBar(l, BOX_BAR);
-    if (r) closed++;
-    if (r || leftBar(l, BOX_BAR) >= 0) box++;
-  }
-  if (box >= 2 && closed >= 1) return { bar: "│" };
-  if (firstAscii && ascii * 5 >= nonBlank * 4) return { bar: "|" };
-  return null;
-}
-
-/**
- * `lines` without the frame's bars (and the one blank next to each; the padding before a right bar
- * stays, so framed lines keep the view's width), and the 1-based numbers of the lines that continue
- * the line above inside the frame (see the module comment).
- */
-export function stripFrame(lines: readonly string[], frame: Frame): { lines: string[]; wrapped: Set<number> } {
-  const bar = frame.bar === "│" ? BOX_BAR : 124;
-  const out: string[] = new Array(lines.length);
-  const wrapped = new Set<number>();
-  let prevFull = false;
-  for (let i = 0; i < lines.length; i++) {
-    let l = lines[i];
-    const at = leftBar(l, bar);
-    const right = bar === BOX_BAR && rightBar(l, bar);
-    let full = false;
-    if (right) {
-      let e = l.length;
-      while (e > 0 && l.charCodeAt(e - 1) === 32) e--;
-      e--; // the bar
-      // one blank between the text and the bar: the text reached the frame's edge
-      full = e >= 2 && l.charCodeAt(e - 1) === 32 && l.charCodeAt(e - 2) !== 32;
-      l = l.slice(0, e > 0 && l.charCodeAt(e - 1) === 32 ? e - 1 : e);
-    }
-    if (at >= 0) {
-      l = l.slice(at + (l.charCodeAt(at + 1) === 32 ? 2 : 1));
-      if (prevFull && l.length > 0 && l.charCodeAt(0) !== 32) wrapped.add(i + 1);
-    }
-    out[i] = at >= 0 || right ? l : lines[i];
-    prevFull = full;
-  }
-  return { lines: out, wrapped };
-}
-
 /**
  * Marks of a log line that a sentence typed around a paste never holds: `key=value`, brackets,
  * braces, angle brackets, a bar, a tab, a clock (`9:58`), a Go `file.go:N`, a URL, columns (3+
@@ -603,44 +376,6 @@ export function isProse(line: string): boolean {
   let colons = 0;
   for (let i = t.indexOf(": "); i >= 0; i = t.indexOf(": ", i + 2)) colons++;
   return colons < 2;
-}
-
-/** Markdown strong emphasis inside a line: `**text**` after a blank, quote or bracket, before a blank, quote or punctuation. */
-const STRONG = /(^|[\s"'(])\*\*(?=[^\s*])([^*]*?[^\s*])\*\*(?=$|[\s"'.,:;!?)])/g;
-/** Markdown emphasis around a whole line: `**…**`, `__…__`, `*…*` (blanks around it kept). */
-const WHOLE_EMPHASIS = /^(\s*)(\*\*|__|\*)(?=[^\s*_])(.*?[^\s*_])\2(\s*)$/;
-
-/** `line` without Markdown emphasis marks (see `stripEmphasis`). */
-function unemphasise(line: string): string {
-  let l = line;
-  const w = WHOLE_EMPHASIS.exec(l);
-  if (w) l = w[1] + w[3] + w[4];
-  return l.indexOf("**") >= 0 ? l.replace(STRONG, "$1$2") : l;
-}
-
-/**
- * `lines` without Markdown emphasis (a log line pasted outside a code block and partly set in
- * bold: `E0607 … **remote_runtime**.go:116] "**RunPodSandbox from runtime service failed**"`,
- * or a whole line in `**…**`, `__…__`, `*…*`), or null when none of the first `max` lines holds
- * any. `**` inside a word or next to a slash (a path glob), and `__` inside a line
- * (`__init__`), are not emphasis and stay.
- */
-export function stripEmphasis(lines: readonly string[], max = 400): string[] | null {
-  const n = Math.min(lines.length, max);
-  let found = false;
-  for (let i = 0; i < n && !found; i++) {
-    const l = lines[i];
-    if (l.indexOf("**") >= 0) {
-      STRONG.lastIndex = 0;
-      found = STRONG.test(l) || WHOLE_EMPHASIS.test(l);
-    } else if (l.length > 2) {
-      const t = l.trimStart().charCodeAt(0);
-      found = (t === 42 || t === 95) && WHOLE_EMPHASIS.test(l);
-    }
-  }
-  STRONG.lastIndex = 0;
-  if (!found) return null;
-  return lines.map(unemphasise);
 }
 
 /** Length of the first word of `line` (up to a blank). */

@@ -146,13 +146,14 @@ export function isEmptyTar(head: Buffer, size: number, name: string): boolean {
 
 export const EMPTY_TAR = "an empty tar archive (only its end-of-archive blocks): it holds no files";
 
-/** Notes on a read file's content: empty, not valid UTF-8, named like an archive it is not. */
+/** Notes on a read file's content: empty, UTF-16, not valid UTF-8, named like an archive it is not. */
 function noteContent(f: UnpackedFile, s: Stored): void {
   if (s.size === 0) return note(f, "empty file (0 bytes)");
   const ext = ARCHIVE_NAME.exec(f.path)?.[1];
   if (ext) note(f, `named .${ext.toLowerCase()} but holds no ${ext.toLowerCase()} data: read as a plain file`);
   // a NUL in the first 8 KiB makes it binary (the ingest skips it); otherwise the encoding
   const c = s.content;
+  if (c.encoding) note(f, `written in ${c.encoding.toUpperCase()} (as Windows PowerShell writes files): read as that text`);
   if (c.binary || !c.bad) return;
   note(
     f,

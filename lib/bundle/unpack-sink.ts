@@ -7,6 +7,7 @@ import { isUtf8 } from "node:buffer";
 import { createHash } from "node:crypto";
 import { closeSync, createReadStream, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { join as joinPath } from "node:path";
+import { Utf16ToUtf8Writer } from "./text-encoding";
 
 /**
  * Bytes kept from the start of every stream and every stored file, to recognise it: the magic
@@ -48,6 +49,8 @@ export class Content {
   binary = false;
   /** invalid UTF-8 sequences (U+FFFD in the decoded text from the first invalid chunk on) */
   bad = 0;
+  /** the UTF-16 encoding the file was written in, when it was turned into UTF-8 (text-encoding.ts) */
+  encoding: "utf-16le" | "utf-16be" | null = null;
   /** 1-based line of the first, 0 when none */
   firstBadLine = 0;
   private headParts: Buffer[] = [];
@@ -135,6 +138,9 @@ export interface Sink {
 
 export class MemorySink implements Sink {
   open(): Writer {
+    return new Utf16ToUtf8Writer(this.openRaw());
+  }
+  private openRaw(): Writer {
     const parts: Buffer[] = [];
     const c = new Content();
     return {
@@ -169,6 +175,9 @@ export class DiskSink implements Sink {
     mkdirSync(dir, { recursive: true });
   }
   open(): Writer {
+    return new Utf16ToUtf8Writer(this.openRaw());
+  }
+  private openRaw(): Writer {
     const p = joinPath(this.dir, String(this.n++));
     const fd = openSync(p, "w");
     const hash = createHash("sha256");

@@ -110,6 +110,7 @@ const CASES: Record<string, CaseExpect> = {
   "609-inotifywait-r-timefmt-banners-subdirs.log": { errorClass: null },
   "710-journalctl-colour-codes-calico-nodename.log": { node: "node-c", errorClass: "calico-nodename-missing" },
   "711-journalctl-colour-codes-esc-lost.log": { node: "node-c", errorClass: "calico-nodename-missing" },
+  "712-containerd-json-log-format-calico-nodename.log": { errorClass: "calico-nodename-missing" },
 };
 
 interface Expected {

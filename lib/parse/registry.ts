@@ -27,6 +27,7 @@ import { syslogRfc3164Spec } from "./syslog-rfc3164";
 import { syslogRfc5424Spec } from "./syslog-rfc5424";
 import { talosDmesgSpec } from "./talos-dmesg";
 import { ciliumJsonSpec } from "./cilium-json";
+import { logrusJsonSpec } from "./logrus-json";
 import { dockerJsonSpec } from "./docker-json";
 import { goPanicSpec } from "./go-panic";
 import { journalExportSpec } from "./journal-export";
@@ -95,6 +96,7 @@ export const FORMAT_REGISTRY: readonly FormatSpec[] = [
   istioCniJsonSpec,
   azureCniSpec, // Azure CNI azure-vnet*.log (its zap-era JSON lines mix with the Go log lines)
   zapJsonSpec, // AWS VPC CNI and other zap JSON
+  logrusJsonSpec, // logrus JSONFormatter: containerd, CRI-O, dockerd with JSON logging
   ciliumJsonSpec, // cilium slog JSON
   ciliumLogfmtSpec,
   multusSpec,

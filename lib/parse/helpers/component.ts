@@ -18,6 +18,7 @@
  */
 import { parseCalicoText } from "../calico-cni";
 import { parseCiliumJson } from "../cilium-json";
+import { parseLogrusJson } from "../logrus-json";
 import { parseCiliumText } from "../cilium-logfmt";
 import { type ComponentLine, isContainerdMessage } from "./component-line";
 import { parseContainerdText } from "../containerd-logrus";
@@ -71,7 +72,7 @@ export function parseComponentMessage(msg: string): ComponentLine | null {
     case 108: // l  level=
       return msg.charCodeAt(5) === 61 ? parseCiliumText(msg) : null;
     case 123: // {
-      return parseIstioJson(msg) ?? parseKlogJson(msg) ?? parseZapJson(msg) ?? parseCiliumJson(msg);
+      return parseIstioJson(msg) ?? parseKlogJson(msg) ?? parseZapJson(msg) ?? parseLogrusJson(msg) ?? parseCiliumJson(msg);
     default:
       if (c >= 48 && c <= 57) {
         if (msg.charCodeAt(4) === 45) {

@@ -114,6 +114,7 @@ const SQLSTATE_REASONS: Array<[RegExp, string]> = [
   [/^53100$/, "the database ran out of disk space while the bundle was being stored"],
   [/^53/, "the database ran out of resources while the bundle was being stored"],
   [/^40P01$/, "the database stopped the bundle's transaction to resolve a deadlock"],
+  [/^23/, "the database refused a row of the bundle as breaking one of its constraints"],
 ];
 
 /** Node.js error codes and messages, and what they mean for a bundle. */

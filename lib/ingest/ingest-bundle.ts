@@ -567,16 +567,22 @@ class BundleStore {
 
 /**
  * Runs `store.node` for every group (`offsets`: clock offset by file ord, ms) with at most
- * `window` in flight and `store.copy` of each in group order. `groups[k]()` gives group k when it can start (null: nothing to store); `first`
- * runs once the first groups are launched, before any copy; `after(k)` runs once group k is
- * copied.
+ * `window` in flight and `store.copy` of each in group order. `groups[k]()` gives group k when it
+ * can start (null: nothing to store); `first` runs once the first groups are launched, before any
+ * copy; `after(k)` runs once group k is copied.
+ *
+ * On the first failure (a copy, a node's step, a hook) `abort(e)` runs before anything is waited
+ * for: a group still in flight may wait for something only a later success would give (by node, a
+ * thread waits for the slot of a node `window` before its own, given once that node is stored),
+ * so `abort` must let every such wait go (reject it); then the groups in flight are waited for,
+ * so nothing of the bundle still runs on the threads when this throws `e`.
  */
 async function storeGroups(
   store: BundleStore,
   groups: Array<() => Promise<NodeGroup | null>>,
   offsets: Record<number, number>,
   window: number,
-  hooks: { first?: () => Promise<void>; after?: (k: number) => Promise<void> } = {},
+  hooks: { first?: () => Promise<void>; after?: (k: number) => Promise<void>; abort?: (e: unknown) => void } = {},
 ): Promise<void> {
   const inflight: Array<Promise<NodeOut | null>> = [];
   let next = 0;
@@ -596,7 +602,9 @@ async function storeGroups(
       await hooks.after?.(k);
     }
   } catch (e) {
-    // the nodes still in flight end first: what they leave on the threads is then forgotten with the bundle
+    // first let go what the groups in flight may wait for (the failed node's slot among it), then
+    // wait for them: what they leave on the threads is then forgotten with the bundle
+    hooks.abort?.(e);
     await Promise.allSettled(inflight);
     throw e;
   }
@@ -771,18 +779,34 @@ export async function ingestByNode(
   const stored = names.map(() => defer<void>());
   let nextNode = 0;
   let aborted = false;
-  const parsing = Promise.all(
+  // stops the threads taking further nodes, and lets every wait on a slot or a parsed node go
+  const abort = (e: unknown) => {
+    aborted = true;
+    stored.forEach((d) => d.reject(e));
+    parsed.forEach((d) => d.reject(e));
+  };
+  // every thread's loop ends before `parsing` settles (a thread still parsing when the bundle has
+  // failed would spill into a working folder already removed)
+  const parsing = Promise.allSettled(
     executors.map(async (_, x) => {
-      for (let k = nextNode++; k < names.length && !aborted; k = nextNode++) {
-        if (k >= window) await stored[k - window].promise;
-        if (!aborted) onNode(names[k], "parsing");
-        for (const ord of filesOf.get(names[k]) ?? []) if (!aborted) await parse(x, ord);
-        if (!aborted) onNode(names[k], "parsed");
-        parsed[k].resolve(x);
+      try {
+        for (let k = nextNode++; k < names.length && !aborted; k = nextNode++) {
+          if (k >= window) await stored[k - window].promise;
+          if (!aborted) onNode(names[k], "parsing");
+          for (const ord of filesOf.get(names[k]) ?? []) if (!aborted) await parse(x, ord);
+          if (!aborted) onNode(names[k], "parsed");
+          parsed[k].resolve(x);
+        }
+      } catch (e) {
+        abort(e);
+        throw e;
       }
     }),
-  );
-  parsing.catch((e) => parsed.forEach((p) => p.reject(e)));
+  ).then((ends) => {
+    const failed = ends.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason;
+  });
+  parsing.catch(() => {}); // awaited below
   const unused: string[] = [];
   // an offset already estimated from the files parsed so far is very likely due at the end too:
   // give way to the two passes now rather than after storing everything
@@ -827,13 +851,12 @@ export async function ingestByNode(
         stored[k].resolve();
         await store.files(fileRows(filesOf.get(names[k]) ?? []));
       },
+      abort,
     });
     await parsing;
     progress("ingest", 1);
   } catch (e) {
-    // stop the threads taking further nodes, and let those waiting for a slot go
-    aborted = true;
-    stored.forEach((d) => d.reject(e));
+    abort(e); // storeGroups did already when it threw; not when `parsing` did
     await parsing.catch(() => {});
     throw e;
   }

@@ -55,11 +55,18 @@ export interface ProcessResult {
 }
 
 /**
+ * Which way a bundle is stored: `auto` as the module comment says; `by-node` takes the one pass
+ * whenever the bundle allows it (`canIngestByNode`), PGlite too; `two-pass` never takes it. The
+ * app always runs `auto`; the others let tests take each way on each database.
+ */
+export type IngestWay = "auto" | "by-node" | "two-pass";
+
+/**
  * Runs bundle `bundleId` through the pipeline (its row exists; the caller has claimed it). Never
  * throws for a bad bundle: it ends `failed` with a plain reason, the full error in the server log,
  * and none of its rows stored. Phase timings (ms) go to `Bundle.counts.timings`.
  */
-export async function processBundle(db: DbHandles, bundleId: string): Promise<ProcessResult> {
+export async function processBundle(db: DbHandles, bundleId: string, way: IngestWay = "auto"): Promise<ProcessResult> {
   const bundle = await db.prisma.bundle.findUniqueOrThrow({ where: { id: bundleId } });
   // the same upload already in the incident (enqueue-bundle.ts): recorded, nothing to ingest again
   if (bundle.duplicateOf) return { status: "ready", error: null, events: 0, findings: 0 };
@@ -94,7 +101,8 @@ export async function processBundle(db: DbHandles, bundleId: string): Promise<Pr
     let twoPassReason: string | null = null;
     // by node, the whole ingest is one transaction; PGlite has one connection, so every other query
     // of the app would wait for it: there the two passes, whose transaction is the store step only
-    if (db.sql.backend === "postgres" && canIngestByNode(unpacked, layout, opts)) {
+    const byNode = way === "by-node" || (way === "auto" && db.sql.backend === "postgres");
+    if (byNode && canIngestByNode(unpacked, layout, opts)) {
       const held = { token: bundleId, executors: await ingestExecutors() };
       try {
         stored = await db.sql.transaction(async (tx) => {

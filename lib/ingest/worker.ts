@@ -4,8 +4,8 @@
  * - PostgreSQL (`DATABASE_URL` set): pg-boss (v10, a job queue kept in PostgreSQL, schema
  *   `pgboss`). Uploads are jobs of queue `ingest`; any app process on the database works
  *   them one at a time each, and one bundle in one process at a time (`runOne`); a job whose
- *   process died expires (`expireInMinutes`) and is retried (`retryLimit`), so queued and
- *   interrupted uploads survive a restart.
+ *   process died expires and is retried (`JOB_SETTINGS`), so queued and interrupted uploads
+ *   survive a restart.
  * - Embedded PGlite: one process owns the database, so the same process polls the
  *   `Bundle` table for `queued` rows (claimed with `FOR UPDATE SKIP LOCKED`) every
  *   `POLL_MS`; bundles left `parsing` by a process that died are queued again at start.
@@ -22,6 +22,18 @@ import { scheduleSearchIndex } from "../search/search-index";
 
 export const QUEUE = "ingest";
 const POLL_MS = 1000;
+
+/**
+ * The ingest jobs' expiry and retries, in pg-boss 10's own option names (pg-boss 10.4 reads
+ * `expireInSeconds` when it creates a queue: an `expireInMinutes` there is checked and then
+ * dropped, leaving its default of 15 minutes). A job still active after `expireInSeconds` is
+ * failed and retried `retryLimit` times, `retryDelay` seconds apart: an hour covers the longest
+ * bundle measured (docs/scaling.md); a retry of a bundle whose first run still goes on leaves it
+ * alone (`runOne`: the per-bundle lock). Set on the queue (created, or updated when it existed
+ * with other settings) and on every job sent, so both read the same (tests/ingest-faults-queue.test.ts
+ * reads them back from pg-boss's tables).
+ */
+export const JOB_SETTINGS = { retryLimit: 2, retryDelay: 5, expireInSeconds: 60 * 60 } as const;
 
 interface Worker {
   /** queue bundle `bundleId` (its row exists with status `queued`) */
@@ -87,16 +99,19 @@ async function startPgBoss(url: string): Promise<Worker> {
   const boss = new PgBoss({ connectionString: url, max: 3 });
   boss.on("error", (e: Error) => console.error(`ingest queue: ${e.message}`));
   await boss.start();
-  await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 2, retryDelay: 5, expireInMinutes: 60 });
+  await boss.createQueue(QUEUE, { name: QUEUE, ...JOB_SETTINGS });
+  // a queue made by an earlier version keeps the settings it was made with: set them again
+  await boss.updateQueue(QUEUE, { name: QUEUE, ...JOB_SETTINGS });
   await boss.work<{ bundleId: string }>(QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
     await runOne(job.data.bundleId);
   });
   // bundles queued while no worker ran on this database (or before the queue existed)
   const db = await getDb();
   const waiting = await db.sql.query<{ id: string }>(`SELECT id FROM "Bundle" WHERE status IN ('queued', 'parsing') ORDER BY "createdAt"`);
-  for (const w of waiting) await boss.send(QUEUE, { bundleId: w.id }, { singletonKey: w.id });
+  const send = (bundleId: string) => boss.send(QUEUE, { bundleId }, { singletonKey: bundleId, ...JOB_SETTINGS });
+  for (const w of waiting) await send(w.id);
   return {
-    enqueue: async (bundleId) => void (await boss.send(QUEUE, { bundleId }, { singletonKey: bundleId })),
+    enqueue: async (bundleId) => void (await send(bundleId)),
     stop: () => boss.stop({ graceful: true, wait: true }),
   };
 }

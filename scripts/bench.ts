@@ -71,6 +71,7 @@ import pg from "pg";
 import { buildTarGz } from "../lib/bundle/tar-build";
 import { parseFile } from "../lib/parse/parse-file";
 import { generateScenario } from "../lib/sample/index";
+import { growStore as growStoreOf } from "./bench-grow";
 import { benchLnav, type LnavResult } from "./bench-lnav";
 import { benchRules } from "./bench-rules";
 import { benchPage, type PageBench } from "./bench-page";
@@ -465,21 +466,7 @@ async function benchBackend(): Promise<Record<string, unknown>> {
     const db = await getDb();
     // the store grows by replicating the bundle's events server-side (same bundle, incident and
     // boots); a store already that large (a big ingest) is used as it is
-    const countAll = async () => Number((await db.sql.query<{ n: string | number }>(`SELECT count(*) AS n FROM "Event"`))[0].n);
-    const growStore = async (target: number) => {
-      let stored = await countAll();
-      if (stored < target) log(`growing the store to ${target.toLocaleString()} events (now ${stored.toLocaleString()})`);
-      else log(`the store already holds ${stored.toLocaleString()} events (asked for ${target.toLocaleString()}): querying it as it is`);
-      while (stored < target) {
-        const [ins] = await db.sql.query<{ n: string | number }>(
-          `WITH ins AS (INSERT INTO "Event" (${COPY_COLS}) SELECT ${COPY_COLS} FROM "Event" WHERE "bundleId" = $1 ORDER BY id LIMIT $2 RETURNING 1) SELECT count(*) AS n FROM ins`,
-          [bundleId, Math.min(target - stored, r.events)],
-        );
-        if (!Number(ins.n)) throw new Error("the ingested bundle has no events to replicate");
-        stored += Number(ins.n);
-      }
-      return countAll();
-    };
+    const growStore = (target: number) => growStoreOf(db.sql, bundleId, target, COPY_COLS, log);
     // the rarest sandbox ids of the bundle, picked before the store grows (each then repeats as often as the bundle does)
     const rare = values["skip-search"] ? [] : await rareSandboxIds(bundleId, 20);
     const common = values["skip-search"] ? null : await commonWord(bundleId);
@@ -615,7 +602,7 @@ function tableRows(result: Record<string, unknown>, label: string): Array<[strin
     rows.push(
       [
         "search store",
-        `${s.storedEvents.toLocaleString()} events, all in the searched incident (${s.incidentEvents.toLocaleString()}); its search index built in ${s.indexSeconds} s`,
+        `${s.storedEvents.toLocaleString()} events, all in the searched incident (${s.incidentEvents.toLocaleString()}); ${s.posted ? "stored with its search postings: no index work after ready" : `its search index built in ${s.indexSeconds} s`}; search.indexBuildS ${s.indexBuildS} s`,
       ],
       [
         "search: rare token (a sandbox id)",

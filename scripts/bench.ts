@@ -189,6 +189,7 @@ interface ChildResult {
   events: number;
   findings: number;
   seconds: number;
+  cpuSeconds: number;
   peakRssKiB: number;
   rssSource: string;
   counts: { lines?: number; timings?: Record<string, number>; ingestPath?: string; twoPassReason?: string };
@@ -407,6 +408,8 @@ async function benchBackend(): Promise<Record<string, unknown>> {
       /** every run's seconds, in run order; `seconds` is their median */
       runsSeconds: childRuns.map((x) => +x.seconds.toFixed(2)),
       linesPerSec: Math.round(input.lines / ingestS),
+      /** the ingest process's CPU seconds (every thread) per million input lines, the median run's */
+      cpuSecondsPerMLines: +((median.cpuSeconds * 1e6) / input.lines).toFixed(2),
       mbPerSec: +(input.bytes / 1e6 / ingestS).toFixed(1),
       /** the highest of the runs' peaks */
       peakRssMb: Math.round((Math.max(...childRuns.map((x) => x.peakRssKiB)) * 1024) / 1e6),
@@ -419,7 +422,7 @@ async function benchBackend(): Promise<Record<string, unknown>> {
       /** "by-node" (parse and COPY node by node) or "two-pass" (lib/ingest/ingest-bundle.ts) */
       path: r.counts.ingestPath ?? null,
     };
-    log(`ingest: ${ingest.linesPerSec.toLocaleString()} lines/s, peak RSS ${ingest.peakRssMb} MB, phases ${JSON.stringify(ingest.timings)}`);
+    log(`ingest: ${ingest.linesPerSec.toLocaleString()} lines/s, ${ingest.cpuSecondsPerMLines} CPU-s per M lines, peak RSS ${ingest.peakRssMb} MB, phases ${JSON.stringify(ingest.timings)}`);
 
     // parse-only per format (lines/s over every file of that format); after the ingest, so
     // that the garbage it leaves in this process is not collected while the child is timed

@@ -5,11 +5,12 @@
  *
  * Two ways to match:
  * - `words` (default): the query's words, whole and in order, in the event's pod, sandbox id,
- *   message or parsed fields (search-sql.ts says exactly what matches). A bundle whose search
- *   index is built (search-index.ts) answers from it; one without (still being indexed) is
- *   scanned with the same condition, so counts do not depend on whether the index is there. A
- *   one-word query is counted from the word counts of the bundles that have them (per word and
- *   node boot, made with the index), without reading the matching events. A query with no
+ *   message or parsed fields (search-sql.ts says exactly what matches). A bundle stored with
+ *   its postings (postings.ts, made by the ingest threads: every bundle stored since they exist)
+ *   answers from them the moment it is ready; a bundle stored before them answers from its
+ *   search index once built (search-index.ts), and until then is scanned with the same condition,
+ *   so counts do not depend on which is there. A one-word query is counted from the postings'
+ *   or the word counts' per-boot numbers, without reading the matching events. A query with no
  *   letter or digit is searched as a substring.
  * - `substring`: the text anywhere in the message, pod, sandbox id or parsed fields,
  *   case-insensitive (a part of a word or an id); a scan of the incident's events.

@@ -109,6 +109,14 @@ export function postingsSuite(dataDir: () => string): void {
     const post = `"${postingsTableName(bundleId)}"`;
     const before = await searchIncident({ incidentId, q: "nodename", hitsPerBoot: 3 });
     const phrase = await searchIncident({ incidentId, q: "calico nodename" });
+    const [b] = await sql.query<{ id: number; lo: number; hi: number }>(
+      `SELECT b.id, (extract(epoch FROM min(e.ts)) * 1000)::float8 AS lo, (extract(epoch FROM max(e.ts)) * 1000)::float8 AS hi
+       FROM "Boot" b JOIN "Event" e ON e."bootId" = b.id WHERE b."incidentId" = $1 AND b."bootKey" = $2 GROUP BY b.id`,
+      [incidentId, BOOTS[n1][1]],
+    );
+    const boot = { incidentId, bootId: b.id, fromMs: Number(b.lo), toMs: Number(b.hi) + 1, lanes: [...LANES], q: "nodename", match: "words" as const };
+    const pageBefore = await getEventsPage({ ...boot, limit: 5 });
+    expect(pageBefore.events).toHaveLength(5);
     await sql.exec(`ALTER TABLE ${post} ADD COLUMN kept bigint[]`);
     await sql.exec(`UPDATE ${post} SET kept = ids, ids = NULL WHERE word IN ('nodename', 'calico')`);
     try {
@@ -117,6 +125,14 @@ export function postingsSuite(dataDir: () => string): void {
       expect(table(after)).toEqual(table(before));
       expect(after.groups.map((g) => g.hits.map((h) => h.id))).toEqual(before.groups.map((g) => g.hits.map((h) => h.id)));
       expect(table(await searchIncident({ incidentId, q: "calico nodename" }))).toEqual(table(phrase));
+      // the timeline walks the boot for such a word: the same first page, whole, in one request
+      const walked = await getEventsPage({ ...boot, limit: 5 });
+      expect(walked).toMatchObject({ scannedToMs: null, match: "words" });
+      expect(walked.events.map((e) => e.id)).toEqual(pageBefore.events.map((e) => e.id));
+      // a short first walk, then the rest walked or read by bounded slices: the same events in the same order
+      const sliced = await getEventsPage({ ...boot, limit: 500, walkRows: 3, scanRows: 10 });
+      expect(sliced.events.length).toBeGreaterThan(0);
+      expect(sliced.events.map((e) => e.id)).toEqual((await getEventsPage({ ...boot, limit: 500 })).events.slice(0, sliced.events.length).map((e) => e.id));
       // one rare word with them: its postings pick the events
       expect((await searchIncident({ incidentId, q: `nodename ${RARE_SANDBOX}` })).bundles).toEqual({ indexed: 1, scanned: 0 });
     } finally {

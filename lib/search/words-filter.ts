@@ -32,6 +32,11 @@ export interface TWordsMatch {
   indexed: string[] | null;
   /** bundles whose postings (postings.ts) pick the candidates, with the term that does (bundles whose postings lack a word hold no match) */
   posted?: Map<string, PostingTerm>;
+  /**
+   * no index answers (`indexed` null) only because a word is too common for postings
+   * (postings.ts): the page is walked in time order first (the word fills it within a few rows)
+   */
+  common?: boolean;
 }
 
 /**
@@ -58,7 +63,8 @@ export async function wordsMatchOf(sql: SqlDb, incidentId: string, q: string): P
   }
   const answered = ids.every((b) => (postedSet.has(b) ? plans.get(b)?.kind !== "scan" : have.has(b)));
   const indexed = ids.length > 0 && answered ? others : null;
-  return { tsq: w.tsq, re: w.re, single: w.words.length === 1, indexed, posted };
+  const common = !indexed && ids.length > 0 && ids.every((b) => postedSet.has(b) || have.has(b));
+  return { tsq: w.tsq, re: w.re, single: w.words.length === 1, indexed, posted, common };
 }
 
 /** The condition on alias `e` that the event holds the words of `m`; `params` gets the values. */

@@ -12,8 +12,9 @@
  * bundle is run with `processBundle`.
  *
  * Prints one JSON line to stdout:
- * `{ status, error, bundleId, incidentId, events, findings, seconds, peakRssKiB, rssSource,
- *    counts }` where `seconds` runs from enqueueBundle to processBundle done (opening the
+ * `{ status, error, bundleId, incidentId, events, findings, seconds, cpuSeconds, peakRssKiB, rssSource,
+ *    counts }` where `cpuSeconds` is this process's CPU time (user + system, every thread: the
+ * ingest threads and the main one) over the same span, and `seconds` runs from enqueueBundle to processBundle done (opening the
  * database, applying migrations and starting the ingest threads, which the app does once when
  * its ingest worker starts, are not in it), `counts` is `Bundle.counts` (lines,
  * records, events, phase `timings` in ms, ...), and `peakRssKiB` is the process's resident
@@ -63,10 +64,12 @@ async function main() {
   await ingestExecutors();
   const digest = digestFiles(files);
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const { bundleId, incidentId } = await enqueueBundle(db, { title: "bench", files, digest });
   await claimBundle(db.sql, bundleId);
   const r = await processBundle(db, bundleId);
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   const bundle = await db.prisma.bundle.findUniqueOrThrow({ where: { id: bundleId } });
   await closeDb(db);
   const rss = peakRss();
@@ -78,6 +81,7 @@ async function main() {
     events: r.events,
     findings: r.findings,
     seconds,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
     peakRssKiB: rss.kib,
     rssSource: rss.source,
     counts: bundle.counts ?? {},

@@ -85,6 +85,10 @@ async function largestBoot(incidentId: string): Promise<BootRow> {
 export interface SearchBench {
   storedEvents: number;
   incidentEvents: number;
+  /** index work after `ready`, s: the index and word counts built after the ingest; 0 for a bundle stored with its postings (lib/search/postings.ts) */
+  indexBuildS: number;
+  /** the bundle was stored with its postings (the word counts' figures are then those of its postings table) */
+  posted: boolean;
   /** the search index's build (PostgreSQL: the GIN index on "Event"; PGlite: the word table), s */
   indexSeconds: number;
   /** the word counts' build after it (lib/search/search-index.ts), s, its rows and its size on disk with its index, bytes */
@@ -149,6 +153,7 @@ export async function benchSearch(opts: {
   const { sql } = await getDb();
   const { buildSearchIndex, indexedWordsCond, scheduleSearchIndex, searchIndexPending, wordCountsTableName } = await import("../lib/search/search-index");
   const { searchIncident, withSearchWorkMem } = await import("../lib/search/search-incident");
+  const { postedBundles, postingsTableName } = await import("../lib/search/postings");
   const { matchRegexSql, QUERY_WORDS_SQL } = await import("../lib/search/search-sql");
   const { getEventsPage } = await import("../lib/queries/get-events-page");
   const { countEvents } = await import("../lib/queries/count-events");
@@ -160,17 +165,25 @@ export async function benchSearch(opts: {
   // a build queued while the store was smaller ends first; its word counts, made before the store
   // grew by copying rows into the stored bundle (which nothing but this bench does), are dropped
   if (searchIndexPending(bundleId)) await scheduleSearchIndex(sql, bundleId);
-  await sql.exec(`DROP TABLE IF EXISTS "${wordCountsTableName(bundleId)}"`);
-  opts.log(`search: building the bundle's search index over ${incidentEvents.toLocaleString()} events`);
-  const [ok, indexMs] = await time(() => buildSearchIndex(sql, bundleId, { wordCounts: false }));
-  if (!ok) throw new Error("the search index was not built");
-  opts.log(`search: index built in ${(indexMs / 1000).toFixed(1)} s; counting words per boot`);
-  const [counted, countsMs] = await time(() => buildSearchIndex(sql, bundleId));
-  if (!counted) throw new Error("the word counts were not built");
+  // a bundle stored with its postings (lib/search/postings.ts) has nothing to build: its index work after `ready` is 0 s
+  const posted = (await postedBundles(sql, [bundleId])).has(bundleId);
+  let indexMs = 0;
+  let countsMs = 0;
+  if (!posted) {
+    await sql.exec(`DROP TABLE IF EXISTS "${wordCountsTableName(bundleId)}"`);
+    opts.log(`search: building the bundle's search index over ${incidentEvents.toLocaleString()} events`);
+    const [ok, ims] = await time(() => buildSearchIndex(sql, bundleId, { wordCounts: false }));
+    if (!ok) throw new Error("the search index was not built");
+    opts.log(`search: index built in ${(ims / 1000).toFixed(1)} s; counting words per boot`);
+    const [counted, cms] = await time(() => buildSearchIndex(sql, bundleId));
+    if (!counted) throw new Error("the word counts were not built");
+    [indexMs, countsMs] = [ims, cms];
+  } else opts.log(`search: the bundle's postings were stored with it: no index to build`);
+  const countsTable = posted ? postingsTableName(bundleId) : wordCountsTableName(bundleId);
   const [countRows] = await sql.query<{ rows: string; bytes: string }>(
-    `SELECT count(*)::text AS rows, pg_total_relation_size('"${wordCountsTableName(bundleId)}"')::text AS bytes FROM "${wordCountsTableName(bundleId)}"`,
+    `SELECT count(*)::text AS rows, pg_total_relation_size('"${countsTable}"')::text AS bytes FROM "${countsTable}"`,
   );
-  opts.log(`search: word counts built in ${(countsMs / 1000).toFixed(1)} s (${Number(countRows.rows).toLocaleString()} rows)`);
+  opts.log(`search: word counts built in ${(countsMs / 1000).toFixed(1)} s (${Number(countRows.rows).toLocaleString()} rows, ${countsTable})`);
   await sql.exec(`VACUUM ANALYZE "Event"`);
 
   const rareMs: number[] = [];
@@ -196,13 +209,21 @@ export async function benchSearch(opts: {
   type GroupRow = { nodeId: number | null; bootId: number | null; n: string | number };
   const groupsOf = (rows: GroupRow[]) => rows.map((g) => `${g.nodeId}:${g.bootId}:${Number(g.n)}`).sort();
   const checkViaIndex = async (word: string) => {
+    // posted: against a scan of the bundle's events with the words' own regex (no index)
     const [rows, ms] = await time(() =>
-      withSearchWorkMem(sql, (tx) =>
-        tx.query<GroupRow>(
-          `SELECT e."nodeId", e."bootId", count(*) AS n FROM "Event" e WHERE ${indexedWordsCond(sql.backend, bundleId, "$1::tsquery")} GROUP BY 1, 2`,
-          [`'${word}'`],
-        ),
-      ),
+      withSearchWorkMem(sql, async (tx) => {
+        if (!posted) {
+          return tx.query<GroupRow>(
+            `SELECT e."nodeId", e."bootId", count(*) AS n FROM "Event" e WHERE ${indexedWordsCond(sql.backend, bundleId, "$1::tsquery")} GROUP BY 1, 2`,
+            [`'${word}'`],
+          );
+        }
+        const [w] = await tx.query<{ re: string }>(QUERY_WORDS_SQL, [word]);
+        return tx.query<GroupRow>(
+          `SELECT e."nodeId", e."bootId", count(*) AS n FROM "Event" e WHERE e."bundleId" = $1 AND ${matchRegexSql("e.", "$2")} GROUP BY 1, 2`,
+          [bundleId, w.re],
+        );
+      }),
     );
     const searched = (await searchIncident({ incidentId, q: word })).groups.map((g) => ({ nodeId: g.nodeId, bootId: g.bootId, n: g.count }));
     if (JSON.stringify(groupsOf(searched)) !== JSON.stringify(groupsOf(rows)))
@@ -211,7 +232,7 @@ export async function benchSearch(opts: {
   };
   const commonViaIndex = await checkViaIndex(common.word);
   // a word in about 5-20% of the events and in as many boots as any such word, so that boots with few of its matches (read from the matches, not walked) sit beside boots with many
-  const counts = `"${wordCountsTableName(bundleId)}"`;
+  const counts = `"${countsTable}"`;
   const [spreadWord] = await sql.query<{ word: string }>(
     `SELECT word FROM ${counts} GROUP BY word HAVING sum(n) BETWEEN $1::float8 * 0.05 AND $1::float8 * 0.2 ORDER BY count(*) DESC, sum(n) DESC, word LIMIT 1`,
     [incidentEvents],
@@ -285,6 +306,8 @@ export async function benchSearch(opts: {
   return {
     storedEvents,
     incidentEvents,
+    indexBuildS: +((indexMs + countsMs) / 1000).toFixed(2),
+    posted,
     indexSeconds: +(indexMs / 1000).toFixed(2),
     wordCountsSeconds: +(countsMs / 1000).toFixed(2),
     wordCountsRows: Number(countRows.rows),

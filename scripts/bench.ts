@@ -71,6 +71,7 @@ import pg from "pg";
 import { buildTarGz } from "../lib/bundle/tar-build";
 import { parseFile } from "../lib/parse/parse-file";
 import { generateScenario } from "../lib/sample/index";
+import { growStore as growStoreOf } from "./bench-grow";
 import { benchLnav, type LnavResult } from "./bench-lnav";
 import { benchRules } from "./bench-rules";
 import { benchPage, type PageBench } from "./bench-page";
@@ -188,6 +189,7 @@ interface ChildResult {
   events: number;
   findings: number;
   seconds: number;
+  cpuSeconds: number;
   peakRssKiB: number;
   rssSource: string;
   counts: { lines?: number; timings?: Record<string, number>; ingestPath?: string; twoPassReason?: string };
@@ -406,6 +408,8 @@ async function benchBackend(): Promise<Record<string, unknown>> {
       /** every run's seconds, in run order; `seconds` is their median */
       runsSeconds: childRuns.map((x) => +x.seconds.toFixed(2)),
       linesPerSec: Math.round(input.lines / ingestS),
+      /** the ingest process's CPU seconds (every thread) per million input lines, the median run's */
+      cpuSecondsPerMLines: +((median.cpuSeconds * 1e6) / input.lines).toFixed(2),
       mbPerSec: +(input.bytes / 1e6 / ingestS).toFixed(1),
       /** the highest of the runs' peaks */
       peakRssMb: Math.round((Math.max(...childRuns.map((x) => x.peakRssKiB)) * 1024) / 1e6),
@@ -418,7 +422,7 @@ async function benchBackend(): Promise<Record<string, unknown>> {
       /** "by-node" (parse and COPY node by node) or "two-pass" (lib/ingest/ingest-bundle.ts) */
       path: r.counts.ingestPath ?? null,
     };
-    log(`ingest: ${ingest.linesPerSec.toLocaleString()} lines/s, peak RSS ${ingest.peakRssMb} MB, phases ${JSON.stringify(ingest.timings)}`);
+    log(`ingest: ${ingest.linesPerSec.toLocaleString()} lines/s, ${ingest.cpuSecondsPerMLines} CPU-s per M lines, peak RSS ${ingest.peakRssMb} MB, phases ${JSON.stringify(ingest.timings)}`);
 
     // parse-only per format (lines/s over every file of that format); after the ingest, so
     // that the garbage it leaves in this process is not collected while the child is timed
@@ -465,21 +469,7 @@ async function benchBackend(): Promise<Record<string, unknown>> {
     const db = await getDb();
     // the store grows by replicating the bundle's events server-side (same bundle, incident and
     // boots); a store already that large (a big ingest) is used as it is
-    const countAll = async () => Number((await db.sql.query<{ n: string | number }>(`SELECT count(*) AS n FROM "Event"`))[0].n);
-    const growStore = async (target: number) => {
-      let stored = await countAll();
-      if (stored < target) log(`growing the store to ${target.toLocaleString()} events (now ${stored.toLocaleString()})`);
-      else log(`the store already holds ${stored.toLocaleString()} events (asked for ${target.toLocaleString()}): querying it as it is`);
-      while (stored < target) {
-        const [ins] = await db.sql.query<{ n: string | number }>(
-          `WITH ins AS (INSERT INTO "Event" (${COPY_COLS}) SELECT ${COPY_COLS} FROM "Event" WHERE "bundleId" = $1 ORDER BY id LIMIT $2 RETURNING 1) SELECT count(*) AS n FROM ins`,
-          [bundleId, Math.min(target - stored, r.events)],
-        );
-        if (!Number(ins.n)) throw new Error("the ingested bundle has no events to replicate");
-        stored += Number(ins.n);
-      }
-      return countAll();
-    };
+    const growStore = (target: number) => growStoreOf(db.sql, bundleId, target, COPY_COLS, log);
     // the rarest sandbox ids of the bundle, picked before the store grows (each then repeats as often as the bundle does)
     const rare = values["skip-search"] ? [] : await rareSandboxIds(bundleId, 20);
     const common = values["skip-search"] ? null : await commonWord(bundleId);
@@ -615,7 +605,7 @@ function tableRows(result: Record<string, unknown>, label: string): Array<[strin
     rows.push(
       [
         "search store",
-        `${s.storedEvents.toLocaleString()} events, all in the searched incident (${s.incidentEvents.toLocaleString()}); its search index built in ${s.indexSeconds} s`,
+        `${s.storedEvents.toLocaleString()} events, all in the searched incident (${s.incidentEvents.toLocaleString()}); ${s.posted ? "stored with its search postings: no index work after ready" : `its search index built in ${s.indexSeconds} s`}; search.indexBuildS ${s.indexBuildS} s`,
       ],
       [
         "search: rare token (a sandbox id)",

@@ -39,6 +39,8 @@ import type { AnalysedFile } from "../model/event";
 import { ingestExecutors, type Executor } from "./ingest-pool";
 import { blockRowChunks, ROW_COLUMNS, unpackTask, type NodeRowsResult, type ParseFileResult, type PartSource, type PreparedNode } from "./ingest-tasks";
 import type { LiveNodeState } from "./live-status";
+import { copyPostings, createPostings, finishPostings } from "../search/postings";
+import type { WordsMode } from "../search/thread-words";
 import { TAIL_COLUMNS } from "./spill";
 import { requireReadable } from "./file-reason";
 import {
@@ -415,6 +417,8 @@ class BundleStore {
   private onNoNode = 0;
   /** findings stored */
   private stored = 0;
+  /** how the database splits words for the bundle's search postings (lib/search/postings.ts); null: none made */
+  private words: WordsMode | null = null;
   /** told how far node `gi` (its index in call order) is through its store step, 0..1, never going back */
   onStep: (gi: number, fraction: number) => void = () => {};
 
@@ -441,6 +445,7 @@ class BundleStore {
     this.bootBase = this.nextBootId = await reserveIds(tx, "Boot", 1);
     const firstFile = fileCount ? await reserveIds(tx, "SourceFile", fileCount) : 0;
     this.fileIds = Array.from({ length: fileCount }, (_, i) => firstFile + i);
+    this.words = await createPostings(tx, ids.bundleId);
   }
 
   /**
@@ -514,6 +519,7 @@ class BundleStore {
         detect,
         firstId,
         fileIds: this.fileIds,
+        words: this.words,
       });
       if (rows.events !== prep.events) throw new Error(`node ${g.node ?? "(none)"}: ${rows.events} rows formatted for ${prep.events} ids`);
       this.onStep(gi, STEP_ROWS);
@@ -546,6 +552,7 @@ class BundleStore {
     const chunks = [...new Set(out.rows.map((r) => r.buffer))].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
     out.from.call("recycleRows", { chunks: out.rows }, chunks).catch(() => {});
     if (out.density) await tx.copyFrom("EventDensity", ["bootId", "sec", "lane", "bundleId", "n", "errors"], [out.density]);
+    await copyPostings(tx, this.ids.bundleId, out.postings);
     // the boots are new to the incident (their findings were found on the thread): none to replace
     this.stored += await storeFindingRows(tx, out.findingRows);
     for (const f of out.findings) this.failures.push(...f.failures);
@@ -556,6 +563,7 @@ class BundleStore {
     const { tx, ids } = this;
     if (this.nextEventId - 1 > this.firstEventId) await tx.query(`SELECT setval(pg_get_serial_sequence('"Event"', 'id'), $1)`, [this.nextEventId - 1]);
     if (this.nextBootId - 1 > this.bootBase) await tx.query(`SELECT setval(pg_get_serial_sequence('"Boot"', 'id'), $1)`, [this.nextBootId - 1]);
+    if (this.words) await finishPostings(tx, ids.bundleId);
     const drop = unused.filter((n) => this.newNodes.has(n)).map((n) => this.nodeIds.get(n)!);
     if (drop.length) await tx.query(`DELETE FROM "Node" WHERE id = ANY($1::int[])`, [drop]);
     progress("detect", 0);

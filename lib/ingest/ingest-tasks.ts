@@ -34,6 +34,7 @@ import { detectBoot } from "./detect-boot";
 import { toBootEvent } from "../model/boot-event";
 import { detectorWants } from "./rule-files";
 import { messageFieldsAt } from "../model/message-fields";
+import { NodeWords, tailText, type WordsMode } from "../search/thread-words";
 
 /** Width of the `fileId` placeholder at the start of each SourceBlock row a thread writes (int4 has at most 10 digits). */
 const FILE_ID_WIDTH = 10;
@@ -493,6 +494,8 @@ export interface NodeRowsTask {
   firstId: number;
   /** SourceFile id by file ord */
   fileIds: Record<number, number>;
+  /** how the database splits words: the node's search postings are made (lib/search/thread-words.ts); null or unset: none */
+  words?: WordsMode | null;
 }
 
 export interface NodeRowsResult {
@@ -505,6 +508,8 @@ export interface NodeRowsResult {
   findings: Array<{ bootId: number; failures: string[] }>;
   /** those findings as `Finding` COPY rows (store-bundle.ts `findingRows`) */
   findingRows: string[];
+  /** search postings, COPY text in pieces (lib/search/postings.ts); empty without `words` */
+  postings: string[];
 }
 
 /** `Event` columns of a row as `nodeRows` writes them. */
@@ -610,6 +615,7 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
   const byBoot = new Map<number, BootEvent[]>();
   // per boot and lane: second -> [events, errors] (numeric keys: no key string per event)
   const density = new Map<number, Map<Lane, Map<number, [number, number]>>>();
+  const words = t.words ? new NodeWords(t.words) : null;
   for (let i = 0; i < st.events.length; i++) {
     const e = st.events[i];
     const id = t.firstId + i;
@@ -637,6 +643,15 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
     // a klog message holds its pairs: stored once (lib/model/message-fields.ts)
     const at = messageFieldsAt(e.message, e.fields);
     const fields = at === null ? `${copyJson(e.fields)}\t\\N` : `\\N\t${at}`;
+    // the searchable text as the database has it (lib/search/search-sql.ts docTextSql): a spilled event's only in its tail
+    if (words)
+      words.add(
+        id,
+        bootId,
+        st.tails[i] === undefined
+          ? [e.pod, e.sandboxId, e.message, at === null && e.fields ? JSON.stringify(e.fields) : null]
+          : [tailText(st.tails[i]!), at === null && e.fields ? JSON.stringify(e.fields) : null],
+      );
     rows.add(`${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso.of(e.ts)}\t${copyText(e.errorClass)}\t${fields}\t${st.tails[i] ?? copyTail(e)}\n`);
   }
   let dens = "";
@@ -653,7 +668,7 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
     findingText.push(...findingRows(t.incidentId, t.nodeId!, bootId, out.findings));
     findings.push({ bootId, failures: out.failures });
   });
-  return { rows: rows.done(), density: dens, events: st.events.length, findings, findingRows: findingText };
+  return { rows: rows.done(), density: dens, events: st.events.length, findings, findingRows: findingText, postings: words ? words.rows(t.nodeId) : [] };
 }
 
 /**

@@ -9,8 +9,9 @@
  *   number per request (get-events-page.ts, count-events.ts).
  * - `words`: the text's words, whole and in order, in the pod, sandbox id, message or parsed
  *   fields, as incident search matches them (lib/search/words-filter.ts). Resolved per request
- *   into `wordsMatch` by `resolveTextMatch`: when every bundle of the incident has a complete
- *   search index the condition reads the matches through those indexes (exact, unbounded);
+ *   into `wordsMatch` by `resolveTextMatch`: when every bundle of the incident answers through
+ *   its search postings or index (lib/search/postings.ts, search-index.ts) the condition reads
+ *   the matches through them (exact, unbounded); a word too common for postings is not;
  *   otherwise it is checked on every row of the range, bounded like a substring. A text with no
  *   letter or digit is matched as a substring.
  *

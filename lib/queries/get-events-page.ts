@@ -138,7 +138,9 @@ export async function getEventsPage(
   if (podIn) opts = { ...opts, podIn };
   opts = await resolveTextMatch(sql, opts);
   const match = textMatchOf(opts);
-  if (!textIndexed(opts) || !opts.wordsMatch) return { ...(await readPage(sql, opts, limit)), match };
+  const indexed = textIndexed(opts);
+  // a word too common for the search postings: walked as below, then the rest read by bounded slices instead of an index
+  if (!opts.wordsMatch || (!indexed && !opts.wordsMatch.common)) return { ...(await readPage(sql, opts, limit)), match };
 
   // whole words: walk the range, then the index (each step continues at the cursor the last one ended at)
   const scan: typeof opts = { ...opts, wordsMatch: { ...opts.wordsMatch, indexed: null } };
@@ -147,6 +149,10 @@ export async function getEventsPage(
   let walk = Math.max(0, opts.walkRows ?? WORDS_WALK_ROWS);
   for (let step = 0; ; step++) {
     const viaIndex = walk <= 0;
+    if (viaIndex && !indexed) {
+      const r = await readPage(sql, { ...scan, cursor }, limit - events.length);
+      return { events: [...events, ...r.events], nextCursor: r.nextCursor, scannedToMs: r.scannedToMs, match };
+    }
     const r = await readPage(sql, viaIndex ? { ...opts, cursor } : { ...scan, cursor, scanRows: walk }, limit - events.length);
     events.push(...r.events);
     // a full page, or the end of the range: exact either way

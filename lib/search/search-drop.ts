@@ -1,7 +1,8 @@
 /**
  * Drops the search data of deleted bundles (their incident was deleted): the word-count tables
  * (`Search_counts_<id>`, which hold the words in plain text), the PGlite word tables
- * (`Search_words_<id>`) and the partial tables of builds under way, and the bundle's GIN index on
+ * (`Search_words_<id>`), the postings made at ingest (`Search_post_<id>`, postings.ts, which hold the
+ * words too) and the partial tables of builds under way, and the bundle's GIN index on
  * `"Event"` (search-index.ts names them all).
  *
  * Without blocking reads: a table is dropped in its own transaction under `lock_timeout`
@@ -28,7 +29,7 @@ const SWEEP_TRIES = 10;
 const ident = (s: string) => `"${s.replaceAll('"', '""')}"`;
 
 /** The tables of bundle `id`'s search data, complete and partial. */
-const tablesOf = (id: string) => ["words", "partial", "counts", "cpartial"].map((k) => `Search_${k}_${id}`);
+const tablesOf = (id: string) => ["words", "partial", "counts", "cpartial", "post"].map((k) => `Search_${k}_${id}`);
 
 export interface DroppedSearchData {
   /** tables dropped now */

@@ -5,11 +5,12 @@
  *
  * Two ways to match:
  * - `words` (default): the query's words, whole and in order, in the event's pod, sandbox id,
- *   message or parsed fields (search-sql.ts says exactly what matches). A bundle whose search
- *   index is built (search-index.ts) answers from it; one without (still being indexed) is
- *   scanned with the same condition, so counts do not depend on whether the index is there. A
- *   one-word query is counted from the word counts of the bundles that have them (per word and
- *   node boot, made with the index), without reading the matching events. A query with no
+ *   message or parsed fields (search-sql.ts says exactly what matches). A bundle stored with
+ *   its postings (postings.ts, made by the ingest threads: every bundle stored since they exist)
+ *   answers from them the moment it is ready; a bundle stored before them answers from its
+ *   search index once built (search-index.ts), and until then is scanned with the same condition,
+ *   so counts do not depend on which is there. A one-word query is counted from the postings'
+ *   or the word counts' per-boot numbers, without reading the matching events. A query with no
  *   letter or digit is searched as a substring.
  * - `substring`: the text anywhere in the message, pod, sandbox id or parsed fields,
  *   case-insensitive (a part of a word or an id); a scan of the incident's events.
@@ -22,6 +23,7 @@ import type { SqlConn, SqlDb, SqlParam } from "../db/sql";
 import { ApiError } from "../http/errors";
 import { bootPath } from "../view/view-state";
 import { countedBundles, indexedBundles, indexedWordsCond, scheduleSearchIndex, searchIndexPending, wordCountsSql } from "./search-index";
+import { type PostingTerm, postedBundles, postedCountsSql, postingPlans, postingsCond, termsOf } from "./postings";
 import { BUNDLE_ID_RE, containsPattern, matchRegexSql, QUERY_WORDS_SQL } from "./search-sql";
 
 export type TSearchMode = "words" | "substring";
@@ -128,6 +130,9 @@ type Matcher =
       indexed: string[];
       scanned: string[];
       counted: string[];
+      /** bundles stored with postings (postings.ts), every one, and those whose postings pick the candidates, with the term that does */
+      postedAll: string[];
+      posted: Map<string, PostingTerm>;
       backend: SqlDb["backend"];
     }
   | { mode: "substring"; pattern: string };
@@ -153,12 +158,14 @@ function matchSql(m: Matcher, incidentId: string, p: Push, cols: string, extra: 
   const check = m.single ? "" : ` AND ${matchRegexSql("e.", re())}`;
   // one branch per indexed bundle: the literal bundle id lets the planner read its partial index
   const parts = m.indexed.map((b) => `SELECT ${cols} FROM "Event" e WHERE ${indexedWordsCond(m.backend, b, tsq)}${check}${extra}`);
+  for (const [b, term] of m.posted) parts.push(`SELECT ${cols} FROM "Event" e WHERE ${postingsCond(b, term, p)}${check}${extra}`);
   if (m.scanned.length) {
     parts.push(
       `SELECT ${cols} FROM "Event" e WHERE e."incidentId" = ${p(incidentId)} AND e."bundleId" = ANY(${p(m.scanned)}::text[]) AND ${matchRegexSql("e.", re())}${extra}`,
     );
   }
-  return parts.join("\nUNION ALL\n");
+  // every bundle without a match (a word absent from its postings): no rows
+  return parts.length ? parts.join("\nUNION ALL\n") : `SELECT ${cols} FROM "Event" e WHERE false${check}`;
 }
 
 /**
@@ -167,13 +174,24 @@ function matchSql(m: Matcher, incidentId: string, p: Push, cols: string, extra: 
  * matching events of the others; any other query counts the matching events.
  */
 function countSql(m: Matcher, incidentId: string, p: Push): string {
-  const fromCounts = m.mode === "words" && m.single && !m.prefix ? m.counted : [];
-  if (m.mode === "substring" || !fromCounts.length) {
+  const byCount = m.mode === "words" && m.single && !m.prefix;
+  const fromCounts = byCount ? m.counted : [];
+  const fromPosted = byCount ? m.postedAll : [];
+  if (m.mode === "substring" || (!fromCounts.length && !fromPosted.length)) {
     return `SELECT m."nodeId", m."bootId", count(*)::float8 AS n FROM (${matchSql(m, incidentId, p, `e."nodeId", e."bootId"`, "")}) m GROUP BY 1, 2`;
   }
-  const rest: Matcher = { ...m, indexed: m.indexed.filter((b) => !fromCounts.includes(b)), scanned: m.scanned.filter((b) => !fromCounts.includes(b)) };
-  const parts = [wordCountsSql(fromCounts, p(m.words[0]))];
-  if (rest.indexed.length || rest.scanned.length) parts.push(matchSql(rest, incidentId, p, `e."nodeId", e."bootId", 1::bigint AS n`, ""));
+  const counted = new Set([...fromCounts, ...fromPosted]);
+  const rest: Matcher = {
+    ...m,
+    indexed: m.indexed.filter((b) => !counted.has(b)),
+    scanned: m.scanned.filter((b) => !counted.has(b)),
+    posted: new Map([...m.posted].filter(([b]) => !counted.has(b))),
+  };
+  const word = p(m.words[0]);
+  const parts: string[] = [];
+  if (fromCounts.length) parts.push(wordCountsSql(fromCounts, word));
+  if (fromPosted.length) parts.push(postedCountsSql(fromPosted, word));
+  if (rest.indexed.length || rest.scanned.length || rest.posted.size) parts.push(matchSql(rest, incidentId, p, `e."nodeId", e."bootId", 1::bigint AS n`, ""));
   return `SELECT m."nodeId", m."bootId", sum(m.n)::float8 AS n FROM (${parts.join("\nUNION ALL\n")}) m GROUP BY 1, 2`;
 }
 
@@ -255,11 +273,17 @@ export async function searchIncident(opts: TSearchOptions): Promise<TSearchResul
       const ready = new Set(
         (await sql.query<{ id: string }>(`SELECT id FROM "Bundle" WHERE id = ANY($1::text[]) AND status = 'ready'`, [bundleIds])).map((r) => r.id),
       );
-      const indexed = await indexedBundles(sql, bundleIds);
-      const counted = await countedBundles(sql, bundleIds);
-      const scanned = bundleIds.filter((b) => !indexed.has(b));
+      // bundles stored with postings answer from them (postings.ts); the others from the index built after their ingest
+      const postedSet = await postedBundles(sql, bundleIds);
+      const plans = await postingPlans(sql, [...postedSet], termsOf(w.words));
+      const posted = new Map<string, PostingTerm>();
+      for (const [b, plan] of plans) if (plan.kind === "term") posted.set(b, plan.term);
+      const others = bundleIds.filter((b) => !postedSet.has(b));
+      const indexed = await indexedBundles(sql, others);
+      const counted = await countedBundles(sql, others);
+      const scanned = bundleIds.filter((b) => (postedSet.has(b) ? plans.get(b)?.kind === "scan" : !indexed.has(b)));
       // a stored bundle with no index or word counts (stored by a process that ended before building them): build them now
-      for (const b of bundleIds) {
+      for (const b of others) {
         if ((!indexed.has(b) || !counted.has(b)) && ready.has(b) && BUNDLE_ID_RE.test(b) && !searchIndexPending(b)) void scheduleSearchIndex(sql, b);
       }
       m = {
@@ -272,9 +296,11 @@ export async function searchIncident(opts: TSearchOptions): Promise<TSearchResul
         indexed: [...indexed],
         scanned,
         counted: [...counted],
+        postedAll: [...postedSet],
+        posted,
         backend: sql.backend,
       };
-      bundles = { indexed: indexed.size, scanned: scanned.length };
+      bundles = { indexed: bundleIds.length - scanned.length, scanned: scanned.length };
     } else mode = "substring";
   }
   if (mode === "substring") bundles = { indexed: 0, scanned: bundleIds.length };

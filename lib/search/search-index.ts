@@ -30,12 +30,16 @@
  * only deleted with their incident, which drops the table); a bundle without the table (built
  * before it existed, or its build failed) is counted from its index.
  *
+ * Bundles stored with their postings (postings.ts, made by the ingest threads) need none of this:
+ * `buildSearchIndex` returns true for them at once.
+ *
  * `scheduleSearchIndex` runs builds in the background, one at a time per process; the ingest
  * worker calls it when a bundle is ready, and incident search for bundles it finds without one.
  * A deleted incident's indexes, word tables and word counts are dropped with it
  * (search-drop.ts); any of bundles that no longer exist are dropped before each build too.
  */
 import type { SqlDb } from "../db/sql";
+import { postedBundles } from "./postings";
 import { BUNDLE_ID_RE, bundleOfIndexName, docWordsSql, searchIndexName } from "./search-sql";
 
 const g = globalThis as unknown as {
@@ -78,7 +82,7 @@ const WORDS_PREFIX = "Search_words_";
 const PARTIAL_PREFIX = "Search_partial_";
 const COUNTS_PREFIX = "Search_counts_";
 const COUNTS_PARTIAL_PREFIX = "Search_cpartial_";
-const WORDS_TABLE_RE = /^Search_(?:words|partial|counts|cpartial)_([A-Za-z0-9_-]{1,48})$/;
+const WORDS_TABLE_RE = /^Search_(?:words|partial|counts|cpartial|post)_([A-Za-z0-9_-]{1,48})$/;
 /** Memory for the sort or hash of one PostgreSQL word-count build (one statement over the bundle's events). */
 const COUNTS_BUILD_WORK_MEM = "256MB";
 
@@ -152,10 +156,10 @@ export function indexedWordsAnyCond(backend: SqlDb["backend"], bundleIds: readon
   return `e.id IN (${union})`;
 }
 
-/** The word tables and word-count tables (complete and partial) by name. */
+/** The word tables, word-count tables (complete and partial) and postings tables (postings.ts) by name. */
 async function wordsTables(sql: SqlDb, names?: string[]): Promise<string[]> {
   const rows = await sql.query<{ relname: string }>(
-    `SELECT relname FROM pg_class WHERE relkind = 'r' AND relname ~ '^Search_(words|partial|counts|cpartial)_'${names ? " AND relname = ANY($1::text[])" : ""}`,
+    `SELECT relname FROM pg_class WHERE relkind = 'r' AND relname ~ '^Search_(words|partial|counts|cpartial|post)_'${names ? " AND relname = ANY($1::text[])" : ""}`,
     names ? [names] : [],
   );
   return rows.map((r) => r.relname);
@@ -312,6 +316,8 @@ async function buildWordCounts(sql: SqlDb, bundleId: string, fixedSlice: number 
 export async function buildSearchIndex(sql: SqlDb, bundleId: string, opts: { sliceIds?: number; wordCounts?: boolean } = {}): Promise<boolean> {
   const counts = opts.wordCounts ?? true;
   if (!BUNDLE_ID_RE.test(bundleId)) return false;
+  // stored with its postings (postings.ts): searchable as it is, nothing to build
+  if ((await postedBundles(sql, [bundleId])).size) return true;
   if (sql.backend === "pglite") {
     // one build of a bundle at a time (the one connection is this process's: no other process builds)
     const running = g.__bootlineWordsBuilds?.get(bundleId);

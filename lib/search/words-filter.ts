@@ -12,6 +12,7 @@
 import type { SqlDb, SqlParam } from "../db/sql";
 import type { TTextMatchMode } from "../view/view-state";
 import { indexedBundles, indexedWordsAnyCond, scheduleSearchIndex, searchIndexPending } from "./search-index";
+import { type PostingTerm, postedBundles, postingPlans, postingsCond, termsOf } from "./postings";
 import { BUNDLE_ID_RE, matchRegexSql, QUERY_WORDS_SQL } from "./search-sql";
 
 /** How the events filter's text matches: whole words (this module), or a part of a word anywhere in the message or pod (lib/view/view-state.ts `TEXT_MATCHES`). */
@@ -24,8 +25,18 @@ export interface TWordsMatch {
   re: string;
   /** one word: the index alone decides (no regex check of its rows) */
   single: boolean;
-  /** the incident's bundles, when every one has a complete search index; null: match by a scan */
+  /**
+   * the incident's bundles whose search index built after the ingest answers (search-index.ts),
+   * when every bundle is answered without a scan (by that index or by its postings); null: match by a scan
+   */
   indexed: string[] | null;
+  /** bundles whose postings (postings.ts) pick the candidates, with the term that does (bundles whose postings lack a word hold no match) */
+  posted?: Map<string, PostingTerm>;
+  /**
+   * no index answers (`indexed` null) only because a word is too common for postings
+   * (postings.ts): the page is walked in time order first (the word fills it within a few rows)
+   */
+  common?: boolean;
 }
 
 /**
@@ -41,10 +52,19 @@ export async function wordsMatchOf(sql: SqlDb, incidentId: string, q: string): P
     [incidentId],
   );
   const ids = bundles.map((b) => b.id);
-  const have = await indexedBundles(sql, ids);
-  for (const b of bundles) if (b.ready && !have.has(b.id) && BUNDLE_ID_RE.test(b.id) && !searchIndexPending(b.id)) void scheduleSearchIndex(sql, b.id);
-  const indexed = ids.length > 0 && ids.every((b) => have.has(b)) ? ids : null;
-  return { tsq: w.tsq, re: w.re, single: w.words.length === 1, indexed };
+  const postedSet = await postedBundles(sql, ids);
+  const plans = await postingPlans(sql, [...postedSet], termsOf(w.words));
+  const posted = new Map<string, PostingTerm>();
+  for (const [b, plan] of plans) if (plan.kind === "term") posted.set(b, plan.term);
+  const others = ids.filter((b) => !postedSet.has(b));
+  const have = await indexedBundles(sql, others);
+  for (const b of bundles) {
+    if (b.ready && !postedSet.has(b.id) && !have.has(b.id) && BUNDLE_ID_RE.test(b.id) && !searchIndexPending(b.id)) void scheduleSearchIndex(sql, b.id);
+  }
+  const answered = ids.every((b) => (postedSet.has(b) ? plans.get(b)?.kind !== "scan" : have.has(b)));
+  const indexed = ids.length > 0 && answered ? others : null;
+  const common = !indexed && ids.length > 0 && ids.every((b) => postedSet.has(b) || have.has(b));
+  return { tsq: w.tsq, re: w.re, single: w.words.length === 1, indexed, posted, common };
 }
 
 /** The condition on alias `e` that the event holds the words of `m`; `params` gets the values. */
@@ -54,6 +74,10 @@ export function wordsCondSql(backend: SqlDb["backend"], m: TWordsMatch, params: 
     return `$${params.length}`;
   };
   if (!m.indexed) return matchRegexSql("e.", p(m.re));
-  const cond = indexedWordsAnyCond(backend, m.indexed, `${p(m.tsq)}::tsquery`);
+  const conds: string[] = [];
+  if (m.indexed.length) conds.push(indexedWordsAnyCond(backend, m.indexed, `${p(m.tsq)}::tsquery`));
+  for (const [b, term] of m.posted ?? []) conds.push(`(${postingsCond(b, term, p)})`);
+  // no bundle holds every word: no row matches
+  const cond = conds.length ? (conds.length === 1 ? conds[0] : `(${conds.join(" OR ")})`) : "false";
   return m.single ? cond : `${cond} AND ${matchRegexSql("e.", p(m.re))}`;
 }

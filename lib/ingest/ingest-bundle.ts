@@ -41,6 +41,7 @@ import { blockRowChunks, ROW_COLUMNS, unpackTask, type NodeRowsResult, type Pars
 import type { LiveNodeState } from "./live-status";
 import { TAIL_COLUMNS } from "./spill";
 import { requireReadable } from "./file-reason";
+import { PATTERN_COLUMNS } from "./pattern-rows";
 import {
   detectFindings,
   insertFiles,
@@ -546,6 +547,7 @@ class BundleStore {
     const chunks = [...new Set(out.rows.map((r) => r.buffer))].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
     out.from.call("recycleRows", { chunks: out.rows }, chunks).catch(() => {});
     if (out.density) await tx.copyFrom("EventDensity", ["bootId", "sec", "lane", "bundleId", "n", "errors"], [out.density]);
+    if (out.patterns) await tx.copyFrom("LogPattern", PATTERN_COLUMNS, [out.patterns]);
     // the boots are new to the incident (their findings were found on the thread): none to replace
     this.stored += await storeFindingRows(tx, out.findingRows);
     for (const f of out.findings) this.failures.push(...f.failures);

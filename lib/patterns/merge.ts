@@ -118,3 +118,11 @@ export function likePatterns(template: string): [string, string] {
     .join(" ");
   return [esc, `${esc}\n%`];
 }
+
+/** True when templates `a` and `b` may stand for the same message: as many tokens, each equal or holding a wildcard on either side. */
+export function templatesMatch(a: string, b: string): boolean {
+  if (a === b) return true;
+  const x = templateTokens(a);
+  const y = templateTokens(b);
+  return x.length === y.length && x.every((t, i) => t === y[i] || t.includes("<*>") || y[i].includes("<*>"));
+}

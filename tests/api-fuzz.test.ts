@@ -44,6 +44,10 @@ beforeAll(async () => {
   ids.nodeId = String(b.nodeId);
   ids.eventId = e.id;
   ids.findingId = String(f?.id ?? 1);
+  const { patternKey } = await import("../lib/patterns/merge");
+  const pats = await db.sql.query<{ template: string }>(`SELECT template FROM "LogPattern" WHERE "incidentId" = $1`, [ids.incidentId]);
+  expect(pats.length).toBeGreaterThan(0);
+  for (const p of pats) VALID.pat.push(patternKey(p.template)), VALID.xpat.push(patternKey(p.template));
 }, 120_000);
 afterAll(async () => {
   await t?.drop();
@@ -109,7 +113,26 @@ const value = (valid: string[]) =>
 const idParam = (key: keyof typeof ids) =>
   fc.oneof({ arbitrary: value([]), weight: 1 }, { arbitrary: fc.constant("@valid"), weight: 1 }).map((v) => (v === "@valid" ? ids[key] : v));
 
-const QUERY_KEYS = ["from", "to", "lanes", "sev", "q", "match", "mode", "hits", "pod", "kind", "cursor", "limit", "buckets", "download", "theme"];
+const QUERY_KEYS = [
+  "from",
+  "to",
+  "lanes",
+  "sev",
+  "q",
+  "match",
+  "mode",
+  "hits",
+  "pod",
+  "kind",
+  "cursor",
+  "limit",
+  "buckets",
+  "download",
+  "theme",
+  "pat",
+  "xpat",
+  "bins",
+];
 const VALID: Record<string, string[]> = {
   from: ["2026-03-14T02:00:00Z", "1773453600000", "0"],
   to: ["2026-03-14T03:00:00Z", "1773457200000", "8640000000000000"],
@@ -126,6 +149,10 @@ const VALID: Record<string, string[]> = {
   buckets: ["10", "100"],
   download: ["1"],
   theme: ["light", "dark"],
+  // the seeded boot's template key is added once it is stored (beforeAll)
+  pat: ["zzzzzz"],
+  xpat: ["a1,b2", "zzzzzz"],
+  bins: ["4", "40"],
 };
 const query = fc
   .array(
@@ -195,6 +222,7 @@ const ROUTES: Array<{ mod: string; method: string; params: Array<keyof typeof id
   { mod: "incidents/[incidentId]/boots/[bootId]/events", method: "GET", params: ["incidentId", "bootId"] },
   { mod: "incidents/[incidentId]/boots/[bootId]/events/count", method: "GET", params: ["incidentId", "bootId"] },
   { mod: "incidents/[incidentId]/boots/[bootId]/events/facets", method: "GET", params: ["incidentId", "bootId"] },
+  { mod: "incidents/[incidentId]/boots/[bootId]/patterns", method: "GET", params: ["incidentId", "bootId"] },
   { mod: "incidents/[incidentId]/boots/[bootId]/timeline.svg", method: "GET", params: ["incidentId", "bootId"] },
   { mod: "preview", method: "POST", params: [], body: "json" },
   { mod: "auth/sign-in", method: "POST", params: [], body: "form" },

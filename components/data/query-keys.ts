@@ -21,6 +21,9 @@ export interface TEventsFilterKey extends TRangeKey {
   match: TTextMatchMode;
   pod: string;
   kind: string;
+  /** the message template shown alone (its key), "" for any; and those hidden */
+  pat?: string;
+  xpat?: readonly string[];
 }
 
 export const queryKeys = {
@@ -34,4 +37,5 @@ export const queryKeys = {
   event: (incidentId: string, eventId: string) => ["event", { incidentId, eventId }] as const,
   findingEvidence: (incidentId: string, findingId: number) => ["finding-evidence", { incidentId, findingId }] as const,
   annotations: (incidentId: string, bootId: number) => ["annotations", { incidentId, bootId }] as const,
+  bootPatterns: (incidentId: string, bootId: number) => ["boot-patterns", { incidentId, bootId }] as const,
 };

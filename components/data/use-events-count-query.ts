@@ -40,6 +40,8 @@ export function useEventsCountQuery(k: TEventsFilterKey, opts: { enabled?: boole
             match: k.q ? k.match : null,
             pod: k.pod || null,
             kind: k.kind || null,
+            pat: k.pat || null,
+            xpat: k.xpat?.length ? k.xpat.join(",") : null,
           })}`,
           { signal },
         );

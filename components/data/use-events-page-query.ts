@@ -22,6 +22,8 @@ export function useEventsPageQuery(k: TEventsFilterKey) {
           match: k.q ? k.match : null,
           pod: k.pod || null,
           kind: k.kind || null,
+          pat: k.pat || null,
+          xpat: k.xpat?.length ? k.xpat.join(",") : null,
           cursor: pageParam,
           limit: EVENTS_PAGE_SIZE,
         })}`,

@@ -22,6 +22,7 @@ import { FAILURE_WINDOW_DETECTOR, LANE_LABELS, LANES, SEVERITY_NAMES, type TLane
 import { bootPath, viewStateField } from "@/lib/view/view-state";
 import type { TAnnotation } from "@/lib/annotations/annotation";
 import { AnnotationsPanel } from "./annotations-panel";
+import { PatternsPanel } from "./patterns-panel";
 import { EventDetail } from "./event-detail";
 import { EventsTable } from "./events-table";
 import { LanesChart } from "./lanes-chart";
@@ -46,7 +47,7 @@ const subscribeLight = (on: () => void) => {
 
 /** `healthy`: what was checked and found fine, shown in place of the findings when the boot has none. */
 export function TimelineView({ view, healthy }: { view: TBootView; healthy?: ReactNode }) {
-  const { state, setRange, setLanes, setSev, setQ, setMatch, setPod, setKind, setEv, selectFinding } = useViewState();
+  const { state, setRange, setLanes, setSev, setQ, setMatch, setPod, setKind, setEv, selectFinding, setPat, setXpat } = useViewState();
   const t0 = view.boot.startMs;
   const bounds = view.range;
   const from = state.from ?? bounds.fromMs;
@@ -60,7 +61,19 @@ export function TimelineView({ view, healthy }: { view: TBootView; healthy?: Rea
   const base = { incidentId: view.incident.id, bootId: view.boot.id };
   const overview = useLaneDensityQuery({ ...base, from: bounds.fromMs, to: bounds.toMs, lanes: LANES, buckets: BUCKETS });
   const density = useLaneDensityQuery({ ...base, from, to, lanes: LANES, buckets: BUCKETS });
-  const filter = { ...base, from, to, lanes: state.lanes, sev: state.sev, q: state.q, match: state.match, pod: state.pod, kind: state.kind };
+  const filter = {
+    ...base,
+    from,
+    to,
+    lanes: state.lanes,
+    sev: state.sev,
+    q: state.q,
+    match: state.match,
+    pod: state.pod,
+    kind: state.kind,
+    pat: state.pat ?? "",
+    xpat: state.xpat,
+  };
   const events = useEventsPageQuery(filter);
   // with a search the count scans the range too: let the first page have the CPU first
   const counts = useEventsCountQuery(filter, { enabled: !events.isLoading && !(events.isPlaceholderData && events.isFetching) });
@@ -152,7 +165,7 @@ export function TimelineView({ view, healthy }: { view: TBootView; healthy?: Rea
     return { from: Math.max(bounds.fromMs, f.startMs - pad), to: Math.min(bounds.toMs, end + pad) };
   };
   const singleLane = state.lanes.length === 1 ? state.lanes[0] : "";
-  const filtered = state.sev > 0 || !!state.q || !!state.pod || !!state.kind;
+  const filtered = state.sev > 0 || !!state.q || !!state.pod || !!state.kind || !!state.pat || state.xpat.length > 0;
 
   const permalink = () => `${window.location.origin}${bootPath(view.incident.id, view.node.name, view.boot.bootKey, { ...state, from, to })}`;
 
@@ -297,6 +310,8 @@ export function TimelineView({ view, healthy }: { view: TBootView; healthy?: Rea
           {healthy}
         </section>
       )}
+
+      <PatternsPanel incidentId={view.incident.id} bootId={view.boot.id} pat={state.pat} xpat={state.xpat} onPat={setPat} onXpat={setXpat} />
 
       <AnnotationsPanel
         incidentId={view.incident.id}

@@ -27,6 +27,12 @@ const parsePod = createParser<string>({ parse: viewStateField.pod, serialize: (s
 const parseKind = createParser<string>({ parse: viewStateField.kind, serialize: (s) => s }).withDefault("");
 const parseEv = createParser<string>({ parse: viewStateField.ev, serialize: (s) => s });
 const parseFinding = createParser<number>({ parse: viewStateField.finding, serialize: String });
+const parsePat = createParser<string>({ parse: viewStateField.pat, serialize: (s) => s });
+const parseXpat = createParser<string[]>({
+  parse: viewStateField.xpat,
+  serialize: (ks) => ks.join(","),
+  eq: (a, b) => a.length === b.length && a.every((k, i) => k === b[i]),
+}).withDefault([]);
 
 export const viewStateParsers = {
   from: parseInstant,
@@ -39,6 +45,8 @@ export const viewStateParsers = {
   kind: parseKind,
   ev: parseEv,
   finding: parseFinding,
+  pat: parsePat,
+  xpat: parseXpat,
 };
 
 export interface TViewStateApi {
@@ -54,6 +62,10 @@ export interface TViewStateApi {
   setEv(ev: string | null): void;
   /** selects a finding (its evidence is highlighted) and shows its window (a history entry) */
   selectFinding(finding: number | null, range?: { from: number; to: number }): void;
+  /** shows only the events of one message template (its key), or of any (null) */
+  setPat(pat: string | null): void;
+  /** the message templates hidden (their keys) */
+  setXpat(xpat: string[]): void;
 }
 
 export function useViewState(): TViewStateApi {
@@ -71,6 +83,8 @@ export function useViewState(): TViewStateApi {
       kind: raw.kind,
       ev: raw.ev,
       finding: raw.finding,
+      pat: raw.pat,
+      xpat: raw.xpat,
     };
   }, [raw]);
   const setRange = useCallback(
@@ -90,5 +104,7 @@ export function useViewState(): TViewStateApi {
       void set(range ? { finding, from: Math.floor(range.from), to: Math.ceil(range.to) } : { finding }, { history: "push" }),
     [set],
   );
-  return { state, setRange, setLanes, setSev, setQ, setMatch, setPod, setKind, setEv, selectFinding };
+  const setPat = useCallback((pat: string | null) => void set({ pat }), [set]);
+  const setXpat = useCallback((xpat: string[]) => void set({ xpat: xpat.length ? xpat : null }), [set]);
+  return { state, setRange, setLanes, setSev, setQ, setMatch, setPod, setKind, setEv, selectFinding, setPat, setXpat };
 }

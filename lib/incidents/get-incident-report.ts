@@ -7,6 +7,19 @@
  */
 import type { DbHandles } from "../db/connection";
 import { countFailures } from "./count-failures";
+import { readPatternRows, bootSpans } from "./boot-patterns";
+import { newInBoot } from "../patterns/new-in-boot";
+
+/** Patterns listed per boot in the report (the most events first). */
+export const REPORT_PATTERNS = 10;
+
+/** A boot's pattern in the report: `firstT` seconds after T+0; `new` when the node's previous boot did not log it (false without a previous boot). */
+export interface ReportPattern {
+  template: string;
+  count: number;
+  firstT: number | null;
+  new: boolean;
+}
 
 export interface ReportFile {
   path: string;
@@ -74,6 +87,8 @@ export interface IncidentReport {
       detectedBy: string;
       approximate: boolean;
       failures: Array<{ kind: string; errorClass: string | null; lines: number; first: string | null; last: string | null }>;
+      /** the boot's message templates with the most events (`REPORT_PATTERNS`; lib/patterns) */
+      patterns: ReportPattern[];
     }>;
   }>;
   findings: Array<{
@@ -108,6 +123,16 @@ export async function getIncidentReport(db: DbHandles, incidentId: string): Prom
     const list = failures.get(f.bootId) ?? [];
     list.push({ kind: f.kind, errorClass: f.errorClass, lines: f.lines, first: f.first, last: f.last });
     failures.set(f.bootId, list);
+  }
+  const [spans, patternRows] = await Promise.all([bootSpans(db, incidentId), readPatternRows(db, incidentId)]);
+  const patterns = new Map<number, ReportPattern[]>();
+  for (const b of spans) {
+    const fresh = newInBoot(b, spans, patternRows);
+    const previous = fresh.baseline.kind === "previous";
+    patterns.set(
+      b.id,
+      fresh.patterns.slice(0, REPORT_PATTERNS).map((p) => ({ template: p.template, count: p.count, firstT: p.firstT, new: previous && p.new })),
+    );
   }
   const files: ReportFile[] = inc.bundles.flatMap((b) =>
     b.files.map((f) => {
@@ -180,6 +205,7 @@ export async function getIncidentReport(db: DbHandles, incidentId: string): Prom
         detectedBy: b.detectedBy,
         approximate: b.startApprox,
         failures: failures.get(b.id) ?? [],
+        patterns: patterns.get(b.id) ?? [],
       })),
     })),
     findings,

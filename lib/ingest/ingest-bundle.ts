@@ -43,6 +43,7 @@ import { copyPostings, createPostings, finishPostings } from "../search/postings
 import type { WordsMode } from "../search/thread-words";
 import { TAIL_COLUMNS } from "./spill";
 import { requireReadable } from "./file-reason";
+import { PATTERN_COLUMNS } from "./pattern-rows";
 import {
   detectFindings,
   insertFiles,
@@ -553,6 +554,7 @@ class BundleStore {
     out.from.call("recycleRows", { chunks: out.rows }, chunks).catch(() => {});
     if (out.density) await tx.copyFrom("EventDensity", ["bootId", "sec", "lane", "bundleId", "n", "errors"], [out.density]);
     await copyPostings(tx, this.ids.bundleId, out.postings);
+    if (out.patterns) await tx.copyFrom("LogPattern", PATTERN_COLUMNS, [out.patterns]);
     // the boots are new to the incident (their findings were found on the thread): none to replace
     this.stored += await storeFindingRows(tx, out.findingRows);
     for (const f of out.findings) this.failures.push(...f.failures);

@@ -35,6 +35,8 @@ import { toBootEvent } from "../model/boot-event";
 import { detectorWants } from "./rule-files";
 import { messageFieldsAt } from "../model/message-fields";
 import { NodeWords, tailText, type WordsMode } from "../search/thread-words";
+import { BootMiners } from "../patterns/boot-miner";
+import { patternRows } from "./pattern-rows";
 
 /** Width of the `fileId` placeholder at the start of each SourceBlock row a thread writes (int4 has at most 10 digits). */
 const FILE_ID_WIDTH = 10;
@@ -510,6 +512,8 @@ export interface NodeRowsResult {
   findingRows: string[];
   /** search postings, COPY text in pieces (lib/search/postings.ts); empty without `words` */
   postings: string[];
+  /** the boots' message templates as `LogPattern` COPY rows (pattern-rows.ts `PATTERN_COLUMNS`; "" for none) */
+  patterns: string;
 }
 
 /** `Event` columns of a row as `nodeRows` writes them. */
@@ -616,12 +620,14 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
   // per boot and lane: second -> [events, errors] (numeric keys: no key string per event)
   const density = new Map<number, Map<Lane, Map<number, [number, number]>>>();
   const words = t.words ? new NodeWords(t.words) : null;
+  const miners = new BootMiners();
   for (let i = 0; i < st.events.length; i++) {
     const e = st.events[i];
     const id = t.firstId + i;
     const fileId = t.fileIds[e.fileIdx];
     const bootId = e.boot === null ? null : t.bootIds[e.boot];
     if (bootId != null) {
+      miners.add(bootId, e, id);
       if (t.detect[e.boot!] && detectorWants(e)) {
         let list = byBoot.get(bootId);
         if (!list) byBoot.set(bootId, (list = []));
@@ -668,7 +674,8 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
     findingText.push(...findingRows(t.incidentId, t.nodeId!, bootId, out.findings));
     findings.push({ bootId, failures: out.failures });
   });
-  return { rows: rows.done(), density: dens, events: st.events.length, findings, findingRows: findingText, postings: words ? words.rows(t.nodeId) : [] };
+  const patterns = patternRows(miners, t.incidentId, t.bundleId);
+  return { rows: rows.done(), density: dens, events: st.events.length, findings, findingRows: findingText, postings: words ? words.rows(t.nodeId) : [], patterns };
 }
 
 /**

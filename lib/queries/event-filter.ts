@@ -54,6 +54,12 @@ export interface TEventFilter {
    * the pod condition is `pod = ANY(podIn)`, read on `Event_bootId_pod_ts_idx`
    */
   podIn?: readonly string[];
+  /**
+   * message templates (lib/patterns), resolved from their keys by lib/queries/pattern-filter.ts:
+   * `show` the `LIKE` patterns of the one template shown (null: any), `hide` those of each
+   * template hidden. Scans the range, bounded like a substring.
+   */
+  patterns?: { show: readonly string[] | null; hide: ReadonlyArray<readonly string[]> };
 }
 
 /** `%`, `_` and `\` taken literally in ILIKE. */
@@ -63,7 +69,7 @@ export function likePattern(q: string): string {
 
 /** True when the filter narrows the scope (severity, search, pod or kind). */
 export function hasFilters(f: TEventFilter): boolean {
-  return !!((f.minSeverity && f.minSeverity > 0) || f.q?.trim() || f.pod?.trim() || f.kind);
+  return !!((f.minSeverity && f.minSeverity > 0) || f.q?.trim() || f.pod?.trim() || f.kind || f.patterns);
 }
 
 /** Conditions on alias `e` for the range and lanes; `params` gets the values. */
@@ -103,6 +109,11 @@ export function filterWhere(f: TEventFilter, params: SqlParam[]): string {
   else if (f.q?.trim()) {
     const q = p(likePattern(f.q.trim()));
     out.push(`(e.message ILIKE ${q} ESCAPE '\\' OR e.pod ILIKE ${q} ESCAPE '\\')`);
+  }
+  if (f.patterns) {
+    const any = (likes: readonly string[]) => `(${likes.map((l) => `e.message LIKE ${p(l)} ESCAPE '\\'`).join(" OR ")})`;
+    if (f.patterns.show) out.push(any(f.patterns.show));
+    for (const h of f.patterns.hide) out.push(`NOT ${any(h)}`);
   }
   return out.join(" AND ");
 }

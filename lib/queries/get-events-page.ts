@@ -100,7 +100,7 @@ interface Row extends Omit<TEventRow, "ts" | "fieldsText"> {
  */
 export function scansRange(f: TEventFilter): boolean {
   if (f.podIn || textIndexed(f)) return false;
-  return !!(f.q?.trim() || f.pod?.trim() || (f.minSeverity ?? 0) > 0);
+  return !!(f.q?.trim() || f.pod?.trim() || (f.minSeverity ?? 0) > 0 || f.patterns);
 }
 
 // the time SCAN_ROWS rows into the range (all lanes: an index-only scan of (bootId, ts))

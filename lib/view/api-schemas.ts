@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { MAX_BUCKETS } from "./buckets";
 import { LANES } from "./lanes";
-import { MAX_POD, MAX_SEARCH, TEXT_MATCHES, ZEventId, ZFindingId, ZInstant, ZKind, ZLanes } from "./view-state";
+import { MAX_POD, MAX_SEARCH, TEXT_MATCHES, ZEventId, ZFindingId, ZInstant, ZKind, ZLanes, ZPatternKey, ZPatternKeys } from "./view-state";
 
 export const ZIncidentId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "not an incident id");
 export const ZBootId = z.coerce.number().int().positive().max(2_147_483_647);
@@ -35,6 +35,10 @@ export const ZEventsFilterQuery = ZRangeQuery.and(
     match: z.enum(TEXT_MATCHES).optional(),
     pod: z.string().max(MAX_POD).optional(),
     kind: ZKind.optional(),
+    /** a message template's key: only its events (lib/queries/pattern-filter.ts) */
+    pat: ZPatternKey.optional(),
+    /** templates hidden: their keys, comma-separated */
+    xpat: ZPatternKeys.optional(),
   }),
 );
 
@@ -59,3 +63,6 @@ export const ZPictureQuery = z.object({
 export function queryOf(req: Request): Record<string, string> {
   return Object.fromEntries(new URL(req.url).searchParams);
 }
+
+/** A boot's patterns (`…/boots/:bootId/patterns`): sparkline bins per template (default 40). */
+export const ZPatternsQuery = z.object({ bins: z.coerce.number().int().min(4).max(200).optional() });

@@ -23,7 +23,15 @@ describe("parseViewState", () => {
       kind: "",
       ev: "42",
       finding: null,
+      pat: null,
+      xpat: [],
     });
+  });
+
+  it("reads the pattern shown and the patterns hidden; a damaged key drops only its own field", () => {
+    expect(parseViewState({ pat: "1k3x9a", xpat: "a1,b2,a1" })).toMatchObject({ pat: "1k3x9a", xpat: ["a1", "b2"] });
+    expect(parseViewState({ pat: "NOT A KEY", xpat: "ok1" })).toMatchObject({ pat: null, xpat: ["ok1"] });
+    expect(parseViewState({ xpat: "a,B!" }).xpat).toEqual([]);
   });
 
   it("reads the pod and kind filters and the selected finding", () => {
@@ -70,10 +78,12 @@ describe("serializeViewState", () => {
       kind: "k8s.event",
       ev: "7",
       finding: 3,
+      pat: "1k3x9a",
+      xpat: ["a1", "b2"],
     };
     const qs = serializeViewState(v);
     expect(qs).toMatch(/^\?from=2026-03-14T02:10:09\.035Z&to=.*&lanes=kubelet,events&/);
-    expect(qs).toContain("&q=a+b%26c&match=substring&pod=kube-system%2Fx&kind=k8s.event&ev=7&finding=3");
+    expect(qs).toContain("&q=a+b%26c&match=substring&pod=kube-system%2Fx&kind=k8s.event&ev=7&finding=3&pat=1k3x9a&xpat=a1,b2");
     expect(parseViewState(new URLSearchParams(qs.slice(1)))).toEqual(v);
     expect(serializeViewState(DEFAULT_VIEW_STATE)).toBe("");
   });

@@ -16,6 +16,8 @@
  * | `kind` | kind filter (exact, e.g. `k8s.event`)   | "" (none)            |
  * | `ev`   | selected event id                       | none                 |
  * | `finding` | selected finding id (its evidence rows are highlighted) | none |
+ * | `pat`  | a message template's key: only its events (lib/patterns)   | none |
+ * | `xpat` | comma-separated template keys hidden from the events table  | none |
  *
  * Every field falls back to its default on its own when a permalink is damaged or old
  * (unknown lanes are dropped, a bad time is ignored, `from >= to` resets the range), so a
@@ -91,6 +93,18 @@ export const ZPod = z.string().transform((s) => s.trim().slice(0, MAX_POD));
 /** A normalised kind: `log`, `k8s.event`, `sandbox.create.failed`, … */
 export const ZKind = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/);
 
+/** Most templates hidden at once. */
+export const MAX_HIDDEN_PATTERNS = 50;
+
+/** A message template's key (lib/patterns/merge.ts `patternKey`: 32 bits in base 36). */
+export const ZPatternKey = z.string().regex(/^[0-9a-z]{1,7}$/, "not a pattern key");
+
+/** Template keys from a comma list (or an array): duplicates dropped, at most `MAX_HIDDEN_PATTERNS`. */
+export const ZPatternKeys = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => [...new Set((Array.isArray(v) ? v.join(",") : v).split(",").filter(Boolean))])
+  .pipe(z.array(ZPatternKey).max(MAX_HIDDEN_PATTERNS));
+
 /** Finding ids are INTEGER: a positive number, or its digits. */
 export const ZFindingId = z
   .union([
@@ -113,6 +127,8 @@ export const DEFAULT_VIEW_STATE: TViewState = {
   kind: "",
   ev: null,
   finding: null,
+  pat: null,
+  xpat: [],
 };
 
 /** The forgiving schema: never fails, every field defaults on its own. */
@@ -128,6 +144,8 @@ export const ZViewState = z
     kind: ZKind.catch(""),
     ev: ZEventId.nullable().catch(null),
     finding: ZFindingId.nullable().catch(null),
+    pat: ZPatternKey.nullable().catch(null),
+    xpat: ZPatternKeys.catch(() => []),
   })
   .transform((v) => (v.from !== null && v.to !== null && v.from >= v.to ? { ...v, from: null, to: null } : v));
 
@@ -150,6 +168,10 @@ export interface TViewState {
   ev: string | null;
   /** selected finding id: its evidence events are highlighted in the table */
   finding: number | null;
+  /** the message template whose events alone are shown (its key); null = any */
+  pat: string | null;
+  /** message templates hidden (their keys) */
+  xpat: string[];
 }
 
 type TSearchParams = Record<string, string | string[] | undefined> | URLSearchParams;
@@ -172,6 +194,8 @@ export function parseViewState(sp: TSearchParams): TViewState {
     kind: get("kind"),
     ev: get("ev"),
     finding: get("finding"),
+    pat: get("pat"),
+    xpat: get("xpat"),
   };
   // undefined must fall to the defaults, not to `catch` noise
   return ZViewState.parse(Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, v ?? null])));
@@ -188,6 +212,8 @@ export const viewStateField = {
   kind: (s: string): string | null => ZKind.safeParse(s).data ?? null,
   ev: (s: string): string | null => ZEventId.safeParse(s).data ?? null,
   finding: (s: string): number | null => ZFindingId.safeParse(s).data ?? null,
+  pat: (s: string): string | null => ZPatternKey.safeParse(s).data ?? null,
+  xpat: (s: string): string[] | null => ZPatternKeys.safeParse(s).data ?? null,
   /** instants are written as ISO 8601 UTC with ms: readable permalinks */
   serializeInstant: (ms: number): string => new Date(ms).toISOString(),
   serializeLanes: (ls: readonly TLane[]): string => LANES.filter((l) => ls.includes(l)).join(","),
@@ -211,6 +237,8 @@ export function serializeViewState(v: Partial<TViewState>): string {
   if (v.kind) p.set("kind", v.kind);
   if (v.ev) p.set("ev", v.ev);
   if (v.finding) p.set("finding", String(v.finding));
+  if (v.pat) p.set("pat", v.pat);
+  if (v.xpat?.length) p.set("xpat", v.xpat.join(","));
   // keep `:` and `,` readable in permalinks (both are allowed in a query string)
   const s = p.toString().replace(/%3A/gi, ":").replace(/%2C/gi, ",");
   return s ? `?${s}` : "";

@@ -111,6 +111,7 @@ const CASES: Record<string, CaseExpect> = {
   "710-journalctl-colour-codes-calico-nodename.log": { node: "node-c", errorClass: "calico-nodename-missing" },
   "711-journalctl-colour-codes-esc-lost.log": { node: "node-c", errorClass: "calico-nodename-missing" },
   "712-containerd-json-log-format-calico-nodename.log": { errorClass: "calico-nodename-missing" },
+  "713-loki-logcli-common-labels-kubelet-cilium-agent-down.log": { errorClass: "cilium-agent-unreachable" },
 };
 
 interface Expected {

@@ -446,7 +446,8 @@ export const cloudwatchEventsTextSpec: FormatSpec = {
 // 3. aws logs tail
 
 /** groups: 1 stamp (Python isoformat, UTC offset written `+00:00`), 2 stream, 3 message */
-const TAIL_RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{6})?[+-]\d{2}:\d{2}) (\S+) ?(.*)$/;
+/** stamp, stream (never a `{`: that is a Loki label set, prefix-loki.ts), message */
+const TAIL_RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{6})?[+-]\d{2}:\d{2}) ([^\s{]\S*) ?(.*)$/;
 /** `<host> <ident>[pid]: ` after the stamp: a short-iso journal / rsyslog line, not a tail line */
 const JOURNALISH = /^\S+ [^\s[:]+(?:\[\d+\])?: /;
 

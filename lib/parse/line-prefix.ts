@@ -12,6 +12,9 @@
  * - `pod-container`: stern and other multi-pod tools: `<pod> <container> <line>`, or with
  *   namespaces `<namespace> <pod> <container> <line>` (stern's default template; colours gone
  *   once pasted). Accepted only when what follows is a known format. → fields.prefix*.
+ * - `loki`: Grafana Loki's `logcli query` default output, `<RFC3339 stamp> {label="v", …} <line>`
+ *   (prefix-loki.ts): the stamp as `timestamps` takes it, the labels' node, pod, container and
+ *   namespace as facts.
  * - `timestamps`: `kubectl logs --timestamps` / `docker logs -t` / stern `--timestamps`:
  *   RFC3339 (up to 9 fraction digits) and one space. The record's own stamp wins; records
  *   without one take this stamp. → fields.prefixTime (as printed).
@@ -58,33 +61,12 @@
  * A layer is accepted when it matches the first sniff line or at least half of them, and the
  * lines without it (or the next layer) sniff as a registered format.
  */
+import type { PrefixFacts, PrefixLayer } from "./prefix-types";
+import { LOKI } from "./prefix-loki";
 import type { FormatSpec, ParsedRecord, WallTime } from "./types";
+
+export type { PrefixFacts, PrefixLayer } from "./prefix-types";
 import { parseIsoStamp } from "./helpers/time-util";
-
-/** What the prefixes of one line say. */
-export interface PrefixFacts {
-  host?: string;
-  /** a container tag (`K3S`), not a node */
-  tag?: string;
-  pod?: string;
-  container?: string;
-  namespace?: string;
-  /** the timestamps layer's stamp */
-  time?: WallTime | null;
-  timeText?: string;
-  file?: string;
-  fileLine?: string;
-  /** the ci-stamp layer's stamp (as printed): when a CI job printed the line */
-  printedText?: string;
-}
-
-/** One prefix layer (see the module comment). */
-export interface PrefixLayer {
-  name: string;
-  /** anchored at the line start; match[0] is the whole prefix */
-  re: RegExp;
-  facts(m: RegExpExecArray, out: PrefixFacts): void;
-}
 
 const DNS = "[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?";
 const LABEL = "[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?";
@@ -289,6 +271,7 @@ export const PREFIX_LAYERS: readonly PrefixLayer[] = [
   CI_STAMP,
   GITLAB_STAMP,
   BUILDKITE_STAMP,
+  LOKI,
   TIMESTAMPS,
   CI_CLOCK,
   CHAT,
@@ -423,13 +406,26 @@ export function planPrefix(path: string, first: readonly string[], sniff: (path:
 }
 
 /**
+ * `t` (a stamp without a year: klog, journal short) with the year of `prefix`, the full stamp a
+ * tool printed before the same line: the year in which `t`'s month and day lie nearest the
+ * prefix's (a line logged on 31 December and shipped on 1 January takes the year before).
+ */
+function withYearOf(t: WallTime, prefix: WallTime): WallTime {
+  const y = prefix.year as number;
+  const year = t.month === 12 && prefix.month === 1 ? y - 1 : t.month === 1 && prefix.month === 12 ? y + 1 : y;
+  return { ...t, year };
+}
+
+/**
  * Put what the prefixes said on a record: host (unless the record names its own), the pod prefix
- * and grep origin as fields, and the timestamps layer's stamp when the record has no time.
+ * and grep origin as fields, the timestamps layer's stamp when the record has no time, and its
+ * year when the record's own stamp has none.
  */
 export function applyPrefixFacts(rec: ParsedRecord, f: PrefixFacts): void {
   if (f.host !== undefined && rec.host === undefined) rec.host = f.host;
   // a Kubernetes event's time is its age (or stamps) counted from the print time, never the print time itself
   if (f.time && rec.time === null && (rec.epochMs === undefined || rec.epochMs === null) && rec.k8sEvent === undefined) rec.time = f.time;
+  else if (f.time && rec.time !== null && rec.time.year === null && f.time.year !== null) rec.time = withYearOf(rec.time, f.time);
   if (
     f.pod === undefined &&
     f.container === undefined &&

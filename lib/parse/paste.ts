@@ -10,7 +10,8 @@
  *   on, never a node.
  * - Paste furniture, also banner `header` (`Furniture`): a command typed without a prompt
  *   (`journalctl -xeu kubelet`, `sudo crictl ps`, `KUBECONFIG=… kubectl -n kube-system describe pod x`),
- *   kubectl's notices (`Defaulted container "x" out of: a, b`, `Defaulting container name to x.`,
+ *   logcli's `Common labels: {…}` line, kubectl's notices (`Defaulted container "x" out of: a, b`,
+ *   `Defaulting container name to x.`,
  *   `Use 'kubectl describe pod/x -n ns' to see all of the containers in this pod.`), elision marks
  *   (`...`, `…`, `[...]`, `(...)`, `<snip>`, `... 40 more lines`), horizontal rules (4+ `-`/`=`),
  *   start-up chatter of CNI agents' entry scripts (`ovsdb-server is running with pid 3001`,
@@ -67,7 +68,7 @@ const SECTION_HEAD = /^==> .{1,200} <==\s*$/;
 const MINIKUBE = /^\*(?:\s*$| ==> .{1,200} <==\s*$| \|.*\|\s*$)/;
 /** kubectl notices, agent start-up chatter, and table headers of node tools (see the module comment). */
 const NOTICE =
-  /^(?:Defaulted container "|Defaulting container name to |Use 'kubectl describe |Found \d+ pods, using pod\/|Unable to use a TTY|If you don't see a command prompt|[\w.-]+ is (?:not )?running(?: with pid \d+)?\.?\s*$|[\w.-]+ v?\d+\.\d+(?:\.\d+)*(?:[-+][\w.]+)? \([\w. -]+\)\s*$)/;
+  /^(?:Common labels: \{|Defaulted container "|Defaulting container name to |Use 'kubectl describe |Found \d+ pods, using pod\/|Unable to use a TTY|If you don't see a command prompt|[\w.-]+ is (?:not )?running(?: with pid \d+)?\.?\s*$|[\w.-]+ v?\d+\.\d+(?:\.\d+)*(?:[-+][\w.]+)? \([\w. -]+\)\s*$)/;
 /** Header of a table with no time column (crictl pods/ps/images, docker ps, kubectl get pods/nodes). */
 const TABLE_HEAD =
   /^(?:POD ID {2,}CREATED {2,}STATE {2,}NAME|CONTAINER(?: ID)? {2,}IMAGE {2,}(?:CREATED|COMMAND)|IMAGE {2,}TAG {2,}IMAGE ID|(?:NAMESPACE {2,})?NAME {2,}(?:READY {2,}STATUS|STATUS {2,}ROLES))/;

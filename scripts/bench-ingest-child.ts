@@ -21,6 +21,9 @@
  * `process.resourceUsage().maxRSS`: on Linux that keeps the high-water mark of the process
  * that spawned this one (the kernel carries it across fork + exec), so it reports at least
  * the bench's own RSS. `rssSource` says which was used (maxRSS only where /proc is missing).
+ * With `--idle-rss` after the uploads dir, also `rssAfterKiB`: the resident set (`VmRSS`) once
+ * the ingest has ended and the process has sat idle `IDLE_MS` (the ingest threads alive and
+ * idle, as in the app between bundles), after a full collection of this thread's heap.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -39,6 +42,19 @@ function peakRss(): { kib: number; source: "VmHWM" | "maxRSS" } {
     // not Linux
   }
   return { kib: process.resourceUsage().maxRSS, source: "maxRSS" };
+}
+
+/** How long the process sits idle before `rssAfterKiB` is read, ms. */
+const IDLE_MS = 10_000;
+
+/** This process's resident set now, KiB (`VmRSS`), or null without /proc. */
+function rssNow(): number | null {
+  try {
+    const m = /^VmRSS:\s+(\d+)\s*kB/m.exec(readFileSync("/proc/self/status", "utf8"));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The uploads in `dir` as files on disk, in name order (enqueueBundle moves them, as it does the upload route's). */
@@ -70,6 +86,12 @@ async function main() {
   const bundle = await db.prisma.bundle.findUniqueOrThrow({ where: { id: bundleId } });
   await closeDb(db);
   const rss = peakRss();
+  let rssAfterKiB: number | null = null;
+  if (process.argv.includes("--idle-rss")) {
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    (globalThis as { gc?: () => void }).gc?.();
+    rssAfterKiB = rssNow();
+  }
   const out = {
     status: r.status,
     error: r.error,
@@ -81,6 +103,7 @@ async function main() {
     peakRssKiB: rss.kib,
     rssSource: rss.source,
     counts: bundle.counts ?? {},
+    ...(rssAfterKiB === null ? {} : { rssAfterKiB }),
   };
   // exit once written: nothing the ingest left behind (idle worker threads, timers) may keep us
   process.stdout.write(`${JSON.stringify(out)}\n`, () => process.exit(0));

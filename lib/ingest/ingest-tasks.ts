@@ -596,7 +596,9 @@ class IsoTimes {
 /**
  * Formats a prepared node's `Event` rows (ids from `firstId` in order) and its per-second
  * `EventDensity` rollup, and runs the detectors on each boot `detect` names. Throws when the node
- * was not prepared on this thread.
+ * was not prepared on this thread. Each event is let go as soon as its row is written (only the
+ * detectors' inputs of new boots stay, `toBootEvent`), so the node's events and its rows are not
+ * both whole in memory: the heap shrinks as the rows grow off it.
  */
 export function nodeRows(t: NodeRowsTask): NodeRowsResult {
   const st = prepared.get(t.key);
@@ -610,8 +612,15 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
   const byBoot = new Map<number, BootEvent[]>();
   // per boot and lane: second -> [events, errors] (numeric keys: no key string per event)
   const density = new Map<number, Map<Lane, Map<number, [number, number]>>>();
-  for (let i = 0; i < st.events.length; i++) {
-    const e = st.events[i];
+  const events = st.events as Array<AnalysedEvent | undefined>;
+  const tails = st.tails;
+  const count = events.length;
+  for (let i = 0; i < count; i++) {
+    const e = events[i]!;
+    const tail = tails[i];
+    // let go once its row is written (see above)
+    events[i] = undefined;
+    tails[i] = undefined;
     const id = t.firstId + i;
     const fileId = t.fileIds[e.fileIdx];
     const bootId = e.boot === null ? null : t.bootIds[e.boot];
@@ -637,7 +646,7 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
     // a klog message holds its pairs: stored once (lib/model/message-fields.ts)
     const at = messageFieldsAt(e.message, e.fields);
     const fields = at === null ? `${copyJson(e.fields)}\t\\N` : `\\N\t${at}`;
-    rows.add(`${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso.of(e.ts)}\t${copyText(e.errorClass)}\t${fields}\t${st.tails[i] ?? copyTail(e)}\n`);
+    rows.add(`${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso.of(e.ts)}\t${copyText(e.errorClass)}\t${fields}\t${tail ?? copyTail(e)}\n`);
   }
   let dens = "";
   for (const [bootId, lanes] of density) {
@@ -653,7 +662,7 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
     findingText.push(...findingRows(t.incidentId, t.nodeId!, bootId, out.findings));
     findings.push({ bootId, failures: out.failures });
   });
-  return { rows: rows.done(), density: dens, events: st.events.length, findings, findingRows: findingText };
+  return { rows: rows.done(), density: dens, events: count, findings, findingRows: findingText };
 }
 
 /**

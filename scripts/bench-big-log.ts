@@ -19,6 +19,8 @@ export interface BigLogResult {
   seconds: number;
   peakRssMb: number;
   rssAfterMb: number;
+  /** the highest RSS sampled in each phase (unpack, parse, store, detect), MB */
+  peakByPhaseMb: Record<string, number>;
   path: string | null;
   timings: Record<string, number>;
 }
@@ -59,6 +61,7 @@ interface ChildOut {
   seconds: number;
   peakRssKiB: number;
   rssAfterKiB?: number;
+  peakByPhaseKiB?: Record<string, number>;
   counts: { timings?: Record<string, number>; ingestPath?: string };
 }
 
@@ -85,6 +88,7 @@ export async function benchBigLog(
       seconds: +r.seconds.toFixed(1),
       peakRssMb: Math.round((r.peakRssKiB * 1024) / 1e6),
       rssAfterMb: Math.round(((r.rssAfterKiB ?? 0) * 1024) / 1e6),
+      peakByPhaseMb: Object.fromEntries(Object.entries(r.peakByPhaseKiB ?? {}).map(([k, v]) => [k, Math.round((v * 1024) / 1e6)])),
       path: r.counts.ingestPath ?? null,
       timings: r.counts.timings ?? {},
     };

@@ -23,7 +23,8 @@
  * the bench's own RSS. `rssSource` says which was used (maxRSS only where /proc is missing).
  * With `--idle-rss` after the uploads dir, also `rssAfterKiB`: the resident set (`VmRSS`) once
  * the ingest has ended and the process has sat idle `IDLE_MS` (the ingest threads alive and
- * idle, as in the app between bundles), after a full collection of this thread's heap.
+ * idle, as in the app between bundles), after a full collection of this thread's heap; and
+ * `peakByPhaseKiB`: the highest VmRSS sampled (every 250 ms) while the bundle was in each phase.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -81,7 +82,21 @@ async function main() {
   const t0 = performance.now();
   const { bundleId, incidentId } = await enqueueBundle(db, { title: "bench", files, digest });
   await claimBundle(db.sql, bundleId);
+  // with --idle-rss: the highest resident set seen in each phase of the run (sampled every 250 ms)
+  const byPhase: Record<string, number> = {};
+  const sampler = process.argv.includes("--idle-rss")
+    ? setInterval(() => {
+        const kib = rssNow();
+        db.sql
+          .query<{ phase: string }>(`SELECT phase FROM "Bundle" WHERE id = $1`, [bundleId])
+          .then(([b]) => {
+            if (kib !== null && b) byPhase[b.phase] = Math.max(byPhase[b.phase] ?? 0, kib);
+          })
+          .catch(() => {});
+      }, 250)
+    : null;
   const r = await processBundle(db, bundleId);
+  if (sampler) clearInterval(sampler);
   const seconds = (performance.now() - t0) / 1000;
   const bundle = await db.prisma.bundle.findUniqueOrThrow({ where: { id: bundleId } });
   await closeDb(db);
@@ -103,7 +118,7 @@ async function main() {
     peakRssKiB: rss.kib,
     rssSource: rss.source,
     counts: bundle.counts ?? {},
-    ...(rssAfterKiB === null ? {} : { rssAfterKiB }),
+    ...(rssAfterKiB === null ? {} : { rssAfterKiB, peakByPhaseKiB: byPhase }),
   };
   // exit once written: nothing the ingest left behind (idle worker threads, timers) may keep us
   process.stdout.write(`${JSON.stringify(out)}\n`, () => process.exit(0));

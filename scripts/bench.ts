@@ -693,7 +693,11 @@ async function runBigLog(): Promise<BigLogResult> {
 function bigLogRow(b: BigLogResult): [string, string] {
   return [
     `one ${b.mib} MiB plain log: memory`,
-    `peak RSS ${b.peakRssMb} MB, ${b.rssAfterMb} MB idle after (${b.lines.toLocaleString()} lines, ${b.seconds} s, ${b.path}; ingest child process, VmHWM, then VmRSS ${10} s after)`,
+    `peak RSS ${b.peakRssMb} MB, ${b.rssAfterMb} MB idle after (${b.lines.toLocaleString()} lines, ${b.seconds} s, ${b.path}; ingest child process, VmHWM, then VmRSS 10 s after; highest by phase: ${Object.entries(
+      b.peakByPhaseMb,
+    )
+      .map(([k, v]) => `${k} ${v} MB`)
+      .join(", ")})`,
   ];
 }
 

@@ -22,6 +22,10 @@
  * `process.resourceUsage().maxRSS`: on Linux that keeps the high-water mark of the process
  * that spawned this one (the kernel carries it across fork + exec), so it reports at least
  * the bench's own RSS. `rssSource` says which was used (maxRSS only where /proc is missing).
+ * With `--idle-rss` after the uploads dir, also `rssAfterKiB`: the resident set (`VmRSS`) once
+ * the ingest has ended and the process has sat idle `IDLE_MS` (the ingest threads alive and
+ * idle, as in the app between bundles), after a full collection of this thread's heap; and
+ * `peakByPhaseKiB`: the highest VmRSS sampled (every 250 ms) while the bundle was in each phase.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -40,6 +44,19 @@ function peakRss(): { kib: number; source: "VmHWM" | "maxRSS" } {
     // not Linux
   }
   return { kib: process.resourceUsage().maxRSS, source: "maxRSS" };
+}
+
+/** How long the process sits idle before `rssAfterKiB` is read, ms. */
+const IDLE_MS = 10_000;
+
+/** This process's resident set now, KiB (`VmRSS`), or null without /proc. */
+function rssNow(): number | null {
+  try {
+    const m = /^VmRSS:\s+(\d+)\s*kB/m.exec(readFileSync("/proc/self/status", "utf8"));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The uploads in `dir` as files on disk, in name order (enqueueBundle moves them, as it does the upload route's). */
@@ -67,12 +84,32 @@ async function main() {
   const cpu0 = process.cpuUsage();
   const { bundleId, incidentId } = await enqueueBundle(db, { title: "bench", files, digest });
   await claimBundle(db.sql, bundleId);
+  // with --idle-rss: the highest resident set seen in each phase of the run (sampled every 250 ms)
+  const byPhase: Record<string, number> = {};
+  const sampler = process.argv.includes("--idle-rss")
+    ? setInterval(() => {
+        const kib = rssNow();
+        db.sql
+          .query<{ phase: string }>(`SELECT phase FROM "Bundle" WHERE id = $1`, [bundleId])
+          .then(([b]) => {
+            if (kib !== null && b) byPhase[b.phase] = Math.max(byPhase[b.phase] ?? 0, kib);
+          })
+          .catch(() => {});
+      }, 250)
+    : null;
   const r = await processBundle(db, bundleId);
+  if (sampler) clearInterval(sampler);
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const bundle = await db.prisma.bundle.findUniqueOrThrow({ where: { id: bundleId } });
   await closeDb(db);
   const rss = peakRss();
+  let rssAfterKiB: number | null = null;
+  if (process.argv.includes("--idle-rss")) {
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    (globalThis as { gc?: () => void }).gc?.();
+    rssAfterKiB = rssNow();
+  }
   const out = {
     status: r.status,
     error: r.error,
@@ -85,6 +122,7 @@ async function main() {
     peakRssKiB: rss.kib,
     rssSource: rss.source,
     counts: bundle.counts ?? {},
+    ...(rssAfterKiB === null ? {} : { rssAfterKiB, peakByPhaseKiB: byPhase }),
   };
   // exit once written: nothing the ingest left behind (idle worker threads, timers) may keep us
   process.stdout.write(`${JSON.stringify(out)}\n`, () => process.exit(0));

@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- --json] [--lines N] [--query-events N] [--skip-queries] [--skip-pglite]
  *   [--pglite-lines N] [--pglite-query-events N] [--ingest-runs N] [--backend postgres|pglite]
- *   [--search-events N] [--boot-events N] [--lnav-runs N] [--skip-lnav] [--skip-search] [--skip-page]`
+ *   [--search-events N] [--boot-events N] [--lnav-runs N] [--skip-lnav] [--skip-search] [--skip-page]
+ *   [--big-log-mib N] [--only-big-log]`
  *
  * Measures, on this machine, in one run:
  * - end-to-end ingest (enqueueBundle, then processBundle: unpack, parse, normalise, COPY,
@@ -43,6 +44,9 @@
  *   (scripts/bench-page.ts: the built app started against the bench's database, the time until
  *   the page shows its lanes with their counts, `page.lanesMs`; `page.skipped` says why not, e.g.
  *   no `next build`).
+ * - the memory of one large plain log (scripts/bench-big-log.ts): `--big-log-mib` MiB (default
+ *   450; 0 skips), ingested alone in a child process into a database of its own: peak RSS and the
+ *   RSS left once the ingest is over and the process idle (`bigLog`); `--only-big-log` runs only that.
  * The machine (CPU model, cores, memory) is in `machine`. The table is one Markdown table.
  * All of that on PostgreSQL, then again on the embedded PGlite (the backend of `npm start` without
  * DATABASE_URL), where it makes sense: a bundle of at most `--pglite-lines` (default 1,000,000)
@@ -76,6 +80,7 @@ import { benchLnav, type LnavResult } from "./bench-lnav";
 import { benchRules } from "./bench-rules";
 import { benchPage, type PageBench } from "./bench-page";
 import { benchBigBoot, benchSearch, commonWord, rareSandboxIds } from "./bench-search";
+import { benchBigLog, type BigLogResult } from "./bench-big-log";
 
 const { values } = parseArgs({
   options: {
@@ -94,8 +99,12 @@ const { values } = parseArgs({
     "skip-lnav": { type: "boolean", default: false },
     "skip-search": { type: "boolean", default: false },
     "skip-page": { type: "boolean", default: false },
+    "big-log-mib": { type: "string", default: "450" },
+    "only-big-log": { type: "boolean", default: false },
   },
 });
+const bigLogMib = Number(values["big-log-mib"]);
+if (!(bigLogMib >= 0)) throw new Error("--big-log-mib takes a number of MiB (0 skips)");
 const backend = values.backend as "postgres" | "pglite";
 if (backend !== "postgres" && backend !== "pglite") throw new Error("--backend takes postgres or pglite");
 if (!(Number(values["pglite-lines"]) > 0) || !(Number(values["pglite-query-events"]) >= 0))
@@ -652,8 +661,46 @@ function tableRows(result: Record<string, unknown>, label: string): Array<[strin
   return rows.map(([k, v]) => [label ? `${label}: ${k}` : k, v]);
 }
 
+/** The big log's memory (scripts/bench-big-log.ts) on PostgreSQL, in a database and data folder of its own. */
+async function runBigLog(): Promise<BigLogResult> {
+  const made = await createDatabase();
+  const work = mkdtempSync(path.join(tmpdir(), "bootline-bench-big-"));
+  const dataDir = path.join(root, `.tmp/bench-big-${process.pid}`);
+  try {
+    log(`big log: ${bigLogMib} MiB of journal text, ingested alone (child process)`);
+    const env = { ...process.env, DATABASE_URL: made.url, BOOTLINE_DATA_DIR: dataDir, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --expose-gc`.trim() };
+    const r = await benchBigLog(work, bigLogMib, runJsonChild, env);
+    log(`big log: ${r.seconds} s, peak RSS ${r.peakRssMb} MB, ${r.rssAfterMb} MB idle after`);
+    return r;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+    await made.drop();
+  }
+}
+
+/** The table's row of the big log. */
+function bigLogRow(b: BigLogResult): [string, string] {
+  return [
+    `one ${b.mib} MiB plain log: memory`,
+    `peak RSS ${b.peakRssMb} MB, ${b.rssAfterMb} MB idle after (${b.lines.toLocaleString()} lines, ${b.seconds} s, ${b.path}; ingest child process, VmHWM, then VmRSS 10 s after; highest by phase: ${Object.entries(
+      b.peakByPhaseMb,
+    )
+      .map(([k, v]) => `${k} ${v} MB`)
+      .join(", ")})`,
+  ];
+}
+
 async function main() {
+  if (values["only-big-log"]) {
+    const b = await runBigLog();
+    process.stdout.write(
+      values.json ? `${JSON.stringify({ machine: machine(), bigLog: b })}\n` : `| measure | result |\n| --- | --- |\n| ${bigLogRow(b).join(" | ")} |\n`,
+    );
+    return;
+  }
   const result = await benchBackend();
+  if (backend === "postgres" && bigLogMib > 0) result.bigLog = await runBigLog();
   if (backend === "postgres" && !values["skip-pglite"]) {
     const lines = Math.min(targetLines, Number(values["pglite-lines"]));
     const events = Math.min(queryEvents, Number(values["pglite-query-events"]));
@@ -667,6 +714,7 @@ async function main() {
   // one Markdown table: the machine, then lnav, plain COPY and bootline on the same input, then the rest
   const m = result.machine as ReturnType<typeof machine>;
   const rows: Array<[string, string]> = [["machine", `${m.cpu}, ${m.cpus} cores, ${m.memoryGb} GB memory, Node.js ${m.node}`], ...tableRows(result, "")];
+  if (result.bigLog) rows.push(bigLogRow(result.bigLog as BigLogResult));
   const lite = result.pglite as Record<string, unknown> | undefined;
   if (lite?.error) rows.push(["PGlite", `the run failed: ${String(lite.error)}`]);
   else if (lite) rows.push(...tableRows(lite, "PGlite"));

@@ -176,7 +176,7 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
   const { ord, layout: lay, opts } = ctx;
   const base = fileBase(u, ord);
   const done = (file: AnalysedFile, sha: string | null = null): FileAnalysis => ({ file, base, sha, events: [] });
-  const data = fileBytes(u, true); // decoded, hashed or counted here, never kept
+  let data = fileBytes(u, true); // decoded, hashed or counted here, never kept (let go once decoded)
   if (u.status !== "read" || !data) return done({ ...base, status: "skipped", reason: u.reason ?? "unreadable" });
   if (lay.duplicateOf) return done({ ...base, status: "duplicate", reason: "the collector copied this file twice", duplicateOf: lay.duplicateOf });
   if (lay.skipReason) {
@@ -196,7 +196,9 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
       sha,
     );
   }
-  const { text, redacted } = redactFileText(new TextDecoder("utf-8", { fatal: false }).decode(data));
+  const decoded = new TextDecoder("utf-8", { fatal: false }).decode(data);
+  data = null; // a large file's bytes (read whole) go before it is parsed: its text holds it all
+  const { text, redacted } = redactFileText(decoded);
   let parsed: ParsedFile;
   try {
     parsed = parseFile(u.path, text, {
@@ -214,11 +216,15 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
   }
   const pathNode = opts.node || lay.node;
   const fileHost = majority(parsed.records.map((rec) => rec.host));
+  const notes = unreadNote(text, parsed);
   const events: AnalysedEvent[] = new Array(parsed.records.length);
   let first: number | null = null;
   let last: number | null = null;
-  parsed.records.forEach((rec, i) => {
-    const ev = normalise(rec, ord, pathNode);
+  // each record is let go once normalised: a large file's records and events are not both whole in memory
+  const records = parsed.records as Array<ParsedFile["records"][number] | undefined>;
+  records.forEach((rec, i) => {
+    const ev = normalise(rec!, ord, pathNode);
+    records[i] = undefined;
     events[i] = ev;
     if (ev.ts !== null) {
       if (first === null || ev.ts < first) first = ev.ts;
@@ -236,7 +242,7 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
     timeZone: parsed.timeZone,
     zoneSource: parsed.zoneSource,
     yearSource: parsed.yearSource,
-    errors: [...base.errors, ...unreadNote(text, parsed), ...parsed.errors],
+    errors: [...base.errors, ...notes, ...parsed.errors],
     reason: parsed.format === "unknown" ? "unknown-format" : null,
     blocks: toSourceBlocks(text),
   };

@@ -605,7 +605,9 @@ class IsoTimes {
 /**
  * Formats a prepared node's `Event` rows (ids from `firstId` in order) and its per-second
  * `EventDensity` rollup, and runs the detectors on each boot `detect` names. Throws when the node
- * was not prepared on this thread.
+ * was not prepared on this thread. Each event is let go as soon as its row is written (only the
+ * detectors' inputs of new boots stay, `toBootEvent`), so the node's events and its rows are not
+ * both whole in memory: the heap shrinks as the rows grow off it.
  */
 export function nodeRows(t: NodeRowsTask): NodeRowsResult {
   const st = prepared.get(t.key);
@@ -621,8 +623,15 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
   const density = new Map<number, Map<Lane, Map<number, [number, number]>>>();
   const words = t.words ? new NodeWords(t.words) : null;
   const miners = new BootMiners();
-  for (let i = 0; i < st.events.length; i++) {
-    const e = st.events[i];
+  const events = st.events as Array<AnalysedEvent | undefined>;
+  const tails = st.tails;
+  const count = events.length;
+  for (let i = 0; i < count; i++) {
+    const e = events[i]!;
+    const tail = tails[i];
+    // let go once its row is written (see above)
+    events[i] = undefined;
+    tails[i] = undefined;
     const id = t.firstId + i;
     const fileId = t.fileIds[e.fileIdx];
     const bootId = e.boot === null ? null : t.bootIds[e.boot];
@@ -654,11 +663,11 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
       words.add(
         id,
         bootId,
-        st.tails[i] === undefined
+        tail === undefined
           ? [e.pod, e.sandboxId, e.message, at === null && e.fields ? JSON.stringify(e.fields) : null]
-          : [tailText(st.tails[i]!), at === null && e.fields ? JSON.stringify(e.fields) : null],
+          : [tailText(tail), at === null && e.fields ? JSON.stringify(e.fields) : null],
       );
-    rows.add(`${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso.of(e.ts)}\t${copyText(e.errorClass)}\t${fields}\t${st.tails[i] ?? copyTail(e)}\n`);
+    rows.add(`${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso.of(e.ts)}\t${copyText(e.errorClass)}\t${fields}\t${tail ?? copyTail(e)}\n`);
   }
   let dens = "";
   for (const [bootId, lanes] of density) {
@@ -675,7 +684,7 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
     findings.push({ bootId, failures: out.failures });
   });
   const patterns = patternRows(miners, t.incidentId, t.bundleId);
-  return { rows: rows.done(), density: dens, events: st.events.length, findings, findingRows: findingText, postings: words ? words.rows(t.nodeId) : [], patterns };
+  return { rows: rows.done(), density: dens, events: count, findings, findingRows: findingText, postings: words ? words.rows(t.nodeId) : [], patterns };
 }
 
 /**

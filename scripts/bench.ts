@@ -60,6 +60,9 @@
  * per node (about 52,800 lines, 15 MB of text each), each written straight to a temporary
  * folder, so the input is never all in memory.
  *
+ * `BENCH_CPU_PROF_DIR=<dir>` in the environment runs the ingest child with `--cpu-prof` into that
+ * folder (one profile per thread; `tsx scripts/cpu-profile-table.ts <dir>` sums them by step).
+ *
  * Needs PostgreSQL at BOOTLINE_TEST_PG (default postgresql://postgres@127.0.0.1:5432/test);
  * creates and drops its own database, and for PGlite a folder of its own under .tmp/
  * (`--backend pglite` is how the run calls itself; it refuses any other folder).
@@ -211,7 +214,13 @@ interface ChildResult {
  */
 function runJsonChild<T>(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(root, script), ...args], { cwd: root, env, stdio: ["ignore", "pipe", "inherit"] });
+    // BENCH_CPU_PROF_DIR: a CPU profile of every thread of the child (scripts/cpu-profile-table.ts reads them)
+    const prof = env.BENCH_CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${env.BENCH_CPU_PROF_DIR}`] : [];
+    const child = spawn(process.execPath, [...prof, "--import", "tsx", path.join(root, script), ...args], {
+      cwd: root,
+      env,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (s: string) => (out += s));
@@ -431,7 +440,9 @@ async function benchBackend(): Promise<Record<string, unknown>> {
       /** "by-node" (parse and COPY node by node) or "two-pass" (lib/ingest/ingest-bundle.ts) */
       path: r.counts.ingestPath ?? null,
     };
-    log(`ingest: ${ingest.linesPerSec.toLocaleString()} lines/s, ${ingest.cpuSecondsPerMLines} CPU-s per M lines, peak RSS ${ingest.peakRssMb} MB, phases ${JSON.stringify(ingest.timings)}`);
+    log(
+      `ingest: ${ingest.linesPerSec.toLocaleString()} lines/s, ${ingest.cpuSecondsPerMLines} CPU-s per M lines, peak RSS ${ingest.peakRssMb} MB, phases ${JSON.stringify(ingest.timings)}`,
+    );
 
     // parse-only per format (lines/s over every file of that format); after the ingest, so
     // that the garbage it leaves in this process is not collected while the child is timed

@@ -129,7 +129,7 @@ describe("the redaction table's samples", () => {
 
   it("are stored nowhere: no row of any table holds one", async () => {
     const tables = await app.db.sql.query<{ t: string }>(`SELECT tablename AS t FROM pg_tables WHERE schemaname = 'public' ORDER BY 1`);
-    expect(tables.map((r) => r.t)).toEqual(expect.arrayContaining(["Event", "SourceFile", `Search_counts_${bundleId}`]));
+    expect(tables.map((r) => r.t)).toEqual(expect.arrayContaining(["Event", "SourceFile", `Search_post_${bundleId}`]));
     const found: string[] = [];
     for (const { t: table } of tables) {
       const rows = await app.db.sql.query<{ row: string }>(`SELECT t::text AS row FROM "${table}" t`);

@@ -1,0 +1,98 @@
+/**
+ * `tsx scripts/cpu-profile-table.ts <dir> [--min-ms N]`: where the CPU time of a profiled ingest
+ * went, as a Markdown table (docs/benchmarks.md keeps one). `<dir>` holds the `.cpuprofile` files
+ * `node --cpu-prof --cpu-prof-dir=<dir>` wrote, one per thread (the bench's ingest child with
+ * NODE_OPTIONS set: its main thread and every ingest thread; the bench's own process writes one
+ * too, which is left out: it is the file with the `scripts/bench.ts` frames).
+ *
+ * Each sample's time (the gap to the next sample, µs) goes to the step of its innermost frame
+ * that belongs to one (STEPS, by source path and function name, first match wins); frames of
+ * node itself and of libraries count for the nearest caller that is ours, so zlib's work counts
+ * for the code that asked for it. `(garbage collector)` and `(idle)`/`(program)` are their own
+ * rows. Prints CPU-seconds and the share of the busy (non-idle) total per step.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Steps by the source file (and function) of a frame: first match wins; order matters. */
+const STEPS: Array<[string, RegExp]> = [
+  ["search postings (words per event)", /lib\/search\/thread-words/],
+  ["COPY to the database (pg, copy streams)", /pg-copy-streams|node_modules\/pg|lib\/db\/sql\.ts/],
+  ["source-block compression", /source-block-codec|toSourceBlocks/],
+  ["density rollup", /nodeRows.*density|density/],
+  ["detectors", /lib\/detect\/|detect-boot|detectBoot|finding-rows/],
+  ["row encoding (COPY text)", /ingest-tasks\.ts.*(nodeRows|RowChunks|IsoTimes|add|of)|copyText|copyJson|copyTail|message-fields|boot-event/],
+  ["spill to disk and back", /lib\/ingest\/spill/],
+  ["boots and clock skew", /lib\/normalise\/boots|clock-skew|analyseNode/],
+  ["redaction", /lib\/redact\//],
+  ["classification and error classes", /lib\/normalise\/(classify|error-class|config-write|go-text)/],
+  ["sniffing (file type)", /file-sniff|file-types|sniff/],
+  ["parsing", /lib\/parse\//],
+  ["decoding and unpacking (gunzip, tar, UTF-8)", /lib\/bundle\/|string_decoder|fileLines|unpack/],
+  ["ingest orchestration (other lib/ingest)", /lib\/ingest\//],
+  ["other project code", /\/lib\//],
+];
+
+const SPECIAL: Record<string, string> = {
+  "(garbage collector)": "garbage collection",
+  "(idle)": "(idle)",
+  "(program)": "(program: native, outside JS)",
+};
+
+function stepOf(frames: ProfileNode["callFrame"][]): string {
+  const special = SPECIAL[frames[0]?.functionName ?? ""];
+  if (special) return special;
+  for (const f of frames) {
+    const key = `${f.url} ${f.functionName}`;
+    if (!/\/(lib)\//.test(f.url)) continue;
+    for (const [name, re] of STEPS) if (re.test(key)) return name;
+  }
+  return "node and libraries, called from no project frame";
+}
+
+function main() {
+  const dir = process.argv[2];
+  if (!dir) throw new Error("usage: cpu-profile-table.ts <dir>");
+  const totals = new Map<string, number>();
+  let files = 0;
+  for (const name of readdirSync(dir).filter((n) => n.endsWith(".cpuprofile"))) {
+    const p = JSON.parse(readFileSync(path.join(dir, name), "utf8")) as Profile;
+    if (p.nodes.some((n) => n.callFrame.url.includes("scripts/bench.ts"))) continue;
+    files++;
+    const byId = new Map(p.nodes.map((n) => [n.id, n]));
+    const parent = new Map<number, number>();
+    for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    const stepCache = new Map<number, string>();
+    for (let i = 0; i < p.samples.length; i++) {
+      const id = p.samples[i];
+      let step = stepCache.get(id);
+      if (!step) {
+        const frames: ProfileNode["callFrame"][] = [];
+        for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) frames.push(byId.get(at)!.callFrame);
+        step = stepOf(frames);
+        stepCache.set(id, step);
+      }
+      const dt = p.timeDeltas[i + 1] ?? 0;
+      totals.set(step, (totals.get(step) ?? 0) + dt);
+    }
+  }
+  const busy = [...totals].filter(([k]) => k !== "(idle)").reduce((s, [, v]) => s + v, 0);
+  const rows = [...totals].sort((a, b) => b[1] - a[1]);
+  console.log(`${files} thread profiles; busy CPU ${(busy / 1e6).toFixed(2)} s\n`);
+  console.log("| step | CPU-seconds | share of busy |");
+  console.log("|---|---:|---:|");
+  for (const [k, v] of rows) console.log(`| ${k} | ${(v / 1e6).toFixed(2)} | ${k === "(idle)" ? "" : `${((100 * v) / busy).toFixed(1)} %`} |`);
+}
+
+main();

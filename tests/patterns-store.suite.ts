@@ -7,6 +7,7 @@
  */
 import { expect, it } from "vitest";
 import { getDb } from "../lib/db/connection";
+import { newInBootsSummary } from "../lib/incidents/boot-patterns";
 import { getIncidentReport } from "../lib/incidents/get-incident-report";
 import { enqueueBundle } from "../lib/ingest/enqueue-bundle";
 import { processBundle } from "../lib/ingest/pipeline";
@@ -76,6 +77,17 @@ export function patternsStoreSuite(): void {
     expect(await countEvents(await withPatternFilter(range, { xpat: [failing.key] }))).toMatchObject({ total: 42, matching: 30 });
     // an unknown key (an old link) is dropped: every event
     expect(await countEvents(await withPatternFilter(range, { pat: "zzzzzz" }))).toMatchObject({ total: 42, matching: 42 });
+
+    // the incident page's summary: the boot with a baseline only, its new template keyed as its timeline knows it
+    const summary = await newInBootsSummary(db, incidentId);
+    expect([...summary.keys()]).toEqual([boots[1].id]);
+    expect(summary.get(boots[1].id)).toEqual({
+      bootId: boots[1].id,
+      baseline: "previous",
+      newCount: 1,
+      stoppedCount: 1,
+      top: [{ template: failing.template, key: failing.key, count: 12, firstT: 42, firstId: failing.firstId }],
+    });
 
     const report = await getIncidentReport(db, incidentId);
     const [b1, b2] = report.nodes[0].boots;

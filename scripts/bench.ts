@@ -26,6 +26,9 @@
  * - parse-only throughput per format (parseFile in this process, lines/s);
  * - the rule catalogue's cost (scripts/bench-rules.ts): its prefilter and runner on one node's
  *   events in this process, times the node count, as a share of the ingest's seconds (`rules`);
+ * - the pattern miner's cost (scripts/bench-patterns.ts), measured the same way (`patterns`);
+ *   and among the queries, the patterns panel (`query.patterns`) and a page of one template's
+ *   events (`query.patternEvents`);
  * - timeline queries on a store of at least `--query-events` events (default 10,000,000;
  *   the ingested rows are replicated server-side to reach it; a store already larger is used
  *   as it is, and `query.storedEvents` is the real count): lane-density histogram for a
@@ -81,6 +84,7 @@ import { generateScenario } from "../lib/sample/index";
 import { growStore as growStoreOf } from "./bench-grow";
 import { benchLnav, type LnavResult } from "./bench-lnav";
 import { benchRules } from "./bench-rules";
+import { benchPatterns } from "./bench-patterns";
 import { benchPage, type PageBench } from "./bench-page";
 import { benchBigBoot, benchSearch, commonWord, rareSandboxIds } from "./bench-search";
 import { benchBigLog, type BigLogResult } from "./bench-big-log";
@@ -469,6 +473,15 @@ async function benchBackend(): Promise<Record<string, unknown>> {
       );
     }
 
+    // the pattern miner's share of the ingest (scripts/bench-patterns.ts; not on PGlite: mining does not depend on the backend)
+    if (backend === "postgres") {
+      const pb = benchPatterns(input.sampleFiles, input.nodes);
+      result.patterns = { ...pb, shareOfIngest: +(pb.bundleSeconds / ingestS).toFixed(4) };
+      log(
+        `patterns: ${pb.nodeMs} ms per node, ${pb.bundleSeconds} s for ${input.nodes} nodes (${((100 * pb.bundleSeconds) / ingestS).toFixed(2)} % of the ingest)`,
+      );
+    }
+
     // plain COPY of the same rows into the same table; three runs, the median kept: on shared
     // machines one COPY of the same rows varies widely, and a single run would make the ratio
     // swing with it. PGlite's runs come before getDb opens it here
@@ -512,6 +525,10 @@ async function benchBackend(): Promise<Record<string, unknown>> {
       const page: number[] = [];
       const search: number[] = [];
       const count: number[] = [];
+      const patterns: number[] = [];
+      const patternPage: number[] = [];
+      const { getBootPatterns } = await import("../lib/queries/get-boot-patterns");
+      const { withPatternFilter } = await import("../lib/queries/pattern-filter");
       for (let i = 0; i < 20; i++) {
         const b = boots[i % boots.length];
         const fromMs = new Date(b.start).getTime();
@@ -521,6 +538,18 @@ async function benchBackend(): Promise<Record<string, unknown>> {
         page.push((await time(() => getEventsPage({ incidentId, bootId: b.id, fromMs: mid, toMs, lanes: LANES, limit: 200 })))[1]);
         search.push((await time(() => getEventsPage({ incidentId, bootId: b.id, fromMs, toMs, lanes: LANES, q: "nodename", limit: 200 })))[1]);
         count.push((await time(() => countEvents({ incidentId, bootId: b.id, fromMs, toMs, lanes: LANES, q: "no-such-word" })))[1]);
+        // the patterns panel, then a page of the events of its least common template (a filter that scans the range)
+        const [panel, ms] = await time(() => getBootPatterns({ incidentId, bootId: b.id }));
+        patterns.push(ms);
+        const rarest = panel.patterns[panel.patterns.length - 1];
+        if (rarest)
+          patternPage.push(
+            (
+              await time(async () =>
+                getEventsPage(await withPatternFilter({ incidentId, bootId: b.id, fromMs, toMs, lanes: LANES, limit: 200 }, { pat: rarest.key })),
+              )
+            )[1],
+          );
       }
       result.query = {
         storedEvents: stored,
@@ -529,6 +558,8 @@ async function benchBackend(): Promise<Record<string, unknown>> {
         events: stats(page),
         search: stats(search),
         searchCount: stats(count),
+        patterns: stats(patterns),
+        patternEvents: stats(patternPage),
       };
     }
     if (!values["skip-queries"] && !values["skip-search"]) {
@@ -614,10 +645,17 @@ function tableRows(result: Record<string, unknown>, label: string): Array<[strin
       "rules (the catalogue's prefilter and runner)",
       `${rb.bundleSeconds} s for the bundle, ${(rb.shareOfIngest * 100).toFixed(2)} % of the ingest's time (${rb.rules} rules in ${rb.ruleSets} files; one node: ${rb.nodeEvents.toLocaleString()} events, ${rb.wantedEvents.toLocaleString()} past the prefilter, ${rb.nodeMs} ms: median of ${rb.runsMs.join(", ")} ms; times ${i.nodes} nodes)`,
     ]);
+  const pb = result.patterns as (ReturnType<typeof benchPatterns> & { shareOfIngest: number }) | undefined;
+  if (pb)
+    rows.push([
+      "patterns (the Drain miner at ingest)",
+      `${pb.bundleSeconds} s for the bundle, ${(pb.shareOfIngest * 100).toFixed(2)} % of the ingest's time (one node: ${pb.nodeEvents.toLocaleString()} events, ${pb.templates} templates, ${pb.nodeMs} ms: median of ${pb.runsMs.join(", ")} ms; times ${i.nodes} nodes)`,
+    ]);
   const q = result.query as (Record<string, { medianMs: number; p95Ms: number }> & { storedEvents: number; eventsPerBoot: number }) | undefined;
   if (q) {
     rows.push(["query store", `${q.storedEvents.toLocaleString()} events (${q.eventsPerBoot.toLocaleString()} in the largest boot)`]);
-    for (const k of ["histogram", "events", "search", "searchCount"]) rows.push([`query ${k}`, `median ${q[k].medianMs} ms, p95 ${q[k].p95Ms} ms`]);
+    for (const k of ["histogram", "events", "search", "searchCount", "patterns", "patternEvents"])
+      if (q[k]) rows.push([`query ${k}`, `median ${q[k].medianMs} ms, p95 ${q[k].p95Ms} ms`]);
   }
   const s = result.search as Awaited<ReturnType<typeof benchSearch>> | undefined;
   if (s) {

@@ -6,7 +6,7 @@
  */
 import type { DbHandles } from "../db/connection";
 import type { PatternStat } from "../patterns/boot-miner";
-import { type MergedPattern, mergePatterns } from "../patterns/merge";
+import { type MergedPattern, mergePatterns, templatesMatch } from "../patterns/merge";
 import { type BootSpan, newInBoot, type NewInBoot } from "../patterns/new-in-boot";
 
 interface Row {
@@ -69,4 +69,43 @@ export async function bootSpans(db: DbHandles, incidentId: string): Promise<Boot
 export async function newInIncident(db: DbHandles, incidentId: string): Promise<Map<number, NewInBoot>> {
   const [boots, rows] = await Promise.all([bootSpans(db, incidentId), readPatternRows(db, incidentId)]);
   return new Map(boots.map((b) => [b.id, newInBoot(b, boots, rows)]));
+}
+
+/** One boot's top "new" templates for the incident page, each with the key its timeline's filter knows. */
+export interface TNewInBootSummary {
+  bootId: number;
+  baseline: NewInBoot["baseline"]["kind"];
+  /** how many templates are new in all */
+  newCount: number;
+  stoppedCount: number;
+  top: Array<{ template: string; key: string; count: number; firstT: number | null; firstId: string | null }>;
+}
+
+/**
+ * "New in this boot" for every boot of the incident with a baseline, the `top` most frequent new
+ * templates each; their `key` is the one the boot's own patterns give the template (the timeline's
+ * `pat`), since the comparison's merge may word a template a little wider.
+ */
+export async function newInBootsSummary(db: DbHandles, incidentId: string, top = 5): Promise<Map<number, TNewInBootSummary>> {
+  const [boots, rows] = await Promise.all([bootSpans(db, incidentId), readPatternRows(db, incidentId)]);
+  const out = new Map<number, TNewInBootSummary>();
+  for (const b of boots) {
+    const r = newInBoot(b, boots, rows);
+    if (r.baseline.kind === "none") continue;
+    const own = mergePatterns(rows.get(b.id) ?? []);
+    out.set(b.id, {
+      bootId: b.id,
+      baseline: r.baseline.kind,
+      newCount: r.new.length,
+      stoppedCount: r.stopped.length,
+      top: r.new.slice(0, top).map((p) => ({
+        template: p.template,
+        key: own.find((o) => templatesMatch(o.template, p.template))?.key ?? p.key,
+        count: p.count,
+        firstT: p.firstT,
+        firstId: p.firstId === null ? null : String(p.firstId),
+      })),
+    });
+  }
+  return out;
 }

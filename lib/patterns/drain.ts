@@ -20,6 +20,12 @@ export const DEPTH = 2;
 export const SIMILARITY = 0.5;
 /** Children per tree node before new tokens go down the wildcard branch. */
 export const MAX_CHILDREN = 100;
+/**
+ * Masked token sequences remembered with the template they joined: the same sequence again joins
+ * it at once (most lines of a log repeat one once their ids are masked), skipping the leaf's
+ * similarity scan; past this many, new sequences take the scan.
+ */
+export const MAX_EXACT = 50_000;
 
 /** One template: its tokens (wildcards as `WILDCARD`) and what the caller keeps with it. */
 export interface Cluster<S> {
@@ -50,6 +56,7 @@ function similarity(t: readonly string[], a: readonly string[]): number {
  */
 export class Drain<S> {
   private readonly root = new Map<number, TreeNode<S>>();
+  private readonly exact = new Map<string, Cluster<S>>();
   readonly clusters: Cluster<S>[] = [];
   constructor(private readonly create: () => S) {}
 
@@ -60,6 +67,16 @@ export class Drain<S> {
 
   /** Adds masked tokens (a message's, or another template's); returns the cluster they joined or started. */
   add(tokens: string[]): Cluster<S> {
+    const seq = tokens.join(" ");
+    const seen = this.exact.get(seq);
+    if (seen) return seen;
+    const c = this.place(tokens);
+    if (this.exact.size < MAX_EXACT) this.exact.set(seq, c);
+    return c;
+  }
+
+  /** The tree's step for a sequence not seen before: the most similar template of its leaf, widened, or a new one. */
+  private place(tokens: string[]): Cluster<S> {
     const leaf = this.leaf(tokens);
     let best: Cluster<S> | null = null;
     let bestSim = -1;

@@ -9,6 +9,8 @@ import { BundleFiles } from "@/components/incidents/bundle-files";
 import { DeleteIncidentButton } from "@/components/incidents/delete-incident-button";
 import { CompareForm } from "@/components/incidents/compare-form";
 import { NodesBoots } from "@/components/incidents/nodes-boots";
+import { NewInBoots } from "@/components/incidents/new-in-boots";
+import { newInBootsSummary } from "@/lib/incidents/boot-patterns";
 import { IncidentSearch } from "@/components/search/incident-search";
 import { ApiError } from "@/lib/http/errors";
 import { plural } from "@/lib/detect/numbers";
@@ -43,6 +45,7 @@ export default async function IncidentPage({ params }: { params: Params }) {
   const inc = await load((await params).incidentId);
   const parsing = inc.bundles.some((b) => b.status !== "ready" && b.status !== "failed");
   const checks = parsing ? new Map() : await getBootChecks(await getDb(), inc.id);
+  const fresh = parsing ? new Map() : await newInBootsSummary(await getDb(), inc.id);
   return (
     <>
       <header className="page-head">
@@ -91,6 +94,13 @@ export default async function IncidentPage({ params }: { params: Params }) {
           <CompareForm incidentId={inc.id} allBootIds={inc.nodes.flatMap((n) => n.boots.map((b) => b.id)).slice(0, 8)} />
         )}
       </section>
+
+      {fresh.size > 0 && (
+        <section className="panel" aria-labelledby="new-h">
+          <h2 id="new-h">New in this boot</h2>
+          <NewInBoots incidentId={inc.id} nodes={inc.nodes} summary={fresh} />
+        </section>
+      )}
 
       <section className="panel" aria-labelledby="findings-h">
         <h2 id="findings-h">Findings</h2>

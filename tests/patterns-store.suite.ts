@@ -1,0 +1,103 @@
+/**
+ * Patterns through the whole ingest, on either database: two boots of one node uploaded as one
+ * journal (a `-- Reboot --` separator between them), with a known difference: the second boot
+ * logs a sandbox failure the first did not, and no longer starts kube-proxy. Checked: the stored
+ * rows, the panel's new and stopped lists, the events filter by pattern (shown alone, hidden),
+ * and the report's `boots[].patterns`.
+ */
+import { expect, it } from "vitest";
+import { getDb } from "../lib/db/connection";
+import { newInBootsSummary } from "../lib/incidents/boot-patterns";
+import { getIncidentReport } from "../lib/incidents/get-incident-report";
+import { enqueueBundle } from "../lib/ingest/enqueue-bundle";
+import { processBundle } from "../lib/ingest/pipeline";
+import { countEvents } from "../lib/queries/count-events";
+import { getBootPatterns } from "../lib/queries/get-boot-patterns";
+import { getEventsPage } from "../lib/queries/get-events-page";
+import { withPatternFilter } from "../lib/queries/pattern-filter";
+import { LANES } from "../lib/view/lanes";
+
+const stamp = (sec: number) => {
+  const d = new Date(Date.UTC(2026, 2, 14, 2, 0, 0) + sec * 1000);
+  return `Mar 14 ${d.toISOString().slice(11, 19)}`;
+};
+
+/** Boot 1: 20 image pulls, 3 kube-proxy starts; boot 2 (from second 600): 30 pulls, 12 sandbox failures from T+42 s. */
+export function twoBootJournal(): string {
+  const lines: string[] = [];
+  const at = (sec: number, unit: string, msg: string) => lines.push(`${stamp(sec)} node-a ${unit}[${100 + (sec % 7)}]: ${msg}`);
+  for (let i = 0; i < 20; i++) at(1 + i, "containerd", `Pulling image registry.local/app:${i} attempt ${i + 1}`);
+  for (let i = 0; i < 3; i++) at(30 + i, "kube-proxy", `Started kube-proxy with mode iptables after ${10 + i}ms`);
+  lines.push("-- Reboot --");
+  for (let i = 0; i < 30; i++) at(600 + i, "containerd", `Pulling image registry.local/app:${i} attempt ${i + 1}`);
+  for (let i = 0; i < 12; i++)
+    at(642 + i, "containerd", `Failed to create pod sandbox for pod web-${i}: stat /var/lib/calico/nodename: no such file or directory`);
+  return `${lines.join("\n")}\n`;
+}
+
+export function patternsStoreSuite(): void {
+  it("stores each boot's templates; new, stopped, the filter by pattern and the report agree with the known difference", async () => {
+    const db = await getDb();
+    const { incidentId, bundleId } = await enqueueBundle(db, {
+      title: "two boots",
+      files: [{ name: "journal.log", data: Buffer.from(twoBootJournal()) }],
+      options: { year: 2026 },
+    });
+    expect((await processBundle(db, bundleId)).error).toBeNull();
+    const boots = await db.sql.query<{ id: number; start: Date }>(`SELECT id, start FROM "Boot" WHERE "incidentId" = $1 ORDER BY start`, [incidentId]);
+    expect(boots).toHaveLength(2);
+    const rows = await db.sql.query<{ bootId: number; template: string; count: number }>(
+      `SELECT "bootId", template, count FROM "LogPattern" WHERE "incidentId" = $1 ORDER BY "bootId", count DESC`,
+      [incidentId],
+    );
+    expect(rows.map((r) => [r.bootId === boots[0].id ? 1 : 2, r.template, r.count])).toEqual([
+      [1, "Pulling image <*> attempt <*>", 20],
+      [1, "Started kube-proxy with mode iptables after <*>", 3],
+      [2, "Pulling image <*> attempt <*>", 30],
+      [2, "Failed to create pod sandbox for pod <*> stat <*> no such file or directory", 12],
+    ]);
+
+    const p = await getBootPatterns({ incidentId, bootId: boots[1].id });
+    expect(p.baseline).toEqual({ kind: "previous", bootId: boots[0].id });
+    expect(p.new.map((n) => [n.template, n.count, n.firstT])).toEqual([
+      ["Failed to create pod sandbox for pod <*> stat <*> no such file or directory", 12, 42],
+    ]);
+    expect(p.stopped.map((n) => [n.template, n.count, n.firstT])).toEqual([["Started kube-proxy with mode iptables after <*>", 3, 29]]);
+    expect(p.patterns.map((r) => [r.count, r.new, r.firstT, r.lastT, r.lanes])).toEqual([
+      [30, false, 0, 29, ["runtime"]],
+      [12, true, 42, 53, ["runtime"]],
+    ]);
+    expect(p.patterns[0].spark.reduce((s, n) => s + n, 0)).toBe(30);
+
+    const failing = p.patterns[1];
+    const range = { incidentId, bootId: boots[1].id, fromMs: p.startMs, toMs: p.endMs + 1, lanes: [...LANES] };
+    const only = await getEventsPage(await withPatternFilter(range, { pat: failing.key }));
+    expect(only.events.map((e) => e.message.slice(0, 40))).toEqual(Array(12).fill("Failed to create pod sandbox for pod web"));
+    expect(only.events[0].id).toBe(failing.firstId);
+    expect(await countEvents(await withPatternFilter(range, { xpat: [failing.key] }))).toMatchObject({ total: 42, matching: 30 });
+    // an unknown key (an old link) is dropped: every event
+    expect(await countEvents(await withPatternFilter(range, { pat: "zzzzzz" }))).toMatchObject({ total: 42, matching: 42 });
+
+    // the incident page's summary: the boot with a baseline only, its new template keyed as its timeline knows it
+    const summary = await newInBootsSummary(db, incidentId);
+    expect([...summary.keys()]).toEqual([boots[1].id]);
+    expect(summary.get(boots[1].id)).toEqual({
+      bootId: boots[1].id,
+      baseline: "previous",
+      newCount: 1,
+      stoppedCount: 1,
+      top: [{ template: failing.template, key: failing.key, count: 12, firstT: 42, firstId: failing.firstId }],
+    });
+
+    const report = await getIncidentReport(db, incidentId);
+    const [b1, b2] = report.nodes[0].boots;
+    expect(b1.patterns.map((x) => [x.template, x.count, x.new])).toEqual([
+      ["Pulling image <*> attempt <*>", 20, false],
+      ["Started kube-proxy with mode iptables after <*>", 3, false],
+    ]);
+    expect(b2.patterns.map((x) => [x.count, x.firstT, x.new])).toEqual([
+      [30, 0, false],
+      [12, 42, true],
+    ]);
+  }, 120_000);
+}

@@ -27,7 +27,7 @@ const WINDOW_ROW_H = 26;
 const MS_ROW_H = 17;
 const MIN_DRAG_PX = 4;
 /** height of one row of finding bands, px */
-const FINDING_ROW_H = 16;
+const FINDING_ROW_H = 24;
 /** rows of one detector shown before "show all" */
 const FINDING_ROWS_FOLDED = 3;
 

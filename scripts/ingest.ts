@@ -1,6 +1,6 @@
 /**
  * `npm run ingest -- [--incident ID|TITLE] [--node NAME] [--tz ZONE] [--year YYYY]
- *                    [--collected ISO] [--skew [PATH=]SECONDS]... [--json] PATH...
+ *                    [--collected ISO] [--skew [PATH=]SECONDS]... [--json] [--verbose] PATH...
  *
  * `--skew SECONDS` adds a clock offset to every Kubernetes events file, `--skew PATH=SECONDS` to
  * the file at that path in the bundle (replacing the estimated offset; lib/normalise/clock-skew.ts).`
@@ -9,7 +9,9 @@
  * tar) into the configured database as one bundle. `--incident` adds to an existing
  * incident id; anything else is the title of a new incident. With `--json`, prints exactly
  * one JSON object (lib/incidents/get-incident-report.ts) on stdout; notes go to stderr.
- * Exits 1 with a message on stderr (and nothing on stdout) when nothing could be read.
+ * Exits 1 with a message on stderr (and nothing on stdout) when nothing could be read: one line
+ * of reason (an empty archive, a binary file, archives nested too deep), the pipeline's log and
+ * the stack of an unexpected error only with `--verbose`.
  *
  * With the embedded database (`DATABASE_URL` unset) and the app running (on $PORT, else the port
  * the app wrote into the database folder's owner file, else 3000), the bundle is sent to the app
@@ -26,11 +28,11 @@ import { enqueueBundle } from "../lib/ingest/enqueue-bundle";
 
 /** A file the CLI read into memory. */
 type InputFile = { name: string; data: Buffer };
-import { processBundle } from "../lib/ingest/pipeline";
+import { type PipelineLog, processBundle } from "../lib/ingest/pipeline";
 import { getIncidentReport, type IncidentReport } from "../lib/incidents/get-incident-report";
 
 const USAGE =
-  "usage: npm run ingest -- [--incident ID|TITLE] [--node NAME] [--tz ZONE] [--year YYYY] [--collected ISO] [--skew [PATH=]SECONDS]... [--json] PATH...";
+  "usage: npm run ingest -- [--incident ID|TITLE] [--node NAME] [--tz ZONE] [--year YYYY] [--collected ISO] [--skew [PATH=]SECONDS]... [--json] [--verbose] PATH...";
 
 /** `--skew` values → the bundle option (lib/normalise/clock-skew.ts SkewOption). */
 function parseSkew(values: string[] | undefined): number | Record<string, number> | null {
@@ -150,6 +152,7 @@ async function main() {
       collected: { type: "string" },
       skew: { type: "string", multiple: true },
       json: { type: "boolean", default: false },
+      verbose: { type: "boolean", default: false },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -195,7 +198,7 @@ async function main() {
       process.stderr.write(`bootline: ingesting into ${db.backend === "pglite" ? `the embedded database at ${db.location}` : db.location}\n`);
       const { incidentId, bundleId } = await enqueueBundle(db, { incident: values.incident, files, options });
       await claimBundle(db.sql, bundleId);
-      const r = await processBundle(db, bundleId);
+      const r = await processBundle(db, bundleId, { log: values.verbose ? console : QUIET });
       if (r.status === "failed") fail(`bootline: ${r.error}`);
       report = await getIncidentReport(db, incidentId);
     } finally {
@@ -206,7 +209,10 @@ async function main() {
   else printHuman(report);
 }
 
-main().catch((e) => fail(`bootline: ${(e as Error).stack ?? e}`));
+/** The pipeline's log without `--verbose`: the CLI prints the bundle's reason itself, once. */
+const QUIET: PipelineLog = { error: () => {}, warn: () => {} };
+
+main().catch((e) => fail(`bootline: ${process.argv.includes("--verbose") ? ((e as Error).stack ?? e) : e instanceof Error ? e.message : String(e)}`));
 
 /** `Authorization: Bearer` for a running app that needs BOOTLINE_AUTH_TOKEN (the same variable in the CLI's environment). */
 function authHeaders(): Record<string, string> {

@@ -141,7 +141,7 @@ export async function runBundle(
   way: IngestWay,
 ): Promise<{ id: string; status: string; error: string | null; counts: { events?: number; ingestPath?: string } | null }> {
   const { bundleId } = await enqueueBundle(db, { title: `faults ${++uploads}`, files: [clusterBundle()] });
-  await processBundle(db, bundleId, way);
+  await processBundle(db, bundleId, { way });
   const [b] = await db.sql.query<{ status: string; error: string | null; counts: { events?: number; ingestPath?: string } | null }>(
     `SELECT status, error, counts FROM "Bundle" WHERE id = $1`,
     [bundleId],

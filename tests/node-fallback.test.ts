@@ -3,6 +3,7 @@
  * they came from, marked as not named by the logs (`Node.nameSource` = `upload`), and reach the
  * detectors like any other; an archive of no known collector names its node by its top folder.
  */
+import { partsOf } from "../lib/detect/parts";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTarGz } from "../lib/bundle/tar-build";
@@ -137,9 +138,10 @@ describe("records that name no node", () => {
     ]);
     expect(w.explanation).toContain("Approximate: attempts counted from Kubernetes event counts");
     // one pod's 158 failures in about 5 minutes: an average rate, not an observed rhythm
-    const [pod] = report.findings.filter((f) => f.detector === "retry-storm" && f.metrics.scope === "pod");
-    expect(pod.metrics).toMatchObject({ pod: "kube-system/kube-dns-86f4d74b45-kgjbk", attempts: 158, rhythm: "averaged", intervalS: 1.911 });
-    expect(pod.explanation).toContain("the real retry rhythm is not in the data");
+    const storms = report.findings.filter((f) => f.detector === "retry-storm");
+    expect(storms.map((f) => f.metrics.scope)).toEqual(["node"]); // one storm (26/min), the pod inside
+    expect(partsOf(storms[0].metrics)).toMatchObject([{ key: "kube-system/kube-dns-86f4d74b45-kgjbk", attempts: 158, rhythm: "averaged", intervalS: 1.911 }]);
+    expect(storms[0].explanation).toContain("For 1 pod the failures come from Kubernetes event counts spread evenly, so the rate is an average");
     // the report's failure lines: one event row (its time is its last occurrence)
     expect(report.nodes[0].boots[0].failures).toEqual([
       { kind: "sandbox.create.failed", errorClass: "calico-nodename-missing", lines: 1, first: "2018-04-12T07:59:00.000Z", last: "2018-04-12T07:59:00.000Z" },

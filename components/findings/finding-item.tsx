@@ -4,13 +4,15 @@
  * lists, not-applicable ones left out), the explanation, and for a known cause
  * (lib/causes/causes.ts) what it means, what to do and the public reports and fixes. A finding whose `metrics.approximate` lists reasons (counts spread from Kubernetes
  * event counts, relative ages, a T+0 without a boot marker) carries an "approximate" badge and
- * the reasons. Plain server-renderable markup; actions are passed in.
+ * the reasons. A folded finding (a retry storm's pods) carries its parts as a sortable table
+ * (`PartTable`). Server-renderable markup; actions are passed in.
  */
 import type { ReactNode } from "react";
 import type { TFindingView } from "@/lib/incidents/get-incident";
 import styles from "./approximate.module.css";
 import { causeOfFinding, type Cause } from "@/lib/causes/causes";
-import { metricLines } from "@/lib/export/finding-metrics";
+import { metricLines, partTable, partsCount } from "@/lib/export/finding-metrics";
+import { PartTable } from "./part-table";
 import { fmtBootKey, fmtDuration, fmtOffset, fmtUtc } from "@/lib/view/format";
 
 /** The reasons a finding's numbers or times are approximate (`metrics.approximate`), or none. */
@@ -19,8 +21,18 @@ export function approximateReasons(metrics: Record<string, unknown>): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string" && x.trim() !== "") : [];
 }
 
-export function FindingItem(p: { f: TFindingView; actions?: ReactNode; showNode?: boolean; selected?: boolean }) {
+export function FindingItem(p: {
+  f: TFindingView;
+  actions?: ReactNode;
+  showNode?: boolean;
+  selected?: boolean;
+  /** the incident, for the part table's timeline links (no table without it) */
+  incidentId?: string;
+  /** the part (pod) selected in the URL */
+  selectedPart?: string | null;
+}) {
   const f = p.f;
+  const parts = p.incidentId ? partTable(f.metrics) : null;
   const lines = metricLines(f.detector, f.metrics);
   const cause = causeOfFinding(f);
   const approx = approximateReasons(f.metrics);
@@ -89,6 +101,17 @@ export function FindingItem(p: { f: TFindingView; actions?: ReactNode; showNode?
         </ul>
       )}
       <p className="finding-explanation">{f.explanation}</p>
+      {parts && p.incidentId && (
+        <PartTable
+          table={parts}
+          count={partsCount(f.metrics) ?? ""}
+          findingId={f.id}
+          incidentId={p.incidentId}
+          nodeName={f.nodeName}
+          bootKey={f.bootKey}
+          selectedKey={p.selected ? p.selectedPart : null}
+        />
+      )}
       {cause && <CauseNotes cause={cause} />}
     </li>
   );

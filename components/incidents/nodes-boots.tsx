@@ -37,7 +37,18 @@ function NodeCell({ incidentId, n }: { incidentId: string; n: TNodeSummary }) {
 }
 
 /** `running`: the ids of the incident's bundles still queued or parsing (their nodes show live while the table is empty). */
-export function NodesBoots({ incidentId, nodes, running = [] }: { incidentId: string; nodes: TNodeSummary[]; running?: string[] }) {
+export function NodesBoots({
+  incidentId,
+  nodes,
+  running = [],
+  folded = {},
+}: {
+  incidentId: string;
+  nodes: TNodeSummary[];
+  running?: string[];
+  /** per boot id: its folded findings counted with their parts ("1 storm, 550 pods", lib/view/finding-groups.ts `foldedCounts`) */
+  folded?: Record<string, string>;
+}) {
   if (nodes.length === 0 && running.length) return <LiveNodes bundleIds={running} />;
   if (nodes.length === 0) return <p className="muted">No nodes yet: nothing has been parsed into this incident.</p>;
   return (
@@ -93,7 +104,10 @@ export function NodesBoots({ incidentId, nodes, running = [] }: { incidentId: st
                   <td className="mono">{b.endMs === null ? "—" : fmtUtc(b.endMs)}</td>
                   <td className="num">{b.endMs === null ? "—" : fmtDuration(b.endMs - b.startMs)}</td>
                   <td>{b.detectedBy}</td>
-                  <td className="num">{b.findings || ""}</td>
+                  <td className="num" data-testid="boot-findings">
+                    {b.findings || ""}
+                    {folded[b.id] && <span className="muted small"> ({folded[b.id]})</span>}
+                  </td>
                   <td>
                     <input
                       type="checkbox"

@@ -9,7 +9,7 @@
  * crosshair's label. All positions are fractions of the visible range
  * [from, to) (UTC ms), so the HTML overlays line up with the Recharts plots below them.
  */
-import { useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from "react";
+import { Fragment, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent, type PointerEvent as ReactPointerEvent } from "react";
 import type { TAnnotation } from "@/lib/annotations/annotation";
 import type { TFindingView } from "@/lib/incidents/get-incident";
 import type { TLaneDensity } from "@/lib/queries/get-lane-density";
@@ -19,6 +19,7 @@ import { LANE_LABELS, type TLane } from "@/lib/view/lanes";
 import { densify, LANE_COLORS, LaneSparkline, type TSparkPoint } from "./lane-sparkline";
 import { timeScale, timeTicks } from "@/lib/view/time-scale";
 import { findingRows } from "./finding-rows";
+import { partsOf } from "@/lib/detect/parts";
 import { useElementWidth } from "./use-element-width";
 
 export const LANE_H = 44;
@@ -26,7 +27,7 @@ const WINDOW_ROW_H = 26;
 const MS_ROW_H = 17;
 const MIN_DRAG_PX = 4;
 /** height of one row of finding bands, px */
-const FINDING_ROW_H = 16;
+const FINDING_ROW_H = 24;
 /** rows of one detector shown before "show all" */
 const FINDING_ROWS_FOLDED = 3;
 
@@ -51,6 +52,8 @@ export interface TLanesChartProps {
   milestones: TMilestone[];
   /** the finding selected in the URL (its band is outlined) */
   selectedFindingId?: number | null;
+  /** the part (pod) selected in the URL: when the selected finding has it, it gets a row of its own under the finding's */
+  selectedPart?: string | null;
   /** reviewers' notes of the boot, by time (numbered in this order) */
   notes?: TAnnotation[];
   /** a click on an empty spot of the notes row: the instant there (UTC ms) */
@@ -97,6 +100,36 @@ export function LanesChart(p: TLanesChartProps) {
     () => findingRows(p.findings, p.from, p.to, p.dataEndMs, 8 / Math.max(1, plotWidth), 2 / Math.max(1, plotWidth)),
     [p.findings, p.from, p.to, p.dataEndMs, plotWidth],
   );
+
+  // the selected part's own row (a pod of a storm, opened from its row in the pod table)
+  const partRow = (f: TFindingView | undefined) => {
+    const part = f && p.selectedPart ? partsOf(f.metrics).find((x) => x.key === p.selectedPart) : undefined;
+    if (!f || !part) return null;
+    const a = clamp01((part.startMs - p.from) / Math.max(1, p.to - p.from));
+    const b = clamp01((Math.max(part.endMs ?? p.dataEndMs, part.startMs) - p.from) / Math.max(1, p.to - p.from));
+    const w = Math.max(8 / Math.max(1, plotWidth), b - a);
+    return (
+      <div className="tl-row tl-finding-group tl-part-row" data-testid="part-row-band" data-part={part.key}>
+        <div className="tl-label tl-finding-label">
+          <span className="tl-lane-name mono" title={part.key}>
+            {part.key}
+          </span>
+        </div>
+        <div className="tl-plot tl-finding-plot" style={{ height: FINDING_ROW_H + 4 }}>
+          <span
+            className={`tl-finding-band sev-${f.severity} selected`}
+            style={{ left: pct(a), width: pct(w), top: 2 }}
+            title={`${part.key}: ${fmtOffset(part.startMs, p.t0)} → ${part.endMs === null ? "open" : fmtOffset(part.endMs, p.t0)}`}
+          >
+            <span>
+              {part.key} · {typeof part.attempts === "number" ? `${part.attempts} attempts` : ""}
+              {typeof part.intervalS === "number" ? ` every ${part.intervalS} s` : ""}
+            </span>
+          </span>
+        </div>
+      </div>
+    );
+  };
 
   const fracAt = (e: ReactPointerEvent) => {
     const r = overlayRef.current!.getBoundingClientRect();
@@ -319,57 +352,60 @@ export function LanesChart(p: TLanesChartProps) {
             const rows = folded ? g.rows.slice(0, FINDING_ROWS_FOLDED) : g.rows;
             const hidden = g.rows.slice(rows.length).reduce((n, r) => n + r.length, 0);
             return (
-              <div key={g.detector} className="tl-row tl-finding-group" data-testid="finding-group" data-detector={g.detector} data-severity={g.severity}>
-                <div className="tl-label tl-finding-label">
-                  <span className={`sev-badge sev-${g.severity}`}>{g.severity}</span>
-                  <span className="tl-lane-name mono" title={g.detector}>
-                    {g.detector}
-                  </span>
-                  <span className="tl-lane-stats">{g.count > 1 ? `×${fmtCompact(g.count)}` : ""}</span>
-                </div>
-                <div
-                  className={`tl-plot tl-finding-plot${open && g.rows.length > 12 ? " scroll" : ""}`}
-                  style={{ height: rows.length * FINDING_ROW_H + 4 + (folded || (open && g.rows.length > FINDING_ROWS_FOLDED) ? FINDING_ROW_H : 0) }}
-                >
-                  {rows.map((row, ri) =>
-                    row.map(({ f, a, w }) => (
+              <Fragment key={g.detector}>
+                <div className="tl-row tl-finding-group" data-testid="finding-group" data-detector={g.detector} data-severity={g.severity}>
+                  <div className="tl-label tl-finding-label">
+                    <span className={`sev-badge sev-${g.severity}`}>{g.severity}</span>
+                    <span className="tl-lane-name mono" title={g.detector}>
+                      {g.detector}
+                    </span>
+                    <span className="tl-lane-stats">{g.count > 1 ? `×${fmtCompact(g.count)}` : ""}</span>
+                  </div>
+                  <div
+                    className={`tl-plot tl-finding-plot${open && g.rows.length > 12 ? " scroll" : ""}`}
+                    style={{ height: rows.length * FINDING_ROW_H + 4 + (folded || (open && g.rows.length > FINDING_ROWS_FOLDED) ? FINDING_ROW_H : 0) }}
+                  >
+                    {rows.map((row, ri) =>
+                      row.map(({ f, a, w }) => (
+                        <button
+                          key={f.id}
+                          type="button"
+                          className={`tl-finding-band sev-${f.severity}${f.id === p.selectedFindingId ? " selected" : ""}`}
+                          data-testid="finding-band"
+                          data-finding-id={f.id}
+                          style={{ left: pct(a), width: pct(w), top: 2 + ri * FINDING_ROW_H }}
+                          title={`${f.severity.toUpperCase()} ${f.title} (${fmtOffset(f.startMs, p.t0)} → ${f.endMs === null ? "open" : fmtOffset(f.endMs, p.t0)}); click to zoom`}
+                          aria-label={`${f.severity} ${f.detector}: ${f.title}`}
+                          onClick={() => (p.onSelectFinding ? p.onSelectFinding(f) : p.onZoom(f.startMs - 1000, (f.endMs ?? p.dataEndMs) + 1000))}
+                        >
+                          <span>{f.title}</span>
+                        </button>
+                      )),
+                    )}
+                    {(folded || (open && g.rows.length > FINDING_ROWS_FOLDED)) && (
                       <button
-                        key={f.id}
                         type="button"
-                        className={`tl-finding-band sev-${f.severity}${f.id === p.selectedFindingId ? " selected" : ""}`}
-                        data-testid="finding-band"
-                        data-finding-id={f.id}
-                        style={{ left: pct(a), width: pct(w), top: 2 + ri * FINDING_ROW_H }}
-                        title={`${f.severity.toUpperCase()} ${f.title} (${fmtOffset(f.startMs, p.t0)} → ${f.endMs === null ? "open" : fmtOffset(f.endMs, p.t0)}); click to zoom`}
-                        aria-label={`${f.severity} ${f.detector}: ${f.title}`}
-                        onClick={() => (p.onSelectFinding ? p.onSelectFinding(f) : p.onZoom(f.startMs - 1000, (f.endMs ?? p.dataEndMs) + 1000))}
+                        className="btn small tl-finding-more"
+                        style={{ top: 2 + rows.length * FINDING_ROW_H }}
+                        aria-expanded={open}
+                        onClick={() =>
+                          setFindingsOpen((prev) => {
+                            const next = new Set(prev);
+                            if (next.has(g.detector)) next.delete(g.detector);
+                            else next.add(g.detector);
+                            return next;
+                          })
+                        }
                       >
-                        <span>{f.title}</span>
+                        {open
+                          ? "fold rows"
+                          : `show all: ${fmtCompact(hidden)} more ${g.detector} finding${hidden === 1 ? "" : "s"} on ${g.rows.length - rows.length} more row${g.rows.length - rows.length === 1 ? "" : "s"}`}
                       </button>
-                    )),
-                  )}
-                  {(folded || (open && g.rows.length > FINDING_ROWS_FOLDED)) && (
-                    <button
-                      type="button"
-                      className="btn small tl-finding-more"
-                      style={{ top: 2 + rows.length * FINDING_ROW_H }}
-                      aria-expanded={open}
-                      onClick={() =>
-                        setFindingsOpen((prev) => {
-                          const next = new Set(prev);
-                          if (next.has(g.detector)) next.delete(g.detector);
-                          else next.add(g.detector);
-                          return next;
-                        })
-                      }
-                    >
-                      {open
-                        ? "fold rows"
-                        : `show all: ${fmtCompact(hidden)} more ${g.detector} finding${hidden === 1 ? "" : "s"} on ${g.rows.length - rows.length} more row${g.rows.length - rows.length === 1 ? "" : "s"}`}
-                    </button>
-                  )}
+                    )}
+                  </div>
                 </div>
-              </div>
+                {partRow(g.rows.flat().find((b) => b.f.id === p.selectedFindingId)?.f)}
+              </Fragment>
             );
           })}
         </div>

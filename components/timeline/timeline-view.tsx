@@ -247,6 +247,7 @@ export function TimelineView({ view, healthy }: { view: TBootView; healthy?: Rea
           dataEndMs={dataEndMs}
           milestones={view.milestones}
           selectedFindingId={state.finding}
+          selectedPart={state.pod || null}
           notes={notes.data}
           onPickNoteTime={(t) => setPickedTs(Math.round(t))}
           onShowNote={showNote}
@@ -282,6 +283,8 @@ export function TimelineView({ view, healthy }: { view: TBootView; healthy?: Rea
             item={(f) => (
               <FindingItem
                 f={f}
+                incidentId={view.incident.id}
+                selectedPart={state.pod || null}
                 selected={f.id === state.finding}
                 actions={
                   f.id === state.finding ? (

@@ -1,3 +1,4 @@
+import { partsOf } from "./parts";
 import { describe, expect, it } from "vitest";
 import { defaults, peakRate, rhythmOf, run } from "./retry-storm";
 import { BOOT, T0, eventFactory, sid, sortEvents } from "./test-support";
@@ -27,7 +28,7 @@ describe("retry-storm: rhythm", () => {
 });
 
 describe("retry-storm: findings", () => {
-  it("a steady storm: one node finding with the peak, one per pod with median interval and jitter", () => {
+  it("a steady storm: one finding with the peak, its pods inside with median interval and jitter", () => {
     const pods: Record<string, number[]> = {};
     for (let p = 0; p < 12; p++) pods[`kube-system/ds-${p}`] = [10 + p * 0.3, 25 + p * 0.3, 40.2 + p * 0.3, 55 + p * 0.3, 70.4 + p * 0.3];
     const events = storm(
@@ -35,6 +36,7 @@ describe("retry-storm: findings", () => {
       Object.keys(pods).map((p) => [p, 90] as [string, number]),
     );
     const f = run(BOOT, events, defaults);
+    expect(f).toHaveLength(1); // one storm, not one finding per pod
     const node = f.filter((x) => x.metrics.scope === "node");
     expect(node).toHaveLength(1);
     expect(node[0].metrics).toMatchObject({
@@ -47,25 +49,61 @@ describe("retry-storm: findings", () => {
       growingPods: 0,
     });
     expect(node[0].severity).toBe("medium");
-    const pod0 = f.find((x) => x.metrics.pod === "kube-system/ds-0")!;
-    expect(pod0.metrics).toMatchObject({ scope: "pod", attempts: 5, intervalS: 15.1, jitterS: 0.3, rhythm: "steady", intervalsS: [15, 15.2, 14.8, 15.4] });
-    expect(pod0.start).toBe(T0 + 10_000);
-    expect(pod0.end).toBe(T0 + 70_400); // a sandbox of the pod succeeded afterwards
-    expect(pod0.explanation).toContain("5 times");
-    expect(pod0.explanation).toContain("median 15.100 s");
-    expect(pod0.explanation).toContain("within 0.300 s");
+    expect(node[0].metrics.partsOf).toBe("pod");
+    const parts = partsOf(node[0].metrics);
+    expect(parts.map((x) => x.key)).toEqual(Object.keys(pods)); // by first attempt
+    expect(parts[0]).toEqual({
+      key: "kube-system/ds-0",
+      pod: "kube-system/ds-0",
+      startMs: T0 + 10_000,
+      endMs: T0 + 70_400, // a sandbox of the pod succeeded afterwards
+      attempts: 5,
+      intervalS: 15.1,
+      jitterS: 0.3,
+      rhythm: "steady",
+      intervalsS: [15, 15.2, 14.8, 15.4],
+      firstAfterBootS: 10,
+      lastAfterBootS: 70.4,
+      recovered: true,
+    });
+    expect(node[0].explanation).toContain("12 pods retried at a steady interval (median 15.100 s)");
   });
 
-  it("growing backoff is reported with its real intervals, never as a steady storm", () => {
+  it("growing backoff is reported with its real intervals, never as a steady storm: one finding, two pods inside", () => {
     const events = storm({ "ns/a": [10, 20.2, 40.1, 80.3, 160.2, 320.4], "ns/b": [11, 21.5, 41, 81.2, 161, 321] });
-    const pods = run(BOOT, events, defaults).filter((x) => x.metrics.scope === "pod");
-    expect(pods.map((p) => p.metrics.rhythm)).toEqual(["growing", "growing"]);
-    expect(pods[0].metrics.intervalsS).toEqual([10.2, 19.9, 40.2, 79.9, 160.2]);
-    expect(pods[0].end).toBeNull(); // still failing when the data ended
-    expect(pods[0].title).toContain("growing backoff");
-    expect(pods[0].explanation).toContain("10.200, 19.900, 40.200, 79.900, 160.200 s");
-    expect(pods[0].explanation).toContain("not a steady retry storm");
-    expect(pods[0].severity).toBe("info");
+    const f = run(BOOT, events, defaults);
+    expect(f).toHaveLength(1);
+    expect(f[0].metrics).toMatchObject({ scope: "pods", pods: 2, attempts: 12, steadyPods: 0, growingPods: 2 });
+    const pods = partsOf(f[0].metrics);
+    expect(pods.map((p) => p.rhythm)).toEqual(["growing", "growing"]);
+    expect(pods[0].intervalsS).toEqual([10.2, 19.9, 40.2, 79.9, 160.2]);
+    expect(pods[0].endMs).toBeNull(); // still failing when the data ended
+    expect(f[0].end).toBeNull();
+    expect(f[0].title).toBe("Retry rhythm: 2 pods with a growing backoff, 12 attempts");
+    expect(f[0].severity).toBe("info");
+    // one pod alone: its intervals in words
+    const one = run(BOOT, storm({ "ns/a": [10, 20.2, 40.1, 80.3, 160.2, 320.4] }), defaults);
+    expect(one[0].title).toBe("ns/a: 6 sandbox failures with a growing backoff (10.200 s to 160.200 s)");
+    expect(one[0].explanation).toContain("10.200, 19.900, 40.200, 79.900, 160.200 s");
+    expect(one[0].explanation).toContain("not a steady retry storm");
+  });
+
+  it("two causes storming in one window: one finding per cause, each with its own pods", () => {
+    const e = eventFactory();
+    const events: BootEvent[] = [];
+    let n = 0;
+    for (let p = 0; p < 6; p++)
+      for (const t of [10, 25, 40, 55]) {
+        events.push(e({ t: t + p, pod: `ns/a${p}`, sandboxId: sid(++n), errorClass: "calico-nodename-missing" }));
+        events.push(e({ t: t + p + 0.5, pod: `ns/b${p}`, sandboxId: sid(++n), errorClass: "istio-cni-kubeconfig-missing" }));
+      }
+    const f = run(BOOT, sortEvents(events), defaults);
+    expect(f.map((x) => [x.metrics.errorClass, x.metrics.pods, x.metrics.attempts])).toEqual([
+      ["calico-nodename-missing", 6, 24],
+      ["istio-cni-kubeconfig-missing", 6, 24],
+    ]);
+    expect(partsOf(f[1].metrics).map((x) => x.key)).toEqual(["ns/b0", "ns/b1", "ns/b2", "ns/b3", "ns/b4", "ns/b5"]);
+    expect(f[0].title).toMatch(/^Retry storm \(calico-nodename-missing\): /);
   });
 
   it("few failures: no node finding under 10/min and no pod finding under 4 attempts", () => {

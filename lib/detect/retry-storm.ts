@@ -7,22 +7,26 @@
  * attempts are the ones `sandbox-failure-window` counts (`collectAttempts`: one failed
  * RunPodSandbox, its kubelet/runtime/event lines joined; docs/definitions.md "Attempt"), from T+0 on.
  *
- * Two kinds of finding:
+ * Findings, folded (lib/detect/parts.ts): one per storm, its pods inside, never one per pod.
  *  - scope "node", one per sandbox failure window (`computeWindows`) whose peak failure
  *    rate reaches `minNodeRatePerMin`: `ratePerMin` is the largest number of attempts in
  *    any `rateWindowS`-long interval [t, t + rateWindowS) that starts at an attempt,
- *    scaled to one minute; `peakAt` the start of the first such interval.
- *  - scope "pod", one per pod with at least `minPodAttempts` attempts whose intervals
- *    form a rhythm: "steady" when every interval lies within the tolerance of their
- *    median (max(`steadyJitterS`, `steadyJitterRatio` x median)); "growing" (a backoff
- *    that lengthens, such as the kubelet's doubling) when the intervals never shrink by
- *    more than that tolerance and the last is at least `growthRatio` times the first.
- *    A growing backoff is reported with its real intervals (`intervalsS`), never as a
- *    steady storm. Pods whose intervals are neither are counted on the node finding. A pod
+ *    scaled to one minute; `peakAt` the start of the first such interval. Where the attempts
+ *    of two or more error classes each reach that rate in one window, one finding per class
+ *    (`errorClass`). `metrics.parts` holds one row per pod of the storm (`PodPart`: attempts,
+ *    median interval, rhythm, first and last T+).
+ *  - a pod's rhythm, judged from `minPodAttempts` attempts on: "steady" when every interval
+ *    lies within the tolerance of their median (max(`steadyJitterS`, `steadyJitterRatio` x
+ *    median)); "growing" (a backoff that lengthens, such as the kubelet's doubling) when the
+ *    intervals never shrink by more than that tolerance and the last is at least
+ *    `growthRatio` times the first. A growing backoff keeps its real intervals (`intervalsS`),
+ *    never read as a steady storm. Neither is "irregular"; fewer attempts are "few". A pod
  *    whose attempts were counted from Kubernetes event counts (`(xN over D)`, spread evenly)
- *    has no observed rhythm: it is reported with its average interval (`rhythm: "averaged"`).
+ *    has no observed rhythm: "averaged", with its average interval.
+ *  - scope "pods", one per boot at most: the pods with a rhythm (not irregular) that no storm
+ *    holds (the node rate stayed below a storm's), as parts.
  *
- * Pod `end`: the pod's last failed attempt when a sandbox of that pod succeeded after it;
+ * A part's `endMs`: the pod's last failed attempt when a sandbox of that pod succeeded after it;
  * null when the pod was still failing when the data ended.
  *
  * Pure: no I/O, no clock reads.
@@ -31,6 +35,7 @@ import type { BootEvent, BootInfo, Detector, Finding, FindingSeverity } from "./
 import { attemptEvidence, computeWindows, distinctPods, type Attempt } from "./attempts";
 import { attemptsOf } from "./attempts-cache";
 import { fmtT, isoOf, median, plural, round3, sec } from "./numbers";
+import type { FindingPart } from "./parts";
 
 /** Thresholds, with units in their names. */
 export interface RetryStormParams extends Record<string, number> {
@@ -154,138 +159,222 @@ export function run(boot: BootInfo, events: BootEvent[], params: RetryStormParam
     rhythms.push({ pod, attempts: list, intervalsS, ...r, recovered: successes.some((s) => s.pod === pod && s.ts! > last) });
   }
 
-  // ---- per node: one finding per failure window whose peak rate is a storm ------------------
+  // ---- per node: one finding per failure window whose peak rate is a storm (per cause where two causes storm)
   const out: Finding[] = [];
   const windowMs = p.rateWindowS * 1000;
+  const folded = new Set<string>();
   for (const w of computeWindows(attempts, events, p.quietS)) {
-    const times = w.attempts.map((a) => a.time);
-    const peak = peakRate(times, windowMs);
-    const ratePerMin = round3((peak.count * 60) / p.rateWindowS);
-    if (ratePerMin < p.minNodeRatePerMin) continue;
-    const pods = distinctPods(w.attempts);
-    const inWindow = rhythms.filter((r) => r.attempts.some((a) => a.time >= w.start && (w.end === null || a.time <= w.end)));
-    const steady = inWindow.filter((r) => r.rhythm === "steady");
-    const growing = inWindow.filter((r) => r.rhythm === "growing");
-    const irregular = inWindow.filter((r) => r.rhythm === "irregular");
-    const averaged = inWindow.filter((r) => r.rhythm === "averaged");
-    const steadyMedianS = steady.length ? round3(median(steady.map((r) => r.medianS))) : null;
-    const severity: FindingSeverity = ratePerMin >= p.highRatePerMin ? "high" : "medium";
-    const peakS = sec(peak.at - t0);
-    const parts = [
-      `${plural(w.attempts.length, "failed sandbox attempt")} from ${plural(pods.size, "pod")} ${w.end === null ? `since ${fmtT(sec(w.start - t0))}` : `between ${fmtT(sec(w.start - t0))} and ${fmtT(sec(w.end - t0))}`}; ` +
-        `at the peak, ${peak.count} failures in ${p.rateWindowS} s from ${fmtT(peakS)} (${ratePerMin} per minute).`,
-    ];
-    if (steady.length) parts.push(`${plural(steady.length, "pod")} retried at a steady interval (median ${steadyMedianS!.toFixed(3)} s).`);
-    if (growing.length)
-      parts.push(
-        `${plural(growing.length, "pod")} backed off with growing intervals (for example ${growing[0].pod}: ${growing[0].intervalsS.map((x) => x.toFixed(3)).join(", ")} s), which is a backoff, not a steady storm.`,
+    const rateOf = (list: Attempt[]) => {
+      const peak = peakRate(
+        list.map((a) => a.time),
+        windowMs,
       );
-    if (irregular.length) parts.push(`${plural(irregular.length, "pod")} retried irregularly.`);
-    if (averaged.length)
-      parts.push(
-        `For ${plural(averaged.length, "pod")} the failures come from Kubernetes event counts spread evenly, so the rate is an average over each event's span.`,
-      );
-    parts.push(
-      ratePerMin >= p.highRatePerMin
-        ? `A rate this high leaves a cleanup goroutine per failure waiting in the runtime, and enough of them can stall it.`
-        : `Each failure costs the runtime a sandbox setup and teardown.`,
-    );
-    out.push({
-      detector: name,
-      severity,
-      start: w.start,
-      end: w.end,
-      title: `Retry storm: ${ratePerMin} sandbox failures/min at peak (${fmtT(peakS)}), ${plural(w.attempts.length, "attempt")}, ${plural(pods.size, "pod")}`,
-      explanation: parts.join(" "),
-      metrics: {
-        scope: "node",
-        ratePerMin,
-        peakAt: isoOf(peak.at),
-        peakAfterBootS: peakS,
-        peakCount: peak.count,
-        rateWindowS: p.rateWindowS,
-        pods: pods.size,
-        attempts: w.attempts.length,
-        steadyPods: steady.length,
-        growingPods: growing.length,
-        irregularPods: irregular.length,
-        steadyMedianIntervalS: steadyMedianS,
-      },
-      evidence: attemptEvidence(w.attempts),
-    });
+      return { peak, ratePerMin: round3((peak.count * 60) / p.rateWindowS) };
+    };
+    if (rateOf(w.attempts).ratePerMin < p.minNodeRatePerMin) continue;
+    const byCause = new Map<string, Attempt[]>();
+    for (const a of w.attempts) {
+      const k = a.errorClass ?? "";
+      const list = byCause.get(k);
+      if (list) list.push(a);
+      else byCause.set(k, [a]);
+    }
+    const storming = [...byCause].filter(([, list]) => rateOf(list).ratePerMin >= p.minNodeRatePerMin);
+    const groups: Array<{ cause: string | null; attempts: Attempt[] }> =
+      storming.length >= 2 ? storming.map(([k, list]) => ({ cause: k || null, attempts: list })) : [{ cause: null, attempts: w.attempts }];
+    for (const g of groups) {
+      const f = stormFinding(boot, w, g.cause, g.attempts, rhythms, successes, rateOf(g.attempts), p);
+      for (const part of f.metrics.parts as PodPart[]) folded.add(part.pod);
+      out.push(f);
+    }
   }
 
-  // ---- per pod findings: steady storms and growing backoffs ------------------------------------
-  const podFindings: Finding[] = [];
-  for (const r of rhythms) {
-    if (r.rhythm === "irregular") continue;
-    const first = r.attempts[0].time;
-    const last = r.attempts[r.attempts.length - 1].time;
-    const intervalS = round3(r.medianS);
-    const jitterS = round3(r.jitterS);
-    // a readable paragraph: the first intervals, then how many more (all are in metrics.intervalsS)
-    const shown = r.intervalsS
-      .slice(0, 8)
-      .map((x) => x.toFixed(3))
-      .join(", ");
-    const list = r.intervalsS.length > 8 ? `${shown}, … ${r.intervalsS.length - 8} more` : shown;
-    const span = `${fmtT(sec(first - t0))} to ${fmtT(sec(last - t0))}`;
-    const tail = r.recovered ? `A sandbox of the pod succeeded after its last failure.` : `The pod was still failing when the data ended.`;
-    const steady = r.rhythm === "steady";
-    if (r.rhythm === "averaged") {
-      podFindings.push({
-        detector: name,
-        severity: "low",
-        start: first,
-        end: r.recovered ? last : null,
-        title: `${r.pod}: ${r.attempts.length} sandbox failures, one every ${intervalS.toFixed(3)} s on average`,
-        explanation:
-          `Pod ${r.pod} failed to get a sandbox ${r.attempts.length} times from ${span}, one every ${intervalS.toFixed(3)} s on average ` +
-          `(${round3((60 * (r.attempts.length - 1)) / Math.max(1e-3, (last - first) / 1000))} per minute). The failures were counted from Kubernetes event counts and spread evenly ` +
-          `between the first and last time the events give, so this is an average: the real retry rhythm is not in the data. ${tail}`,
-        metrics: {
-          scope: "pod",
-          pod: r.pod,
-          attempts: r.attempts.length,
-          intervalS,
-          rhythm: r.rhythm,
-          firstAfterBootS: sec(first - t0),
-          lastAfterBootS: sec(last - t0),
-          approximate: ["attempts counted from Kubernetes event counts (xN over D), spread evenly over each event's span: the interval is their average"],
-        },
-        evidence: attemptEvidence(r.attempts),
-      });
-      continue;
-    }
-    podFindings.push({
-      detector: name,
-      severity: steady ? "low" : "info",
-      start: first,
-      end: r.recovered ? last : null,
-      title: steady
-        ? `${r.pod}: ${r.attempts.length} sandbox failures every ${intervalS.toFixed(3)} s`
-        : `${r.pod}: ${r.attempts.length} sandbox failures with a growing backoff (${r.intervalsS[0].toFixed(3)} s to ${r.intervalsS[r.intervalsS.length - 1].toFixed(3)} s)`,
-      explanation: steady
-        ? `Pod ${r.pod} failed to get a sandbox ${r.attempts.length} times from ${span}, retrying at a steady interval: median ${intervalS.toFixed(3)} s, ` +
-          `every interval within ${jitterS.toFixed(3)} s of it (intervals: ${list} s). ${tail}`
-        : `Pod ${r.pod} failed to get a sandbox ${r.attempts.length} times from ${span} with intervals that grow: ${list} s ` +
-          `(median ${intervalS.toFixed(3)} s, spread ${jitterS.toFixed(3)} s around it). This is a backoff that lengthens between retries, not a steady retry storm. ${tail}`,
-      metrics: {
-        scope: "pod",
-        pod: r.pod,
-        attempts: r.attempts.length,
-        intervalS,
-        jitterS,
-        rhythm: r.rhythm,
-        intervalsS: r.intervalsS,
-        firstAfterBootS: sec(first - t0),
-        lastAfterBootS: sec(last - t0),
-      },
-      evidence: attemptEvidence(r.attempts),
-    });
-  }
-  podFindings.sort((a, b) => a.start - b.start || String(a.metrics.pod).localeCompare(String(b.metrics.pod)));
-  return [...out, ...podFindings];
+  // ---- pods with a rhythm outside every storm: one finding, its pods inside -------------------
+  const rest = rhythms.filter((r) => r.rhythm !== "irregular" && !folded.has(r.pod));
+  if (rest.length) out.push(rhythmFinding(boot, rest, p));
+  return out;
+}
+
+/** One row of a storm's pod table (`metrics.parts`, lib/detect/parts.ts). */
+export interface PodPart extends FindingPart {
+  pod: string;
+  attempts: number;
+  /** median interval between the pod's attempts, s (null with one attempt) */
+  intervalS: number | null;
+  /** largest distance of an interval from the median, s (null with one attempt) */
+  jitterS: number | null;
+  /** `few`: fewer than `minPodAttempts` attempts, no rhythm judged */
+  rhythm: Rhythm | "few";
+  /** every interval, s */
+  intervalsS: number[];
+  firstAfterBootS: number;
+  lastAfterBootS: number;
+  /** a sandbox of the pod succeeded after its last failure */
+  recovered: boolean;
+}
+
+/** The table row of one pod: its rhythm when it has one, else its attempts counted. */
+function podPart(boot: BootInfo, pod: string, list: Attempt[], rhythm: PodRhythm | undefined, successes: BootEvent[]): PodPart {
+  const first = list[0].time;
+  const last = list[list.length - 1].time;
+  const intervalsS = rhythm?.intervalsS ?? list.slice(1).map((a, i) => sec(a.time - list[i].time));
+  const recovered = rhythm?.recovered ?? successes.some((s) => s.pod === pod && s.ts! > last);
+  const med = rhythm ? rhythm.medianS : intervalsS.length ? median(intervalsS) : null;
+  return {
+    key: pod,
+    startMs: first,
+    endMs: recovered ? last : null,
+    pod,
+    attempts: list.length,
+    intervalS: med === null ? null : round3(med),
+    jitterS: rhythm ? round3(rhythm.jitterS) : med === null ? null : round3(Math.max(...intervalsS.map((x) => Math.abs(x - med)))),
+    rhythm: rhythm?.rhythm ?? "few",
+    intervalsS,
+    firstAfterBootS: sec(first - boot.start),
+    lastAfterBootS: sec(last - boot.start),
+    recovered,
+  };
+}
+
+const byStart = (a: PodPart, b: PodPart) => a.startMs - b.startMs || a.pod.localeCompare(b.pod);
+
+/** The storm finding of one window (or of one cause in it): node figures, its pods as parts. */
+function stormFinding(
+  boot: BootInfo,
+  w: { start: number; end: number | null },
+  cause: string | null,
+  attempts: Attempt[],
+  rhythms: PodRhythm[],
+  successes: BootEvent[],
+  rate: { peak: { count: number; at: number }; ratePerMin: number },
+  p: RetryStormParams,
+): Finding {
+  const t0 = boot.start;
+  const { peak, ratePerMin } = rate;
+  const pods = distinctPods(attempts);
+  const mine = new Set(attempts);
+  const byPod = new Map<string, Attempt[]>();
+  for (const a of attempts) if (a.pod) byPod.set(a.pod, [...(byPod.get(a.pod) ?? []), a]);
+  const inStorm = rhythms.filter((r) => byPod.has(r.pod) && r.attempts.some((a) => mine.has(a)));
+  const steady = inStorm.filter((r) => r.rhythm === "steady");
+  const growing = inStorm.filter((r) => r.rhythm === "growing");
+  const irregular = inStorm.filter((r) => r.rhythm === "irregular");
+  const averaged = inStorm.filter((r) => r.rhythm === "averaged");
+  const steadyMedianS = steady.length ? round3(median(steady.map((r) => r.medianS))) : null;
+  const severity: FindingSeverity = ratePerMin >= p.highRatePerMin ? "high" : "medium";
+  const peakS = sec(peak.at - t0);
+  const parts = [...byPod]
+    .map(([pod, list]) =>
+      podPart(
+        boot,
+        pod,
+        list,
+        inStorm.find((r) => r.pod === pod),
+        successes,
+      ),
+    )
+    .sort(byStart);
+  const text = [
+    `${plural(attempts.length, "failed sandbox attempt")}${cause ? ` (${cause})` : ""} from ${plural(pods.size, "pod")} ${w.end === null ? `since ${fmtT(sec(w.start - t0))}` : `between ${fmtT(sec(w.start - t0))} and ${fmtT(sec(w.end - t0))}`}; ` +
+      `at the peak, ${peak.count} failures in ${p.rateWindowS} s from ${fmtT(peakS)} (${ratePerMin} per minute).`,
+  ];
+  if (steady.length) text.push(`${plural(steady.length, "pod")} retried at a steady interval (median ${steadyMedianS!.toFixed(3)} s).`);
+  if (growing.length)
+    text.push(
+      `${plural(growing.length, "pod")} backed off with growing intervals (for example ${growing[0].pod}: ${growing[0].intervalsS.map((x) => x.toFixed(3)).join(", ")} s), which is a backoff, not a steady storm.`,
+    );
+  if (irregular.length) text.push(`${plural(irregular.length, "pod")} retried irregularly.`);
+  if (averaged.length)
+    text.push(
+      `For ${plural(averaged.length, "pod")} the failures come from Kubernetes event counts spread evenly, so the rate is an average over each event's span.`,
+    );
+  text.push(
+    ratePerMin >= p.highRatePerMin
+      ? `A rate this high leaves a cleanup goroutine per failure waiting in the runtime, and enough of them can stall it.`
+      : `Each failure costs the runtime a sandbox setup and teardown.`,
+  );
+  text.push(`Each pod's attempts, interval and rhythm are in the pod table.`);
+  return {
+    detector: name,
+    severity,
+    start: w.start,
+    end: w.end,
+    title: `Retry storm${cause ? ` (${cause})` : ""}: ${ratePerMin} sandbox failures/min at peak (${fmtT(peakS)}), ${plural(attempts.length, "attempt")}, ${plural(pods.size, "pod")}`,
+    explanation: text.join(" "),
+    metrics: {
+      scope: "node",
+      ...(cause ? { errorClass: cause } : {}),
+      ratePerMin,
+      peakAt: isoOf(peak.at),
+      peakAfterBootS: peakS,
+      peakCount: peak.count,
+      rateWindowS: p.rateWindowS,
+      pods: pods.size,
+      attempts: attempts.length,
+      steadyPods: steady.length,
+      growingPods: growing.length,
+      irregularPods: irregular.length,
+      steadyMedianIntervalS: steadyMedianS,
+      partsOf: "pod",
+      parts,
+    },
+    evidence: attemptEvidence(attempts),
+  };
+}
+
+/** Pods retrying with a rhythm outside every storm (a rate below `minNodeRatePerMin`): one finding, the pods as parts. */
+function rhythmFinding(boot: BootInfo, rest: PodRhythm[], p: RetryStormParams): Finding {
+  const t0 = boot.start;
+  const parts = rest.map((r) => podPart(boot, r.pod, r.attempts, r, [])).sort(byStart);
+  const all = rest.flatMap((r) => r.attempts);
+  const start = Math.min(...all.map((a) => a.time));
+  const open = parts.some((x) => x.endMs === null);
+  const end = open ? null : Math.max(...parts.map((x) => x.endMs!));
+  const steady = rest.filter((r) => r.rhythm === "steady");
+  const growing = rest.filter((r) => r.rhythm === "growing");
+  const averaged = rest.filter((r) => r.rhythm === "averaged");
+  const first = rest[0];
+  const words: string[] = [];
+  if (steady.length) words.push(`${plural(steady.length, "pod")} at a steady interval (median ${round3(median(steady.map((r) => r.medianS))).toFixed(3)} s)`);
+  if (growing.length) words.push(`${plural(growing.length, "pod")} with a growing backoff`);
+  if (averaged.length) words.push(`${plural(averaged.length, "pod")} at an average interval from Kubernetes event counts`);
+  const span = `${fmtT(sec(start - t0))} to ${fmtT(sec(Math.max(...all.map((a) => a.time)) - t0))}`;
+  const example =
+    rest.length === 1
+      ? first.rhythm === "growing"
+        ? ` Intervals of ${first.pod}: ${first.intervalsS.map((x) => x.toFixed(3)).join(", ")} s: a backoff that lengthens between retries, not a steady retry storm.`
+        : first.rhythm === "averaged"
+          ? ` The failures of ${first.pod} were counted from Kubernetes event counts and spread evenly, so the interval is an average: the real retry rhythm is not in the data.`
+          : ` Pod ${first.pod} retried every ${round3(first.medianS).toFixed(3)} s, every interval within ${round3(first.jitterS).toFixed(3)} s of it.`
+      : "";
+  return {
+    detector: name,
+    severity: steady.length || averaged.length ? "low" : "info",
+    start,
+    end,
+    title:
+      rest.length === 1
+        ? first.rhythm === "growing"
+          ? `${first.pod}: ${first.attempts.length} sandbox failures with a growing backoff (${first.intervalsS[0].toFixed(3)} s to ${first.intervalsS[first.intervalsS.length - 1].toFixed(3)} s)`
+          : `${first.pod}: ${first.attempts.length} sandbox failures ${first.rhythm === "averaged" ? "one every" : "every"} ${round3(first.medianS).toFixed(3)} s${first.rhythm === "averaged" ? " on average" : ""}`
+        : `Retry rhythm: ${words.join(", ")}, ${plural(all.length, "attempt")}`,
+    explanation:
+      `${plural(rest.length, "pod")} failed to get a sandbox repeatedly from ${span} (${words.join("; ")}), below the node rate of a storm (${p.minNodeRatePerMin}/min).` +
+      `${example} ${open ? "At least one pod was still failing when the data ended." : "A sandbox of every pod succeeded after its last failure."} Each pod's attempts, interval and rhythm are in the pod table.`,
+    metrics: {
+      scope: "pods",
+      pods: rest.length,
+      attempts: all.length,
+      steadyPods: steady.length,
+      growingPods: growing.length,
+      ...(averaged.length
+        ? { approximate: ["attempts counted from Kubernetes event counts (xN over D), spread evenly over each event's span: the interval is their average"] }
+        : {}),
+      partsOf: "pod",
+      parts,
+    },
+    evidence: attemptEvidence(all),
+  };
 }
 
 /** The detector as registered in lib/detect/index.ts. */

@@ -6,7 +6,8 @@ import { SAMPLE_PARAMS } from "@/lib/sample/load-sample";
 import { runPipeline } from "@/lib/sample/pipeline-support";
 import { CASES_DIR, caseText } from "@/tests/cases/cases";
 import { RULE_INPUT_GROUPS, ruleInputRun } from "@/tests/rule-inputs/inputs";
-import { METRIC_SPECS, metricLines } from "./finding-metrics";
+import { allParts } from "@/lib/detect/parts";
+import { METRIC_SPECS, PART_COLUMNS, metricLines, partTable, partsCount } from "./finding-metrics";
 
 const TWO_NODE_CASES = new Set(["041-describe-x72-and-journald-go-monotonic-clock.log"]);
 
@@ -75,6 +76,7 @@ describe("finding metrics in words", () => {
       durationS: "lasted: 64.587 s",
     });
     const storm = sample.find((f) => f.detector === "retry-storm" && f.metrics.scope === "node")!;
+    expect(sample.filter((f) => f.detector === "retry-storm")).toEqual([storm]);
     expect(lines(storm)).toEqual({
       attempts: "failed attempts: 200",
       pods: "pods: 40",
@@ -84,6 +86,35 @@ describe("finding metrics in words", () => {
       steadyPods: "pods retrying at a steady interval: 40",
       steadyMedianIntervalS: "their median interval: 14.962 s",
     });
+  });
+
+  it("reads a storm's pods as one table: a row per pod, the columns in words, every part key the detectors give has a column or is left out on purpose", () => {
+    const storm = sample.find((f) => f.detector === "retry-storm")!;
+    const t = partTable(storm.metrics)!;
+    expect(partsCount(storm.metrics)).toBe("40 pods");
+    expect(t.word).toBe("pod");
+    expect(t.columns.map((c) => c.label)).toEqual([
+      "pod",
+      "attempts",
+      "median interval",
+      "largest gap from the median",
+      "rhythm",
+      "first failure",
+      "last failure",
+    ]);
+    expect(t.rows).toHaveLength(40);
+    const first = t.rows[0];
+    expect(first.cells[0].text).toMatch(/^kube-system\/[a-z0-9-]+$/);
+    expect(first.cells[0].code).toBe(true);
+    expect(first.cells[1]).toMatchObject({
+      text: String((storm.metrics.parts as Array<{ attempts: number }>)[0].attempts),
+      sort: (storm.metrics.parts as Array<{ attempts: number }>)[0].attempts,
+    });
+    expect(first.cells[4].text).toBe("steady");
+    expect(first.cells[5].text).toMatch(/^T\+\d+\.\d{3} s$/);
+    const partKeys = [...new Set(allParts(findings).flatMap((p) => Object.keys(p)))].sort();
+    const shown = new Set(Object.values(PART_COLUMNS).flatMap((cols) => cols.map((c) => c.key)));
+    expect(partKeys.filter((k) => !shown.has(k))).toEqual(["endMs", "intervalsS", "key", "recovered", "startMs"]);
   });
 
   it("shows lists as lists: runtime signals, error classes, writers", () => {

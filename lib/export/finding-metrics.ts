@@ -8,6 +8,7 @@
  * Keys no entry knows fall back to `metricLabel` / `fmtMetric` (lib/view/format.ts), so a new
  * detector metric still shows; lib/export/finding-metrics.test.ts fails until it has an entry.
  */
+import { partsOf, partWord } from "@/lib/detect/parts";
 import { fmtMetric, metricLabel } from "@/lib/view/format";
 
 /** One metric as shown. */
@@ -53,6 +54,7 @@ const RHYTHM_WORDS: Record<string, string> = {
   growing: "growing backoff",
   irregular: "irregular",
   averaged: "averaged from Kubernetes event counts",
+  few: "too few attempts to judge",
 };
 
 /** The metrics in the order they are shown (the ones reviewers quote first). */
@@ -83,11 +85,9 @@ export const METRIC_SPECS: Record<string, Spec> = {
   steadyMedianIntervalS: { label: "their median interval", as: "seconds", hide: (v) => v === null },
   growingPods: { label: "pods backing off (growing intervals)", as: "count", hide: zero },
   irregularPods: { label: "pods retrying irregularly", as: "count", hide: zero },
-  pod: { label: "pod", as: "code" },
-  rhythm: { label: "rhythm", as: "rhythm" },
-  intervalS: { label: (m) => (m.rhythm === "averaged" ? "average interval" : "median interval"), as: "seconds" },
-  jitterS: { label: "largest gap from the median", as: "seconds" },
-  intervalsS: { label: "intervals", as: "secondsList" },
+  // folded findings (lib/detect/parts.ts): the parts are a table of their own (`partTable`)
+  partsOf: { label: "parts", as: "text", hide: never },
+  parts: { label: "parts", as: "text", hide: never },
   // cni-bootstrap-deadlock
   missingPath: { label: "missing file", as: "code" },
   writerPod: { label: "pod that writes it", as: "code" },
@@ -140,6 +140,74 @@ export const METRIC_SPECS: Record<string, Spec> = {
   },
   approximate: { label: "approximate", as: "text", hide: never },
 };
+
+/**
+ * The columns of a folded finding's part table, by what a part is (`metrics.partsOf`), in the
+ * order shown; keys of a part not listed here (its times in UTC ms, its intervals) stay out of
+ * the table. A retry storm's pods: attempts, median interval, rhythm, first and last T+.
+ */
+export const PART_COLUMNS: Record<string, Array<{ key: string } & Spec>> = {
+  pod: [
+    { key: "pod", label: "pod", as: "code" },
+    { key: "attempts", label: "attempts", as: "count" },
+    { key: "intervalS", label: "median interval", as: "seconds" },
+    { key: "jitterS", label: "largest gap from the median", as: "seconds" },
+    { key: "rhythm", label: "rhythm", as: "rhythm" },
+    { key: "firstAfterBootS", label: "first failure", as: "afterBoot" },
+    { key: "lastAfterBootS", label: "last failure", as: "afterBoot" },
+  ],
+};
+
+/** One cell of a part table: the text shown and the value it sorts by (number or text; null sorts last). */
+export interface TPartCell {
+  text: string;
+  sort: number | string | null;
+  code: boolean;
+}
+
+/** A folded finding's parts as a table: `word` is what a part is ("pod"), rows in the detector's order. */
+export interface TPartTable {
+  word: string;
+  columns: Array<{ key: string; label: string; numeric: boolean }>;
+  rows: Array<{ key: string; startMs: number; endMs: number | null; cells: TPartCell[] }>;
+}
+
+/** The part table of `metrics` (lib/detect/parts.ts), null when the finding has no parts. */
+export function partTable(metrics: Metrics): TPartTable | null {
+  const parts = partsOf(metrics);
+  if (!parts.length) return null;
+  const word = partWord(metrics);
+  const cols = PART_COLUMNS[word] ?? [{ key: "key", label: word, as: "code" as const }];
+  return {
+    word,
+    columns: cols.map((c) => ({
+      key: c.key,
+      label: typeof c.label === "function" ? c.label(metrics, "") : c.label,
+      numeric: c.as !== "code" && c.as !== "text" && c.as !== "rhythm",
+    })),
+    rows: parts.map((p) => ({
+      key: p.key,
+      startMs: p.startMs,
+      endMs: p.endMs,
+      cells: cols.map((c) => {
+        const v = p[c.key];
+        return {
+          text: v === null || v === undefined ? "–" : valueOf(c, v).text,
+          sort: typeof v === "number" ? v : typeof v === "string" ? v : null,
+          code: c.as === "code",
+        };
+      }),
+    })),
+  };
+}
+
+/** `550 pods` / `1 pod`: a folded finding's parts counted, null without parts. */
+export function partsCount(metrics: Metrics): string | null {
+  const n = partsOf(metrics).length;
+  if (!n) return null;
+  const w = partWord(metrics);
+  return `${n.toLocaleString("en-US")} ${n === 1 ? w : `${w}s`}`;
+}
 
 /** Seconds with up to 3 decimals, trailing zeros dropped: `33.319`, `15`, `0.5`. */
 function secs(v: number): string {

@@ -75,7 +75,43 @@ function model(over: Partial<TMarkdownIncident> = {}): TMarkdownIncident {
         endMs: null,
         title: "Retry storm: 20 sandbox failures/min at peak (T+11.833 s), 20 attempts, 20 pods",
         explanation: "20 failed sandbox attempts from 20 pods.",
-        metrics: { pods: 20, attempts: 20, ratePerMin: 20, scope: "node" },
+        metrics: {
+          pods: 20,
+          attempts: 20,
+          ratePerMin: 20,
+          scope: "node",
+          partsOf: "pod",
+          parts: [
+            {
+              key: "kube-system/calico-node-x1",
+              startMs: T0 + 11_833,
+              endMs: null,
+              pod: "kube-system/calico-node-x1",
+              attempts: 5,
+              intervalS: 15.1,
+              jitterS: 0.3,
+              rhythm: "steady",
+              intervalsS: [15, 15.2, 14.8, 15.4],
+              firstAfterBootS: 11.833,
+              lastAfterBootS: 72.233,
+              recovered: false,
+            },
+            {
+              key: "kube-system/ebs-csi-node-2",
+              startMs: T0 + 12_000,
+              endMs: T0 + 12_000,
+              pod: "kube-system/ebs-csi-node-2",
+              attempts: 1,
+              intervalS: null,
+              jitterS: null,
+              rhythm: "few",
+              intervalsS: [],
+              firstAfterBootS: 12,
+              lastAfterBootS: 12,
+              recovered: true,
+            },
+          ],
+        },
         evidenceCount: 1,
       },
     ],
@@ -122,6 +158,22 @@ describe("renderIncidentMarkdown", () => {
       `| ip-10-20-30-40.ec2.internal | 2 of 2 \`${BOOT}\` | 2026-03-14 02:10:00.000 | 2026-03-14 02:11:17.493 | 77.5 s | journal boot separator | 2 | [open](https://bootline.example:8443/i/Ny6mY1b1DR-yb4uj/n/ip-10-20-30-40.ec2.internal/b/${BOOT}) |`,
     );
     expect(md).toContain("| 1 of 2 `inferred-1` | 2026-03-14 01:41:34.326 (approximate) |");
+  });
+
+  it("folds a storm's pods into one table under its finding, the numbers kept out of the list", () => {
+    expect(md).toContain(
+      [
+        "**2 pods:**",
+        "",
+        "| pod | attempts | median interval | largest gap from the median | rhythm | first failure | last failure |",
+        "|---|---:|---:|---:|---|---:|---:|",
+        "| `kube-system/calico-node-x1` | 5 | 15.1 s | 0.3 s | steady | T+11.833 s | T+72.233 s |",
+        "| `kube-system/ebs-csi-node-2` | 1 | – | – | too few attempts to judge | T+12.000 s | T+12.000 s |",
+        "",
+      ].join("\n"),
+    );
+    expect(md).not.toContain("intervalsS");
+    expect(md.match(/^\| pod \|/gm)).toHaveLength(1);
   });
 
   it("gives each finding its numbers and a permalink to its window with the finding selected", () => {

@@ -19,7 +19,7 @@ import { bootCheckPhrases, CHECKED_BY, type TBootCheck } from "@/lib/incidents/b
 import { fmtDuration, fmtOffset, fmtUtc } from "@/lib/view/format";
 import { bootPath, findingView, type TViewState } from "@/lib/view/view-state";
 import { escapeMarkdown, markdownCode, markdownLink, markdownTableCell } from "./escape";
-import { metricLines } from "./finding-metrics";
+import { metricLines, partTable, partsCount } from "./finding-metrics";
 
 export interface TMarkdownNote extends TAnnotation {
   nodeName: string;
@@ -58,6 +58,21 @@ const DETECTED_BY: Record<string, string> = {
   "runtime-start": "runtime start after silence",
   "first-event": "first event (approximate)",
 };
+
+/** A folded finding's parts (a storm's pods) as one table under the finding, nothing without parts. */
+function partsMd(f: TFindingView): string[] {
+  const t = partTable(f.metrics);
+  if (!t) return [];
+  const right = (numeric: boolean) => (numeric ? "---:" : "---");
+  return [
+    `**${escapeMarkdown(partsCount(f.metrics) ?? "")}:**`,
+    "",
+    `| ${t.columns.map((c) => markdownTableCell(c.label)).join(" | ")} |`,
+    `|${t.columns.map((c) => right(c.numeric)).join("|")}|`,
+    ...t.rows.map((r) => `| ${r.cells.map((c) => (c.code ? markdownCode(c.text) : markdownTableCell(c.text))).join(" | ")} |`),
+    "",
+  ];
+}
 
 /** One metric value: quoted log text (error classes, pods, paths) as a code span, numbers and words as text. */
 const metricValueMd = (text: string, code: boolean) => (code ? markdownCode(text) : escapeMarkdown(text));
@@ -171,6 +186,7 @@ export function renderIncidentMarkdown(m: TMarkdownIncident): string {
         .map((l) => `> ${escapeMarkdown(l)}`),
       "",
     );
+    out.push(...partsMd(f));
     const cause = causeOfFinding(f);
     if (cause) out.push(...causeMd(cause), "");
   });

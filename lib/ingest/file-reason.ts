@@ -63,7 +63,16 @@ export function nothingReadable(files: ReadonlyArray<DescribedFile & { path: str
   return `nothing in this bundle could be read (${unreadableSummary(files) || "empty upload"})`;
 }
 
-/** Throws `nothingReadable` unless some file was read with at least one record. */
+/**
+ * Input bootline refuses for a reason the user can act on (nothing readable: an empty archive,
+ * a binary file, archives nested too deep): its message is the whole story, so logs and the
+ * command line print it as one line, without a stack.
+ */
+export class RefusedInput extends Error {
+  override name = "RefusedInput";
+}
+
+/** Throws `RefusedInput` with `nothingReadable` unless some file was read with at least one record. */
 export function requireReadable(files: ReadonlyArray<DescribedFile & { path: string }>): void {
-  if (!files.some((f) => f.status === "read" && (f.counts?.records ?? 0) > 0)) throw new Error(nothingReadable(files));
+  if (!files.some((f) => f.status === "read" && (f.counts?.records ?? 0) > 0)) throw new RefusedInput(nothingReadable(files));
 }

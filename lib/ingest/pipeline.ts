@@ -28,7 +28,7 @@ import type { SqlConn } from "../db/sql";
 import type { AnalysedFile } from "../model/event";
 import { bundleCounts, plainReason, setFailed, setParsing, setReady, setRepeat } from "./bundle-status";
 import { storedOriginal } from "./enqueue-bundle";
-import { requireReadable } from "./file-reason";
+import { RefusedInput, requireReadable } from "./file-reason";
 import {
   canIngestByNode,
   ingestByNode,
@@ -61,12 +61,23 @@ export interface ProcessResult {
  */
 export type IngestWay = "auto" | "by-node" | "two-pass";
 
+/** Where `processBundle` writes what went wrong (the server log: `console`; the CLI quiets it without `--verbose`). */
+export type PipelineLog = Pick<Console, "error" | "warn">;
+
+/** `processBundle`'s options: the ingest way (`auto` unless a test takes one) and where errors are written (`console`). */
+export interface ProcessOptions {
+  way?: IngestWay;
+  log?: PipelineLog;
+}
+
 /**
  * Runs bundle `bundleId` through the pipeline (its row exists; the caller has claimed it). Never
  * throws for a bad bundle: it ends `failed` with a plain reason, the full error in the server log,
  * and none of its rows stored. Phase timings (ms) go to `Bundle.counts.timings`.
  */
-export async function processBundle(db: DbHandles, bundleId: string, way: IngestWay = "auto"): Promise<ProcessResult> {
+export async function processBundle(db: DbHandles, bundleId: string, opts: ProcessOptions = {}): Promise<ProcessResult> {
+  const way = opts.way ?? "auto";
+  const log = opts.log ?? console;
   const bundle = await db.prisma.bundle.findUniqueOrThrow({ where: { id: bundleId } });
   // the same upload already in the incident (enqueue-bundle.ts): recorded, nothing to ingest again
   if (bundle.duplicateOf) return { status: "ready", error: null, events: 0, findings: 0 };
@@ -138,7 +149,7 @@ export async function processBundle(db: DbHandles, bundleId: string, way: Ingest
       });
     }
     const { events, findings, failures } = stored;
-    if (failures.length) console.warn(`bundle ${bundleId}: detectors failed: ${failures.join("; ")}`);
+    if (failures.length) log.warn(`bundle ${bundleId}: detectors failed: ${failures.join("; ")}`);
     // after the commit: these log a failure and never fail the stored bundle
     await refreshPlannerStats(db.sql, bundleId);
     removeUploads(bundleId);
@@ -146,8 +157,9 @@ export async function processBundle(db: DbHandles, bundleId: string, way: Ingest
   } catch (e) {
     await report.settled();
     if (e instanceof RepeatOf) return repeatOf(db, bundleId, e.original);
-    // the whole error for the server log; users get one sentence (no stack, no server path)
-    console.error(`bundle ${bundleId} failed:`, e);
+    // the whole error for the server log (refused input: its reason, one line); users get one sentence (no stack, no server path)
+    if (e instanceof RefusedInput) log.warn(`bundle ${bundleId} refused: ${e.message}`);
+    else log.error(`bundle ${bundleId} failed:`, e);
     const message = plainReason(e);
     await setFailed(db.sql, bundleId, message);
     return { status: "failed", error: message, events: 0, findings: 0 };

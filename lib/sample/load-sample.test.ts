@@ -1,5 +1,6 @@
 /** The sample incident's story (its title and parameters) and its findings agree. */
 import { describe, expect, it } from "vitest";
+import { partsOf } from "../detect/parts";
 import { defaults as stormDefaults } from "../detect/retry-storm";
 import { generateScenario } from "./index";
 import { SAMPLE_PARAMS, SAMPLE_TITLE } from "./load-sample";
@@ -15,9 +16,12 @@ describe("sample incident", () => {
     expect(storm.metrics.pods).toBe(SAMPLE_PARAMS.pods);
     expect(storm.metrics.steadyPods).toBe(SAMPLE_PARAMS.pods);
     expect(Math.abs((storm.metrics.steadyMedianIntervalS as number) - SAMPLE_PARAMS.retryIntervalS)).toBeLessThan(0.8);
-    const pods = findings.filter((f) => f.detector === "retry-storm" && f.metrics.scope === "pod");
+    // one storm, its pods inside (not a finding per pod)
+    expect(findings.filter((f) => f.detector === "retry-storm")).toEqual([storm]);
+    const pods = partsOf(storm.metrics);
     expect(pods.length).toBe(SAMPLE_PARAMS.pods);
-    expect(Math.min(...pods.map((f) => f.metrics.attempts as number))).toBeGreaterThanOrEqual(stormDefaults.minPodAttempts);
+    expect(pods.every((p) => p.rhythm === "steady")).toBe(true);
+    expect(Math.min(...pods.map((p) => p.attempts as number))).toBeGreaterThanOrEqual(stormDefaults.minPodAttempts);
   });
 
   it("closes its window when calico-node writes the nodename", () => {

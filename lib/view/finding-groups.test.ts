@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { groupFindings } from "./finding-groups";
+import { foldedCounts, groupFindings } from "./finding-groups";
 
 const f = (id: number, detector: string, nodeName = "ip-10-0-0-1", bootKey = "b1") => ({ id, detector, nodeName, bootKey });
 
@@ -23,5 +23,26 @@ describe("groupFindings", () => {
     ]);
     // another boot of the same node is another group
     expect(groupFindings([f(1, "retry-storm", "n", "b1"), f(2, "retry-storm", "n", "b2")], 1).map((g) => g.folded.length)).toEqual([0, 0]);
+  });
+});
+
+describe("foldedCounts", () => {
+  it("counts folded findings with their parts: 1 storm, 550 pods", () => {
+    const pods = (n: number) => Array.from({ length: n }, (_, i) => ({ key: `ns/p${i}`, startMs: i, endMs: null }));
+    expect(
+      foldedCounts([
+        { detector: "sandbox-failure-window", metrics: { attempts: 7182 } },
+        { detector: "retry-storm", metrics: { scope: "node", partsOf: "pod", parts: pods(550) } },
+        { detector: "runtime-degradation", metrics: {} },
+      ]),
+    ).toBe("1 storm, 550 pods");
+    expect(
+      foldedCounts([
+        { detector: "retry-storm", metrics: { scope: "node", partsOf: "pod", parts: pods(6) } },
+        { detector: "retry-storm", metrics: { scope: "node", partsOf: "pod", parts: pods(7) } },
+        { detector: "retry-storm", metrics: { scope: "pods", partsOf: "pod", parts: pods(1) } },
+      ]),
+    ).toBe("2 storms, 13 pods · 1 retry rhythm, 1 pod");
+    expect(foldedCounts([{ detector: "x", metrics: {} }])).toBe("");
   });
 });

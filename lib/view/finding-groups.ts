@@ -39,3 +39,31 @@ export function groupFindings<F extends GroupableFinding>(findings: readonly F[]
   }
   return [...groups.values()];
 }
+
+/** What one folded finding is called when counted, by `detector:scope` (then by detector). */
+export const FOLDED_NOUNS: Record<string, [string, string]> = {
+  "retry-storm:node": ["storm", "storms"],
+  "retry-storm:pods": ["retry rhythm", "retry rhythms"],
+};
+
+/**
+ * The folded findings of one boot counted with their parts, for the boot table:
+ * `1 storm, 550 pods` (several kinds joined with ` · `); "" when none has parts.
+ */
+export function foldedCounts(findings: ReadonlyArray<{ detector: string; metrics: Record<string, unknown> }>): string {
+  const by = new Map<string, { n: number; parts: number; word: string; noun: [string, string] }>();
+  for (const f of findings) {
+    const parts = Array.isArray(f.metrics.parts) ? f.metrics.parts.length : 0;
+    if (!parts) continue;
+    const key = `${f.detector}:${String(f.metrics.scope ?? "")}`;
+    const noun = FOLDED_NOUNS[key] ?? FOLDED_NOUNS[f.detector] ?? [f.detector, f.detector];
+    const word = typeof f.metrics.partsOf === "string" ? f.metrics.partsOf : "part";
+    const g = by.get(key) ?? { n: 0, parts: 0, word, noun };
+    g.n++;
+    g.parts += parts;
+    by.set(key, g);
+  }
+  return [...by.values()]
+    .map((g) => `${g.n} ${g.n === 1 ? g.noun[0] : g.noun[1]}, ${g.parts.toLocaleString("en-US")} ${g.parts === 1 ? g.word : `${g.word}s`}`)
+    .join(" · ");
+}

@@ -17,7 +17,8 @@ import { plural } from "@/lib/detect/numbers";
 import { getDb } from "@/lib/db/connection";
 import { getBootChecks } from "@/lib/incidents/boot-checks";
 import { bundleWarnings } from "@/lib/incidents/bundle-warnings";
-import { getIncident, type TBundleView } from "@/lib/incidents/get-incident";
+import { getIncident, type TBundleView, type TFindingView, type TNodeSummary } from "@/lib/incidents/get-incident";
+import { foldedCounts } from "@/lib/view/finding-groups";
 import { fmtUtc } from "@/lib/view/format";
 import { bootPath, findingView } from "@/lib/view/view-state";
 
@@ -89,7 +90,12 @@ export default async function IncidentPage({ params }: { params: Params }) {
 
       <section className="panel" aria-labelledby="nodes-h">
         <h2 id="nodes-h">Nodes and boots</h2>
-        <NodesBoots incidentId={inc.id} nodes={inc.nodes} running={inc.bundles.filter((b) => b.status !== "ready" && b.status !== "failed").map((b) => b.id)} />
+        <NodesBoots
+          incidentId={inc.id}
+          nodes={inc.nodes}
+          folded={foldedByBoot(inc)}
+          running={inc.bundles.filter((b) => b.status !== "ready" && b.status !== "failed").map((b) => b.id)}
+        />
         {inc.nodes.reduce((n, x) => n + x.boots.length, 0) >= 2 && (
           <CompareForm incidentId={inc.id} allBootIds={inc.nodes.flatMap((n) => n.boots.map((b) => b.id)).slice(0, 8)} />
         )}
@@ -114,6 +120,7 @@ export default async function IncidentPage({ params }: { params: Params }) {
               <FindingItem
                 f={f}
                 showNode
+                incidentId={inc.id}
                 actions={
                   <Link className="btn small" href={bootPath(inc.id, f.nodeName, f.bootKey, findingView(f))}>
                     open in timeline →
@@ -135,6 +142,17 @@ export default async function IncidentPage({ params }: { params: Params }) {
       </section>
     </>
   );
+}
+
+/** Per boot id, its folded findings counted with their parts ("1 storm, 550 pods"). */
+function foldedByBoot(inc: { nodes: TNodeSummary[]; findings: TFindingView[] }): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const n of inc.nodes)
+    for (const b of n.boots) {
+      const text = foldedCounts(inc.findings.filter((f) => f.nodeName === n.name && f.bootKey === b.bootKey));
+      if (text) out[b.id] = text;
+    }
+  return out;
 }
 
 /** Near the top of the page: which bundles were stored with warnings (the details are in each bundle, below). */

@@ -93,6 +93,20 @@ describe("the ingest queue's settings (pg-boss)", () => {
     expect(jobs.length).toBeGreaterThan(0);
     expect(jobs).toEqual(jobs.map(() => expected));
     await vi.waitFor(async () => expect((await status(id)).status).toBe("ready"), { timeout: 60_000, interval: 100 });
+    // its search index is built in the background (CREATE INDEX CONCURRENTLY), scheduled before
+    // its job ends: both done before the next test locks "Event"
+    const { searchIndexPending } = await import("../lib/search/search-index");
+    await vi.waitFor(
+      async () => {
+        const [open] = await db.sql.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pgboss.job WHERE data->>'bundleId' = $1 AND state IN ('created', 'retry', 'active')`,
+          [id],
+        );
+        expect(open.n).toBe(0);
+        expect(searchIndexPending(id)).toBe(false);
+      },
+      { timeout: 60_000, interval: 100 },
+    );
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * `tsx scripts/cpu-profile-table.ts <dir> [--min-ms N]`: where the CPU time of a profiled ingest
+ * `tsx scripts/cpu-profile-table.ts <dir> [--threads]`: where the CPU time of a profiled ingest
  * went, as a Markdown table (docs/benchmarks.md keeps one). `<dir>` holds the `.cpuprofile` files
  * `node --cpu-prof --cpu-prof-dir=<dir>` wrote, one per thread (the bench's ingest child with
  * NODE_OPTIONS set: its main thread and every ingest thread; the bench's own process writes one
@@ -13,10 +13,11 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string };
+  callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
 }
 interface Profile {
@@ -30,9 +31,11 @@ const STEPS: Array<[string, RegExp]> = [
   ["search postings (words per event)", /lib\/search\/thread-words/],
   ["COPY to the database (pg, copy streams)", /pg-copy-streams|node_modules\/pg|lib\/db\/sql\.ts/],
   ["source-block compression", /source-block-codec|toSourceBlocks/],
-  ["density rollup", /nodeRows.*density|density/],
-  ["detectors", /lib\/detect\/|detect-boot|detectBoot|finding-rows/],
-  ["row encoding (COPY text)", /ingest-tasks\.ts.*(nodeRows|RowChunks|IsoTimes|add|of)|copyText|copyJson|copyTail|message-fields|boot-event/],
+  ["detectors", /lib\/detect\/|detect-boot|detectBoot|finding-rows|rule-files/],
+  [
+    "row encoding and density rollup (nodeRows)",
+    /ingest-tasks\.ts (nodeRows|add|of|flush|done|newChunk)$|copyText|copyJson|copyTail|message-fields|boot-event/,
+  ],
   ["spill to disk and back", /lib\/ingest\/spill/],
   ["boots and clock skew", /lib\/normalise\/boots|clock-skew|analyseNode/],
   ["redaction", /lib\/redact\//],
@@ -61,6 +64,32 @@ function stepOf(frames: ProfileNode["callFrame"][]): string {
   return "node and libraries, called from no project frame";
 }
 
+/**
+ * The ingest threads run a bundle (.build/*.mjs, scripts/build-worker.mjs) whose modules each
+ * start after a `// lib/…` comment: a frame there is given the source module it came from.
+ */
+const bundleMaps = new Map<string, Array<[number, string]>>();
+function sourceOf(f: ProfileNode["callFrame"]): ProfileNode["callFrame"] {
+  if (!/\/\.build\/[^/]+\.mjs$/.test(f.url)) return f;
+  let map = bundleMaps.get(f.url);
+  if (!map) {
+    map = [];
+    readFileSync(fileURLToPath(f.url), "utf8")
+      .split("\n")
+      .forEach((l, i) => {
+        const m = /^\/\/ ((?:lib|node_modules)\/\S+)$/.exec(l);
+        if (m) map!.push([i, m[1]]);
+      });
+    bundleMaps.set(f.url, map);
+  }
+  let mod = "";
+  for (const [line, m] of map) {
+    if (line > f.lineNumber) break;
+    mod = m;
+  }
+  return { ...f, url: `/${mod}` };
+}
+
 function main() {
   const dir = process.argv[2];
   if (!dir) throw new Error("usage: cpu-profile-table.ts <dir>");
@@ -69,6 +98,8 @@ function main() {
   for (const name of readdirSync(dir).filter((n) => n.endsWith(".cpuprofile"))) {
     const p = JSON.parse(readFileSync(path.join(dir, name), "utf8")) as Profile;
     if (p.nodes.some((n) => n.callFrame.url.includes("scripts/bench.ts"))) continue;
+    // --threads: the ingest threads' profiles alone (those running the built bundle)
+    if (process.argv.includes("--threads") && !p.nodes.some((n) => /\/\.build\/[^/]+\.mjs$/.test(n.callFrame.url))) continue;
     files++;
     const byId = new Map(p.nodes.map((n) => [n.id, n]));
     const parent = new Map<number, number>();
@@ -79,7 +110,7 @@ function main() {
       let step = stepCache.get(id);
       if (!step) {
         const frames: ProfileNode["callFrame"][] = [];
-        for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) frames.push(byId.get(at)!.callFrame);
+        for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) frames.push(sourceOf(byId.get(at)!.callFrame));
         step = stepOf(frames);
         stepCache.set(id, step);
       }

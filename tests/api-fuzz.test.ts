@@ -41,6 +41,8 @@ beforeAll(async () => {
   const [e] = await db.sql.query<{ id: string }>(`SELECT id::text FROM "Event" WHERE "incidentId" = $1 LIMIT 1`, [ids.incidentId]);
   const [f] = await db.sql.query<{ id: number }>(`SELECT id FROM "Finding" WHERE "incidentId" = $1 LIMIT 1`, [ids.incidentId]);
   ids.bootId = String(b.id);
+  VALID.a.push(ids.bootId);
+  VALID.b.push(ids.bootId);
   ids.nodeId = String(b.nodeId);
   ids.eventId = e.id;
   ids.findingId = String(f?.id ?? 1);
@@ -132,6 +134,8 @@ const QUERY_KEYS = [
   "pat",
   "xpat",
   "bins",
+  "a",
+  "b",
 ];
 const VALID: Record<string, string[]> = {
   from: ["2026-03-14T02:00:00Z", "1773453600000", "0"],
@@ -153,6 +157,9 @@ const VALID: Record<string, string[]> = {
   pat: ["zzzzzz"],
   xpat: ["a1,b2", "zzzzzz"],
   bins: ["4", "40"],
+  // the seeded boot's id is added once it is stored (beforeAll)
+  a: ["1"],
+  b: ["2"],
 };
 const query = fc
   .array(
@@ -223,6 +230,7 @@ const ROUTES: Array<{ mod: string; method: string; params: Array<keyof typeof id
   { mod: "incidents/[incidentId]/boots/[bootId]/events/count", method: "GET", params: ["incidentId", "bootId"] },
   { mod: "incidents/[incidentId]/boots/[bootId]/events/facets", method: "GET", params: ["incidentId", "bootId"] },
   { mod: "incidents/[incidentId]/boots/[bootId]/patterns", method: "GET", params: ["incidentId", "bootId"] },
+  { mod: "incidents/[incidentId]/diff", method: "GET", params: ["incidentId"] },
   { mod: "incidents/[incidentId]/boots/[bootId]/timeline.svg", method: "GET", params: ["incidentId", "bootId"] },
   { mod: "preview", method: "POST", params: [], body: "json" },
   { mod: "auth/sign-in", method: "POST", params: [], body: "form" },

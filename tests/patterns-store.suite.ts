@@ -12,6 +12,7 @@ import { getIncidentReport } from "../lib/incidents/get-incident-report";
 import { enqueueBundle } from "../lib/ingest/enqueue-bundle";
 import { processBundle } from "../lib/ingest/pipeline";
 import { countEvents } from "../lib/queries/count-events";
+import { getBootDiff } from "../lib/queries/get-boot-diff";
 import { getBootPatterns } from "../lib/queries/get-boot-patterns";
 import { getEventsPage } from "../lib/queries/get-events-page";
 import { withPatternFilter } from "../lib/queries/pattern-filter";
@@ -88,6 +89,22 @@ export function patternsStoreSuite(): void {
       stoppedCount: 1,
       top: [{ template: failing.template, key: failing.key, count: 12, firstT: 42, firstId: failing.firstId }],
     });
+
+    // what changed from boot 1 to boot 2, each row linking into both timelines at its first event
+    const diff = await getBootDiff({ incidentId, a: boots[0].id, b: boots[1].id });
+    expect(diff?.rows.filter((r) => r.dimension === "pattern").map((r) => [r.value, r.change, r.a.count, r.b.count, r.a.firstT, r.b.firstT])).toEqual([
+      ["Failed to create pod sandbox for pod <*> stat <*> no such file or directory", "only-b", 0, 12, null, 42],
+      ["Started kube-proxy with mode iptables after <*>", "only-a", 3, 0, 29, null],
+    ]);
+    const sandboxRow = diff!.rows.find((r) => r.dimension === "pattern" && r.change === "only-b")!;
+    expect(sandboxRow.hrefA).toBeNull();
+    expect(sandboxRow.hrefB).toContain(`pat=${failing.key}`);
+    expect(sandboxRow.hrefB).toContain(`ev=${failing.firstId}`);
+    expect(diff!.rows.filter((r) => r.dimension === "component").map((r) => [r.value, r.change, r.a.count, r.b.count])).toEqual([
+      ["kube-proxy", "only-a", 3, 0],
+      // 20 pulls before, 30 pulls and 12 sandbox failures after: more than twice
+      ["containerd", "more-in-b", 20, 42],
+    ]);
 
     const report = await getIncidentReport(db, incidentId);
     const [b1, b2] = report.nodes[0].boots;

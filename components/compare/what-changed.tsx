@@ -1,0 +1,56 @@
+/**
+ * The compare page's "what changed" between its first two boots: message templates, event
+ * kinds, error classes and components present in one boot only or whose counts differ by more
+ * than twice, with both counts and both first T+; each count links into that boot's timeline at
+ * the row's first event (filtered to the template or kind).
+ */
+import Link from "next/link";
+import type { TBootDiff } from "@/lib/queries/get-boot-diff";
+import { fmtCount } from "@/lib/view/format";
+
+const DIM_LABELS = { pattern: "template", kind: "kind", errorClass: "error class", component: "component" } as const;
+const CHANGE_LABELS = { "only-a": "only in A", "only-b": "only in B", "more-in-a": "more in A", "more-in-b": "more in B" } as const;
+const fmtT = (s: number | null) => (s === null ? "–" : `T+${s.toFixed(1)}s`);
+
+function Side({ s, href }: { s: { count: number; firstT: number | null }; href: string | null }) {
+  const text = `${fmtCount(s.count)} · ${fmtT(s.firstT)}`;
+  return <td className="mono">{href ? <Link href={href}>{text}</Link> : text}</td>;
+}
+
+export function WhatChanged({ diff }: { diff: TBootDiff }) {
+  return (
+    <section className="panel" aria-labelledby="changed-h" data-testid="what-changed">
+      <h2 id="changed-h">What changed</h2>
+      <p className="muted small">
+        A: {diff.a.node} boot {diff.a.bootKey.slice(0, 12)} · B: {diff.b.node} boot {diff.b.bootKey.slice(0, 12)}. Counts and the first event's T+ in each; a
+        count opens that boot's timeline at its first event.
+      </p>
+      {diff.rows.length === 0 ? (
+        <p className="muted">No template, kind, error class or component in one boot only, and no count more than twice the other.</p>
+      ) : (
+        <table className="pat-table small">
+          <thead>
+            <tr>
+              <th>what</th>
+              <th>change</th>
+              <th>value</th>
+              <th>A</th>
+              <th>B</th>
+            </tr>
+          </thead>
+          <tbody>
+            {diff.rows.map((r) => (
+              <tr key={`${r.dimension}\t${r.value}`} data-testid="changed-row" data-dimension={r.dimension}>
+                <td>{DIM_LABELS[r.dimension]}</td>
+                <td>{CHANGE_LABELS[r.change]}</td>
+                <td className="mono pat-template">{r.value}</td>
+                <Side s={r.a} href={r.hrefA} />
+                <Side s={r.b} href={r.hrefB} />
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -24,7 +24,7 @@ import { useElementWidth } from "./use-element-width";
 
 export const LANE_H = 44;
 const WINDOW_ROW_H = 26;
-const MS_ROW_H = 17;
+const MS_ROW_H = 26;
 const MIN_DRAG_PX = 4;
 /** height of one row of finding bands, px */
 const FINDING_ROW_H = 24;

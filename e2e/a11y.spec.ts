@@ -76,3 +76,19 @@ test("the timeline's skip link takes the keyboard to the events table", async ({
   }
   expect(presses).toBeLessThan(20);
 });
+
+/** Targets smaller than 24 by 24 px without the room around them WCAG 2.2 asks (axe `target-size`), one line each. */
+async function smallTargets(page: Page): Promise<string[]> {
+  const r = await new AxeBuilder({ page }).withRules(["target-size"]).analyze();
+  return r.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(" ")}`));
+}
+
+for (const [name, url, ready] of PAGES.filter(([n]) => n === "incident" || n === "timeline")) {
+  test(`${name} page: every touch target at least 24 px or with room around it (WCAG 2.2 target size)`, async ({ page }) => {
+    await page.goto(url(sample));
+    await expect(page.getByTestId(ready)).toBeVisible();
+    if (name === "timeline") await expect(page.getByTestId("lanes-chart")).toHaveAttribute("data-ready", "true");
+    await page.waitForLoadState("networkidle");
+    expect(await smallTargets(page)).toEqual([]);
+  });
+}

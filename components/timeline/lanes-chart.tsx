@@ -24,7 +24,7 @@ import { useElementWidth } from "./use-element-width";
 
 export const LANE_H = 44;
 const WINDOW_ROW_H = 26;
-const MS_ROW_H = 17;
+const MS_ROW_H = 26;
 const MIN_DRAG_PX = 4;
 /** height of one row of finding bands, px */
 const FINDING_ROW_H = 24;
@@ -238,7 +238,13 @@ export function LanesChart(p: TLanesChartProps) {
               </label>
               <div className="tl-plot">
                 {on && s && <LaneSparkline data={s.data} from={p.from} to={p.to} max={s.max} color={LANE_COLORS[lane]} height={LANE_H} />}
-                {on && s && s.total === 0 && <span className="tl-empty">no events in view</span>}
+                {on && s && ready && s.total === 0 && <span className="tl-empty">no events in view</span>}
+                {/* an empty lane never means "still loading": it says so until its first counts are in */}
+                {on && !s && (
+                  <span className="tl-empty" data-testid="lane-loading" aria-live="polite">
+                    loading events…
+                  </span>
+                )}
               </div>
             </div>
           );

@@ -82,7 +82,9 @@ describe("kubectl get events -w", () => {
     '1s          Normal    Pulled                   pod/web-5f7c9-abcde       Container image "nginx:1.25" already present on machine',
   ];
 
-  it("without print times: every row at its latest bound, none before a row printed above it", () => {
+  it("without print times: an event printed again lies its span after its first printing; none before a row printed above it", () => {
+    // a watch prints each update as it happens, ages `0s`: the aggregate event's `(x2 over 3s)`
+    // printing came 3 s after its first (`0s`, count 1), so the rows span 3 s, not one second
     const collectedMs = Date.UTC(2023, 0, 2, 3, 10, 0);
     const f = parseFile("watch.txt", rows.join("\n"), { collectedMs });
     expect(f.records.map((r) => r.k8sEvent?.reason)).toEqual([
@@ -92,10 +94,34 @@ describe("kubectl get events -w", () => {
       "FailedCreatePodSandBox",
       "Pulled",
     ]);
-    // the last row's `1s` bounds all of them: 03:09:59
-    expect(new Set(f.records.map((r) => iso(r.ts)))).toEqual(new Set(["2023-01-02T03:09:59.000Z"]));
+    // the last row's `1s` bounds the update at 03:09:59; its first printing 3 s earlier, and the rows above it no later
+    expect(f.records.map((r) => iso(r.ts))).toEqual([
+      "2023-01-02T03:09:56.000Z",
+      "2023-01-02T03:09:56.000Z",
+      "2023-01-02T03:09:56.000Z",
+      "2023-01-02T03:09:59.000Z",
+      "2023-01-02T03:09:59.000Z",
+    ]);
     expect(f.counts.outOfOrder).toBe(0);
-    expect(iso(f.records[3].k8sEvent?.firstMs)).toBe("2023-01-02T03:09:57.000Z");
+    expect(iso(f.records[3].k8sEvent?.firstMs)).toBe("2023-01-02T03:09:56.000Z");
+    expect(iso(f.records[2].k8sEvent?.firstMs)).toBe("2023-01-02T03:09:56.000Z");
+  });
+
+  it("a watch of a 15 s retry storm: 14 printings of one event span 195 s, one every 15 s", () => {
+    const lines = ["$ kubectl get events -n kube-system -w", "LAST SEEN   TYPE      REASON                   OBJECT                        MESSAGE"];
+    const fmt = (s: number) => (s >= 60 ? `${Math.floor(s / 60)}m${s % 60 ? `${s % 60}s` : ""}` : `${s}s`);
+    for (let k = 1; k <= 14; k++) {
+      const age = k === 1 ? "0s" : `0s (x${k} over ${fmt(15 * (k - 1))})`;
+      lines.push(`${age.padEnd(26)}  Warning   FailedCreatePodSandBox   pod/calico-kube-ctrl-7d9f8-xk2lq   ${fail(`s${k}`)}`);
+    }
+    const collectedMs = Date.UTC(2023, 0, 2, 3, 10, 0);
+    const f = parseFile("watch.txt", lines.join("\n"), { collectedMs });
+    expect(f.records).toHaveLength(14);
+    const ts = f.records.map((r) => r.ts as number);
+    expect((ts[13] - ts[0]) / 1000).toBe(195);
+    expect(ts.slice(1).map((t, i) => (t - ts[i]) / 1000)).toEqual(Array(13).fill(15));
+    expect(iso(ts[13])).toBe("2023-01-02T03:10:00.000Z");
+    expect(f.records[13].k8sEvent?.count).toBe(14);
   });
 
   it("behind a print time: each row at its own print time", () => {

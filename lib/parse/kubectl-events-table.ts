@@ -38,6 +38,7 @@
  * decoded (helpers/html-entities.ts).
  */
 import { decodeEntities } from "./helpers/html-entities";
+import { timeWatchSeries, watchSpans } from "./helpers/kube-watch";
 import { type Age, keepPrintOrder, type PendingAgeRecord, parseAge, parseAgeColumn, settleAges } from "./helpers/kube-age";
 import {
   AGE,
@@ -422,7 +423,13 @@ class EventsTableParser implements LineParser {
         (p.record.fields as Record<string, string>).pod = ev.namespace ? `${ev.namespace}/${ev.objectName}` : ev.objectName;
     }
     settleAges(this.pending, this.collectedMs, this.fromPrintTime);
-    if (this.watch && !this.fromPrintTime) keepPrintOrder(this.pending);
+    if (this.watch && !this.fromPrintTime) {
+      // every row at its latest bound in print order, then each event's rows from its last printing back by their spans
+      const spans = watchSpans(this.pending);
+      keepPrintOrder(this.pending);
+      timeWatchSeries(this.pending, spans);
+      keepPrintOrder(this.pending);
+    }
   }
 }
 

@@ -38,6 +38,19 @@ describe("tool prefixes", () => {
     expect(iso(f.records[0])).toBe("2025-05-19T04:20:11.305Z");
   });
 
+  it("stern's `<pod> <container>` in front of Calico lines: fields, not the node (the stamp's date is no container)", () => {
+    const text = [
+      `calico-node-x7k2p calico-node ${CALICO}`,
+      'calico-node-x7k2p calico-node 2025-05-19 04:20:11.410 [INFO][4123] felix/int_dataplane.go 1950: Received interface update msg=&intdataplane.ifaceUpdate{Name:"cali12ab", State:"up"}',
+    ].join("\n");
+    const f = parseFile("stern.txt", text, {});
+    expect(f.format).toBe("calico-cni");
+    expect(pasteInfo(f)?.prefix).toEqual(["pod-container"]);
+    expect(f.counts).toMatchObject({ lines: 2, records: 2, skipped: 0 });
+    expect(f.records[0].fields).toMatchObject({ prefixPod: "calico-node-x7k2p", prefixContainer: "calico-node" });
+    expect(f.records[0].host).toBeUndefined();
+  });
+
   it("`--timestamps` under `--prefix` in front of klog: the component's own stamp wins", () => {
     const text = [
       `[pod/kube-proxy-9xk2p/kube-proxy] 2025-05-19T04:20:09.900000000Z ${KLOG_1}`,

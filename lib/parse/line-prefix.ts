@@ -99,9 +99,12 @@ export const KUBETAIL: PrefixLayer = {
   },
 };
 
+/** a container name is never the date of the line's own stamp (`<pod> <container> 2024-04-12 09:15:07.100 …`) */
+const NOT_DATE = "(?!\\d{4}-\\d{2}-\\d{2}[ T])";
+
 export const POD_CONTAINER: PrefixLayer = {
   name: "pod-container",
-  re: new RegExp(`^(?:(${LABEL}) (?=${DNS} ${LABEL} ))?(${DNS}) (${LABEL}) `),
+  re: new RegExp(`^(?:(${LABEL}) (?=${DNS} ${NOT_DATE}${LABEL} ))?(${DNS}) ${NOT_DATE}(${LABEL}) `),
   facts(m, out) {
     if (m[1] !== undefined) out.namespace = m[1];
     out.pod = m[2];

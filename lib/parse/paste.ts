@@ -10,7 +10,7 @@
  *   on, never a node.
  * - Paste furniture, also banner `header` (`Furniture`): a command typed without a prompt
  *   (`journalctl -xeu kubelet`, `sudo crictl ps`, `KUBECONFIG=… kubectl -n kube-system describe pod x`),
- *   logcli's `Common labels: {…}` line, kubectl's notices (`Defaulted container "x" out of: a, b`,
+ *   logcli's `Common labels: {…}` line, a chat client's author line (`Jane Doe  9:41 AM`), kubectl's notices (`Defaulted container "x" out of: a, b`,
  *   `Defaulting container name to x.`,
  *   `Use 'kubectl describe pod/x -n ns' to see all of the containers in this pod.`), elision marks
  *   (`...`, `…`, `[...]`, `(...)`, `<snip>`, `... 40 more lines`), horizontal rules (4+ `-`/`=`),
@@ -72,6 +72,12 @@ const NOTICE =
 /** Header of a table with no time column (crictl pods/ps/images, docker ps, kubectl get pods/nodes). */
 const TABLE_HEAD =
   /^(?:POD ID {2,}CREATED {2,}STATE {2,}NAME|CONTAINER(?: ID)? {2,}IMAGE {2,}(?:CREATED|COMMAND)|IMAGE {2,}TAG {2,}IMAGE ID|(?:NAMESPACE {2,})?NAME {2,}(?:READY {2,}STATUS|STATUS {2,}ROLES))/;
+/**
+ * The author line a chat client puts over a copied message: a name (one to four words, the first
+ * capitalised), one or two blanks, and the message's time, and nothing after it (Slack `Jane Doe
+ * 9:41 AM`, `Today at 9:41 AM`, Teams `Jane Doe 09:41`); Slack's `APP` tag of a bot may sit between.
+ */
+const CHAT_AUTHOR = /^\p{Lu}[\p{L}.'-]*(?: [\p{L}.'-]+){0,3}(?: APP)? {1,2}(?:(?:Today|Yesterday) at )?\d{1,2}:\d{2}(?: ?[AaPp]\.?[Mm]\.?)?\s*$/u;
 /** A line of closing quotes/backticks only (the tail of a quoted or inline-code row). */
 const QUOTE_TAIL = /^\s*["'`]{1,3}\s*$/;
 /** HTML tags of a GitHub issue body (`<details>`, `<summary>title</summary>`, `</details>`, `<pre>`, `<br/>`). */
@@ -180,7 +186,7 @@ export function isPasteBanner(line: string): boolean {
     if ((c === 80 || c === 98 || c === 115 || c === 122 || line.charCodeAt(1) === 58) && PROMPT.test(line)) return true;
     if (c >= 48 && c <= 57) return false;
     if (line.length >= 400) return false;
-    if (COMMAND.test(line) || NOTICE.test(line) || TABLE_HEAD.test(line)) return true;
+    if (COMMAND.test(line) || NOTICE.test(line) || TABLE_HEAD.test(line) || CHAT_AUTHOR.test(line)) return true;
     return (c === 104 && LINK_LINE.test(line)) || (c === 115 && STREAM_CLOSED.test(line));
   }
   return false;

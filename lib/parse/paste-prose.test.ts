@@ -55,7 +55,9 @@ describe("prose typed around a paste", () => {
   it("a chat thread copied whole: the authors' name-and-time lines are banners, the journal line between them is read", () => {
     const journal =
       'Apr 12 09:15:07 node-3 kubelet[4120]: E0412 09:15:07.482113    4120 remote_runtime.go:176] "RunPodSandbox from runtime service failed" err="rpc error: code = Unknown desc = failed to setup network for sandbox \\"7c1d\\": plugin type=\\"calico\\" failed (add): stat /var/lib/calico/nodename: no such file or directory"';
-    const text = ["Jane Doe  9:41 AM", "here is what kubelet says after the reboot:", journal, "Sam O'Neil  9:43 AM", "Today at 9:44 AM", "same here"].join("\n");
+    const text = ["Jane Doe  9:41 AM", "here is what kubelet says after the reboot:", journal, "Sam O'Neil  9:43 AM", "Today at 9:44 AM", "same here"].join(
+      "\n",
+    );
     const f = parseFile("thread.txt", text, { year: 2024 });
     expect(f.format).toBe("journal-short");
     expect(f.records).toHaveLength(1);

@@ -7,7 +7,7 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { buildTarGz } from "../lib/bundle/tar-build";
 import { BOOTS, NODES, RARE_SANDBOX, searchFixtureFiles } from "../lib/search/search-fixture";
 import { seedIncident } from "./fixtures";
@@ -24,14 +24,25 @@ async function threeNodesBundle(): Promise<string> {
   return file;
 }
 
+/**
+ * Search `q` on an incident page just opened: text typed before the page hydrated is reset by
+ * React, so the search is typed again until the page took it (the query is in the URL).
+ */
+async function searchFreshPage(page: Page, q: string): Promise<void> {
+  await expect(async () => {
+    await page.getByTestId("incident-search-input").fill(q);
+    await page.getByTestId("incident-search-submit").click();
+    await expect(page).toHaveURL((u) => u.searchParams.get("search") === q, { timeout: 5_000 });
+  }).toPass({ timeout: 60_000 });
+}
+
 test("incident search for a sandbox id: exact counts per node boot, each hit opens its boot at that event", async ({ page, request }, info) => {
   test.setTimeout(180_000);
   const incidentId = await seedIncident(request, await threeNodesBundle(), uniqueTitle(info, "search"));
   const [n1, , n3] = NODES;
 
   await page.goto(`/i/${incidentId}`);
-  await page.getByTestId("incident-search-input").fill(RARE_SANDBOX);
-  await page.getByTestId("incident-search-submit").click();
+  await searchFreshPage(page, RARE_SANDBOX);
   await expect(page.getByTestId("incident-search-summary")).toContainText("3 events");
   const groups = page.getByTestId("incident-search-group");
   await expect(groups).toHaveCount(2);
@@ -61,8 +72,7 @@ test("incident search for a sandbox id: exact counts per node boot, each hit ope
   // the id cut short as crictl prints it (13 hex digits): the same three events as whole words;
   // a part from its middle is no word, but as part of a word it finds them too
   await page.goto(`/i/${incidentId}`);
-  await page.getByTestId("incident-search-input").fill(RARE_SANDBOX.slice(0, 13));
-  await page.getByTestId("incident-search-submit").click();
+  await searchFreshPage(page, RARE_SANDBOX.slice(0, 13));
   await expect(page.getByTestId("incident-search-summary")).toContainText("3 events");
   await expect(page.getByTestId("incident-search-summary")).toContainText("(whole words)");
   await expect(page.getByTestId("incident-search-group")).toHaveCount(2);

@@ -11,6 +11,7 @@
  * …) as fields. Lines without a time keep a null time (the CRI envelope, when there is one, gives
  * it). zap (`"ts":`) and istio (`"scope":`) JSON lines are refused.
  */
+import { otherFields } from "./helpers/json-fields";
 import { type ComponentLine, componentRecord } from "./helpers/component-line";
 import { LOGRUS_LEVELS } from "./helpers/logfmt";
 import { sniffRatio } from "./helpers/sniff-util";
@@ -39,12 +40,7 @@ export function parseCiliumJson(s: string): ComponentLine | null {
   }
   if (obj.scope !== undefined) return null; // istio
   const out: ComponentLine = { time, severity: sev, message: typeof obj.msg === "string" ? obj.msg : "", component: "cilium" };
-  let fields: Record<string, string> | undefined;
-  for (const k in obj) {
-    if (k === "level" || k === "time" || k === "msg") continue;
-    const v = obj[k];
-    (fields ??= {})[k] = typeof v === "string" ? v : JSON.stringify(v);
-  }
+  const fields = otherFields(obj, "level", "time", "msg");
   if (fields) out.fields = fields;
   return out;
 }

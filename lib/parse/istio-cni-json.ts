@@ -7,6 +7,7 @@
  * regex rejects other lines; only matching lines are decoded with JSON.parse. `scope` and every
  * other key except level/time/msg become fields (non-string values as JSON text).
  */
+import { otherFields } from "./helpers/json-fields";
 import { type ComponentLine, componentRecord } from "./helpers/component-line";
 import { LOGRUS_LEVELS } from "./helpers/logfmt";
 import { sniffRatio } from "./helpers/sniff-util";
@@ -30,12 +31,7 @@ export function parseIstioJson(s: string): ComponentLine | null {
     return null;
   }
   const out: ComponentLine = { time, severity: sev, message: typeof obj.msg === "string" ? obj.msg : "", component: "istio-cni" };
-  let fields: Record<string, string> | undefined;
-  for (const k in obj) {
-    if (k === "level" || k === "time" || k === "msg") continue;
-    const v = obj[k];
-    (fields ??= {})[k] = typeof v === "string" ? v : JSON.stringify(v);
-  }
+  const fields = otherFields(obj, "level", "time", "msg");
   if (fields) out.fields = fields;
   return out;
 }

@@ -20,6 +20,7 @@
  * record, read as far as it goes. A file may mix in klog text lines (a few startup lines): they are
  * read as klog.
  */
+import { otherFields } from "./helpers/json-fields";
 import { type ComponentLine, componentRecord } from "./helpers/component-line";
 import { klogComponentFromPath, parseKlogText } from "./klog";
 import { sniffRatio } from "./helpers/sniff-util";
@@ -56,12 +57,7 @@ function fromObject(obj: Record<string, unknown>, int: string, frac: string): Co
     message: typeof obj.msg === "string" ? obj.msg : "",
     component: null,
   };
-  let fields: Record<string, string> | undefined;
-  for (const k in obj) {
-    if (k === "ts" || k === "msg" || k === "v") continue;
-    const v = obj[k];
-    (fields ??= {})[k] = typeof v === "string" ? v : JSON.stringify(v);
-  }
+  const fields = otherFields(obj, "ts", "msg", "v");
   if (fields) out.fields = fields;
   return out;
 }

@@ -14,6 +14,7 @@
  * with `subsys` is the Cilium agent's. zap (`"ts":`), istio (`"scope":`) and slog lines
  * (`{"time":` first, cilium-json.ts) are not this format.
  */
+import { otherFields } from "./helpers/json-fields";
 import { type ComponentLine, componentRecord, indentedContinuation } from "./helpers/component-line";
 import { LOGRUS_LEVELS } from "./helpers/logfmt";
 import { sniffRatio } from "./helpers/sniff-util";
@@ -40,12 +41,7 @@ export function parseLogrusJson(s: string): ComponentLine | null {
   const time = parseIsoStamp(obj.time);
   if (!time) return null;
   const out: ComponentLine = { time, severity: sev, message: obj.msg, component: obj.subsys !== undefined ? "cilium" : null };
-  let fields: Record<string, string> | undefined;
-  for (const k in obj) {
-    if (k === "level" || k === "time" || k === "msg") continue;
-    const v = obj[k];
-    (fields ??= {})[k] = typeof v === "string" ? v : JSON.stringify(v);
-  }
+  const fields = otherFields(obj, "level", "time", "msg");
   if (fields) out.fields = fields;
   return out;
 }

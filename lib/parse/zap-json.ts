@@ -11,6 +11,7 @@
  * keys become fields. The component comes from the path (`aws-routed-eni/` → aws-vpc-cni, `multus`
  * → multus), else from the `logger` key, else `zap`.
  */
+import { otherFields } from "./helpers/json-fields";
 import { type ComponentLine, componentRecord } from "./helpers/component-line";
 import { LOGRUS_LEVELS } from "./helpers/logfmt";
 import { sniffRatio } from "./helpers/sniff-util";
@@ -35,12 +36,7 @@ export function parseZapJson(s: string): ComponentLine | null {
     return null;
   }
   const out: ComponentLine = { time, severity: LOGRUS_LEVELS[m[1]], message: typeof obj.msg === "string" ? obj.msg : "", component: null };
-  let fields: Record<string, string> | undefined;
-  for (const k in obj) {
-    if (k === "level" || k === "ts" || k === "msg") continue;
-    const v = obj[k];
-    (fields ??= {})[k] = typeof v === "string" ? v : JSON.stringify(v);
-  }
+  const fields = otherFields(obj, "level", "ts", "msg");
   if (fields) out.fields = fields;
   return out;
 }

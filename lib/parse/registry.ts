@@ -57,7 +57,8 @@ import { linkerdCniSpec } from "./linkerd-cni";
 import { ovsLogSpec } from "./ovs-log";
 import { gcpLoggingJsonSpec } from "./gcp-logging";
 import { gcloudLoggingYamlSpec, gcpConsoleSpec } from "./gcp-logging-text";
-import { cloudwatchEventsJsonSpec, cloudwatchEventsTextSpec, cloudwatchInsightsCsvSpec, cloudwatchTailSpec } from "./cloudwatch";
+import { cloudwatchEventsJsonSpec, cloudwatchEventsTextSpec, cloudwatchInsightsCsvSpec } from "./cloudwatch";
+import { cloudwatchTailSpec } from "./cloudwatch-tail";
 import type { FormatSpec } from "./types";
 
 /** All format specs, in sniff priority order. */

@@ -23,9 +23,9 @@
  *    get-log-events has no eventId / logStreamName).
  *
  * 3. `aws logs tail` (cloudwatch-tail.ts; `--format detailed`, the default): `<ISO stamp>
- *    <log stream> <message>`, the stamp Python's `isoformat()` of the UTC instant (`2024-05-14T08:11:33.199000+00:00`, no fraction
- *    when the ms are 0). A message of several lines (`--format json` pretty-prints JSON messages)
- *    continues on the following lines.
+ *    <log stream> <message>`, the stamp Python's `isoformat()` of the UTC instant
+ *    (`2024-05-14T08:11:33.199000+00:00`, no fraction when the ms are 0). A message of several
+ *    lines (`--format json` pretty-prints JSON messages) continues on the following lines.
  *
  * Each message is read like a Cloud Logging payload (cloud-payload.ts): a journal / syslog line
  * (its host, identifier and the component line inside), a component line (klog, logrus, Calico, …),

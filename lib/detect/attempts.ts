@@ -47,6 +47,7 @@ import { splitStructured } from "../normalise/go-text";
 import { answersToRequests } from "./attempt-requests";
 import { latestPrintings } from "./k8s-event-identity";
 import { mayJoin } from "./same-attempt";
+import { WINDOW_CLOSING_KINDS } from "../model/event-kinds";
 
 /** How failure lines are grouped into attempts (the parameters every attempt-reading detector carries). */
 export interface AttemptParams {
@@ -377,8 +378,6 @@ export interface FailureWindow {
   closedByEvent: BootEvent | null;
 }
 
-const MILESTONE_KINDS = new Set(["sandbox.created", "cni.ready", "cni.config.written", "runtime.started", "kubelet.started"]);
-
 /**
  * Split attempts into windows per the definition.
  * @param attempts sorted by time, already restricted to T+0 and later
@@ -419,7 +418,7 @@ export function computeWindows(attempts: Attempt[], events: BootEvent[], quietS:
 function milestoneAfter(events: BootEvent[], t: number): BootEvent | null {
   let best: BootEvent | null = null;
   for (const e of events) {
-    if (e.ts === null || e.ts <= t || !MILESTONE_KINDS.has(e.kind)) continue;
+    if (e.ts === null || e.ts <= t || !WINDOW_CLOSING_KINDS.has(e.kind)) continue;
     if (!best || e.ts < best.ts! || (e.ts === best.ts && (e.fileId < best.fileId || (e.fileId === best.fileId && e.line < best.line)))) best = e;
   }
   return best;

@@ -3,28 +3,11 @@
  * one node boot's normalised events (docs/detectors.md).
  */
 
-/** Normalised event kinds (docs/definitions.md "Event kinds and lanes"). */
-export type EventKind =
-  | "sandbox.create.start" // RunPodSandbox called
-  | "sandbox.create.failed" // one failed RunPodSandbox (CNI ADD path): an attempt line
-  | "sandbox.created" // RunPodSandbox succeeded
-  | "sandbox.stop" // StopPodSandbox / KillPodSandbox / CNI DEL (ok)
-  | "sandbox.stop.failed" // failed stop / CNI DEL
-  | "cni.add.failed"
-  | "cni.del.failed"
-  | "cni.config.written" // conflist written / created
-  | "cni.config.removed"
-  | "cni.ready" // CNI agent ready / nodename written / network ready
-  | "network.not-ready" // kubelet "Container runtime network not ready"
-  | "runtime.started" // containerd / CRI-O start
-  | "kubelet.started"
-  | "kernel.start"
-  | "runtime.unhealthy" // PLEG not healthy, runtime down, event stream / ttrpc errors
-  | "k8s.event"
-  | "log";
+import type { EventKind } from "../model/event-kinds";
+import type { Lane } from "../model/lanes";
 
-/** Timeline lanes, one per source family (docs/definitions.md "Event kinds and lanes"). */
-export type Lane = "kernel" | "runtime" | "kubelet" | "cni-plugin" | "cni-agent" | "events" | "other";
+/** Normalised event kinds (lib/model/event-kinds.ts) and timeline lanes (lib/model/lanes.ts). */
+export type { EventKind, Lane };
 
 /** One normalised event of a node boot, as detectors see it. */
 export interface BootEvent {

@@ -2,11 +2,11 @@
  * What was checked on each node boot and found, for boots with no finding: a healthy boot says
  * so in numbers (no sandbox failure window, failed sandbox attempts 0, the milestones seen with
  * their T+ times) instead of an empty list. One query for the failure counts and one for the
- * milestones (the first event of each kind of lib/view/lanes.ts `MILESTONE_KINDS` per boot).
+ * milestones (the first event of each kind of lib/model/event-kinds.ts `MILESTONES` per boot).
  */
 import type { DbHandles } from "../db/connection";
 import { DETECTORS } from "../detect/index";
-import { MILESTONE_KINDS } from "../view/lanes";
+import { MILESTONES } from "../model/event-kinds";
 
 /** One boot's checks: counts of failure lines by kind and the milestones seen (UTC ms). */
 export interface TBootCheck {
@@ -23,7 +23,7 @@ export const CHECKED_BY: string[] = DETECTORS.map((d) => d.title);
 
 /** Checks of every boot of incident `incidentId`, by boot id. */
 export async function getBootChecks(db: DbHandles, incidentId: string): Promise<Map<number, TBootCheck>> {
-  const kinds = MILESTONE_KINDS.map((m) => m.kind as string);
+  const kinds = MILESTONES.map((m) => m.kind as string);
   const [counts, firsts] = await Promise.all([
     db.sql.query<{ bootId: number; kind: string; n: string }>(
       `SELECT "bootId", kind, count(*)::text AS n FROM "Event"
@@ -49,7 +49,7 @@ export async function getBootChecks(db: DbHandles, incidentId: string): Promise<
     if (r.kind === "sandbox.create.failed") c.failedCreations += Number(r.n);
     else c.otherFailures += Number(r.n);
   }
-  for (const r of firsts) of(r.bootId).milestones.push({ label: MILESTONE_KINDS.find((m) => m.kind === r.kind)!.label, ts: Number(r.ts) });
+  for (const r of firsts) of(r.bootId).milestones.push({ label: MILESTONES.find((m) => m.kind === r.kind)!.label, ts: Number(r.ts) });
   for (const c of out.values()) c.milestones.sort((a, b) => a.ts - b.ts);
   return out;
 }

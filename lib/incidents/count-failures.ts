@@ -5,16 +5,7 @@
  * failures, beside the failed creations the sandbox failure window counts.
  */
 import type { DbHandles } from "../db/connection";
-
-/** Event kinds that report a failure (lib/normalise/classify.ts). */
-export const FAILURE_KINDS = [
-  "sandbox.create.failed",
-  "sandbox.stop.failed",
-  "cni.add.failed",
-  "cni.del.failed",
-  "network.not-ready",
-  "runtime.unhealthy",
-] as const;
+import { FAILURE_KINDS } from "../model/event-kinds";
 
 export interface FailureCount {
   nodeId: number;

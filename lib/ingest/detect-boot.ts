@@ -12,6 +12,7 @@ import type { RuleBook } from "../detect/rules/compile";
 import { runRules } from "../detect/rules/run";
 import type { BootEvent, BootInfo, Finding } from "../detect/types";
 import { rules } from "./rule-files";
+import { reachesDetectors } from "../model/event-kinds";
 
 /** One boot's detector outcome: findings, the detectors that failed, and those as log lines. */
 export interface BootDetection {
@@ -30,7 +31,7 @@ export function detectBoot(info: BootInfo, events: readonly BootEvent[], book: R
   const signal: BootEvent[] = [];
   const forRules: BootEvent[] = [];
   for (const e of events) {
-    if (e.kind !== "log") signal.push(e);
+    if (reachesDetectors(e.kind)) signal.push(e);
     if (book.wants(e)) forRules.push(e);
   }
   const coded = runDetectors(info, signal);

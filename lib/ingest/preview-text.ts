@@ -30,6 +30,7 @@ import { analyseBundle } from "./reference";
 import { detectBoot } from "./detect-boot";
 import type { AnalysedFile } from "../model/event";
 import { PREVIEW_MAX_BYTES } from "./preview-limits";
+import { reachesDetectors } from "../model/event-kinds";
 
 export { PREVIEW_MAX_BYTES };
 
@@ -296,7 +297,7 @@ export function previewText(input: PreviewInput): TPreview {
     boots: boots.map((b, bi) => {
       const mine = bootEvents.filter((x) => x.e.node === node && x.e.boot === bi);
       placed += mine.length;
-      const signal: BootEvent[] = sortBootEvents(mine.filter((x) => x.e.kind !== "log").map((x) => x.ev));
+      const signal: BootEvent[] = sortBootEvents(mine.filter((x) => reachesDetectors(x.e.kind)).map((x) => x.ev));
       const info: BootInfo = { node, bootKey: b.bootKey, start: b.start, end: b.end, startApprox: b.startApprox };
       const out = detectBoot(
         info,

@@ -12,6 +12,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
 import { type CompiledRule, compileRuleSet, type RuleBook, ruleBook } from "../detect/rules/compile";
+import { reachesDetectors } from "../model/event-kinds";
 
 /** The folder the rule sets are read from. */
 export function rulesDir(): string {
@@ -62,7 +63,7 @@ export function ruleProblems(): string[] {
   return loaded!.problems;
 }
 
-/** True when the detect step needs `e`: any kind but `log`, and the `log` events a rule may take. */
+/** True when the detect step needs `e`: the kinds the coded detectors receive, and the other events a rule may take. */
 export function detectorWants(e: { kind: string; lane: string; message: string }): boolean {
-  return e.kind !== "log" || rules().wantsLog(e.lane, e.message);
+  return reachesDetectors(e.kind) || rules().wantsLog(e.lane, e.message);
 }

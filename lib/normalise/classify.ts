@@ -42,6 +42,8 @@ import type { K8sEventInfo } from "../parse/types";
 import { configWriteOf } from "./config-writes";
 import { errorClassOf } from "./error-class";
 import { splitStructured, unescapeNested } from "./go-text";
+import { componentSpec } from "../model/components";
+import { FAILURE_KINDS } from "../model/event-kinds";
 
 /** What `classifyRecord` reads: a subset of `ParsedRecord` (lib/parse/types.ts). */
 export interface ClassifyInput {
@@ -107,14 +109,7 @@ const KUBELET_CRI_HEADLINE =
 const CNI_OP_HINT =
   /\(add\)|\(del|set ?up|destroy|tear ?down|KillPodSandbox|CNI (?:ADD|DEL)|[Ee]rror (?:adding|deleting)|invoking (?:Conflist|Delegate)(?:Add|Del)|(?:Add|Del)Network gRPC|configure nic|(?:ADD|DEL) command completed|assign (?:an )?IP address to|configure container \S+ interface/;
 const CALICO_CALLER_RE = /^(?:[\w.-]+\/)?(?:[\w.-]+\.go|<nil>) (?:\d+|<nil>): /;
-const FAILURE_KINDS = new Set<EventKind>([
-  "sandbox.create.failed",
-  "sandbox.stop.failed",
-  "cni.add.failed",
-  "cni.del.failed",
-  "network.not-ready",
-  "runtime.unhealthy",
-]);
+const FAILURE_KIND_SET: ReadonlySet<string> = new Set(FAILURE_KINDS);
 
 /**
  * Classify one record. Never throws; an unrecognised line is `{ kind: "log" }` in
@@ -134,7 +129,7 @@ export function classifyRecord(r: ClassifyInput): Classification {
   const pod = podOf(r, text, fields, kind);
   const sandboxId = hasHex64(text) || fields.podSandboxID ? sandboxIdOf(kind, text, fields) : null;
   let errorClass: string | null = null;
-  if (FAILURE_KINDS.has(kind) || r.severity >= 3) {
+  if (FAILURE_KIND_SET.has(kind) || r.severity >= 3) {
     // the cause: the error field, else a known cause anywhere in the line, else the bare message
     const errText = fields.err ?? fields.error ?? (r.k8sEvent ? r.message : null);
     errorClass = errText ? errorClassOf(errText) : null;
@@ -260,30 +255,18 @@ export function inheritErrorClasses(
 // ---------------------------------------------------------------------------------
 // lanes
 
-const CNI_AGENT_TEXT =
-  /^(?:Using node name:|Calico started successfully|Starting node |Created \/host\/etc\/cni\/net\.d\/|Removing \/host\/etc\/cni\/net\.d\/|Wrote Calico CNI binaries|Installed \/host\/opt\/cni\/bin|Done configuring CNI)|(?:^|\s)(?:startup|felix|confd|cni-installer|int_dataplane|calc_graph)\/\S/;
-
-/** Lane of a record: kernel/systemd, containerd/CRI-O, kubelet, CNI plugin, CNI agent pods, Kubernetes events, other. */
+/**
+ * Lane of a record: its component's (lib/model/components.ts), else its syslog identifier's, else
+ * `other`; Kubernetes events are `events`. A program whose plugin and agent share a name (Calico)
+ * puts its agent's texts in `cni-agent`.
+ */
 export function laneOf(r: Pick<ClassifyInput, "component" | "ident" | "k8sEvent">, headline = "", text = ""): Lane {
-  const c = (r.component ?? "").toLowerCase();
-  const id = (r.ident ?? "").toLowerCase();
-  if (r.k8sEvent || c === "k8s-events" || c === "k8s-event" || c === "event" || c === "events") return "events";
-  // crictl speaks the kubelet's CRI client and prints the same texts
-  if (c === "kubelet" || c === "kubenswrapper" || c === "k3s" || c === "rke2" || c === "hyperkube" || c === "kubelite" || c === "crictl") return "kubelet";
-  if (c === "containerd" || c === "crio" || c === "cri-o" || c === "docker" || c === "dockerd" || c === "kata") return "runtime";
-  if (c === "kernel" || c === "systemd" || c === "dmesg" || c === "journal") return "kernel";
-  if (c.startsWith("calico") || c === "cni-calico") {
-    return CNI_AGENT_TEXT.test(headline) || CNI_AGENT_TEXT.test(text) || c === "calico-node" ? "cni-agent" : "cni-plugin";
-  }
-  if (c === "istio-cni" || c === "istio" || c === "cilium" || c === "cilium-agent" || c === "flannel" || c === "flanneld") return "cni-agent";
-  if (c === "aws-node" || c === "ipamd" || c === "aws-vpc-cni" || c === "calico-node" || c === "kube-ovn" || c === "weave") return "cni-agent";
-  if (c === "linkerd-cni" || c === "antrea" || c === "kube-router" || c === "ovs" || c === "ovn" || c === "ztunnel") return "cni-agent";
-  if (c === "multus" || c === "cilium-cni" || c === "aws-cni" || c === "azure-cni" || c.startsWith("cni-") || c.startsWith("cni:")) return "cni-plugin";
-  // component unknown: fall back on the syslog identifier
-  if (id === "kubelet" || id === "kubenswrapper" || id === "k3s" || id === "rke2") return "kubelet";
-  if (id === "containerd" || id === "crio" || id === "dockerd") return "runtime";
-  if (id === "kernel" || id === "systemd" || id.startsWith("systemd-")) return "kernel";
-  return "other";
+  if (r.k8sEvent) return "events";
+  const own = componentSpec(r.component);
+  const spec = own && own.lane !== "other" ? own : (componentSpec(r.ident) ?? own);
+  if (!spec) return "other";
+  if (spec.agentText && (spec.agentText.test(headline) || spec.agentText.test(text))) return "cni-agent";
+  return spec.lane;
 }
 
 // ---------------------------------------------------------------------------------

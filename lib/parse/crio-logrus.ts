@@ -13,6 +13,7 @@ import { LOGRUS_LEVELS, parseLogrusText, scanLogfmt } from "./helpers/logfmt";
 import { parseGoTimeText } from "./logrus-text";
 import { sniffRatio } from "./helpers/sniff-util";
 import type { FormatSpec } from "./types";
+import { componentFromPath } from "../model/components";
 
 /** Parse one CRI-O logrus line (space between date and time); null when it is not one. */
 export function parseCrioText(s: string): ComponentLine | null {
@@ -36,14 +37,7 @@ function parseGoStringTime(s: string): ComponentLine | null {
 }
 
 /** Component of a file in this layout: from the path (k3s, rke2, docker, kata), else crio. */
-function componentFromPath(path: string | undefined): string {
-  const p = (path ?? "").toLowerCase();
-  if (p.includes("rke2")) return "rke2";
-  if (p.includes("k3s")) return "k3s";
-  if (p.includes("docker")) return "docker";
-  if (p.includes("kata")) return "kata";
-  return "crio";
-}
+const fileComponent = (path: string | undefined): string => componentFromPath(path, ["rke2", "k3s", "docker", "kata"]) ?? "crio";
 
 const SNIFF = /^time="\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?[^"]*" level=\w+ /;
 const K0S_CHILD_RE = /^time="[^".]*" level=\w+ msg=.* component=[a-z][\w.-]*(?: stream=std(?:out|err))?\s*$/;
@@ -55,7 +49,7 @@ export const crioLogrusSpec: FormatSpec = {
   // not k0s' supervisor lines (whole seconds, a child's `component=` last: k0s-supervisor.ts)
   sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && !K0S_CHILD_RE.test(l)),
   createParser(ctx) {
-    const component = componentFromPath(ctx.path);
+    const component = fileComponent(ctx.path);
     let seen = false;
     return {
       parseLine(line) {

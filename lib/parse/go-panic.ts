@@ -18,8 +18,9 @@
  * containerd, else the klog path rules, else `go`). `isDumpStart` / `isDumpLine` are shared with
  * the envelopes (journal, CRI) that carry a dump one line per entry.
  */
-import { klogComponentFromPath } from "./klog";
+import { KLOG_WRITERS } from "./klog";
 import type { FormatSpec, LineParser, LineResult, ParseContext } from "./types";
+import { componentFromPath } from "../model/components";
 
 /** `goroutine N [state]:`; Go 1.23 and later print `goroutine N gp=0x… m=N mp=0x… [state]:` (GOTRACEBACK=system or a crash). */
 const GOROUTINE = String.raw`goroutine \d+(?: gp=0x[0-9a-f]+ m=(?:\d+|nil)(?: mp=0x[0-9a-f]+)?)? \[`;
@@ -42,11 +43,7 @@ export function isDumpLine(msg: string): boolean {
 }
 
 function componentOf(path: string | undefined): string {
-  const p = (path ?? "").toLowerCase();
-  if (p.includes("containerd")) return "containerd";
-  if (p.includes("crio") || p.includes("cri-o")) return "crio";
-  const k = klogComponentFromPath(path);
-  return k === "kubelet" && !p.includes("kubelet") ? "go" : k;
+  return componentFromPath(path, ["containerd", "crio", ...KLOG_WRITERS, "kubelet"]) ?? "go";
 }
 
 class GoPanicParser implements LineParser {

@@ -15,6 +15,7 @@ import { componentRecord, isContainerdMessage, indentedContinuation } from "./he
 import { parseLogrusText } from "./helpers/logfmt";
 import { sniffRatio } from "./helpers/sniff-util";
 import type { FormatSpec, LineResult } from "./types";
+import { componentFromPath } from "../model/components";
 
 const SNIFF = /^time="\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:Z|[+-]\d{2}:\d{2})" level=(?:trace|debug|info|warning|error|fatal|panic) msg=/;
 
@@ -23,13 +24,7 @@ const SNIFF = /^time="\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:Z|[+-]\d{2}:\d{2})" 
  * (Calico for Windows' installer and node scripts log this logrus layout beside its `calico.log`;
  * linkerd-cni's plugin and repair controller log it too), else `k3s`.
  */
-function componentFromPath(path: string | undefined): string {
-  const p = path ?? "";
-  if (/rke2/i.test(p)) return "rke2";
-  if (/calico/i.test(p)) return "cni-calico";
-  if (/linkerd/i.test(p)) return "linkerd-cni";
-  return "k3s";
-}
+const fileComponent = (path: string | undefined): string => componentFromPath(path, ["rke2", "cni-calico", "linkerd-cni"]) ?? "k3s";
 
 /** Format spec: k3s / rke2 supervisor logs (logrus text, second precision). */
 export const k3sLogrusSpec: FormatSpec = {
@@ -37,7 +32,7 @@ export const k3sLogrusSpec: FormatSpec = {
   kind: "k3s",
   sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && !l.includes(" subsys=")),
   createParser(ctx) {
-    const component = componentFromPath(ctx.path);
+    const component = fileComponent(ctx.path);
     let seen = false;
     return {
       parseLine(line: string): LineResult {

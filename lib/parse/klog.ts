@@ -30,6 +30,7 @@ import { sniffRatio } from "./helpers/sniff-util";
 import { d2, digitsValue } from "./helpers/time-util";
 import { findQuoteEnd, quotedValue, scanPairs } from "./helpers/text-scan";
 import type { Banner, FormatSpec, LineParser, LineResult, ParseContext, Severity, WallTime } from "./types";
+import { componentFromPath } from "../model/components";
 
 function klogSeverity(c: number): Severity | -1 {
   switch (c) {
@@ -159,24 +160,15 @@ export function parseKlogHeader(line: string): Banner | null {
   return null;
 }
 
+/** Programs besides the kubelet that write klog files, in the order their path hints are tried. */
+export const KLOG_WRITERS = ["flannel", "cni-calico", "cilium", "istio-cni", "kube-proxy", "coredns", "kube-router", "antrea", "kube-ovn", "multus"];
+
 /**
  * Component of a standalone klog file, from its path (`kube-flannel…` → flannel, rke2
  * `agent-logs/kubelet.log` → kubelet). klog is written by many programs; default kubelet.
  */
 export function klogComponentFromPath(path: string | undefined): string {
-  if (!path) return "kubelet";
-  const p = path.toLowerCase();
-  if (p.includes("flannel")) return "flannel";
-  if (p.includes("calico")) return "cni-calico";
-  if (p.includes("cilium")) return "cilium";
-  if (p.includes("istio")) return "istio-cni";
-  if (p.includes("kube-proxy") || p.includes("kubeproxy")) return "kube-proxy";
-  if (p.includes("coredns")) return "coredns";
-  if (p.includes("kube-router")) return "kube-router";
-  if (p.includes("antrea")) return "antrea";
-  if (p.includes("kube-ovn")) return "kube-ovn";
-  if (p.includes("multus")) return "multus";
-  return "kubelet";
+  return componentFromPath(path, KLOG_WRITERS) ?? "kubelet";
 }
 
 /**

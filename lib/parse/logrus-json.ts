@@ -20,6 +20,7 @@ import { LOGRUS_LEVELS } from "./helpers/logfmt";
 import { sniffRatio } from "./helpers/sniff-util";
 import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec } from "./types";
+import { componentFromPath } from "../model/components";
 
 /** Parse one logrus JSON line; null when `s` is not one. */
 export function parseLogrusJson(s: string): ComponentLine | null {
@@ -48,16 +49,7 @@ export function parseLogrusJson(s: string): ComponentLine | null {
 
 /** The program whose file this is, from its path (see the module comment). */
 function fileComponent(path: string): string {
-  const p = path.toLowerCase();
-  return p.includes("docker")
-    ? "docker"
-    : p.includes("crio") || p.includes("cri-o")
-      ? "crio"
-      : p.includes("linkerd")
-        ? "linkerd-cni"
-        : p.includes("calico")
-          ? "cni-calico"
-          : "containerd";
+  return componentFromPath(path, ["docker", "crio", "linkerd-cni", "cni-calico"]) ?? "containerd";
 }
 
 /** Format spec: logrus JSON files (containerd, CRI-O, dockerd with JSON logging). */

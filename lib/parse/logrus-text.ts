@@ -29,6 +29,7 @@ import { sniffRatio } from "./helpers/sniff-util";
 import { splitTrailingPairs } from "./helpers/text-scan";
 import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec, LineParser, LineResult, ParseContext, Severity, WallTime } from "./types";
+import { componentFromPath } from "../model/components";
 
 const LEVELS: Readonly<Record<string, Severity>> = {
   TRAC: 0,
@@ -104,23 +105,14 @@ export function parseLogrusTerminal(line: string): ComponentLine | null {
 }
 
 /** Component of a logrus terminal-layout file from its path, or null. */
-function componentFromPath(path: string | undefined): string | null {
-  const p = (path ?? "").toLowerCase();
-  if (p.includes("crictl")) return "crictl";
-  if (p.includes("rke2")) return "rke2";
-  if (p.includes("k3s") || p.includes("k3d")) return "k3s";
-  if (p.includes("kata")) return "kata";
-  if (p.includes("docker")) return "docker";
-  if (p.includes("containerd")) return "containerd";
-  return null;
-}
+const fileComponent = (path: string | undefined): string | null => componentFromPath(path, ["crictl", "rke2", "k3s", "kata", "docker", "containerd"]);
 
 class LogrusTerminalParser implements LineParser {
   readonly settled = true;
   private readonly component: string | null;
   private seen = false;
   constructor(ctx: ParseContext) {
-    this.component = componentFromPath(ctx.path);
+    this.component = fileComponent(ctx.path);
   }
   parseLine(line: string): LineResult {
     const c = parseLogrusTerminal(line);

@@ -65,6 +65,7 @@ import { formatByName } from "./registry";
 import { recordsNewestFirst, resolveTimes, wallToUtc, zoneFromStamps } from "./resolve-time";
 import type { Banner, FormatSpec, ParseContext } from "./types";
 import { fixedZone, resolveZone, UTC_ZONE, type Zone } from "./zone";
+import { FILE_KIND_COMPONENTS } from "../model/components";
 
 export { emptyCounts } from "./file-entries";
 export { MAX_LINE_BYTES, splitLines, truncateLine } from "./file-lines";
@@ -73,31 +74,6 @@ export { pasteInfo, type PasteInfo } from "./line-reader";
 
 /** Per-line problems kept in `ParsedFile.errors` (then one summary entry). */
 export const MAX_LINE_ERRORS = 100;
-
-/** Components that name a source kind of their own (a file holding only them is of that kind). */
-const COMPONENT_KINDS = new Set([
-  "kubelet",
-  "containerd",
-  "crio",
-  "cni-calico",
-  "istio-cni",
-  "cilium",
-  "flannel",
-  "k8s-events",
-  "kernel",
-  "k3s",
-  "rke2",
-  "aws-vpc-cni",
-  "multus",
-  "kube-router",
-  "kube-proxy",
-  "antrea",
-  "azure-cni",
-  "linkerd-cni",
-  "ovs",
-  "ovn",
-  "ztunnel",
-]);
 
 /**
  * Zone for the file: the first banner that states one (DST pairs → their IANA zone when it
@@ -330,7 +306,7 @@ export function parseLines(path: string, linesIn: readonly string[], opts: Parse
   let kind = spec.kind;
   if (ordered.length > 0) {
     const c = ordered[0].component;
-    if (COMPONENT_KINDS.has(c) && ordered.every((r) => r.component === c)) kind = c;
+    if (FILE_KIND_COMPONENTS.has(c) && ordered.every((r) => r.component === c)) kind = c;
   }
 
   const out: ParsedFile & { paste?: PasteInfo } = {

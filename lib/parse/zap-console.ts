@@ -32,6 +32,7 @@ import { scanPairs } from "./helpers/text-scan";
 import { parseIsoStamp, precisionOfDigits, utcWallTime } from "./helpers/time-util";
 import { isZtunnelSniffLine, parseZtunnelText } from "./ztunnel";
 import type { FormatSpec, LineParser, LineResult, ParseContext, WallTime } from "./types";
+import { componentFromPath } from "../model/components";
 
 /** istio log scopes seen on nodes (istio-cni agent, installer, repair, ambient; shared scopes). */
 export const ISTIO_SCOPES: ReadonlySet<string> = new Set([
@@ -234,14 +235,7 @@ export function parseZapConsole(s: string): ComponentLine | null {
 }
 
 /** Component of a zap console file from its path, or null. */
-function componentFromPath(path: string | undefined): string | null {
-  const p = (path ?? "").toLowerCase();
-  if (p.includes("istio")) return "istio-cni";
-  if (p.includes("multus")) return "multus";
-  if (p.includes("aws-node") || p.includes("aws-routed-eni")) return "aws-vpc-cni";
-  if (p.includes("linkerd")) return "linkerd-cni";
-  return null;
-}
+const fileComponent = (path: string | undefined): string | null => componentFromPath(path, ["istio-cni", "multus", "aws-vpc-cni", "linkerd-cni"]);
 
 /** Rust `tracing` targets of linkerd's CNI helpers (the repair controller, the network validator): their lines are linkerd-cni's. */
 const LINKERD_TARGET_RE = /^linkerd_(?:cni_repair_controller|network_validator)\b/;
@@ -251,7 +245,7 @@ class ZapConsoleParser implements LineParser {
   private readonly component: string | null;
   private seen = false;
   constructor(ctx: ParseContext) {
-    this.component = componentFromPath(ctx.path);
+    this.component = fileComponent(ctx.path);
   }
   parseLine(line: string): LineResult {
     const c = parseZapConsole(line);

@@ -17,6 +17,7 @@ import { LOGRUS_LEVELS } from "./helpers/logfmt";
 import { sniffRatio } from "./helpers/sniff-util";
 import { parseIsoStamp, precisionOfDigits, utcWallTime } from "./helpers/time-util";
 import type { FormatSpec, LineParser, LineResult, ParseContext } from "./types";
+import { componentFromPath } from "../model/components";
 
 const AZURE_CNI_ZAP = /"msg":"\[cni-(?:net|ipam)\]|"component":"cni(?:-net|-ipam)?"/;
 const PREFIX =
@@ -43,11 +44,7 @@ export function parseZapJson(s: string): ComponentLine | null {
 
 /** Component of a zap JSON file from its path (see the module comment), or null. */
 export function zapComponentFromPath(path: string | undefined): string | null {
-  const p = (path ?? "").toLowerCase();
-  if (p.includes("aws-routed-eni") || p.includes("ipamd") || p.includes("aws-node") || p.includes("aws-cni")) return "aws-vpc-cni";
-  if (p.includes("multus")) return "multus";
-  if (p.includes("nodeadm")) return "nodeadm";
-  return null;
+  return componentFromPath(path, ["aws-vpc-cni", "multus", "nodeadm"]);
 }
 
 /**

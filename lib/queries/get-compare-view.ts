@@ -8,7 +8,8 @@
 import { getDb } from "@/lib/db/connection";
 import { ApiError } from "@/lib/http/errors";
 import { getBootViewById } from "./get-boot-view";
-import { FAILURE_WINDOW_DETECTOR, type TMilestoneKind } from "../view/lanes";
+import { FAILURE_WINDOW_DETECTOR } from "../view/lanes";
+import type { EventKind } from "../model/event-kinds";
 
 const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
 
@@ -29,7 +30,7 @@ export interface TCompareBoot {
   windows: Array<{ id: number; start: number; end: number | null; attempts?: number; pods?: number; errorClass?: string }>;
   /** end of the boot's data as an offset, ms */
   dataEnd: number;
-  milestones: Array<{ kind: TMilestoneKind; label: string; at: number }>;
+  milestones: Array<{ kind: EventKind; label: string; at: number }>;
 }
 
 export interface TCompareView {

@@ -1,14 +1,14 @@
 /**
- * Milestones of one node boot: the first event of each milestone kind (MILESTONE_KINDS;
+ * Milestones of one node boot: the first event of each milestone kind (lib/model/event-kinds.ts MILESTONES;
  * the first `sandbox.created` at or after T+0). One query: one probe per kind on the
  * partial index `Event_signal_idx` (incidentId, kind, ts) WHERE kind <> 'log' (the query
  * repeats that condition so the planner can use it).
  */
 import { getDb } from "@/lib/db/connection";
-import { MILESTONE_KINDS, type TMilestoneKind } from "../view/lanes";
+import { type EventKind, MILESTONES } from "../model/event-kinds";
 
 export interface TMilestone {
-  kind: TMilestoneKind;
+  kind: EventKind;
   label: string;
   /** event id (BIGINT as text) */
   eventId: string;
@@ -48,9 +48,9 @@ ORDER BY m.ts, k.kind`;
 /** First event of each milestone kind in the boot, in time order (UTC ms). */
 export async function getMilestones(opts: { incidentId: string; bootId: number; bootStartMs: number }): Promise<TMilestone[]> {
   const { sql } = await getDb();
-  const rows = await sql.query<Row>(SQL, [opts.incidentId, opts.bootId, MILESTONE_KINDS.map((m) => m.kind), new Date(opts.bootStartMs).toISOString()]);
+  const rows = await sql.query<Row>(SQL, [opts.incidentId, opts.bootId, MILESTONES.map((m) => m.kind), new Date(opts.bootStartMs).toISOString()]);
   return rows.map((r) => {
-    const def = MILESTONE_KINDS.find((m) => m.kind === r.kind)!;
+    const def = MILESTONES.find((m) => m.kind === r.kind)!;
     return { kind: def.kind, label: def.label, eventId: r.id, ts: Number(r.ts), component: r.component, message: r.message };
   });
 }

@@ -1,14 +1,13 @@
 /**
- * The timeline's lanes, in display order (docs/definitions.md "Event kinds and lanes"), and
- * the milestone kinds drawn as labelled vertical lines. Shared by the SQL reads, the
- * URL schema and the UI.
+ * The timeline's lanes, in display order (docs/definitions.md "Event kinds and lanes"), finding
+ * severities and the failure-window detector's name. Shared by the SQL reads, the URL schema and
+ * the UI (milestones: lib/model/event-kinds.ts).
  */
-import type { Lane } from "@/lib/detect/types";
+import { LANES, type Lane } from "@/lib/model/lanes";
 
-/** Lanes in display order. `other` holds events no source lane claims. */
-export const LANES = ["kernel", "runtime", "kubelet", "cni-plugin", "cni-agent", "events", "other"] as const satisfies readonly Lane[];
+export { LANES };
 
-export type TLane = (typeof LANES)[number];
+export type TLane = Lane;
 
 /** Human labels for lane headers. */
 export const LANE_LABELS: Record<TLane, string> = {
@@ -24,21 +23,6 @@ export const LANE_LABELS: Record<TLane, string> = {
 export function isLane(v: string): v is TLane {
   return (LANES as readonly string[]).includes(v);
 }
-
-/**
- * Milestones: the first event of each kind in a boot (for `sandbox.created`, the first
- * at or after T+0), with the label shown on the timeline.
- */
-export const MILESTONE_KINDS = [
-  { kind: "kernel.start", label: "kernel start" },
-  { kind: "runtime.started", label: "runtime up" },
-  { kind: "kubelet.started", label: "kubelet up" },
-  { kind: "cni.config.written", label: "CNI config written" },
-  { kind: "cni.ready", label: "CNI ready" },
-  { kind: "sandbox.created", label: "first sandbox" },
-] as const;
-
-export type TMilestoneKind = (typeof MILESTONE_KINDS)[number]["kind"];
 
 /** Severity names by number (0 debug … 4 fatal). */
 export const SEVERITY_NAMES = ["debug", "info", "warn", "error", "fatal"] as const;

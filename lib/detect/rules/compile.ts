@@ -10,7 +10,7 @@
  * lookup and at most one regex test before any rule's own test. The pipeline drops events of
  * kind `log` before the detectors unless this prefilter passes them (`wantsLog`).
  */
-import type { Lane } from "../types";
+import { LANES } from "../../model/lanes";
 import { type RuleMatchSpec, type RuleSetSpec, type RuleSpec, ZRuleSet } from "./schema";
 
 /** A rule file that does not compile, with the set (file) and rule it concerns. */
@@ -76,7 +76,6 @@ export function passes(c: Candidates, message: string): boolean {
   return false;
 }
 
-const LANES: readonly Lane[] = ["kernel", "runtime", "kubelet", "cni-plugin", "cni-agent", "events", "other"];
 /** Placeholders every template may use besides the named groups. */
 export const TEMPLATE_KEYS = ["matches", "first", "last", "span", "minCount", "withinS", "sinceBootS", "afterMilestone", "peak"] as const;
 
@@ -245,7 +244,7 @@ export function ruleBook(rules: readonly CompiledRule[]): RuleBook {
     return c;
   };
   const logLanes = new Set(LANES.filter((l) => candidates(l, "log").rules.length > 0));
-  const milestoneKinds = new Set(rules.flatMap((r) => (r.spec.when.afterMilestone ? [r.spec.when.afterMilestone] : [])));
+  const milestoneKinds = new Set<string>(rules.flatMap((r) => (r.spec.when.afterMilestone ? [r.spec.when.afterMilestone] : [])));
   return {
     rules,
     logLanes,

@@ -5,8 +5,9 @@
  * checked value (or zod's issues) out; reading the files is lib/ingest/rule-files.ts.
  */
 import { z } from "zod";
+import { EVENT_KIND_NAMES } from "../../model/event-kinds";
+import { LANES } from "../../model/lanes";
 
-const LANES = ["kernel", "runtime", "kubelet", "cni-plugin", "cni-agent", "events", "other"] as const;
 const SEVERITIES = ["info", "low", "medium", "high", "critical"] as const;
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const oneOrMore = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).transform((v) => (Array.isArray(v) ? v : [v]));
@@ -31,10 +32,7 @@ export const ZRuleMatch = z.strictObject({
    * rule names), so the classified failure lines the coded detectors read are not tested;
    * `kubelet.started`, `sandbox.create.failed`, ... when a rule reads those
    */
-  kinds: z
-    .array(z.string().regex(/^[a-z][a-z0-9.-]*$/))
-    .min(1)
-    .optional(),
+  kinds: z.array(z.enum(EVENT_KIND_NAMES)).min(1).optional(),
   /** components, lower case (`kernel`, `systemd`, `chronyd`, `kubelet`, ...) */
   components: z.array(z.string().min(1)).min(1).optional(),
   /** Kubernetes event reasons (`BackOff`, `Failed`, ...) */
@@ -58,10 +56,7 @@ export const ZRuleWhen = z.strictObject({
   /** only matches within this long after T+0, s */
   sinceBootS: z.number().positive().optional(),
   /** only matches at or after the boot's first event of this kind (`kubelet.started`, `runtime.started`, ...) */
-  afterMilestone: z
-    .string()
-    .regex(/^[a-z][a-z0-9.-]*$/)
-    .optional(),
+  afterMilestone: z.enum(EVENT_KIND_NAMES).optional(),
 });
 
 /** What a sample's lines must give: `none`, or the rule's one finding. */

@@ -66,7 +66,7 @@ export const COMPONENTS: readonly ComponentSpec[] = [
   { name: "aws-cni", lane: "cni-plugin" },
   { name: "azure-cni", lane: "cni-plugin", fileKind: true },
   { name: "kube-ovn", lane: "cni-agent", path: /kube-ovn/ },
-  { name: "ovn", lane: "cni-agent", fileKind: true },
+  { name: "ovn", lane: "cni-agent", path: /ovn/, fileKind: true },
   { name: "ovs", lane: "cni-agent", fileKind: true },
   { name: "weave", lane: "cni-agent" },
   { name: "linkerd-cni", lane: "cni-agent", path: /linkerd/, fileKind: true },

@@ -24,10 +24,10 @@
  * `kubectl-timestamps` refuses these lines (a `[LEVEL]` token after a stamp of 0 or 3 fraction
  * digits), so the file comes here.
  */
-import { type ComponentLine, componentRecord, indentedContinuation } from "./helpers/component-line";
+import { type ComponentLine, componentLineParser } from "./helpers/component-line";
 import { sniffRatio } from "./helpers/sniff-util";
 import { parseIsoStamp } from "./helpers/time-util";
-import type { FormatSpec, LineResult, Severity } from "./types";
+import type { FormatSpec, Severity } from "./types";
 
 const LEVELS: Readonly<Record<string, Severity>> = { TRACE: 0, DEBUG: 0, INFO: 1, WARN: 2, ERROR: 3, CRITICAL: 4 };
 const RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})) \[(TRACE|DEBUG|INFO|WARN|ERROR|CRITICAL)\][\t ]+(.*)$/;
@@ -49,22 +49,12 @@ export const awsVpcCniSeelogSpec: FormatSpec = {
   name: "aws-vpc-cni-seelog",
   kind: "aws-vpc-cni",
   sniff: (_path, lines) => sniffRatio(lines, SNIFF),
-  createParser() {
-    let seen = false;
-    return {
-      settled: true,
-      parseLine(line: string): LineResult {
-        // the stamp has 0 or 3 fraction digits (a 9-digit one is a `kubectl logs --timestamps` envelope)
-        const z = line.charCodeAt(19) === 90 || (line.charCodeAt(19) === 46 && line.charCodeAt(23) === 90);
-        const c = z ? parseAwsSeelog(line) : null;
-        if (c) {
-          seen = true;
-          return { type: "record", record: componentRecord(c, "aws-vpc-cni") };
-        }
-        return indentedContinuation(line, seen);
-      },
-    };
-  },
+  createParser: componentLineParser({
+    // the stamp has 0 or 3 fraction digits (a 9-digit one is a `kubectl logs --timestamps` envelope)
+    parse: (line) => (line.charCodeAt(19) === 90 || (line.charCodeAt(19) === 46 && line.charCodeAt(23) === 90) ? parseAwsSeelog(line) : null),
+    writer: "aws-vpc-cni",
+    continuation: "indented",
+  }),
   samples: [
     {
       line: "2018-06-02T07:41:05Z [ERROR] Failed to assign IP address to pod kube-system/coredns-7f9c4-q2xz8: no available IP addresses",

@@ -15,7 +15,7 @@
  * any 1-9 digits are a fraction of a second, floored to the ms.
  * A line with a quoted `time=` and no `subsys=` is containerd/logrus, not cilium.
  */
-import { type ComponentLine, componentRecord, indentedContinuation } from "./helpers/component-line";
+import { type ComponentLine, componentLineParser } from "./helpers/component-line";
 import { LOGRUS_LEVELS, scanLogfmt } from "./helpers/logfmt";
 import { sniffRatio } from "./helpers/sniff-util";
 import { parseIsoStamp } from "./helpers/time-util";
@@ -45,19 +45,7 @@ export const ciliumLogfmtSpec: FormatSpec = {
   name: "cilium-logfmt",
   kind: "cilium",
   sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && (l.startsWith("level=") || l.includes(" subsys=") || !l.startsWith('time="'))),
-  createParser() {
-    let seen = false;
-    return {
-      parseLine(line) {
-        const c = parseCiliumText(line);
-        if (!c) {
-          return indentedContinuation(line, seen);
-        }
-        seen = true;
-        return { type: "record", record: componentRecord(c, "cilium") };
-      },
-    };
-  },
+  createParser: componentLineParser({ parse: parseCiliumText, writer: "cilium", continuation: "indented" }),
   samples: [
     {
       line: 'level=info msg="Wrote CNI configuration file to /host/etc/cni/net.d/05-cilium.conflist" subsys=cni-config',

@@ -12,7 +12,8 @@
  * the path, else containerd), and so do linkerd-cni's plugin (`linkerd-cni` when the path names
  * linkerd) and Calico's Windows scripts (`cni-calico` by the path).
  */
-import { type ComponentLine, componentRecord, indentedContinuation } from "./helpers/component-line";
+import { type ComponentLine, componentLineParser } from "./helpers/component-line";
+import { componentFromPath } from "../model/components";
 import { parseLogrusText } from "./helpers/logfmt";
 import { sniffRatio } from "./helpers/sniff-util";
 import type { FormatSpec } from "./types";
@@ -40,21 +41,14 @@ export const containerdLogrusSpec: FormatSpec = {
   name: "containerd-logrus",
   kind: "containerd",
   sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && !l.includes(" subsys=")),
-  createParser(ctx) {
-    let seen = false;
-    const p = (ctx.path ?? "").toLowerCase();
+  createParser: componentLineParser({
+    parse: parseContainerdText,
     // other Go programs write this layout too: the linkerd-cni plugin and its repair controller, Calico's Windows scripts
-    const fileComponent = p.includes("docker") ? "docker" : p.includes("linkerd") ? "linkerd-cni" : p.includes("calico") ? "cni-calico" : "containerd";
-    return {
-      settled: true,
-      parseLine(line) {
-        const c = parseContainerdText(line);
-        if (!c) return indentedContinuation(line, seen);
-        seen = true;
-        return { type: "record", record: componentRecord(c, c.component ?? fileComponent) };
-      },
-    };
-  },
+    writer: (path) => componentFromPath(path, ["docker", "linkerd-cni", "cni-calico"]) ?? "containerd",
+    // kata's lines through the shim name it
+    componentOf: (c, file) => c.component ?? file,
+    continuation: "indented",
+  }),
   samples: [
     {
       line: 'time="2025-05-19T04:20:11.204518733Z" level=error msg="Failed to destroy network for sandbox \\"5f1c\\"" error="plugin type=\\"calico\\" failed (delete): stat /var/lib/calico/nodename: no such file or directory"',

@@ -8,7 +8,7 @@
  * The same key layout with Go's `time.Time.String()` stamp (`time="2024-01-01 00:00:00.123 +0000
  * UTC"`) is read too; its component comes from the path (k3s, rke2, docker, kata), else crio.
  */
-import { type ComponentLine, componentRecord, indentedContinuation } from "./helpers/component-line";
+import { type ComponentLine, componentLineParser } from "./helpers/component-line";
 import { LOGRUS_LEVELS, parseLogrusText, scanLogfmt } from "./helpers/logfmt";
 import { parseGoTimeText } from "./logrus-text";
 import { sniffRatio } from "./helpers/sniff-util";
@@ -48,20 +48,7 @@ export const crioLogrusSpec: FormatSpec = {
   kind: "crio",
   // not k0s' supervisor lines (whole seconds, a child's `component=` last: k0s-supervisor.ts)
   sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && !K0S_CHILD_RE.test(l)),
-  createParser(ctx) {
-    const component = fileComponent(ctx.path);
-    let seen = false;
-    return {
-      parseLine(line) {
-        const c = parseCrioText(line);
-        if (!c) {
-          return indentedContinuation(line, seen);
-        }
-        seen = true;
-        return { type: "record", record: componentRecord(c, component) };
-      },
-    };
-  },
+  createParser: componentLineParser({ parse: parseCrioText, writer: fileComponent, continuation: "indented" }),
   samples: [
     {
       line: 'time="2025-05-19 04:20:05.931046219Z" level=info msg="Starting CRI-O, version: 1.31.4, git: abc"',

@@ -12,7 +12,7 @@
  * message may span lines (case 006: `wrote kubeconfig file … with: ` followed by the YAML it wrote):
  * lines after a record that are not records are its continuations.
  */
-import { componentRecord } from "./helpers/component-line";
+import { componentLineParser } from "./helpers/component-line";
 import type { ComponentLine } from "./helpers/component-line";
 import { sniffRatio } from "./helpers/sniff-util";
 import type { FormatSpec } from "./types";
@@ -37,17 +37,7 @@ export const istioCniSpec: FormatSpec = {
   kind: "istio-cni",
   // ztunnel's lines share the layout: its files are ztunnel.ts's
   sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && !isZtunnelSniffLine(l)),
-  createParser() {
-    let seen = false;
-    return {
-      parseLine(line) {
-        const c = parseIstioText(line);
-        if (!c) return seen ? { type: "continuation", text: line } : null;
-        seen = true;
-        return { type: "record", record: componentRecord(c, "istio-cni") };
-      },
-    };
-  },
+  createParser: componentLineParser({ parse: (line) => parseIstioText(line), writer: "istio-cni", continuation: "any" }),
   samples: [
     {
       line: "2025-05-19T04:20:12.400120Z\tinfo\tcni\tPod default/web-7d9c6b5f4-x2x9q excluded from mesh",

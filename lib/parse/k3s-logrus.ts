@@ -11,10 +11,10 @@
  * a line whose message is one of containerd's own (`RunPodSandbox for …`, `shim reaped`: the
  * containerd k3s embeds or supervises) is `containerd`.
  */
-import { componentRecord, isContainerdMessage, indentedContinuation } from "./helpers/component-line";
+import { componentLineParser, isContainerdMessage } from "./helpers/component-line";
 import { parseLogrusText } from "./helpers/logfmt";
 import { sniffRatio } from "./helpers/sniff-util";
-import type { FormatSpec, LineResult } from "./types";
+import type { FormatSpec } from "./types";
 import { componentFromPath } from "../model/components";
 
 const SNIFF = /^time="\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:Z|[+-]\d{2}:\d{2})" level=(?:trace|debug|info|warning|error|fatal|panic) msg=/;
@@ -31,20 +31,16 @@ export const k3sLogrusSpec: FormatSpec = {
   name: "k3s-logrus",
   kind: "k3s",
   sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && !l.includes(" subsys=")),
-  createParser(ctx) {
-    const component = fileComponent(ctx.path);
-    let seen = false;
-    return {
-      parseLine(line: string): LineResult {
-        const c = parseLogrusText(line, "T");
-        if (!c || c.fields?.subsys !== undefined) {
-          return indentedContinuation(line, seen);
-        }
-        seen = true;
-        return { type: "record", record: componentRecord(c, isContainerdMessage(c.message) ? "containerd" : component) };
-      },
-    };
-  },
+  createParser: componentLineParser({
+    // cilium's logrus lines carry `subsys=` (cilium-logfmt.ts)
+    parse: (line) => {
+      const c = parseLogrusText(line, "T");
+      return c && c.fields?.subsys === undefined ? c : null;
+    },
+    writer: fileComponent,
+    componentOf: (c, file) => (isContainerdMessage(c.message) ? "containerd" : file),
+    continuation: "indented",
+  }),
   samples: [
     {
       // Calico for Windows' logrus lines beside its calico.log: the path names the component

@@ -24,11 +24,11 @@
  * reaped`, …: early k3s ran containerd in-process and printed its lines with full timestamps) is
  * `containerd`.
  */
-import { type ComponentLine, componentRecord, isContainerdMessage, indentedContinuation } from "./helpers/component-line";
+import { type ComponentLine, componentLineParser, isContainerdMessage } from "./helpers/component-line";
 import { sniffRatio } from "./helpers/sniff-util";
 import { splitTrailingPairs } from "./helpers/text-scan";
 import { parseIsoStamp } from "./helpers/time-util";
-import type { FormatSpec, LineParser, LineResult, ParseContext, Severity, WallTime } from "./types";
+import type { FormatSpec, Severity, WallTime } from "./types";
 import { componentFromPath } from "../model/components";
 
 const LEVELS: Readonly<Record<string, Severity>> = {
@@ -107,24 +107,11 @@ export function parseLogrusTerminal(line: string): ComponentLine | null {
 /** Component of a logrus terminal-layout file from its path, or null. */
 const fileComponent = (path: string | undefined): string | null => componentFromPath(path, ["crictl", "rke2", "k3s", "kata", "docker", "containerd"]);
 
-class LogrusTerminalParser implements LineParser {
-  readonly settled = true;
-  private readonly component: string | null;
-  private seen = false;
-  constructor(ctx: ParseContext) {
-    this.component = fileComponent(ctx.path);
-  }
-  parseLine(line: string): LineResult {
-    const c = parseLogrusTerminal(line);
-    if (!c) {
-      return indentedContinuation(line, this.seen);
-    }
-    this.seen = true;
-    let component = this.component ?? c.component ?? "logrus";
-    // containerd embedded in k3s/rke2 (or any logrus program) prints its own messages through the same logger
-    if ((component === "k3s" || component === "rke2" || component === "logrus") && isContainerdMessage(c.message)) component = "containerd";
-    return { type: "record", record: componentRecord(c, component) };
-  }
+/** The record's component: the path's, else the line's (crictl), else `logrus`; containerd's own messages are containerd's. */
+function recordComponent(c: ComponentLine, file: string | null): string {
+  const component = file ?? c.component ?? "logrus";
+  // containerd embedded in k3s/rke2 (or any logrus program) prints its own messages through the same logger
+  return (component === "k3s" || component === "rke2" || component === "logrus") && isContainerdMessage(c.message) ? "containerd" : component;
 }
 
 const SNIFF = /^(?:\x1b\[[0-9;]*m)?(?:TRACE?|DEBUG?|INFO|WARN(?:ING)?|ERROR?|FATA(?:L)?|PANI(?:C)?)(?:\x1b\[0m)?\[(?:\d{4,}|\d{4}-\d{2}-\d{2}[^\]]*)\] /;
@@ -134,7 +121,7 @@ export const logrusTextSpec: FormatSpec = {
   name: "logrus-text",
   kind: "logrus",
   sniff: (_path, lines) => sniffRatio(lines, SNIFF),
-  createParser: (ctx) => new LogrusTerminalParser(ctx),
+  createParser: componentLineParser({ parse: parseLogrusTerminal, writer: fileComponent, componentOf: recordComponent, continuation: "indented" }),
   samples: [
     {
       line: 'FATA[0002] run pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "9b2c": plugin type="flannel" failed (add): open /run/flannel/subnet.env: no such file or directory',

@@ -15,10 +15,11 @@
  * Levels EMER (fatal), ERR, WARN, INFO, DBG. Component `ovs`, or `ovn` when the path names an OVN
  * daemon.
  */
-import { type ComponentLine, componentRecord, indentedContinuation } from "./helpers/component-line";
+import { type ComponentLine, componentLineParser } from "./helpers/component-line";
+import { componentFromPath } from "../model/components";
 import { sniffRatio } from "./helpers/sniff-util";
 import { parseIsoStamp } from "./helpers/time-util";
-import type { FormatSpec, LineParser, LineResult, ParseContext, Severity } from "./types";
+import type { FormatSpec, Severity } from "./types";
 
 const LINE_RE = /^(?:(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?Z)|ovs)\|(\d{5,})\|([\w.-]+)(?:\(([^)|]*)\))?\|(EMER|ERR|WARN|INFO|DBG)\|(.*)$/;
 const LEVELS: Readonly<Record<string, Severity>> = { EMER: 4, ERR: 3, WARN: 2, INFO: 1, DBG: 0 };
@@ -39,23 +40,6 @@ export function parseOvsText(s: string): ComponentLine | null {
   return { time, severity: LEVELS[m[5]], message: m[6], fields, component: "ovs" };
 }
 
-class OvsParser implements LineParser {
-  readonly settled = true;
-  private readonly component: string;
-  private seen = false;
-  constructor(ctx: ParseContext) {
-    this.component = /ovn/i.test(ctx.path ?? "") ? "ovn" : "ovs";
-  }
-  parseLine(line: string): LineResult {
-    const c = parseOvsText(line);
-    if (!c) {
-      return indentedContinuation(line, this.seen);
-    }
-    this.seen = true;
-    return { type: "record", record: componentRecord(c, this.component) };
-  }
-}
-
 const SNIFF = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z\|\d{5,}\|[\w.()-]+\|(?:EMER|ERR|WARN|INFO|DBG)\|/;
 
 /** Format spec: Open vSwitch / OVN vlog files. */
@@ -63,7 +47,7 @@ export const ovsLogSpec: FormatSpec = {
   name: "ovs-log",
   kind: "ovs",
   sniff: (_path, lines) => sniffRatio(lines, SNIFF),
-  createParser: (ctx) => new OvsParser(ctx),
+  createParser: componentLineParser({ parse: parseOvsText, writer: (path) => componentFromPath(path, ["ovn"]) ?? "ovs", continuation: "indented" }),
   samples: [
     {
       line: "2023-06-11T07:40:02.318Z|00001|vlog|INFO|opened log file /var/log/openvswitch/ovs-vswitchd.log",

@@ -10,10 +10,10 @@
  * time, UTC in the weave images). Indented lines continue the record before them. Component
  * `weave`.
  */
-import { type ComponentLine, componentRecord, indentedContinuation } from "./helpers/component-line";
+import { type ComponentLine, componentLineParser } from "./helpers/component-line";
 import { sniffRatio } from "./helpers/sniff-util";
 import { d2, d4, fractionMs } from "./helpers/time-util";
-import type { FormatSpec, LineResult, Severity } from "./types";
+import type { FormatSpec, Severity } from "./types";
 
 const LEVELS: Readonly<Record<string, Severity>> = { DEBU: 0, INFO: 1, WARN: 2, ERRO: 3, FATA: 4, PANI: 4 };
 const RE = /^(DEBU|INFO|WARN|ERRO|FATA|PANI): (\d{4})\/(\d{2})\/(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))? ?(.*)$/;
@@ -48,20 +48,7 @@ export const weaveSpec: FormatSpec = {
   name: "weave",
   kind: "weave",
   sniff: (_path, lines) => sniffRatio(lines, SNIFF),
-  createParser() {
-    let seen = false;
-    return {
-      settled: true,
-      parseLine(line: string): LineResult {
-        const c = parseWeaveText(line);
-        if (c) {
-          seen = true;
-          return { type: "record", record: componentRecord(c, "weave") };
-        }
-        return indentedContinuation(line, seen);
-      },
-    };
-  },
+  createParser: componentLineParser({ parse: parseWeaveText, writer: "weave", continuation: "indented" }),
   samples: [
     {
       line: "INFO: 2024/03/11 07:02:40.518220 Discovered local MAC 6a:1e:22:90:0d:41",

@@ -25,13 +25,13 @@
  * `cni`, `ambient`, `repair`, …) whatever follows it (single spaces, or a 7-letter scope expanded to
  * the next tab stop with one space). Otherwise the message starts right after the level.
  */
-import { type ComponentLine, componentRecord } from "./helpers/component-line";
+import { type ComponentLine, componentLineParser } from "./helpers/component-line";
 import { LOGRUS_LEVELS } from "./helpers/logfmt";
 import { sniffRatio } from "./helpers/sniff-util";
 import { scanPairs } from "./helpers/text-scan";
 import { parseIsoStamp, precisionOfDigits, utcWallTime } from "./helpers/time-util";
 import { isZtunnelSniffLine, parseZtunnelText } from "./ztunnel";
-import type { FormatSpec, LineParser, LineResult, ParseContext, WallTime } from "./types";
+import type { FormatSpec, WallTime } from "./types";
 import { componentFromPath } from "../model/components";
 
 /** istio log scopes seen on nodes (istio-cni agent, installer, repair, ambient; shared scopes). */
@@ -240,22 +240,6 @@ const fileComponent = (path: string | undefined): string | null => componentFrom
 /** Rust `tracing` targets of linkerd's CNI helpers (the repair controller, the network validator): their lines are linkerd-cni's. */
 const LINKERD_TARGET_RE = /^linkerd_(?:cni_repair_controller|network_validator)\b/;
 
-class ZapConsoleParser implements LineParser {
-  readonly settled = true;
-  private readonly component: string | null;
-  private seen = false;
-  constructor(ctx: ParseContext) {
-    this.component = fileComponent(ctx.path);
-  }
-  parseLine(line: string): LineResult {
-    const c = parseZapConsole(line);
-    if (!c) return this.seen ? { type: "continuation", text: line } : null;
-    this.seen = true;
-    const component = c.component ?? this.component ?? (LINKERD_TARGET_RE.test(c.message) ? "linkerd-cni" : "zap");
-    return { type: "record", record: componentRecord(c, component) };
-  }
-}
-
 const SNIFF =
   /^(?:\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})|\d{10}(?:\.\d+)?|\d\.\d+e\+0?9)[\t ]+(?:DEBUG|INFO|WARN|ERROR|DPANIC|PANIC|FATAL|debug|info|warn|error|dpanic|panic|fatal)(?:[\t ]|$)/;
 
@@ -271,7 +255,13 @@ export const zapConsoleSpec: FormatSpec = {
   name: "zap-console",
   kind: "zap",
   sniff: (_path, lines) => sniffRatio(lines, SNIFF, (l) => SNIFF.test(l) && !ISTIO_STAMP_LEVEL.test(l) && !isZtunnelSniffLine(l)),
-  createParser: (ctx) => new ZapConsoleParser(ctx),
+  createParser: componentLineParser({
+    parse: parseZapConsole,
+    writer: fileComponent,
+    // istio's shape names istio-cni; linkerd's Rust helpers name themselves by their target
+    componentOf: (c, file) => c.component ?? file ?? (LINKERD_TARGET_RE.test(c.message) ? "linkerd-cni" : "zap"),
+    continuation: "any",
+  }),
   samples: [
     {
       // linkerd-cni's repair controller (Rust tracing, the layout this spec reads): told by its target

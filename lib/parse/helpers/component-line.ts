@@ -3,7 +3,7 @@
  * message is a whole line of its own file or the MESSAGE inside a journal/syslog/CRI envelope
  * (two-level parsing: envelope first, then the component line inside it).
  */
-import type { LineResult, ParsedRecord, Severity, WallTime } from "../types";
+import type { LineParser, LineResult, ParseContext, ParsedRecord, Severity, WallTime } from "../types";
 
 /** One parsed component line (see the module comment). */
 export interface ComponentLine {
@@ -61,4 +61,46 @@ export function isContainerdMessage(message: string): boolean {
 export function indentedContinuation(line: string, afterRecord: boolean): LineResult {
   const c = line.charCodeAt(0);
   return afterRecord && (c === 32 || c === 9) ? { type: "continuation", text: line } : null;
+}
+
+/** How the lines of a component-line format make records (see `componentLineParser`). */
+export interface ComponentLineFormat {
+  /** one line to its component line, null when the line is not one */
+  parse(line: string): ComponentLine | null;
+  /** the file's writer: a name, or one from the file's path (null: the path names none) */
+  writer: string | ((path: string | undefined) => string | null);
+  /** the component when neither the file's writer nor the line names one */
+  fallback?: string;
+  /**
+   * the record's component from the line and the file's writer (default: the file's writer, else
+   * the line's own component, else `fallback`): for programs that print another's messages (k3s
+   * embedding containerd) or lines that name their writer (kata through containerd)
+   */
+  componentOf?: (c: ComponentLine, fileWriter: string | null) => string | null;
+  /** a line that is no record after one: `indented` continues it when it starts with a blank or tab, `any` always */
+  continuation: "indented" | "any";
+}
+
+/**
+ * The `createParser` of a component-line format: each line its own record (the component stamp,
+ * level and message `parse` reads), lines after a record that are none continuing it per
+ * `continuation`, the component from the line, the path or the format. Records are settled when
+ * returned.
+ */
+export function componentLineParser(f: ComponentLineFormat): (ctx: ParseContext) => LineParser {
+  const fallback = f.fallback ?? (typeof f.writer === "string" ? f.writer : "unknown");
+  return (ctx) => {
+    const fileWriter = typeof f.writer === "string" ? f.writer : f.writer(ctx.path);
+    let seen = false;
+    return {
+      settled: true,
+      parseLine(line: string): LineResult {
+        const c = f.parse(line);
+        if (!c) return f.continuation === "any" ? (seen ? { type: "continuation", text: line } : null) : indentedContinuation(line, seen);
+        seen = true;
+        const component = (f.componentOf ? f.componentOf(c, fileWriter) : (fileWriter ?? c.component)) ?? fallback;
+        return { type: "record", record: componentRecord(c, component) };
+      },
+    };
+  };
 }

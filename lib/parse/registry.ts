@@ -22,6 +22,7 @@ import { k8sEventsJsonSpec } from "./k8s-events-json";
 import { klogSpec } from "./klog";
 import { k8sMessageSpec } from "./k8s-message";
 import { jupyterHubEventsSpec } from "./jupyterhub-events";
+import { kubectlEventsColumnsSpec } from "./kubectl-events-columns";
 import { kubectlEventsTableSpec } from "./kubectl-events-table";
 import { syslogRfc3164Spec } from "./syslog-rfc3164";
 import { syslogRfc5424Spec } from "./syslog-rfc5424";
@@ -114,6 +115,7 @@ export const FORMAT_REGISTRY: readonly FormatSpec[] = [
   cloudwatchInsightsCsvSpec, // Logs Insights CSV download
   k8sEventsJsonSpec,
   k8sEventsYamlSpec,
+  kubectlEventsColumnsSpec, // `-o custom-columns=` event tables with RFC 3339 times
   kubectlEventsTableSpec,
   describeEventsSpec, // `kubectl describe` Events sections
   k8sMessageSpec, // event messages quoted without row or time

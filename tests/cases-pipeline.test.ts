@@ -111,7 +111,7 @@ const CASES: Record<string, CaseExpect> = {
   "710-journalctl-colour-codes-calico-nodename.log": { node: "node-c", errorClass: "calico-nodename-missing" },
   "711-journalctl-colour-codes-esc-lost.log": { node: "node-c", errorClass: "calico-nodename-missing" },
   "712-containerd-json-log-format-calico-nodename.log": { errorClass: "calico-nodename-missing" },
-  "713-loki-logcli-common-labels-kubelet-cilium-agent-down.log": { errorClass: "cilium-agent-unreachable" },
+  "713-loki-logcli-common-labels-kubelet-cilium-agent-down.log": { node: "ip-10-0-31-7.eu-west-1.compute.internal", errorClass: "cilium-agent-unreachable" },
   "714-get-events-custom-columns-iso-flannel-subnet.log": { node: "worker-3", errorClass: "flannel-subnet-missing" },
 };
 

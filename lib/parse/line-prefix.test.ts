@@ -24,6 +24,21 @@ const KLOG_2 = 'I0519 04:20:08.100200    2817 kubelet.go:2321] "SyncLoop ADD" so
 const CALICO = "2025-05-19 04:20:11.305 [ERROR][4123] <nil> 0: stat /var/lib/calico/nodename: no such file or directory";
 
 describe("tool prefixes", () => {
+  it("logcli's `Common labels: {…}` names the node of the entries below it; a line's own labels win", () => {
+    const text = [
+      'Common labels: {host="worker-4", job="systemd-journal", unit="kubelet.service"}',
+      `2025-05-19T04:20:07.512344Z {} ${KLOG_1}`,
+      `2025-05-19T04:20:08.100200Z {host="worker-5"} ${KLOG_2}`,
+      'Common labels: {host="worker-6", pod="calico-node-x7k2p"}',
+      `2025-05-19T04:20:09.100200Z {} ${KLOG_2}`,
+    ].join("\n");
+    const f = parseFile("logcli.txt", text);
+    expectAccounting(f);
+    expect(f.counts).toMatchObject({ records: 3, banner: 2, skipped: 0 });
+    expect(f.records.map((r) => r.host)).toEqual(["worker-4", "worker-5", "worker-6"]);
+    expect(f.records[2].fields?.prefixPod).toBe("calico-node-x7k2p");
+  });
+
   it("`kubectl logs --prefix` in front of Calico lines: the pod and container become fields, not the node", () => {
     const text = [
       `[pod/calico-node-x7k2p/calico-node] ${CALICO}`,

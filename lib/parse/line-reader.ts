@@ -97,6 +97,8 @@ export class LineReader {
   private wrapText: string | null = null;
   /** paste furniture (banners and the blocks they open), asked about refused lines only */
   private readonly furniture = new Furniture();
+  /** what a furniture line said all entries below it share (`PrefixLayer.shared`) */
+  private shared: PrefixFacts | null = null;
   /** 1-based numbers of lines that continue the line above inside a k9s frame (paste.ts `stripFrame`) */
   frameWrap: Set<number> | null = null;
 
@@ -139,6 +141,7 @@ export class LineReader {
         counts.records++;
         if (glued) this.info.glued++;
         const rec = res.record;
+        if (this.shared !== null) facts = facts === null ? this.shared : { ...this.shared, ...facts };
         if (facts !== null) applyPrefixFacts(rec, facts);
         const up = uptimeOf(rec);
         if (!Number.isNaN(up)) {
@@ -274,6 +277,7 @@ export class LineReader {
   /** Read one non-blank line of a file with a paste layer (prefixes or paste banners). */
   pasteLine(line: string, lineNo: number, truncated: number): void {
     if (this.pasteBannersFirst && this.furniture.test(line, lineNo - 1)) {
+      this.noteShared(line);
       this.parser.pasteBanner?.(line);
       this.take({ type: "banner", banner: { type: "header" } }, lineNo, line, truncated, null, false);
       return;
@@ -336,6 +340,17 @@ export class LineReader {
     return false;
   }
 
+  /** Keep the facts a furniture line states for every entry below it (a layer's `shared` line). */
+  private noteShared(line: string): void {
+    for (const layer of this.plan?.layers ?? []) {
+      const m = layer.shared?.re.exec(line);
+      if (!m) continue;
+      const out: PrefixFacts = {};
+      layer.shared!.facts(m, out);
+      this.shared = out;
+    }
+  }
+
   /**
    * A line the file's format refused: another registered format (mixed pastes), a paste banner,
    * a piece a terminal wrapped (or a line without the file's prefix) continuing the record before
@@ -354,6 +369,7 @@ export class LineReader {
       isProseLabel(raw) ||
       this.isProseBanner(line, lineNo)
     ) {
+      this.noteShared(raw);
       this.parser.pasteBanner?.(raw);
       this.take({ type: "banner", banner: { type: "header" } }, lineNo, raw, truncated, null, false);
       return;

@@ -6,7 +6,7 @@
  * their own take it (as `kubectl logs --timestamps`). Labels: the node from `node_name`,
  * `nodename`, `node`, `hostname`, `host` (in that order; promtail and the Grafana Agent set one
  * of them), the pod, container and namespace from `pod`/`pod_name`, `container`/`container_name`,
- * `namespace`.
+ * `namespace`. The labels of `Common labels: {…}` are every line's below it.
  */
 import { parseIsoStamp } from "./helpers/time-util";
 import type { PrefixFacts, PrefixLayer } from "./prefix-types";
@@ -24,24 +24,31 @@ export function lokiLabels(text: string): Record<string, string> {
   return out;
 }
 
+/** The node, pod, container and namespace a label set names (see the module comment). */
+function labelFacts(l: Record<string, string>, out: PrefixFacts): void {
+  for (const k of NODE_KEYS) {
+    if (l[k]) {
+      out.host = l[k];
+      break;
+    }
+  }
+  const pod = l.pod ?? l.pod_name;
+  if (pod) out.pod = pod;
+  const container = l.container ?? l.container_name;
+  if (container) out.container = container;
+  if (l.namespace) out.namespace = l.namespace;
+}
+
 export const LOKI: PrefixLayer = {
   name: "loki",
   re: RE,
   facts(m, out: PrefixFacts) {
     out.timeText = m[1];
     out.time = parseIsoStamp(m[1]);
-    if (!m[2]) return;
-    const l = lokiLabels(m[2]);
-    for (const k of NODE_KEYS) {
-      if (l[k]) {
-        out.host = l[k];
-        break;
-      }
-    }
-    const pod = l.pod ?? l.pod_name;
-    if (pod) out.pod = pod;
-    const container = l.container ?? l.container_name;
-    if (container) out.container = container;
-    if (l.namespace) out.namespace = l.namespace;
+    if (m[2]) labelFacts(lokiLabels(m[2]), out);
+  },
+  shared: {
+    re: /^Common labels: \{(.*)\}\s*$/,
+    facts: (m, out) => labelFacts(lokiLabels(m[1]), out),
   },
 };

@@ -24,4 +24,9 @@ export interface PrefixLayer {
   /** anchored at the line start; match[0] is the whole prefix */
   re: RegExp;
   facts(m: RegExpExecArray, out: PrefixFacts): void;
+  /**
+   * A line above the entries that states what all of them share (logcli's `Common labels: {…}`):
+   * its facts fill in what each line's own prefix leaves unsaid, until another such line.
+   */
+  shared?: { re: RegExp; facts(m: RegExpExecArray, out: PrefixFacts): void };
 }

@@ -23,11 +23,11 @@ const ROWS = 8;
 
 const pct = (share: number) => `${(share * 100).toFixed(share < 0.01 ? 2 : 1)}%`;
 const fmtP = (p: number | null) => (p === null ? "–" : p < 1e-6 ? "< 1e-6" : p < 0.001 ? p.toExponential(1) : p.toFixed(3));
-/** The ratio of shares as a factor ("12×", "≥ 300×" when the baseline had none). */
+/** The ratio of the shares as a factor ("12×"), "new" when the baseline had none of it. */
 const fmtRatio = (r: TExplainRow) => {
-  const f = 2 ** r.logRatio;
-  const s = f >= 100 ? Math.round(f).toString() : f.toFixed(1);
-  return r.baseline.count === 0 ? `≥ ${s}×` : `${s}×`;
+  if (r.baseline.count === 0) return "new";
+  const f = r.range.share / r.baseline.share;
+  return `${f >= 100 ? Math.round(f) : f.toFixed(1)}×`;
 };
 type TExplainRow = TRangeExplainRow;
 
@@ -121,7 +121,7 @@ export function ExplainPanel(
                         <th>value</th>
                         <th title="events in the range (share of the range's events)">range</th>
                         <th title="events in the baseline (share of its events)">baseline</th>
-                        <th title="share in the range over share in the baseline">ratio</th>
+                        <th title="share in the range over share in the baseline (new: the baseline had none)">ratio</th>
                         <th title="p-value of the log-likelihood ratio test">p</th>
                       </tr>
                     </thead>

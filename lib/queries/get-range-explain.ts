@@ -7,7 +7,8 @@
  *   events, those without a time too, less the range's).
  * - pods, components and error classes: counted on the boot's rows of each span, one grouped
  *   scan of the (bootId, ts) index per span (`GROUPING SETS`); for `boot`, one scan of the
- *   whole boot.
+ *   whole boot, kept in the process for the boot's next ranges (until a bundle adds events to it:
+ *   the key holds the boot's stored template counts).
  * - templates: a span of at most `EXACT_MAX` events has its messages read and each counted for
  *   the stored template it joins (lib/explain/assign.ts): exact. A larger span is estimated from
  *   the stored per-template histograms (`LogPattern.buckets`, lib/explain/rank.ts
@@ -81,6 +82,22 @@ async function countSpan(db: DbHandles, bootId: number, fromMs: number | null, t
   return span;
 }
 
+/** Whole-boot counts kept, by boot id and its stored templates' event total (which changes when a bundle adds events to the boot). */
+const WHOLE_BOOTS = new Map<string, Span>();
+/** Boots whose whole counts are kept. */
+const WHOLE_BOOTS_KEPT = 16;
+
+/** The boot's counts over all of its events (the `boot` baseline): one scan of the boot, kept for the next range. */
+async function wholeBoot(db: DbHandles, bootId: number, own: MergedPattern[]): Promise<Span> {
+  const key = `${db.location}:${bootId}:${own.reduce((n, p) => n + p.count, 0)}`;
+  const kept = WHOLE_BOOTS.get(key);
+  if (kept) return kept;
+  const span = await countSpan(db, bootId, null, null);
+  if (WHOLE_BOOTS.size >= WHOLE_BOOTS_KEPT) WHOLE_BOOTS.delete(WHOLE_BOOTS.keys().next().value!);
+  WHOLE_BOOTS.set(key, span);
+  return span;
+}
+
 /** A span's events per template key: its messages matched when they are few, else the histograms. */
 async function countTemplates(
   db: DbHandles,
@@ -134,11 +151,8 @@ export async function getRangeExplain(opts: {
   ]);
   const startMs = Math.min(new Date(boot.start).getTime(), first?.ms ?? Number.POSITIVE_INFINITY);
   const before = { fromMs: Math.min(fromMs, Math.max(startMs, fromMs - (toMs - fromMs))), toMs: fromMs };
-  const [own, range, base] = await Promise.all([
-    bootPatterns(db, opts.incidentId, opts.bootId),
-    countSpan(db, opts.bootId, fromMs, toMs),
-    opts.baseline === "before" ? countSpan(db, opts.bootId, before.fromMs, before.toMs) : countSpan(db, opts.bootId, null, null),
-  ]);
+  const [own, range] = await Promise.all([bootPatterns(db, opts.incidentId, opts.bootId), countSpan(db, opts.bootId, fromMs, toMs)]);
+  const base = opts.baseline === "before" ? await countSpan(db, opts.bootId, before.fromMs, before.toMs) : await wholeBoot(db, opts.bootId, own);
   const isBoot = opts.baseline === "boot";
   const rangeT = await countTemplates(db, opts.bootId, own, fromMs, toMs, range.total, exactMax);
   const baseT = isBoot

@@ -27,8 +27,10 @@
  * - the rule catalogue's cost (scripts/bench-rules.ts): its prefilter and runner on one node's
  *   events in this process, times the node count, as a share of the ingest's seconds (`rules`);
  * - the pattern miner's cost (scripts/bench-patterns.ts), measured the same way (`patterns`);
- *   and among the queries, the patterns panel (`query.patterns`) and a page of one template's
- *   events (`query.patternEvents`);
+ *   and among the queries, the patterns panel (`query.patterns`), a page of one template's
+ *   events (`query.patternEvents`) and "explain this range" on a boot's middle third
+ *   (`query.explain`); scripts/bench-explain.ts times the panel, the diff and explain alone on
+ *   one generated boot of 500,000 events;
  * - timeline queries on a store of at least `--query-events` events (default 10,000,000;
  *   the ingested rows are replicated server-side to reach it; a store already larger is used
  *   as it is, and `query.storedEvents` is the real count): lane-density histogram for a
@@ -529,6 +531,8 @@ async function benchBackend(): Promise<Record<string, unknown>> {
       const patternPage: number[] = [];
       const { getBootPatterns } = await import("../lib/queries/get-boot-patterns");
       const { withPatternFilter } = await import("../lib/queries/pattern-filter");
+      const { getRangeExplain } = await import("../lib/queries/get-range-explain");
+      const explain: number[] = [];
       for (let i = 0; i < 20; i++) {
         const b = boots[i % boots.length];
         const fromMs = new Date(b.start).getTime();
@@ -541,6 +545,8 @@ async function benchBackend(): Promise<Record<string, unknown>> {
         // the patterns panel, then a page of the events of its least common template (a filter that scans the range)
         const [panel, ms] = await time(() => getBootPatterns({ incidentId, bootId: b.id }));
         patterns.push(ms);
+        // "explain this range" on the boot's middle third against the third before it
+        explain.push((await time(() => getRangeExplain({ incidentId, bootId: b.id, fromMs: mid, toMs: mid + (toMs - fromMs) / 3, baseline: "before" })))[1]);
         const rarest = panel.patterns[panel.patterns.length - 1];
         if (rarest)
           patternPage.push(
@@ -560,6 +566,7 @@ async function benchBackend(): Promise<Record<string, unknown>> {
         searchCount: stats(count),
         patterns: stats(patterns),
         patternEvents: stats(patternPage),
+        explain: stats(explain),
       };
     }
     if (!values["skip-queries"] && !values["skip-search"]) {
@@ -654,7 +661,7 @@ function tableRows(result: Record<string, unknown>, label: string): Array<[strin
   const q = result.query as (Record<string, { medianMs: number; p95Ms: number }> & { storedEvents: number; eventsPerBoot: number }) | undefined;
   if (q) {
     rows.push(["query store", `${q.storedEvents.toLocaleString()} events (${q.eventsPerBoot.toLocaleString()} in the largest boot)`]);
-    for (const k of ["histogram", "events", "search", "searchCount", "patterns", "patternEvents"])
+    for (const k of ["histogram", "events", "search", "searchCount", "patterns", "patternEvents", "explain"])
       if (q[k]) rows.push([`query ${k}`, `median ${q[k].medianMs} ms, p95 ${q[k].p95Ms} ms`]);
   }
   const s = result.search as Awaited<ReturnType<typeof benchSearch>> | undefined;

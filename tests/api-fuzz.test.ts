@@ -43,6 +43,7 @@ beforeAll(async () => {
   ids.bootId = String(b.id);
   VALID.a.push(ids.bootId);
   VALID.b.push(ids.bootId);
+  VALID.boot.push(ids.bootId);
   ids.nodeId = String(b.nodeId);
   ids.eventId = e.id;
   ids.findingId = String(f?.id ?? 1);
@@ -136,6 +137,8 @@ const QUERY_KEYS = [
   "bins",
   "a",
   "b",
+  "boot",
+  "baseline",
 ];
 const VALID: Record<string, string[]> = {
   from: ["2026-03-14T02:00:00Z", "1773453600000", "0"],
@@ -160,6 +163,8 @@ const VALID: Record<string, string[]> = {
   // the seeded boot's id is added once it is stored (beforeAll)
   a: ["1"],
   b: ["2"],
+  boot: ["1"],
+  baseline: ["before", "boot"],
 };
 const query = fc
   .array(
@@ -231,6 +236,7 @@ const ROUTES: Array<{ mod: string; method: string; params: Array<keyof typeof id
   { mod: "incidents/[incidentId]/boots/[bootId]/events/facets", method: "GET", params: ["incidentId", "bootId"] },
   { mod: "incidents/[incidentId]/boots/[bootId]/patterns", method: "GET", params: ["incidentId", "bootId"] },
   { mod: "incidents/[incidentId]/diff", method: "GET", params: ["incidentId"] },
+  { mod: "incidents/[incidentId]/explain", method: "GET", params: ["incidentId"] },
   { mod: "incidents/[incidentId]/boots/[bootId]/timeline.svg", method: "GET", params: ["incidentId", "bootId"] },
   { mod: "preview", method: "POST", params: [], body: "json" },
   { mod: "auth/sign-in", method: "POST", params: [], body: "form" },

@@ -8,6 +8,7 @@
 import { expect, it } from "vitest";
 import { getDb } from "../lib/db/connection";
 import { newInBootsSummary } from "../lib/incidents/boot-patterns";
+import { getIncident } from "../lib/incidents/get-incident";
 import { getIncidentReport } from "../lib/incidents/get-incident-report";
 import { enqueueBundle } from "../lib/ingest/enqueue-bundle";
 import { processBundle } from "../lib/ingest/pipeline";
@@ -116,5 +117,29 @@ export function patternsStoreSuite(): void {
       [30, 0, false],
       [12, 42, true],
     ]);
+  }, 120_000);
+
+  it("a file no format reads still gets the templates of its lines, and a file read in part those of its unread lines", async () => {
+    const db = await getDb();
+    const widgets = Array.from({ length: 40 }, (_, i) => (i % 4 === 3 ? `cache miss for key user/${i}` : `widget ${i} spun up in ${i % 9}ms on rack-${i % 3}`));
+    const { incidentId, bundleId } = await enqueueBundle(db, {
+      title: "unread",
+      files: [
+        { name: "widgets.txt", data: Buffer.from(`${widgets.join("\n")}\n`) },
+        { name: "journal.log", data: Buffer.from(`${twoBootJournal()}odd line 1 of a tool\nodd line 2 of a tool\n`) },
+      ],
+      options: { year: 2026 },
+    });
+    expect((await processBundle(db, bundleId)).error).toBeNull();
+    const inc = await getIncident({ incidentId });
+    const files = Object.fromEntries(inc!.bundles[0].files.map((f) => [f.path, f]));
+    expect(files["widgets.txt"].format).toBe("unknown");
+    expect(files["widgets.txt"].unreadPatterns).toEqual([
+      { template: "widget <*> spun up in <*> on <*>", count: 30, firstLine: 1 },
+      { template: "cache miss for key <*>", count: 10, firstLine: 4 },
+    ]);
+    // the journal (66 lines) read but for its last two: the first continues the record before it, the second is unread
+    expect([files["journal.log"].skippedByReason, files["journal.log"].continuation]).toEqual([{ "unknown-format": 1 }, 1]);
+    expect(files["journal.log"].unreadPatterns).toEqual([{ template: "odd line <*> of a tool", count: 1, firstLine: 68 }]);
   }, 120_000);
 }

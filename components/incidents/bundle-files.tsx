@@ -2,7 +2,7 @@
  * One bundle: status, size, counts, its warnings (files not read or read in part, lines
  * skipped, events on no node: lib/incidents/bundle-warnings.ts), and the per-file table (path,
  * kind, format, node, lines, parsed, skipped by reason, status and reason) so reviewers see
- * exactly what was and was not understood.
+ * exactly what was and was not understood; a file's unread lines show their templates (their shape).
  */
 import { plural } from "@/lib/detect/numbers";
 import { bundleWarnings } from "@/lib/incidents/bundle-warnings";
@@ -97,6 +97,20 @@ export function BundleFiles({ b }: { b: TBundleView }) {
                       .map(([k, n]) => `${k} ${fmtCount(n)}`)
                       .join(", ") || <span className="muted">—</span>}
                     {f.outOfOrder > 0 && <div className="muted">{fmtCount(f.outOfOrder)} out of order</div>}
+                    {f.unreadPatterns.length > 0 && (
+                      <details data-testid="file-unread-patterns">
+                        <summary title="the lines no format read, grouped by shape (numbers, ids and paths as <*>)">
+                          {plural(f.unreadPatterns.length, "template")} of the unread lines
+                        </summary>
+                        <ul className="mono unread-patterns">
+                          {f.unreadPatterns.map((p) => (
+                            <li key={p.firstLine} data-testid="file-unread-pattern">
+                              {fmtCount(p.count)} × {p.template} <span className="muted">(first line {p.firstLine})</span>
+                            </li>
+                          ))}
+                        </ul>
+                      </details>
+                    )}
                   </td>
                   <td className="small" data-testid="file-redacted">
                     {Object.entries(f.redacted)

@@ -18,11 +18,13 @@ import { FindingItem } from "@/components/findings/finding-item";
 import { FindingList } from "@/components/findings/finding-list";
 import type { TBootView } from "@/lib/queries/get-boot-view";
 import { fmtCount, fmtDuration, fmtOffset, fmtUtc } from "@/lib/view/format";
-import { FAILURE_WINDOW_DETECTOR, LANE_LABELS, LANES, SEVERITY_NAMES, type TLane } from "@/lib/view/lanes";
+import { FAILURE_WINDOW_DETECTOR, isLane, LANE_LABELS, LANES, SEVERITY_NAMES, type TLane } from "@/lib/view/lanes";
 import { bootPath, viewStateField } from "@/lib/view/view-state";
 import type { TAnnotation } from "@/lib/annotations/annotation";
 import { AnnotationsPanel } from "./annotations-panel";
 import { PatternsPanel } from "./patterns-panel";
+import { ExplainPanel } from "./explain-panel";
+import type { TExplainBaseline } from "@/lib/queries/get-range-explain";
 import { EventDetail } from "./event-detail";
 import { EventsTable } from "./events-table";
 import { LanesChart } from "./lanes-chart";
@@ -47,7 +49,7 @@ const subscribeLight = (on: () => void) => {
 
 /** `healthy`: what was checked and found fine, shown in place of the findings when the boot has none. */
 export function TimelineView({ view, healthy }: { view: TBootView; healthy?: ReactNode }) {
-  const { state, setRange, setLanes, setSev, setQ, setMatch, setPod, setKind, setEv, selectFinding, setPat, setXpat } = useViewState();
+  const { state, setRange, setLanes, setSev, setQ, setMatch, setPod, setKind, setEv, selectFinding, setPat, setXpat, showFiltered } = useViewState();
   const t0 = view.boot.startMs;
   const bounds = view.range;
   const from = state.from ?? bounds.fromMs;
@@ -137,6 +139,19 @@ export function TimelineView({ view, healthy }: { view: TBootView; healthy?: Rea
   // reviewers' notes: markers on the chart, the list and form below the findings
   const notes = useAnnotationsQuery(view.incident.id, view.boot.id);
   const [pickedTs, setPickedTs] = useState<number | null>(null);
+  // "explain this range": the range explained (the view when asked, or a finding's window) and its baseline
+  const [explain, setExplain] = useState<{ from: number; to: number; label: string } | null>(null);
+  const [explainBaseline, setExplainBaseline] = useState<TExplainBaseline>("before");
+  const explainSection = useRef<HTMLDivElement>(null);
+  const openExplain = (r: { from: number; to: number; label: string }) => {
+    setExplain(r);
+    requestAnimationFrame(() => explainSection.current?.scrollIntoView({ block: "nearest" }));
+  };
+  // a row of the explanation: the explained range, with its filter, in the events table
+  const followExplained = (r: { from: number; to: number }, filter: Parameters<typeof showFiltered>[1]) => {
+    showFiltered({ from: Math.max(bounds.fromMs, r.from), to: Math.min(bounds.toMs, r.to) }, filter);
+    document.getElementById("events")?.focus();
+  };
   // the selected event's panel at half the width (long raw lines)
   const [detailWide, setDetailWide] = useState(false);
   const showNote = (n: TAnnotation) => {
@@ -213,6 +228,15 @@ export function TimelineView({ view, healthy }: { view: TBootView; healthy?: Rea
         <button type="button" className="btn" onClick={() => setRange(null, null)} disabled={!zoomed}>
           reset zoom
         </button>
+        <button
+          type="button"
+          className="btn"
+          data-testid="explain-range"
+          onClick={() => openExplain({ from, to, label: "this range" })}
+          title="what is more frequent in the range shown than before it (or in the rest of the boot): templates, pods, components, error classes"
+        >
+          Explain this range
+        </button>
         <span className="export-links" aria-label="export">
           <a className="btn" href={pictureUrl("png")} download data-testid="export-png" title="this view as a PNG picture (1200 x 630)">
             PNG
@@ -287,20 +311,33 @@ export function TimelineView({ view, healthy }: { view: TBootView; healthy?: Rea
                 selectedPart={state.pod || null}
                 selected={f.id === state.finding}
                 actions={
-                  f.id === state.finding ? (
-                    <button type="button" className="btn small" onClick={() => selectFinding(null)}>
-                      clear evidence
-                    </button>
-                  ) : (
+                  <>
                     <button
                       type="button"
                       className="btn small"
-                      onClick={() => selectFinding(f.id, findingRange(f))}
-                      title="zoom to its window and highlight its evidence events"
+                      data-testid="explain-window"
+                      onClick={() =>
+                        openExplain({ from: f.startMs, to: Math.max(f.startMs + 1000, f.endMs ?? dataEndMs), label: `the window of ${f.detector}` })
+                      }
+                      title="what is more frequent in the finding's window than before it (or in the rest of the boot)"
                     >
-                      {f.evidenceCount ? `zoom to · ${fmtCount(f.evidenceCount)} evidence` : "zoom to"}
-                    </button>
-                  )
+                      Explain window
+                    </button>{" "}
+                    {f.id === state.finding ? (
+                      <button type="button" className="btn small" onClick={() => selectFinding(null)}>
+                        clear evidence
+                      </button>
+                    ) : (
+                      <button
+                        type="button"
+                        className="btn small"
+                        onClick={() => selectFinding(f.id, findingRange(f))}
+                        title="zoom to its window and highlight its evidence events"
+                      >
+                        {f.evidenceCount ? `zoom to · ${fmtCount(f.evidenceCount)} evidence` : "zoom to"}
+                      </button>
+                    )}
+                  </>
                 }
               />
             )}
@@ -313,6 +350,24 @@ export function TimelineView({ view, healthy }: { view: TBootView; healthy?: Rea
           {healthy}
         </section>
       )}
+
+      <div ref={explainSection}>
+        {explain && (
+          <ExplainPanel
+            incidentId={view.incident.id}
+            bootId={view.boot.id}
+            t0={t0}
+            range={explain}
+            baseline={explainBaseline}
+            onBaseline={setExplainBaseline}
+            onClose={() => setExplain(null)}
+            onPattern={(pat) => followExplained(explain, { pat })}
+            onPod={(pod) => followExplained(explain, { pod })}
+            onComponent={(lane) => isLane(lane) && followExplained(explain, { lanes: [lane] })}
+            onErrorClass={(q) => followExplained(explain, { q })}
+          />
+        )}
+      </div>
 
       <PatternsPanel incidentId={view.incident.id} bootId={view.boot.id} pat={state.pat} xpat={state.xpat} onPat={setPat} onXpat={setXpat} />
 

@@ -66,6 +66,8 @@ export interface TViewStateApi {
   setPat(pat: string | null): void;
   /** the message templates hidden (their keys) */
   setXpat(xpat: string[]): void;
+  /** shows `range` with one filter set (a history entry): an explained value followed into the events */
+  showFiltered(range: { from: number; to: number }, filter: { pat?: string; pod?: string; lanes?: TLane[]; q?: string }): void;
 }
 
 export function useViewState(): TViewStateApi {
@@ -106,5 +108,10 @@ export function useViewState(): TViewStateApi {
   );
   const setPat = useCallback((pat: string | null) => void set({ pat }), [set]);
   const setXpat = useCallback((xpat: string[]) => void set({ xpat: xpat.length ? xpat : null }), [set]);
-  return { state, setRange, setLanes, setSev, setQ, setMatch, setPod, setKind, setEv, selectFinding, setPat, setXpat };
+  const showFiltered = useCallback(
+    (range: { from: number; to: number }, filter: { pat?: string; pod?: string; lanes?: TLane[]; q?: string }) =>
+      void set({ from: Math.floor(range.from), to: Math.ceil(range.to), ...filter }, { history: "push" }),
+    [set],
+  );
+  return { state, setRange, setLanes, setSev, setQ, setMatch, setPod, setKind, setEv, selectFinding, setPat, setXpat, showFiltered };
 }

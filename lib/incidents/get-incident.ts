@@ -2,6 +2,7 @@
  * One incident with everything its page shows: nodes and their boots, findings (most
  * severe first), and bundles with their per-file accounting. Times are UTC ms.
  */
+import type { UnreadPattern } from "../patterns/unread";
 import { getDb } from "@/lib/db/connection";
 import { ApiError } from "@/lib/http/errors";
 import { findingSeverityRank } from "@/lib/view/lanes";
@@ -82,6 +83,8 @@ export interface TSourceFileView {
   yearSource: string | null;
   /** secrets replaced before storage, per kind (lib/redact/redact.ts) */
   redacted: Record<string, number>;
+  /** the templates of the lines no format read, most frequent first (lib/patterns/unread.ts) */
+  unreadPatterns: UnreadPattern[];
 }
 
 export interface TBundleView {
@@ -219,8 +222,22 @@ export async function getIncident(opts: { incidentId: string }): Promise<TIncide
         zoneSource: f.zoneSource,
         yearSource: f.yearSource,
         redacted: Object.fromEntries(Object.entries(obj(f.redacted)).map(([k, v]) => [k, Number(v) || 0])),
+        unreadPatterns: unreadOf(f.unreadPatterns),
       })),
       duplicateOf: b.duplicateOf ?? null,
     })),
   };
+}
+
+/** A file's stored unread templates (`SourceFile.unreadPatterns`, JSON), [] for none or a value not of that shape. */
+function unreadOf(text: string | null): UnreadPattern[] {
+  if (!text) return [];
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v)
+      ? v.filter((p): p is UnreadPattern => !!p && typeof p.template === "string" && typeof p.count === "number" && typeof p.firstLine === "number")
+      : [];
+  } catch {
+    return [];
+  }
 }

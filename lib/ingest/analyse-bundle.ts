@@ -14,6 +14,7 @@
  * every record of a node's log reaches the detectors; only a Kubernetes events file's events of
  * cluster objects, in a bundle that names several nodes, stay on no node.
  */
+import { unreadPatterns } from "../patterns/unread";
 import { createHash } from "node:crypto";
 import { fileBytes, fileSize, type UnpackedFile } from "../bundle/unpack";
 import type { FileRecord, ParsedFile } from "../parse/file-types";
@@ -217,6 +218,8 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
   const pathNode = opts.node || lay.node;
   const fileHost = majority(parsed.records.map((rec) => rec.host));
   const notes = unreadNote(text, parsed);
+  // lines no format read still show their shape (lib/patterns/unread.ts)
+  const unread = parsed.counts.skippedByReason["unknown-format"] ? unreadPatterns(splitLines(text), [...parsed.records, ...parsed.banners], lay.noise) : [];
   const events: AnalysedEvent[] = new Array(parsed.records.length);
   let first: number | null = null;
   let last: number | null = null;
@@ -245,6 +248,7 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
     errors: [...base.errors, ...notes, ...parsed.errors],
     reason: parsed.format === "unknown" ? "unknown-format" : null,
     blocks: toSourceBlocks(text),
+    ...(unread.length ? { unreadPatterns: unread } : {}),
   };
   return { file, base, sha, events, redacted };
 }

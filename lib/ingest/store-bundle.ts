@@ -127,8 +127,8 @@ export async function insertFiles(tx: SqlConn, incidentId: string, bundleId: str
     await tx.query(
       `INSERT INTO "SourceFile" (id, "bundleId", "incidentId", ord, path, status, reason, "duplicateOf", kind, format, "nodeName",
          "byteSize", lines, parsed, blank, skipped, records, "noTimestamp", continuation, banner, "outOfOrder",
-         "skippedByReason", "firstTs", "lastTs", "timeZone", "zoneSource", "yearSource", "clockOffsetMs", aged, "sinceBoot")
-       VALUES ($28,$1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$29,$30)`,
+         "skippedByReason", "firstTs", "lastTs", "timeZone", "zoneSource", "yearSource", "clockOffsetMs", aged, "sinceBoot", "unreadPatterns")
+       VALUES ($28,$1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18,$19,$20,$21,$22,$23,$24,$25,$26,$27,$29,$30,$31)`,
       [
         bundleId,
         incidentId,
@@ -160,6 +160,7 @@ export async function insertFiles(tx: SqlConn, incidentId: string, bundleId: str
         ids[i],
         f.counts.aged ?? 0,
         f.counts.sinceBoot ?? 0,
+        f.unreadPatterns?.length ? JSON.stringify(f.unreadPatterns) : null,
       ],
     );
   }

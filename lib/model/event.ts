@@ -5,6 +5,7 @@
  * shifts them (lib/normalise/clock-skew.ts), the store writes them (lib/ingest/store-bundle.ts).
  * Times are UTC ms. Types and constants only.
  */
+import type { UnreadPattern } from "../patterns/unread";
 import type { EventKind, Lane } from "../detect/types";
 import type { LineCounts } from "../parse/file-types";
 import type { BootInputEvent } from "../normalise/boots";
@@ -67,6 +68,8 @@ export interface AnalysedFile {
   errors: Array<{ line: number; message: string }>;
   /** the file's text in compressed blocks of whole lines (SourceBlock rows) */
   blocks: SourceBlockData[];
+  /** templates of the lines no format read (lib/patterns/unread.ts), when it has some */
+  unreadPatterns?: UnreadPattern[];
 }
 
 /** One stored block of a file's lines (one `SourceBlock` row). */

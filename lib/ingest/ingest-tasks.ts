@@ -207,6 +207,17 @@ function streamsToDisk(t: ParseFileTask): boolean {
   const size = fileSize(t.file);
   return size >= (t.streamBytes ?? STREAM_FILE_BYTES) && heldSize(size, size / BYTES_PER_LINE) > t.holdBytes;
 }
+/**
+ * A full collection of this thread's heap after a task on a large file or node (at least
+ * `LARGE_EVENTS` events), when the thread allows one (ingest-worker.mjs exposes `gc`): V8 lets a
+ * heap grow far past what is live before it collects, so the garbage of one step (a 450 MiB log's
+ * text and records, a node read back) would still be resident in the next one.
+ */
+function collectAfterLarge(events: number): void {
+  if (events >= LARGE_EVENTS) (globalThis as { gc?: () => void }).gc?.();
+}
+const LARGE_EVENTS = 200_000;
+
 /** Size from which a file may be streamed to disk as it is parsed (`streamsToDisk`), bytes. */
 const STREAM_FILE_BYTES = 64 << 20;
 /** A long log line's bytes, for the estimate of `streamsToDisk` (the bench's lines: 284 to 407). */
@@ -260,12 +271,14 @@ export function parseFileTask(t: ParseFileTask, onBytes?: (bytes: number) => voi
       nodes.set(nodeKey(p.node), list);
       list.push({ ord: t.ord, bytes: 0, path: p.path });
     }
-    return parseResult(
+    const out = parseResult(
       t,
       r,
       stream.parts.map((p) => ({ node: p.node, events: p.events })),
       skewInputOf(r.file.kind, stream.skew),
     );
+    collectAfterLarge(r.file.counts.records);
+    return out;
   }
   const byNode = new Map<string | null, AnalysedEvent[]>();
   for (const e of r.events) {
@@ -491,6 +504,7 @@ export function prepareNode(t: PrepareNodeTask): PreparedNode {
   }
   const boots = t.node === null ? [] : analyseNode(events);
   prepared.set(t.key, { node: t.node, events, spilled });
+  if (spilled.length) collectAfterLarge(events.length);
   return { boots, events: events.length };
 }
 
@@ -646,6 +660,7 @@ export async function nodeRows(t: NodeRowsTask, _onProgress?: unknown, sender?: 
     findings.push({ bootId, failures: out.failures });
   });
   const patterns = patternRows(miners, t.incidentId, t.bundleId);
+  if (st.spilled.length) collectAfterLarge(count);
   return { rows: chunks, density: dens, events: count, findings, findingRows: findingText, postings: words ? words.rows(t.nodeId) : [], patterns };
 }
 

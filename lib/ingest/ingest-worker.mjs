@@ -9,6 +9,8 @@
 // The tasks load from one ES module that esbuild bundles (tasks-bundle.mjs: built by
 // `npm run build`, again at run time when an input changed since); tsx's loader remains the
 // fallback when it cannot be built.
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { parentPort, threadId } from "node:worker_threads";
 import { bundledTasks } from "./tasks-bundle.mjs";
 
@@ -22,6 +24,14 @@ async function loadTasks() {
   }
 }
 
+// a full collection the tasks may ask for after a large file or node (ingest-tasks.ts `collectAfterLarge`):
+// V8 grows a thread's heap well past what is live before it collects on its own
+try {
+  setFlagsFromString("--expose-gc");
+  globalThis.gc ??= runInNewContext("gc");
+} catch {
+  // no collection on demand: the heap is collected when V8 decides
+}
 const { TASKS, RowSender } = await loadTasks();
 /** the row senders of the running tasks, by message id */
 const senders = new Map();

@@ -141,6 +141,12 @@ export interface FileContext {
   collectedMs: number | null;
   /** called as the parser's main pass goes through the file's lines (`ParseFileOptions.onLines`) */
   onLines?: (done: number, total: number) => void;
+  /**
+   * When set, the events are handed over in file order as they are made, `size` at a time
+   * (`take(events, fileNode)`, `fileNode`: the file's node as `FileAnalysis.file.node` gives it),
+   * instead of being returned (`events` is then empty): a large file's events are never all in memory.
+   */
+  eventBatches?: { size: number; take: (events: AnalysedEvent[], fileNode: string | null) => void };
 }
 
 /** A file's listing before it is read: `analyseFile` starts from it, and a duplicate is listed as it. */
@@ -220,7 +226,9 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
   const notes = unreadNote(text, parsed);
   // lines no format read still show their shape (lib/patterns/unread.ts)
   const unread = parsed.counts.skippedByReason["unknown-format"] ? unreadPatterns(splitLines(text), [...parsed.records, ...parsed.banners], lay.noise) : [];
-  const events: AnalysedEvent[] = new Array(parsed.records.length);
+  const batches = ctx.eventBatches;
+  const events: AnalysedEvent[] = batches ? [] : new Array(parsed.records.length);
+  let batch: AnalysedEvent[] = [];
   let first: number | null = null;
   let last: number | null = null;
   // each record is let go once normalised: a large file's records and events are not both whole in memory
@@ -228,12 +236,17 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
   records.forEach((rec, i) => {
     const ev = normalise(rec!, ord, pathNode);
     records[i] = undefined;
-    events[i] = ev;
+    if (!batches) events[i] = ev;
+    else if (batch.push(ev) >= batches.size) {
+      batches.take(batch, pathNode ?? fileHost);
+      batch = [];
+    }
     if (ev.ts !== null) {
       if (first === null || ev.ts < first) first = ev.ts;
       if (last === null || ev.ts > last) last = ev.ts;
     }
   });
+  if (batches && batch.length) batches.take(batch, pathNode ?? fileHost);
   const file: AnalysedFile = {
     ...base,
     kind: parsed.kind,

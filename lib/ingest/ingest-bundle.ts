@@ -42,6 +42,7 @@ import type { LiveNodeState } from "./live-status";
 import { copyPostings, createPostings, finishPostings } from "../search/postings";
 import type { WordsMode } from "../search/thread-words";
 import { TAIL_COLUMNS } from "./spill";
+import { RowReceiver, SPARE_CHUNKS } from "./row-stream";
 import { requireReadable } from "./file-reason";
 import { PATTERN_COLUMNS } from "./pattern-rows";
 import {
@@ -366,11 +367,27 @@ export interface StoredBundle {
 }
 
 /**
- * One node's rows and findings from its thread, the boots to write before them, the node (null:
- * the records on no node) and the thread that formatted the rows (it takes their chunks back once
- * copied).
+ * One node on its way to the database: the boots to write before its rows, its rows as its thread
+ * formats them (`rows`, row-stream.ts: the thread waits while the COPY is behind), the rest of its
+ * thread's result once formatted (`result`: density, findings, postings, patterns), the node
+ * (null: the records on no node), the thread that formats it (it takes chunks back once copied)
+ * and the number of ids it was given (`events`).
  */
-type NodeOut = NodeRowsResult & { boots: BootWrite[]; node: string | null; from: Executor; gi: number };
+interface NodeOut {
+  boots: BootWrite[];
+  rows: RowReceiver;
+  result: Promise<NodeRowsResult>;
+  node: string | null;
+  from: Executor;
+  gi: number;
+  events: number;
+}
+
+/** Lets a node's rows go uncopied (the store failed) and waits until its thread has stopped formatting them. */
+async function dropNodeOut(out: NodeOut): Promise<void> {
+  out.rows.cancel();
+  await out.result.catch(() => {});
+}
 
 /**
  * Shares of one node's store step (`BundleStore.onStep`): its boots found on the thread, then its
@@ -511,7 +528,9 @@ class BundleStore {
         detect.push(k ? null : info);
       }
       release();
-      const rows = await ex.call("nodeRows", {
+      // the rows come as the thread formats them; `copy` takes them in node order
+      const rows = new RowReceiver();
+      const task = {
         key,
         incidentId: this.ids.incidentId,
         bundleId: this.ids.bundleId,
@@ -521,10 +540,13 @@ class BundleStore {
         firstId,
         fileIds: this.fileIds,
         words: this.words,
-      });
-      if (rows.events !== prep.events) throw new Error(`node ${g.node ?? "(none)"}: ${rows.events} rows formatted for ${prep.events} ids`);
-      this.onStep(gi, STEP_ROWS);
-      return { ...rows, boots, node: g.node, from: ex, gi };
+      };
+      const result = ex.call("nodeRows", task, [], undefined, rows);
+      result.then(
+        () => rows.end(),
+        (e) => rows.fail(e),
+      );
+      return { boots, rows, result, node: g.node, from: ex, gi, events: prep.events };
     } catch (e) {
       release();
       throw e;
@@ -534,30 +556,51 @@ class BundleStore {
   /** Writes one node's boots, COPYs its rows and density rollup, stores its findings (call in `node` order). */
   async copy(out: NodeOut): Promise<void> {
     const { tx } = this;
-    await writeBoots(tx, this.ids.incidentId, out.boots); // before the findings: Finding references Boot
-    // the COPY's share of the node's step, by bytes taken from the rows as the COPY reads them
-    const bytes = out.rows.reduce((s, r) => s + r.byteLength, 0) || 1;
+    let rows: NodeRowsResult;
+    try {
+      await writeBoots(tx, this.ids.incidentId, out.boots); // before the findings: Finding references Boot
+      rows = await this.copyRows(out);
+    } catch (e) {
+      await dropNodeOut(out);
+      throw e;
+    }
+    if (rows.density) await tx.copyFrom("EventDensity", ["bootId", "sec", "lane", "bundleId", "n", "errors"], [rows.density]);
+    await copyPostings(tx, this.ids.bundleId, rows.postings);
+    if (rows.patterns) await tx.copyFrom("LogPattern", PATTERN_COLUMNS, [rows.patterns]);
+    // the boots are new to the incident (their findings were found on the thread): none to replace
+    this.stored += await storeFindingRows(tx, rows.findingRows);
+    for (const f of rows.findings) this.failures.push(...f.failures);
+  }
+
+  /**
+   * COPYs a node's `Event` rows as its thread sends them (row-stream.ts), then waits for the rest
+   * of the thread's result; the last chunks taken go back to the thread once the COPY is complete.
+   * Progress: the COPY's share of the node's step by rows taken.
+   */
+  private async copyRows(out: NodeOut): Promise<NodeRowsResult> {
+    this.onStep(out.gi, STEP_ROWS);
+    const recent: Uint8Array[] = [];
+    const events = out.events || 1;
     const onStep = this.onStep;
-    function* counted(): Generator<Uint8Array> {
-      let sent = 0;
-      for (const r of out.rows) {
-        yield r;
-        sent += r.byteLength;
-        onStep(out.gi, STEP_ROWS + ((1 - STEP_ROWS) * sent) / bytes);
+    const rows = out.rows;
+    rows.onTake = () => onStep(out.gi, STEP_ROWS + ((1 - STEP_ROWS) * rows.taken.events) / events);
+    async function* kept(): AsyncGenerator<Uint8Array> {
+      for await (const chunk of rows) {
+        // only the last few are kept to hand back: the node's rows are never all held here
+        recent.push(chunk);
+        if (recent.length > SPARE_CHUNKS) recent.shift();
+        yield chunk;
       }
     }
-    const copied = await tx.copyFrom("Event", [...ROW_COLUMNS, ...TAIL_COLUMNS], counted());
+    const copied = await this.tx.copyFrom("Event", [...ROW_COLUMNS, ...TAIL_COLUMNS], kept());
+    const result = await out.result;
+    if (result.events !== out.events) throw new Error(`node ${out.node ?? "(none)"}: ${result.events} rows formatted for ${out.events} ids`);
     this.copied += copied;
     if (out.node === null) this.onNoNode += copied;
     // copied (the COPY is complete): the thread writes its next rows into them; not waited for
-    const chunks = [...new Set(out.rows.map((r) => r.buffer))].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
-    out.from.call("recycleRows", { chunks: out.rows }, chunks).catch(() => {});
-    if (out.density) await tx.copyFrom("EventDensity", ["bootId", "sec", "lane", "bundleId", "n", "errors"], [out.density]);
-    await copyPostings(tx, this.ids.bundleId, out.postings);
-    if (out.patterns) await tx.copyFrom("LogPattern", PATTERN_COLUMNS, [out.patterns]);
-    // the boots are new to the incident (their findings were found on the thread): none to replace
-    this.stored += await storeFindingRows(tx, out.findingRows);
-    for (const f of out.findings) this.failures.push(...f.failures);
+    const chunks = [...new Set(recent.map((r) => r.buffer))].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
+    out.from.call("recycleRows", { chunks: recent }, chunks).catch(() => {});
+    return result;
   }
 
   /** Moves the sequences past the ids given out, removes new nodes that got no events, finds again on the boots the incident had. */
@@ -615,7 +658,9 @@ async function storeGroups(
     // first let go what the groups in flight may wait for (the failed node's slot among it), then
     // wait for them: what they leave on the threads is then forgotten with the bundle
     hooks.abort?.(e);
-    await Promise.allSettled(inflight);
+    // nodes whose rows are on their way but will not be copied: their threads stop formatting them
+    const left = await Promise.allSettled(inflight);
+    await Promise.all(left.map((r) => (r.status === "fulfilled" && r.value ? dropNodeOut(r.value) : null)));
     throw e;
   }
 }

@@ -4,7 +4,9 @@
  * how many (default: the machine's available parallelism, at most 4); `0` runs every task inline on the calling thread, which is also
  * the fallback when no worker starts (for example when `lib/ingest/ingest-worker.mjs` is not
  * beside the running code, or cannot load the tasks; tests point `BOOTLINE_INGEST_WORKER_ENTRY`
- * at a broken entry to check that). Workers live for the life of the process, unreferenced while idle.
+ * at a broken entry to check that). Workers are unreferenced while idle; once every bundle has
+ * ended (`bundleStarted`, `forgetEverywhere`) and none has started for `IDLE_END_MS`, they are
+ * ended, so their heaps go back to the system, and the next bundle starts new ones (about 0.25 s).
  */
 import { existsSync } from "node:fs";
 import os from "node:os";
@@ -12,6 +14,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { TASKS, type TaskName } from "./ingest-tasks";
+import { RowSender, type RowReceiver } from "./row-stream";
 
 type Task<N extends TaskName> = (typeof TASKS)[N];
 
@@ -21,18 +24,34 @@ export interface Executor {
    * `transfer`: ArrayBuffers of `arg` moved to the thread, not copied (the caller loses them).
    * `onProgress`: called while the task runs with the bytes it read since the last call (tasks
    * that take a progress callback: ingest-tasks.ts `unpackTask`), a few times a second at most.
+   * `rows`: where the task's row chunks go as it sends them (tasks that take a `RowSender`:
+   * ingest-tasks.ts `nodeRows`; row-stream.ts); the caller ends or fails it when the task settles.
    */
   call<N extends TaskName>(
     method: N,
     arg: Parameters<Task<N>>[0],
     transfer?: ArrayBuffer[],
     onProgress?: (bytes: number) => void,
-  ): Promise<ReturnType<Task<N>>>;
+    rows?: RowReceiver,
+  ): Promise<Awaited<ReturnType<Task<N>>>>;
 }
 
+type AnyTask = (a: unknown, p?: (bytes: number) => void, rows?: RowSender) => never;
+
 const inline: Executor = {
-  call: (method, arg, _transfer, onProgress) =>
-    Promise.resolve().then(() => (TASKS[method] as (a: unknown, p?: (bytes: number) => void) => never)(arg, onProgress)),
+  call: (method, arg, _transfer, onProgress, rows) =>
+    Promise.resolve().then(() => {
+      // the receiver's acks and cancel reach this sender directly (row-stream.ts)
+      let sender: RowSender | undefined;
+      if (rows) {
+        sender = new RowSender((chunk, events) => rows.push(chunk, events));
+        rows.bind(
+          (bytes) => sender!.ack(bytes),
+          () => sender!.cancel(),
+        );
+      }
+      return (TASKS[method] as AnyTask)(arg, onProgress, sender);
+    }),
 };
 
 /** An error thrown by a task on a thread, as ingest-worker.mjs sends it. */
@@ -54,7 +73,7 @@ function threadError(t: ThreadError | string): Error {
 }
 
 class ThreadExecutor implements Executor {
-  private pending = new Map<number, { resolve: (v: never) => void; reject: (e: Error) => void; onProgress?: (bytes: number) => void }>();
+  private pending = new Map<number, { resolve: (v: never) => void; reject: (e: Error) => void; onProgress?: (bytes: number) => void; rows?: RowReceiver }>();
   private next = 1;
   dead: Error | null = null;
   /** settles when the thread has loaded the tasks (or failed to) */
@@ -65,11 +84,12 @@ class ThreadExecutor implements Executor {
     let failed!: (e: Error) => void;
     this.ready = new Promise<void>((res, rej) => ((started = res), (failed = rej)));
     this.ready.catch(() => {});
-    w.on("message", (m: { id?: number; ready?: boolean; result?: never; error?: ThreadError; progress?: number }) => {
+    w.on("message", (m: { id?: number; ready?: boolean; result?: never; error?: ThreadError; progress?: number; chunk?: Uint8Array; events?: number }) => {
       if (m.ready) return started();
       const p = this.pending.get(m.id!);
       if (!p) return;
       if (m.progress !== undefined) return p.onProgress?.(m.progress);
+      if (m.chunk !== undefined) return p.rows?.push(m.chunk, m.events ?? 0);
       this.pending.delete(m.id!);
       if (!this.pending.size) w.unref();
       if (m.error !== undefined) p.reject(threadError(m.error));
@@ -84,18 +104,33 @@ class ThreadExecutor implements Executor {
     w.on("error", fail);
     w.on("exit", (code) => fail(new Error(`ingest worker exited (code ${code})`)));
   }
+  /** a task is running on it */
+  get busy(): boolean {
+    return this.pending.size > 0;
+  }
+  /** Ends the thread (idle, holding nothing: see `IDLE_END_MS`). */
+  end(): void {
+    this.dead = new Error("ingest worker ended while idle");
+    void this.w.terminate();
+  }
   call<N extends TaskName>(
     method: N,
     arg: Parameters<Task<N>>[0],
     transfer: ArrayBuffer[] = [],
     onProgress?: (bytes: number) => void,
-  ): Promise<ReturnType<Task<N>>> {
+    rows?: RowReceiver,
+  ): Promise<Awaited<ReturnType<Task<N>>>> {
     if (this.dead) return Promise.reject(this.dead);
     const id = this.next++;
     this.w.ref();
+    idle.touch();
+    rows?.bind(
+      (bytes) => this.w.postMessage({ ack: id, bytes }),
+      () => this.w.postMessage({ cancel: id }),
+    );
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: never) => void, reject, onProgress });
-      this.w.postMessage({ id, method, arg }, transfer);
+      this.pending.set(id, { resolve: resolve as (v: never) => void, reject, onProgress, rows });
+      this.w.postMessage({ id, method, arg, rows: !!rows }, transfer);
     });
   }
 }
@@ -108,6 +143,42 @@ class ThreadExecutor implements Executor {
 const YOUNG_GENERATION_MB = 192;
 
 const g = globalThis as unknown as { __bootlineIngestPool?: ThreadExecutor[]; __bootlineIngestStarting?: Promise<Executor[]> };
+
+/**
+ * How long the threads sit idle, holding nothing, once the last bundle ended, before they are
+ * ended, ms. A thread's heap keeps the pages it grew to for the largest node it formatted (the
+ * bench's 450 MiB log: several hundred MB per thread), which only ending it gives back.
+ */
+export const IDLE_END_MS = 5_000;
+
+/** Bundles between `bundleStarted` and their `forgetEverywhere`, and the idle end's timer. */
+const idle = {
+  running: 0,
+  timer: null as NodeJS.Timeout | null,
+  /** a task was sent or threads asked for: no idle end before the next `schedule` */
+  touch(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  },
+  schedule(): void {
+    this.touch();
+    if (this.running > 0) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      const pool = g.__bootlineIngestPool ?? [];
+      if (this.running > 0 || g.__bootlineIngestStarting || pool.some((x) => x.busy)) return;
+      g.__bootlineIngestPool = [];
+      for (const x of pool) x.end();
+    }, IDLE_END_MS);
+    this.timer.unref();
+  },
+};
+
+/** A bundle starts using the threads (pipeline.ts); its `forgetEverywhere` ends that use. */
+export function bundleStarted(): void {
+  idle.running++;
+  idle.touch();
+}
 
 /** Number of threads the pool uses (`BOOTLINE_INGEST_THREADS`, see the module comment). */
 export function poolSize(): number {
@@ -122,6 +193,7 @@ export function poolSize(): number {
  * share that start (the ingest worker warms the pool when it starts, and a bundle may ask at once).
  */
 export function ingestExecutors(): Promise<Executor[]> {
+  idle.touch();
   g.__bootlineIngestStarting ??= startExecutors().finally(() => {
     g.__bootlineIngestStarting = undefined;
   });
@@ -157,6 +229,8 @@ async function startExecutors(): Promise<Executor[]> {
 export async function forgetEverywhere(token: string): Promise<void> {
   const threads: Executor[] = [...(g.__bootlineIngestPool ?? []).filter((x) => !x.dead), inline];
   await Promise.all(threads.map((ex) => ex.call("forgetBundle", token).catch(() => {})));
+  idle.running = Math.max(0, idle.running - 1);
+  idle.schedule();
 }
 
 /** What every live thread (and the calling thread) holds (ingest-tasks.ts `heldState`). */

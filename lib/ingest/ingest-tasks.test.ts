@@ -26,7 +26,7 @@ function kubeletLog(n: number): string {
 }
 
 /** One node's file through parse, prepare and rows, inline; returns the rows' chunks and their text. */
-function rowsOf(token: string, node: string, text: string): { chunks: Uint8Array[]; text: string; events: number } {
+async function rowsOf(token: string, node: string, text: string): Promise<{ chunks: Uint8Array[]; text: string; events: number }> {
   const file: UnpackedFile = { path: "kubelet/kubelet.log", status: "read", data: Buffer.from(text), mtimeMs: Date.UTC(2026, 2, 14, 3) };
   parseFileTask({
     token,
@@ -39,7 +39,7 @@ function rowsOf(token: string, node: string, text: string): { chunks: Uint8Array
     holdBytes: 1 << 30,
   });
   const { boots } = prepareNode({ token, key: `${token}:0`, node, sources: [{ node }], spilled: [], offsets: {} });
-  const r = nodeRows({
+  const r = await nodeRows({
     key: `${token}:0`,
     incidentId: "inc1",
     bundleId: "bun1",
@@ -53,19 +53,19 @@ function rowsOf(token: string, node: string, text: string): { chunks: Uint8Array
 }
 
 describe("nodeRows chunks", () => {
-  it("writes a node's rows into chunks taken back from the node before, with the same text as fresh ones", () => {
+  it("writes a node's rows into chunks taken back from the node before, with the same text as fresh ones", async () => {
     // about 480 bytes a row: 20,000 rows fill more than two 4 MB chunks
-    const big = rowsOf("t1", "ip-10-0-0-1", kubeletLog(20_000));
+    const big = await rowsOf("t1", "ip-10-0-0-1", kubeletLog(20_000));
     expect(big.events).toBe(20_000);
     expect(big.chunks.length).toBeGreaterThanOrEqual(3);
-    const fresh = rowsOf("t2", "ip-10-0-0-2", kubeletLog(9_000));
+    const fresh = await rowsOf("t2", "ip-10-0-0-2", kubeletLog(9_000));
     const lines = fresh.text.split("\n");
     expect(lines).toHaveLength(9_001);
     expect(lines[0].split("\t").slice(0, 7)).toEqual(["1", "inc1", "bun1", "11", "7", "100", "2026-03-14T02:10:10.100Z"]);
 
     const spare = big.chunks.map((c) => c.buffer);
     recycleRows({ chunks: big.chunks });
-    const again = rowsOf("t3", "ip-10-0-0-2", kubeletLog(9_000));
+    const again = await rowsOf("t3", "ip-10-0-0-2", kubeletLog(9_000));
     // written into the chunks handed back (over the first node's rows), not fresh memory
     expect(again.chunks.every((c) => spare.includes(c.buffer))).toBe(true);
     expect(again.text).toBe(fresh.text);
@@ -74,7 +74,7 @@ describe("nodeRows chunks", () => {
     const kept = again.chunks.map((c) => c.buffer);
     recycleRows({ chunks: again.chunks });
     for (const t of ["t1", "t2", "t3"]) forgetBundle(t);
-    const after = rowsOf("t4", "ip-10-0-0-3", kubeletLog(100));
+    const after = await rowsOf("t4", "ip-10-0-0-3", kubeletLog(100));
     expect(after.chunks.some((c) => kept.includes(c.buffer))).toBe(false);
     forgetBundle("t4");
   });
@@ -93,7 +93,7 @@ describe("held events of a failed bundle", () => {
     holdBytes,
   });
 
-  it("a spill that fails leaves the parts held until the bundle is forgotten, and nothing of it reaches the next bundle", () => {
+  it("a spill that fails leaves the parts held until the bundle is forgotten, and nothing of it reaches the next bundle", async () => {
     // a spill folder that does not exist: the write fails after the file's events are held
     expect(() => parseFileTask(task("bad", path.join(dir, "no-such-folder"), 0))).toThrow(/ENOENT/);
     expect(heldState().bundles).toEqual(["bad"]);
@@ -107,7 +107,7 @@ describe("held events of a failed bundle", () => {
     expect(readdirSync(next).filter((n) => n.endsWith(".ev"))).toHaveLength(1);
     expect(heldState().heldBytes).toBe(0);
     const { boots } = prepareNode({ token: "good", key: "good:0", node: "ip-10-0-0-9", sources: [{ node: "ip-10-0-0-9" }], spilled: [], offsets: {} });
-    const rows = nodeRows({
+    const rows = await nodeRows({
       key: "good:0",
       incidentId: "i",
       bundleId: "b",

@@ -18,8 +18,7 @@
  * holds its events, so the caller prepares each node on the thread holding most of it.
  */
 import { randomUUID } from "node:crypto";
-import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
-import { StringDecoder } from "node:string_decoder";
+import { closeSync, openSync, readSync } from "node:fs";
 import path from "node:path";
 import { fileSize, releaseReadBuffer, unpackUploadFile, type UnpackedFile } from "../bundle/unpack";
 import type { FileLayout } from "../bundle/collectors";
@@ -28,7 +27,7 @@ import type { BootEvent, BootInfo, Lane } from "../detect/types";
 import { skewInputOf, shiftEvent, type SkewInput } from "../normalise/clock-skew";
 import { analyseFile, analyseNode, type IngestOptions } from "./analyse-bundle";
 import type { AnalysedBoot, AnalysedEvent, AnalysedFile } from "../model/event";
-import { copyTail, decodeEvent, encodeEvent } from "./spill";
+import { copyTail, decodeEvent, encodeEvent, lightEvent } from "./spill";
 import { findingRows } from "./finding-rows";
 import { detectBoot } from "./detect-boot";
 import { toBootEvent } from "../model/boot-event";
@@ -37,6 +36,10 @@ import { messageFieldsAt } from "../model/message-fields";
 import { NodeWords, tailText, type WordsMode } from "../search/thread-words";
 import { BootMiners } from "../patterns/boot-miner";
 import { patternRows } from "./pattern-rows";
+import { fileLines, IO_CHUNK, StreamedParts, writeChunked } from "./spill-files";
+import { RowChunks, recycleRows, releaseSpareChunks, RowSender } from "./row-stream";
+
+export { fileLines, recycleRows, RowSender };
 
 /** Width of the `fileId` placeholder at the start of each SourceBlock row a thread writes (int4 has at most 10 digits). */
 const FILE_ID_WIDTH = 10;
@@ -55,93 +58,6 @@ export function fillFileId(rows: Buffer, fileId: number): Buffer {
     at = nl + 1;
   }
   return rows;
-}
-
-/**
- * Bytes written or read per step of the files a thread keeps on disk (spilled events, SourceBlock
- * rows): no string or buffer the size of a file is ever built, whatever the file's size.
- */
-const IO_CHUNK = 4 << 20;
-
-/**
- * Writes text to `p` in pieces of about `IO_CHUNK` (`add` per piece of text, `end` once); on any
- * error the partial file is removed and the error thrown.
- */
-class ChunkedWriter {
-  private fd: number;
-  private parts: string[] = [];
-  private size = 0;
-  constructor(private readonly p: string) {
-    this.fd = openSync(p, "w");
-  }
-  add(text: string): void {
-    this.parts.push(text);
-    this.size += text.length;
-    if (this.size >= IO_CHUNK) this.flush();
-  }
-  end(): void {
-    try {
-      this.flush();
-    } finally {
-      this.close();
-    }
-  }
-  /** Gives up: closes and removes the file (after an error). */
-  abort(): void {
-    this.close();
-    rmSync(this.p, { force: true });
-  }
-  private close(): void {
-    if (this.fd < 0) return;
-    closeSync(this.fd);
-    this.fd = -1;
-  }
-  private flush(): void {
-    if (!this.parts.length) return;
-    const buf = Buffer.from(this.parts.join(""), "utf8");
-    this.parts = [];
-    this.size = 0;
-    for (let at = 0; at < buf.length; ) at += writeSync(this.fd, buf, at, buf.length - at);
-  }
-}
-
-/** Writes `count` pieces of text (`piece(i)`) to `p` in bounded chunks (`ChunkedWriter`). */
-function writeChunked(p: string, count: number, piece: (i: number) => string): void {
-  const w = new ChunkedWriter(p);
-  try {
-    for (let i = 0; i < count; i++) w.add(piece(i));
-  } catch (e) {
-    w.abort();
-    throw e;
-  }
-  w.end();
-}
-
-/**
- * The lines of a UTF-8 text file (LF-terminated; a last line without LF is given too), read in
- * pieces of `IO_CHUNK` bytes: memory holds one piece and the line it cuts, not the file.
- */
-export function* fileLines(p: string): Generator<string> {
-  const fd = openSync(p, "r");
-  try {
-    const buf = Buffer.allocUnsafe(IO_CHUNK);
-    const dec = new StringDecoder("utf8");
-    let carry = "";
-    for (;;) {
-      const n = readSync(fd, buf, 0, buf.length, null);
-      const text = carry + (n > 0 ? dec.write(buf.subarray(0, n)) : dec.end());
-      let start = 0;
-      for (let nl = text.indexOf("\n"); nl !== -1; nl = text.indexOf("\n", start)) {
-        yield text.slice(start, nl);
-        start = nl + 1;
-      }
-      carry = text.slice(start);
-      if (n <= 0) break;
-    }
-    if (carry) yield carry;
-  } finally {
-    closeSync(fd);
-  }
 }
 
 /**
@@ -222,6 +138,8 @@ export interface ParseFileTask {
   holdBytes: number;
   /** bytes parsed between two progress reports (`batchedBytes`; default `PROGRESS_STEP_BYTES`) */
   stepBytes?: number;
+  /** a file at least this large whose events would not fit `holdBytes` goes to disk as it is parsed (default `STREAM_FILE_BYTES`) */
+  streamBytes?: number;
 }
 
 /** A file's events for one node (or for none: `node` null), held by the thread that parsed them. */
@@ -280,6 +198,31 @@ function heldSize(sourceBytes: number, events: number): number {
 }
 const EVENT_OVERHEAD = 1400;
 
+/**
+ * Whether `parseFileTask` writes a file's events to disk as it parses it (`StreamedParts`): a file
+ * of at least `streamBytes` (default `STREAM_FILE_BYTES`) whose events, at `BYTES_PER_LINE` a
+ * line, would not fit the thread's `holdBytes` (they would be spilled whole once parsed anyway).
+ */
+function streamsToDisk(t: ParseFileTask): boolean {
+  const size = fileSize(t.file);
+  return size >= (t.streamBytes ?? STREAM_FILE_BYTES) && heldSize(size, size / BYTES_PER_LINE) > t.holdBytes;
+}
+/**
+ * A full collection of this thread's heap after a task on a large file or node (at least
+ * `LARGE_EVENTS` events), when the thread allows one (ingest-worker.mjs exposes `gc`): V8 lets a
+ * heap grow far past what is live before it collects, so the garbage of one step (a 450 MiB log's
+ * text and records, a node read back) would still be resident in the next one.
+ */
+function collectAfterLarge(events: number): void {
+  if (events >= LARGE_EVENTS) (globalThis as { gc?: () => void }).gc?.();
+}
+const LARGE_EVENTS = 200_000;
+
+/** Size from which a file may be streamed to disk as it is parsed (`streamsToDisk`), bytes. */
+const STREAM_FILE_BYTES = 64 << 20;
+/** A long log line's bytes, for the estimate of `streamsToDisk` (the bench's lines: 284 to 407). */
+const BYTES_PER_LINE = 400;
+
 /** Spills in-memory parts, largest first, until this thread holds at most `limit` bytes. */
 function spillOver(dir: string, limit: number): void {
   while (heldBytes > limit) {
@@ -310,7 +253,33 @@ export function parseFileTask(t: ParseFileTask, onBytes?: (bytes: number) => voi
       told = bytes;
     };
   }
-  const r = analyseFile(t.file, { ord: t.ord, layout: t.layout, opts: t.opts, collectedMs: t.collectedMs, onLines });
+  // a file too large to hold goes to spill files as it is parsed, by node, a batch at a time
+  const stream = streamsToDisk(t) ? new StreamedParts(t.dir, t.ord, t.layout.folderNode ?? null) : null;
+  let r: ReturnType<typeof analyseFile>;
+  try {
+    r = analyseFile(t.file, { ord: t.ord, layout: t.layout, opts: t.opts, collectedMs: t.collectedMs, onLines, eventBatches: stream ?? undefined });
+    stream?.end();
+  } catch (e) {
+    stream?.abort();
+    throw e;
+  }
+  let nodes = held.get(t.token);
+  if (!nodes) held.set(t.token, (nodes = new Map()));
+  if (stream) {
+    for (const p of stream.parts) {
+      const list = nodes.get(nodeKey(p.node)) ?? [];
+      nodes.set(nodeKey(p.node), list);
+      list.push({ ord: t.ord, bytes: 0, path: p.path });
+    }
+    const out = parseResult(
+      t,
+      r,
+      stream.parts.map((p) => ({ node: p.node, events: p.events })),
+      skewInputOf(r.file.kind, stream.skew),
+    );
+    collectAfterLarge(r.file.counts.records);
+    return out;
+  }
   const byNode = new Map<string | null, AnalysedEvent[]>();
   for (const e of r.events) {
     // the archive's top folder is known before parsing; the bundle-wide fallbacks come after pass 1
@@ -319,8 +288,6 @@ export function parseFileTask(t: ParseFileTask, onBytes?: (bytes: number) => voi
     if (!list) byNode.set(node, (list = []));
     list.push(e);
   }
-  let nodes = held.get(t.token);
-  if (!nodes) held.set(t.token, (nodes = new Map()));
   const parts: FilePart[] = [];
   for (const [node, events] of byNode) {
     const bytes = heldSize(r.file.byteSize * (events.length / r.events.length), events.length);
@@ -331,6 +298,11 @@ export function parseFileTask(t: ParseFileTask, onBytes?: (bytes: number) => voi
     parts.push({ node, events: events.length });
   }
   spillOver(t.dir, t.holdBytes);
+  return parseResult(t, r, parts, skewInputOf(r.file.kind, r.events));
+}
+
+/** The rest of `parseFileTask`: the file's SourceBlock rows to disk, and its result. */
+function parseResult(t: ParseFileTask, r: ReturnType<typeof analyseFile>, parts: FilePart[], skew: SkewInput): ParseFileResult {
   let blocksPath: string | null = null;
   if (r.file.blocks.length) {
     blocksPath = path.join(t.dir, `${t.ord}.blk`);
@@ -348,7 +320,7 @@ export function parseFileTask(t: ParseFileTask, onBytes?: (bytes: number) => voi
     base: r.base,
     sha: r.sha,
     redacted: r.redacted,
-    skew: skewInputOf(r.file.kind, r.events),
+    skew,
     parts,
     blocksPath,
   };
@@ -422,24 +394,78 @@ export interface PrepareNodeTask {
 }
 
 interface NodeState {
+  node: string | null;
+  /** in order; those read back from a spill are light (`lightEvent`): their whole form is read again by `nodeRows` */
   events: AnalysedEvent[];
-  /** the COPY tail of events read back from a spill (the others are built from the event) */
-  tails: Array<string | undefined>;
+  /** the runs of `events` read back from spill files, in order (`from`: index of the first, `off`: its file's clock offset, ms) */
+  spilled: SpilledRun[];
+}
+
+interface SpilledRun {
+  from: number;
+  count: number;
+  path: string;
+  ord: number;
+  off: number;
 }
 
 const prepared = new Map<string, NodeState>();
 
-/** A spill file's events back (read in bounded pieces: `fileLines`). */
-function readSpill(p: { ord: number; path: string }, node: string | null): { events: AnalysedEvent[]; tails: string[] } {
+/**
+ * A spill file's events back, light (`lightEvent`: what the node's boots and error classes are
+ * found from), read in bounded pieces (`fileLines`): a node's messages, fields and COPY tails are
+ * never all in memory; `nodeRows` reads them again, one event at a time (`PreparedEvents`).
+ */
+function readSpill(p: { ord: number; path: string }, node: string | null): AnalysedEvent[] {
   const events: AnalysedEvent[] = [];
-  const tails: string[] = [];
-  for (const line of fileLines(p.path)) {
-    if (!line) continue;
-    const { e, tail } = decodeEvent(line, p.ord, node);
-    events.push(e);
-    tails.push(tail);
+  for (const line of fileLines(p.path)) if (line) events.push(lightEvent(decodeEvent(line, p.ord, node).e));
+  return events;
+}
+
+/**
+ * A prepared node's events in order for `nodeRows` (`at(i)` for i = 0, 1, ...): held events as
+ * they are; those of a spilled run read again from its file, whole, with their clock offset, and
+ * the boot and error class `prepareNode` gave the light one. Each is let go from the node's list
+ * as it is taken. `tail`: the COPY tail of the event last taken when it came from a spill.
+ */
+class PreparedEvents {
+  tail: string | undefined;
+  private run = 0;
+  private lines: Generator<string> | null = null;
+  constructor(private readonly st: NodeState) {}
+  at(i: number): AnalysedEvent {
+    const events = this.st.events as Array<AnalysedEvent | undefined>;
+    const held = events[i]!;
+    events[i] = undefined;
+    const r = this.st.spilled[this.run];
+    if (!r || i < r.from) {
+      this.tail = undefined;
+      return held;
+    }
+    this.lines ??= fileLines(r.path);
+    let line = "";
+    while (!line) {
+      const n = this.lines.next();
+      if (n.done) throw new Error(`spill file ${r.path}: fewer events than prepared`);
+      line = n.value;
+    }
+    const { e, tail } = decodeEvent(line, r.ord, this.st.node);
+    shiftEvent(e, r.off);
+    e.boot = held.boot;
+    e.errorClass = held.errorClass;
+    this.tail = tail;
+    if (i === r.from + r.count - 1) {
+      this.lines.return(undefined);
+      this.lines = null;
+      this.run++;
+    }
+    return e;
   }
-  return { events, tails };
+  /** Closes a spill file still open (the rows stopped early). */
+  close(): void {
+    this.lines?.return(undefined);
+    this.lines = null;
+  }
 }
 
 /** A prepared node: its boots (index = `AnalysedEvent.boot`) and how many events it holds (its `Event` rows). */
@@ -454,30 +480,31 @@ export interface PreparedNode {
  * `nodeRows` formats: the caller gives the node its event ids from it.
  */
 export function prepareNode(t: PrepareNodeTask): PreparedNode {
-  const pieces: Array<{ ord: number; events: AnalysedEvent[]; tails?: string[] }> = [];
+  const pieces: Array<{ ord: number; events: AnalysedEvent[]; path?: string }> = [];
   for (const src of t.sources) {
     for (const p of takeParts(t.token, src)) {
       if (p.events) {
         heldBytes -= p.bytes;
         pieces.push({ ord: p.ord, events: p.events });
-      } else pieces.push({ ord: p.ord, ...readSpill({ ord: p.ord, path: p.path! }, t.node) });
+      } else pieces.push({ ord: p.ord, path: p.path!, events: readSpill({ ord: p.ord, path: p.path! }, t.node) });
     }
   }
-  for (const p of t.spilled) pieces.push({ ord: p.ord, ...readSpill(p, t.node) });
+  for (const p of t.spilled) pieces.push({ ord: p.ord, path: p.path, events: readSpill(p, t.node) });
   pieces.sort((a, b) => a.ord - b.ord);
   const events: AnalysedEvent[] = [];
-  const tails: Array<string | undefined> = [];
+  const spilled: SpilledRun[] = [];
   for (const piece of pieces) {
     const off = t.offsets[piece.ord] ?? 0;
-    piece.events.forEach((e, i) => {
+    if (piece.path && piece.events.length) spilled.push({ from: events.length, count: piece.events.length, path: piece.path, ord: piece.ord, off });
+    for (const e of piece.events) {
       e.node = t.node;
       shiftEvent(e, off);
       events.push(e);
-      tails.push(piece.tails?.[i]);
-    });
+    }
   }
   const boots = t.node === null ? [] : analyseNode(events);
-  prepared.set(t.key, { events, tails });
+  prepared.set(t.key, { node: t.node, events, spilled });
+  if (spilled.length) collectAfterLarge(events.length);
   return { boots, events: events.length };
 }
 
@@ -501,7 +528,10 @@ export interface NodeRowsTask {
 }
 
 export interface NodeRowsResult {
-  /** `Event` rows, COPY text (UTF-8) in `ROW_COLUMNS` + `TAIL_COLUMNS` order, in chunks of about `CHUNK_BYTES` */
+  /**
+   * `Event` rows, COPY text (UTF-8) in `ROW_COLUMNS` + `TAIL_COLUMNS` order, in chunks of about
+   * 4 MiB (row-stream.ts `CHUNK_BYTES`); empty when they went through the task's `RowSender`
+   */
   rows: Uint8Array[];
   /** `EventDensity` rows, COPY text (bootId, sec, lane, bundleId, n, errors) */
   density: string;
@@ -518,67 +548,6 @@ export interface NodeRowsResult {
 
 /** `Event` columns of a row as `nodeRows` writes them. */
 export const ROW_COLUMNS = ["id", "incidentId", "bundleId", "fileId", "nodeId", "bootId", "ts", "errorClass", "fields", "fieldsAt"];
-
-/**
- * Bytes per chunk of `NodeRowsResult.rows`. Rows are written straight into these (off the V8
- * heap), so formatting a node leaves no long-lived strings for the young-generation GC to copy:
- * holding a chunk's rows as one growing string made scavenges the largest cost of pass 2.
- */
-const CHUNK_BYTES = 4 << 20;
-
-/**
- * Chunk buffers (ArrayBuffers of `CHUNK_BYTES`) whose rows the database has copied, handed back by
- * the caller (`recycleRows`) for the next node's rows: memory this thread has written before.
- * Fresh memory costs a page fault per 4 KiB page at its first write (docs/scaling.md); reused
- * chunks have their pages already. At most `SPARE_CHUNKS` are kept.
- */
-const spareChunks: ArrayBuffer[] = [];
-const SPARE_CHUNKS = 8;
-
-function newChunk(): Buffer {
-  const ab = spareChunks.pop();
-  return ab ? Buffer.from(ab) : Buffer.allocUnsafeSlow(CHUNK_BYTES);
-}
-
-/**
- * Takes back the `rows` chunks of a `nodeRows` result once they are copied (the caller must not
- * touch them after: they are written again). Chunks of another size are dropped.
- */
-export function recycleRows(t: { chunks: Uint8Array[] }): void {
-  for (const c of t.chunks) {
-    if (spareChunks.length >= SPARE_CHUNKS) return;
-    if (c.buffer instanceof ArrayBuffer && c.buffer.byteLength === CHUNK_BYTES && !spareChunks.includes(c.buffer)) spareChunks.push(c.buffer);
-  }
-}
-
-/**
- * UTF-8 COPY rows in transferable chunks of `CHUNK_BYTES` (a row longer than that gets a chunk
- * of its own). `add(row)` takes one row's text, LF included.
- */
-class RowChunks {
-  readonly chunks: Uint8Array[] = [];
-  private buf = newChunk();
-  private at = 0;
-  add(row: string): void {
-    // UTF-8 takes at most 3 bytes per UTF-16 unit
-    if (this.at + row.length * 3 > this.buf.length) {
-      this.flush();
-      if (row.length * 3 > this.buf.length) this.buf = Buffer.allocUnsafeSlow(row.length * 3);
-    }
-    this.at += this.buf.write(row, this.at);
-  }
-  /** The chunks (each a view of an ArrayBuffer of its own); call once, after the last `add`. */
-  done(): Uint8Array[] {
-    if (this.at) this.chunks.push(this.buf.subarray(0, this.at));
-    return this.chunks;
-  }
-  private flush(): void {
-    if (!this.at) return;
-    this.chunks.push(this.buf.subarray(0, this.at));
-    this.buf = newChunk();
-    this.at = 0;
-  }
-}
 
 /**
  * `Event.ts` as COPY text: ISO 8601 UTC with milliseconds (`Date.toISOString`), `\N` for none.
@@ -607,68 +576,75 @@ class IsoTimes {
  * `EventDensity` rollup, and runs the detectors on each boot `detect` names. Throws when the node
  * was not prepared on this thread. Each event is let go as soon as its row is written (only the
  * detectors' inputs of new boots stay, `toBootEvent`), so the node's events and its rows are not
- * both whole in memory: the heap shrinks as the rows grow off it.
+ * both whole in memory: the heap shrinks as the rows grow off it. With `sender` (row-stream.ts),
+ * each chunk of rows goes to the COPY as soon as it is full and formatting waits while too many
+ * are on their way, so the rows are never whole either; without it, they come back in `rows`.
  */
-export function nodeRows(t: NodeRowsTask): NodeRowsResult {
+export async function nodeRows(t: NodeRowsTask, _onProgress?: unknown, sender?: RowSender): Promise<NodeRowsResult> {
   const st = prepared.get(t.key);
   if (!st) throw new Error(`nodeRows: node ${t.key} was not prepared on this thread`);
   prepared.delete(t.key);
   const head = `\t${t.incidentId}\t${t.bundleId}\t`;
   const nodeId = copyText(t.nodeId);
   // encoded here, on the worker thread, and handed over without a copy (see ingest-worker.mjs)
-  const rows = new RowChunks();
+  const rows = new RowChunks(sender);
   const iso = new IsoTimes();
   const byBoot = new Map<number, BootEvent[]>();
   // per boot and lane: second -> [events, errors] (numeric keys: no key string per event)
   const density = new Map<number, Map<Lane, Map<number, [number, number]>>>();
   const words = t.words ? new NodeWords(t.words) : null;
   const miners = new BootMiners();
-  const events = st.events as Array<AnalysedEvent | undefined>;
-  const tails = st.tails;
-  const count = events.length;
-  for (let i = 0; i < count; i++) {
-    const e = events[i]!;
-    const tail = tails[i];
-    // let go once its row is written (see above)
-    events[i] = undefined;
-    tails[i] = undefined;
-    const id = t.firstId + i;
-    const fileId = t.fileIds[e.fileIdx];
-    const bootId = e.boot === null ? null : t.bootIds[e.boot];
-    if (bootId != null) {
-      miners.add(bootId, e, id);
-      if (t.detect[e.boot!] && detectorWants(e)) {
-        let list = byBoot.get(bootId);
-        if (!list) byBoot.set(bootId, (list = []));
-        list.push(toBootEvent(e, id, fileId));
+  const count = st.events.length;
+  // each event let go once its row is written (see above); spilled ones read again whole
+  const events = new PreparedEvents(st);
+  try {
+    for (let i = 0; i < count; i++) {
+      const e = events.at(i);
+      const tail = events.tail;
+      const id = t.firstId + i;
+      const fileId = t.fileIds[e.fileIdx];
+      const bootId = e.boot === null ? null : t.bootIds[e.boot];
+      if (bootId != null) {
+        miners.add(bootId, e, id);
+        if (t.detect[e.boot!] && detectorWants(e)) {
+          let list = byBoot.get(bootId);
+          if (!list) byBoot.set(bootId, (list = []));
+          list.push(toBootEvent(e, id, fileId));
+        }
+        if (e.ts !== null) {
+          let lanes = density.get(bootId);
+          if (!lanes) density.set(bootId, (lanes = new Map()));
+          let secs = lanes.get(e.lane);
+          if (!secs) lanes.set(e.lane, (secs = new Map()));
+          const sec = Math.floor(e.ts / 1000);
+          const d = secs.get(sec);
+          if (d) {
+            d[0]++;
+            if (e.severity >= 3) d[1]++;
+          } else secs.set(sec, [1, e.severity >= 3 ? 1 : 0]);
+        }
       }
-      if (e.ts !== null) {
-        let lanes = density.get(bootId);
-        if (!lanes) density.set(bootId, (lanes = new Map()));
-        let secs = lanes.get(e.lane);
-        if (!secs) lanes.set(e.lane, (secs = new Map()));
-        const sec = Math.floor(e.ts / 1000);
-        const d = secs.get(sec);
-        if (d) {
-          d[0]++;
-          if (e.severity >= 3) d[1]++;
-        } else secs.set(sec, [1, e.severity >= 3 ? 1 : 0]);
-      }
-    }
-    // a klog message holds its pairs: stored once (lib/model/message-fields.ts)
-    const at = messageFieldsAt(e.message, e.fields);
-    const fields = at === null ? `${copyJson(e.fields)}\t\\N` : `\\N\t${at}`;
-    // the searchable text as the database has it (lib/search/search-sql.ts docTextSql): a spilled event's only in its tail
-    if (words)
-      words.add(
-        id,
-        bootId,
-        tail === undefined
-          ? [e.pod, e.sandboxId, e.message, at === null && e.fields ? JSON.stringify(e.fields) : null]
-          : [tailText(tail), at === null && e.fields ? JSON.stringify(e.fields) : null],
+      // a klog message holds its pairs: stored once (lib/model/message-fields.ts)
+      const at = messageFieldsAt(e.message, e.fields);
+      const fields = at === null ? `${copyJson(e.fields)}\t\\N` : `\\N\t${at}`;
+      // the searchable text as the database has it (lib/search/search-sql.ts docTextSql): a spilled event's only in its tail
+      if (words)
+        words.add(
+          id,
+          bootId,
+          tail === undefined
+            ? [e.pod, e.sandboxId, e.message, at === null && e.fields ? JSON.stringify(e.fields) : null]
+            : [tailText(tail), at === null && e.fields ? JSON.stringify(e.fields) : null],
+        );
+      const wait = rows.add(
+        `${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso.of(e.ts)}\t${copyText(e.errorClass)}\t${fields}\t${tail ?? copyTail(e)}\n`,
       );
-    rows.add(`${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso.of(e.ts)}\t${copyText(e.errorClass)}\t${fields}\t${tail ?? copyTail(e)}\n`);
+      if (wait) await wait;
+    }
+  } finally {
+    events.close();
   }
+  const chunks = await rows.done();
   let dens = "";
   for (const [bootId, lanes] of density) {
     for (const [lane, secs] of lanes) for (const [sec, [count, errors]] of secs) dens += `${bootId}\t${sec}\t${lane}\t${t.bundleId}\t${count}\t${errors}\n`;
@@ -684,7 +660,8 @@ export function nodeRows(t: NodeRowsTask): NodeRowsResult {
     findings.push({ bootId, failures: out.failures });
   });
   const patterns = patternRows(miners, t.incidentId, t.bundleId);
-  return { rows: rows.done(), density: dens, events: count, findings, findingRows: findingText, postings: words ? words.rows(t.nodeId) : [], patterns };
+  if (st.spilled.length) collectAfterLarge(count);
+  return { rows: chunks, density: dens, events: count, findings, findingRows: findingText, postings: words ? words.rows(t.nodeId) : [], patterns };
 }
 
 /**
@@ -700,7 +677,7 @@ export function forgetBundle(token: string): void {
   // nothing held: the estimate starts again from zero (no drift can outlive the bundles)
   if (held.size === 0) heldBytes = 0;
   if (held.size === 0 && prepared.size === 0) {
-    spareChunks.length = 0;
+    releaseSpareChunks();
     releaseReadBuffer();
   }
 }

@@ -40,7 +40,7 @@ import {
   unpackUploads,
   type StoredBundle,
 } from "./ingest-bundle";
-import { forgetEverywhere, ingestExecutors } from "./ingest-pool";
+import { bundleStarted, forgetEverywhere, ingestExecutors } from "./ingest-pool";
 import { endLiveStatus, progressReporter } from "./live-status";
 import { storeRedactionCounts } from "./redact-file";
 import { refreshPlannerStats } from "./store-bundle";
@@ -87,6 +87,8 @@ export async function processBundle(db: DbHandles, bundleId: string, opts: Proce
   const report = progressReporter(db.sql, { id: bundleId, incidentId: bundle.incidentId, fileName: bundle.fileName });
   const { lap, timings } = report;
   const work = workDir(bundleId);
+  // the threads stay while a bundle runs; its `forgetEverywhere` below lets them end once idle
+  bundleStarted();
   try {
     await setParsing(db.sql, bundleId);
     rmSync(work, { recursive: true, force: true });

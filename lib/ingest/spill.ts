@@ -106,3 +106,19 @@ export function decodeEvent(line: string, fileIdx: number, node: string | null):
   if (h[10]) e.bootDecl = h[10];
   return { e, tail: line.slice(tab + 1) };
 }
+
+/**
+ * An event read back from a spill with only what a node's boots and error classes are found
+ * from (lib/ingest/analyse-bundle.ts `analyseNode`: time, kind, boot inputs, line, sandbox, error
+ * class, and `fields.k8s` for a repeated Kubernetes event's first time), in place: message,
+ * component, pod and the other fields go (the spill line still has them). Returns `e`.
+ */
+export function lightEvent(e: AnalysedEvent): AnalysedEvent {
+  const k8s = e.fields?.k8s;
+  e.fields = k8s ? { k8s } : null;
+  e.message = "";
+  e.component = "";
+  e.pod = null;
+  e.precision = "";
+  return e;
+}

@@ -39,6 +39,7 @@ import type { AnalysedFile } from "../model/event";
 import { ingestExecutors, type Executor } from "./ingest-pool";
 import { blockRowChunks, ROW_COLUMNS, unpackTask, type NodeRowsResult, type ParseFileResult, type PartSource, type PreparedNode } from "./ingest-tasks";
 import type { LiveNodeState } from "./live-status";
+import { SentBytes } from "./progress";
 import { copyPostings, createPostings, finishPostings } from "../search/postings";
 import type { WordsMode } from "../search/thread-words";
 import { TAIL_COLUMNS } from "./spill";
@@ -373,10 +374,12 @@ export interface StoredBundle {
 type NodeOut = NodeRowsResult & { boots: BootWrite[]; node: string | null; from: Executor; gi: number };
 
 /**
- * Shares of one node's store step (`BundleStore.onStep`): its boots found on the thread, then its
- * rows and findings formatted there; the COPY of its rows takes the rest, by bytes sent.
+ * Shares of one node's store step (`BundleStore.onStep`): its events gathered on the thread and its
+ * boots found (by events, each counted twice: ingest-tasks.ts `prepareNode`), then its rows formatted there (by events) and its findings; the
+ * COPY of its rows, postings, patterns and findings takes the rest, by bytes sent.
  */
 const STEP_BOOTS = 0.2;
+const STEP_FORMATTED = 0.44;
 const STEP_ROWS = 0.5;
 
 /** Where a node is, told to the live status (live-status.ts `LiveNodeState`). */
@@ -453,7 +456,7 @@ class BundleStore {
    * Inserts source files with their reserved ids and COPYs their blocks (`blocksPath`: a
    * SourceBlock rows file, or null); any subset, any time after `open`.
    */
-  async files(list: Array<{ file: AnalysedFile; blocksPath: string | null }>): Promise<void> {
+  async files(list: Array<{ file: AnalysedFile; blocksPath: string | null }>, onBytes: (bytes: number) => void = () => {}): Promise<void> {
     const fileIds = this.fileIds;
     await insertFiles(
       this.tx,
@@ -464,7 +467,13 @@ class BundleStore {
     );
     // read in bounded pieces: a file's rows are about twice its size (hex)
     function* blockRows(): Generator<Buffer> {
-      for (const { file, blocksPath } of list) if (blocksPath) yield* blockRowChunks(blocksPath, fileIds[file.ord]);
+      for (const { file, blocksPath } of list) {
+        if (!blocksPath) continue;
+        for (const chunk of blockRowChunks(blocksPath, fileIds[file.ord])) {
+          yield chunk;
+          onBytes(chunk.length);
+        }
+      }
     }
     if (list.some((x) => x.blocksPath)) await this.tx.copyFrom("SourceBlock", ["fileId", "seq", "firstLine", "lineCount", "data"], blockRows());
   }
@@ -486,7 +495,17 @@ class BundleStore {
       const spilled = (
         await Promise.all([...g.held.keys()].filter((y) => y !== x).map((y) => executors[y].call("spillNodes", { token, sources: g.sources, dir: this.dir })))
       ).flat();
-      const prep: PreparedNode = await ex.call("prepareNode", { token, key, node: g.node, sources: g.sources, spilled, offsets });
+      // the thread tells the events gathered, then the rows formatted (ingest-tasks.ts `workSteps`)
+      const events = (from: number, to: number, of: number) => {
+        let done = 0;
+        return (k: number) => this.onStep(gi, from + ((to - from) * Math.min(of, (done += k))) / (of || 1));
+      };
+      const prep: PreparedNode = await ex.call(
+        "prepareNode",
+        { token, key, node: g.node, sources: g.sources, spilled, offsets },
+        [],
+        events(0, STEP_BOOTS, 2 * g.events),
+      );
       const found = prep.boots;
       this.onStep(gi, STEP_BOOTS);
       await prior;
@@ -511,17 +530,22 @@ class BundleStore {
         detect.push(k ? null : info);
       }
       release();
-      const rows = await ex.call("nodeRows", {
-        key,
-        incidentId: this.ids.incidentId,
-        bundleId: this.ids.bundleId,
-        nodeId,
-        bootIds,
-        detect,
-        firstId,
-        fileIds: this.fileIds,
-        words: this.words,
-      });
+      const rows = await ex.call(
+        "nodeRows",
+        {
+          key,
+          incidentId: this.ids.incidentId,
+          bundleId: this.ids.bundleId,
+          nodeId,
+          bootIds,
+          detect,
+          firstId,
+          fileIds: this.fileIds,
+          words: this.words,
+        },
+        [],
+        events(STEP_BOOTS, STEP_FORMATTED, prep.events),
+      );
       if (rows.events !== prep.events) throw new Error(`node ${g.node ?? "(none)"}: ${rows.events} rows formatted for ${prep.events} ids`);
       this.onStep(gi, STEP_ROWS);
       return { ...rows, boots, node: g.node, from: ex, gi };
@@ -535,28 +559,23 @@ class BundleStore {
   async copy(out: NodeOut): Promise<void> {
     const { tx } = this;
     await writeBoots(tx, this.ids.incidentId, out.boots); // before the findings: Finding references Boot
-    // the COPY's share of the node's step, by bytes taken from the rows as the COPY reads them
-    const bytes = out.rows.reduce((s, r) => s + r.byteLength, 0) || 1;
-    const onStep = this.onStep;
-    function* counted(): Generator<Uint8Array> {
-      let sent = 0;
-      for (const r of out.rows) {
-        yield r;
-        sent += r.byteLength;
-        onStep(out.gi, STEP_ROWS + ((1 - STEP_ROWS) * sent) / bytes);
-      }
-    }
-    const copied = await tx.copyFrom("Event", [...ROW_COLUMNS, ...TAIL_COLUMNS], counted());
+    // the COPYs' share of the node's step, by bytes taken from the rows, postings, patterns and
+    // findings as the COPYs read them
+    const sent = new SentBytes([out.rows, out.postings, [out.density, out.patterns], out.findingRows], (f) =>
+      this.onStep(out.gi, STEP_ROWS + (1 - STEP_ROWS) * f),
+    );
+    const copied = await tx.copyFrom("Event", [...ROW_COLUMNS, ...TAIL_COLUMNS], sent.of(out.rows));
     this.copied += copied;
     if (out.node === null) this.onNoNode += copied;
     // copied (the COPY is complete): the thread writes its next rows into them; not waited for
     const chunks = [...new Set(out.rows.map((r) => r.buffer))].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
     out.from.call("recycleRows", { chunks: out.rows }, chunks).catch(() => {});
-    if (out.density) await tx.copyFrom("EventDensity", ["bootId", "sec", "lane", "bundleId", "n", "errors"], [out.density]);
-    await copyPostings(tx, this.ids.bundleId, out.postings);
-    if (out.patterns) await tx.copyFrom("LogPattern", PATTERN_COLUMNS, [out.patterns]);
+    if (out.density) await tx.copyFrom("EventDensity", ["bootId", "sec", "lane", "bundleId", "n", "errors"], sent.of([out.density]));
+    if (out.postings.length) await copyPostings(tx, this.ids.bundleId, sent.of(out.postings));
+    if (out.patterns) await tx.copyFrom("LogPattern", PATTERN_COLUMNS, sent.of([out.patterns]));
     // the boots are new to the incident (their findings were found on the thread): none to replace
     this.stored += await storeFindingRows(tx, out.findingRows);
+    sent.end();
     for (const f of out.findings) this.failures.push(...f.failures);
   }
 
@@ -565,12 +584,15 @@ class BundleStore {
     const { tx, ids } = this;
     if (this.nextEventId - 1 > this.firstEventId) await tx.query(`SELECT setval(pg_get_serial_sequence('"Event"', 'id'), $1)`, [this.nextEventId - 1]);
     if (this.nextBootId - 1 > this.bootBase) await tx.query(`SELECT setval(pg_get_serial_sequence('"Boot"', 'id'), $1)`, [this.nextBootId - 1]);
-    if (this.words) await finishPostings(tx, ids.bundleId);
     const drop = unused.filter((n) => this.newNodes.has(n)).map((n) => this.nodeIds.get(n)!);
     if (drop.length) await tx.query(`DELETE FROM "Node" WHERE id = ANY($1::int[])`, [drop]);
     progress("detect", 0);
     const again = await detectFindings(tx, ids.incidentId, this.knownTouched, null);
     progress("detect", 1);
+    // phase `finish` goes on in the caller (pipeline.ts: the counts, the commit, the statistics)
+    progress("finish", 0);
+    if (this.words) await finishPostings(tx, ids.bundleId);
+    progress("finish", FINISH_POSTINGS);
     return { events: this.copied, eventsOnNoNode: this.onNoNode, findings: this.stored + again.findings, failures: [...this.failures, ...again.failures] };
   }
 }
@@ -642,6 +664,11 @@ export async function storeParsed(
   );
   const share = parsed.groups.map(() => 0);
   let done = 0;
+  // the source blocks' COPY takes `BLOCKS_SHARE` of the phase, by bytes sent, when there are any
+  const blockBytes = parsed.blocks.reduce((s, p) => s + (p ? statSync(p).size : 0), 0);
+  const blocksShare = blockBytes ? BLOCKS_SHARE : 0;
+  let blocksSent = 0;
+  const tell = () => progress("store", (blocksShare * Math.min(blockBytes, blocksSent)) / (blockBytes || 1) + ((1 - blocksShare) * done) / total);
   for (const g of parsed.groups) if (g.node !== null) onNode(g.node, "parsed");
   store.onStep = (gi, f) => {
     if (f <= share[gi]) return;
@@ -649,18 +676,34 @@ export async function storeParsed(
     share[gi] = f;
     const node = parsed.groups[gi].node;
     if (node !== null) onNode(node, stateAt(f));
-    progress("store", done / total);
+    tell();
   };
   progress("store", 0);
   // keep two nodes more in flight than there are threads: the next is ready when a COPY ends;
   // the source files and blocks go in while the threads prepare the first nodes
   const groups = parsed.groups.map((group) => () => Promise.resolve(group));
+  const files = parsed.files.map((file, ord) => ({ file, blocksPath: parsed.blocks[ord] }));
   await storeGroups(store, groups, parsed.offsets, parsed.executors.length + 2, {
-    first: () => store.files(parsed.files.map((file, ord) => ({ file, blocksPath: parsed.blocks[ord] }))),
+    first: () => store.files(files, (n) => ((blocksSent += n), tell())),
   });
   progress("store", 1);
   return store.finish([], progress);
 }
+
+/**
+ * How far phase `finish` is once the search postings are indexed (`BundleStore.finish`): the index
+ * is its largest statement; the counts, the commit and the planner statistics follow
+ * (pipeline.ts `FINISH_STEPS`).
+ */
+export const FINISH_POSTINGS = 0.5;
+
+/**
+ * The two passes' share of phase `store` for the COPY of the source blocks (the files' text, for
+ * the source view, compressed): on PGlite that COPY took about a twentieth of the store step of a
+ * one-node bundle of 300,000 lines (1.2 of 23 s); the rest is the nodes' steps, weighted by their
+ * events.
+ */
+const BLOCKS_SHARE = 0.1;
 
 /** Thrown by `ingestByNode` when a bundle-wide step changes what it already stored: run the two passes instead. */
 export class NeedsTwoPasses extends Error {}

@@ -13,7 +13,8 @@
  *
  * Prints one JSON line to stdout:
  * `{ status, error, bundleId, incidentId, events, findings, seconds, cpuSeconds, peakRssKiB, rssSource,
- *    counts }` where `cpuSeconds` is this process's CPU time (user + system, every thread: the
+ *    counts, progress }` where `progress` is scripts/bench-progress.ts `ProgressFigures` (the longest
+ * time the progress the upload panel shows stood still), and `cpuSeconds` is this process's CPU time (user + system, every thread: the
  * ingest threads and the main one) over the same span, and `seconds` runs from enqueueBundle to processBundle done (opening the
  * database, applying migrations and starting the ingest threads, which the app does once when
  * its ingest worker starts, are not in it), `counts` is `Bundle.counts` (lines,
@@ -33,7 +34,9 @@ import { closeDb, getDb } from "../lib/db/connection";
 import { claimBundle } from "../lib/ingest/bundle-status";
 import { digestFiles, enqueueBundle, type UploadedFile } from "../lib/ingest/enqueue-bundle";
 import { ingestExecutors } from "../lib/ingest/ingest-pool";
+import { onLiveStatus } from "../lib/ingest/live-status";
 import { processBundle } from "../lib/ingest/pipeline";
+import { ProgressGaps } from "./bench-progress";
 
 /** Peak resident set of this process in KiB, and where it was read. */
 function peakRss(): { kib: number; source: "VmHWM" | "maxRSS" } {
@@ -97,7 +100,12 @@ async function main() {
           .catch(() => {});
       }, 250)
     : null;
+  // every progress report the upload panel would see, timed: the longest wait between two changes
+  const gaps = new ProgressGaps();
+  const stop = onLiveStatus((l) => l.id === bundleId && gaps.report(l.phase, l.progress));
   const r = await processBundle(db, bundleId);
+  gaps.end();
+  stop();
   if (sampler) clearInterval(sampler);
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
@@ -122,6 +130,7 @@ async function main() {
     peakRssKiB: rss.kib,
     rssSource: rss.source,
     counts: bundle.counts ?? {},
+    progress: gaps.result(),
     ...(rssAfterKiB === null ? {} : { rssAfterKiB, peakByPhaseKiB: byPhase }),
   };
   // exit once written: nothing the ingest left behind (idle worker threads, timers) may keep us

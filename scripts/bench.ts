@@ -2,7 +2,7 @@
  * `npm run bench [-- --json] [--lines N] [--query-events N] [--skip-queries] [--skip-pglite]
  *   [--pglite-lines N] [--pglite-query-events N] [--ingest-runs N] [--backend postgres|pglite]
  *   [--search-events N] [--boot-events N] [--lnav-runs N] [--skip-lnav] [--skip-search] [--skip-page]
- *   [--big-log-mib N] [--only-big-log]`
+ *   [--big-log-mib N] [--only-big-log] [--progress-lines N]`
  *
  * Measures, on this machine, in one run:
  * - end-to-end ingest (enqueueBundle, then processBundle: unpack, parse, normalise, COPY,
@@ -52,6 +52,10 @@
  * - the memory of one large plain log (scripts/bench-big-log.ts): `--big-log-mib` MiB (default
  *   450; 0 skips), ingested alone in a child process into a database of its own: peak RSS and the
  *   RSS left once the ingest is over and the process idle (`bigLog`); `--only-big-log` runs only that.
+ * - how steadily the progress moves (scripts/bench-progress.ts): the longest wall-clock time the
+ *   upload panel's progress stood still during the ingest (`ingest.progress.maxGapS`, the median
+ *   run's), and during the ingest of one node of `--progress-lines` lines (default 300,000; 0
+ *   skips) in a database of its own (`progress.maxGapS`); the issue's target is under 2 s.
  * The machine (CPU model, cores, memory) is in `machine`. The table is one Markdown table.
  * All of that on PostgreSQL, then again on the embedded PGlite (the backend of `npm start` without
  * DATABASE_URL), where it makes sense: a bundle of at most `--pglite-lines` (default 1,000,000)
@@ -90,6 +94,7 @@ import { benchPatterns } from "./bench-patterns";
 import { benchPage, type PageBench } from "./bench-page";
 import { benchBigBoot, benchSearch, commonWord, rareSandboxIds } from "./bench-search";
 import { benchBigLog, type BigLogResult } from "./bench-big-log";
+import { benchProgress, type ProgressFigures } from "./bench-progress";
 
 const { values } = parseArgs({
   options: {
@@ -110,9 +115,12 @@ const { values } = parseArgs({
     "skip-page": { type: "boolean", default: false },
     "big-log-mib": { type: "string", default: "450" },
     "only-big-log": { type: "boolean", default: false },
+    "progress-lines": { type: "string", default: "300000" },
   },
 });
 const bigLogMib = Number(values["big-log-mib"]);
+const progressLines = Number(values["progress-lines"]);
+if (!(progressLines >= 0)) throw new Error("--progress-lines takes a number of lines (0 skips)");
 if (!(bigLogMib >= 0)) throw new Error("--big-log-mib takes a number of MiB (0 skips)");
 const backend = values.backend as "postgres" | "pglite";
 if (backend !== "postgres" && backend !== "pglite") throw new Error("--backend takes postgres or pglite");
@@ -211,6 +219,7 @@ interface ChildResult {
   peakRssKiB: number;
   rssSource: string;
   counts: { lines?: number; timings?: Record<string, number>; ingestPath?: string; twoPassReason?: string };
+  progress: ProgressFigures;
 }
 
 /**
@@ -445,10 +454,29 @@ async function benchBackend(): Promise<Record<string, unknown>> {
       timings: median.counts.timings ?? {},
       /** "by-node" (parse and COPY node by node) or "two-pass" (lib/ingest/ingest-bundle.ts) */
       path: r.counts.ingestPath ?? null,
+      /** the median run's longest wait between two changes of the progress shown (scripts/bench-progress.ts) */
+      progress: median.progress,
     };
     log(
       `ingest: ${ingest.linesPerSec.toLocaleString()} lines/s, ${ingest.cpuSecondsPerMLines} CPU-s per M lines, peak RSS ${ingest.peakRssMb} MB, phases ${JSON.stringify(ingest.timings)}`,
     );
+
+    // the progress of one node of many lines, in a store of its own (PGlite: a folder of its own)
+    if (progressLines > 0) {
+      log(`progress: one node of ${progressLines.toLocaleString()} lines (child process)`);
+      const own = backend === "postgres" ? await createDatabase() : null;
+      const dir = path.join(work, "progress-data");
+      const env: NodeJS.ProcessEnv = { ...process.env, BOOTLINE_DATA_DIR: dir };
+      if (own) env.DATABASE_URL = own.url;
+      else delete env.DATABASE_URL;
+      try {
+        result.progress = await benchProgress(work, progressLines, runJsonChild, env);
+        log(`progress: longest still ${(result.progress as ProgressFigures).maxGapS} s`);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+        await own?.drop();
+      }
+    }
 
     // parse-only per format (lines/s over every file of that format); after the ingest, so
     // that the garbage it leaves in this process is not collected while the child is timed
@@ -607,7 +635,7 @@ async function benchBootPage(incidentId: string): Promise<PageBench> {
 /** Table rows for one backend's result; `label` prefixes each (empty for the main backend). */
 function tableRows(result: Record<string, unknown>, label: string): Array<[string, string]> {
   const phaseRank = (k: string) => ((r) => (r < 0 ? 99 : r))(["unpackMs", "ingestMs", "byNodeMs", "parseMs", "storeMs", "detectMs"].indexOf(k));
-  const i = result.ingest as Record<string, number> & { timings: Record<string, number>; runsSeconds: number[] };
+  const i = result.ingest as Record<string, number> & { timings: Record<string, number>; runsSeconds: number[]; progress?: ProgressFigures };
   const ingestRunsNote = i.runsSeconds.length > 1;
   const c = result.copy as Record<string, number> & { runsSeconds: number[] };
   const rows: Array<[string, string]> = [];
@@ -633,6 +661,14 @@ function tableRows(result: Record<string, unknown>, label: string): Array<[strin
         .sort(([a], [b]) => phaseRank(a) - phaseRank(b))
         .map(([k, v]) => `${k.replace(/Ms$/, "")} ${(v / 1000).toFixed(2)} s`)
         .join(", ") || "(none recorded)",
+    ],
+    [
+      "progress: longest still",
+      `${i.progress?.maxGapS} s during the ingest (${i.progress?.at}, ${i.progress?.reports} reports)${
+        result.progress
+          ? `; ${(result.progress as ProgressFigures & { lines: number }).maxGapS} s for one node of ${(result.progress as { lines: number }).lines.toLocaleString()} lines (${(result.progress as ProgressFigures).at})`
+          : ""
+      }`,
     ],
     ["peak RSS during ingest", `${i.peakRssMb} MB (ingest child process, ${i.peakRssSource}${ingestRunsNote ? "; the highest of the runs" : ""})`],
     [

@@ -195,11 +195,15 @@ async function main() {
   if (!report) {
     const db = await openDb(process.env.DATABASE_URL);
     try {
-      process.stderr.write(`bootline: ingesting into ${db.backend === "pglite" ? `the embedded database at ${db.location}` : db.location}\n`);
+      // the database named before the run with --verbose, else once the bundle is stored: a refused
+      // bundle reads as its one line of reason
+      const where = db.backend === "pglite" ? `the embedded database at ${db.location}` : db.location;
+      if (values.verbose) process.stderr.write(`bootline: ingesting into ${where}\n`);
       const { incidentId, bundleId } = await enqueueBundle(db, { incident: values.incident, files, options });
       await claimBundle(db.sql, bundleId);
       const r = await processBundle(db, bundleId, { log: values.verbose ? console : QUIET });
       if (r.status === "failed") fail(`bootline: ${r.error}`);
+      if (!values.verbose) process.stderr.write(`bootline: stored in ${where}\n`);
       report = await getIncidentReport(db, incidentId);
     } finally {
       await closeDb(db);

@@ -68,7 +68,7 @@ describe("bundle live status", () => {
     expect(seen.length).toBeGreaterThan(0);
     for (const l of seen) {
       expect(l).toMatchObject({ id: bundleId, status: "parsing", fileName: s.truth.archiveName });
-      expect(["unpack", "ingest", "parse", "store", "detect"]).toContain(l.phase);
+      expect(["unpack", "ingest", "parse", "store", "detect", "finish"]).toContain(l.phase);
       expect(l.progress).toBeGreaterThanOrEqual(0);
       expect(l.progress).toBeLessThanOrEqual(1);
     }
@@ -125,10 +125,10 @@ describe("bundle live status", () => {
     return phases;
   };
 
-  it("the two passes move through unpack, parse, store and detect, each up to 1", async () => {
+  it("the two passes move through unpack, parse, store, detect and finish, each up to 1", async () => {
     // a clock offset given by hand: the two passes, as on PGlite
     const states = new Map<string, string[]>();
-    const phases = expectPhases(await progressOf({ skew: 0 }, states), ["unpack", "parse", "store", "detect"]);
+    const phases = expectPhases(await progressOf({ skew: 0 }, states), ["unpack", "parse", "store", "detect", "finish"]);
     // the node shows once parsed, then through its store step
     expect([...states]).toEqual([[NODE, ["parsed", "detecting", "storing", "stored"]]]);
     const store = phases[2][1];
@@ -137,9 +137,9 @@ describe("bundle live status", () => {
     expect(store.filter((f) => f > 0 && f < 1).length).toBeGreaterThanOrEqual(2);
   });
 
-  it("by node, the ingest moves through unpack, ingest and detect, each up to 1", async () => {
+  it("by node, the ingest moves through unpack, ingest, detect and finish, each up to 1", async () => {
     const states = new Map<string, string[]>();
-    const phases = expectPhases(await progressOf({}, states), ["unpack", "ingest", "detect"]);
+    const phases = expectPhases(await progressOf({}, states), ["unpack", "ingest", "detect", "finish"]);
     expect([...states]).toEqual([[NODE, ["parsing", "parsed", "detecting", "storing", "stored"]]]);
     expect(phases[1][1][0]).toBe(0);
     // parsed (the first half), then the one node's store step moves before its end

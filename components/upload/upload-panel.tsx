@@ -18,12 +18,13 @@
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState, useTransition } from "react";
 import { queryKeys } from "@/components/data/query-keys";
 import { useBundleStatusQuery } from "@/components/data/use-bundle-status-query";
 import { ProgressBar } from "@/components/progress-bar";
 import { fetchJson } from "@/components/data/fetch-json";
 import { PREVIEW_MAX_BYTES } from "@/lib/ingest/preview-limits";
+import { phaseLabel } from "@/lib/ingest/progress";
 import type { TPreview } from "@/lib/ingest/preview-text";
 import { fmtBytes, fmtCount } from "@/lib/view/format";
 import { PastePreview } from "./paste-preview";
@@ -42,16 +43,6 @@ const COMMON_ZONES = [
   "Asia/Tokyo",
   "Australia/Sydney",
 ];
-const PHASES: Record<string, string> = {
-  queued: "waiting to start",
-  unpack: "unpacking",
-  parse: "parsing lines",
-  ingest: "parsing and storing events",
-  store: "storing events",
-  detect: "running detectors",
-  done: "done",
-};
-
 /** Wait after the last change of the pasted text or the options before asking for a preview, ms. */
 const PREVIEW_DEBOUNCE_MS = 400;
 
@@ -122,12 +113,18 @@ export function UploadPanel(p: { incidents: Array<{ id: string; title: string }>
   const bundleId = stage.kind === "parsing" ? stage.result.bundleId : null;
   const status = useBundleStatusQuery(bundleId);
   const s = status.data;
+  // stored is not done: done is the incident open with its data, so the bar says "opening" until
+  // the incident page has rendered (the navigation's transition ends; this panel is gone by then)
+  const [opening, startOpening] = useTransition();
+  const openedRef = useRef<string | null>(null);
 
   useEffect(() => {
     if (stage.kind !== "parsing" || !s) return;
     if (s.status === "ready") {
+      if (openedRef.current === s.id) return;
+      openedRef.current = s.id;
       void qc.invalidateQueries({ queryKey: queryKeys.incidents() });
-      router.push(`/i/${encodeURIComponent(stage.result.incidentId)}`);
+      startOpening(() => router.push(`/i/${encodeURIComponent(stage.result.incidentId)}`));
     } else if (s.status === "failed") {
       void qc.invalidateQueries({ queryKey: queryKeys.incidents() });
       setStage({ kind: "error", message: s.error || "parsing failed", result: stage.result, newIncident: stage.newIncident });
@@ -500,7 +497,17 @@ export function UploadPanel(p: { incidents: Array<{ id: string; title: string }>
           <ProgressBar testId="upload-progress" label="uploaded" value={1} tone="ok" />
           <ProgressBar
             testId="parse-progress"
-            label={s ? `${s.status === "queued" ? "queued" : (PHASES[s.phase] ?? s.phase)}${s.status === "ready" ? " ✓" : ""}` : "waiting for the parser"}
+            label={
+              !s
+                ? "waiting for the parser"
+                : s.status === "queued"
+                  ? "queued"
+                  : s.status === "ready"
+                    ? opening || openedRef.current !== s.id
+                      ? "stored, opening the incident…"
+                      : "done ✓"
+                    : phaseLabel(s.phase)
+            }
             value={s ? (s.status === "ready" ? 1 : s.progress) : null}
           />
           {s?.counts && typeof s.counts.events === "number" && <p className="muted small">{fmtCount(s.counts.events)} events so far</p>}

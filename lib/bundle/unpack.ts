@@ -235,7 +235,7 @@ export async function unpackUpload(name: string, data: Buffer, limits: UnpackLim
  * instead of `data`: memory holds a few chunks, whatever the upload's size. Decompression
  * (every layer) is counted as it flows, so the limits stop a bomb before its bytes exist.
  * `onBytes`, when given, is called with the byte count of each chunk of the upload as it is read
- * (about 1 MiB each; their sum is the upload's size once the whole upload was read).
+ * (at most 256 KiB each: `COUNTED_PIECE`; their sum is the upload's size once the whole upload was read).
  */
 export async function unpackUploadFile(
   name: string,
@@ -251,10 +251,19 @@ export async function unpackUploadFile(
   return ctx.out;
 }
 
-/** `chunks` as they come, each one's length told to `onBytes` first. */
+/**
+ * Bytes of an upload handed on at a time when they are counted (`countedChunks`): a read chunk of
+ * 1 MiB of gzip is some 10 MiB of text to unpack, so it is passed on (and told) in quarters.
+ */
+const COUNTED_PIECE = 256 << 10;
+
+/** `chunks` as they come, in pieces of at most `COUNTED_PIECE` (views, no copy), each one's length told to `onBytes` first. */
 async function* countedChunks(chunks: AsyncIterable<Buffer>, onBytes: (bytes: number) => void): AsyncGenerator<Buffer> {
   for await (const c of chunks) {
-    onBytes(c.length);
-    yield c;
+    for (let at = 0; at < c.length; at += COUNTED_PIECE) {
+      const piece = c.subarray(at, at + COUNTED_PIECE);
+      onBytes(piece.length);
+      yield piece;
+    }
   }
 }

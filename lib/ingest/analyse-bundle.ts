@@ -26,6 +26,7 @@ import { assignBoots as assignBootKeys, detectBoots, type BootInputEvent } from 
 import type { FileLayout } from "../bundle/collectors";
 import type { SkewOption } from "../normalise/clock-skew";
 import { encodeSourceBlock } from "../db/source-block-codec";
+import type { IngestPhase } from "./progress";
 import {
   FLAG_OUT_OF_ORDER,
   FLAG_YEAR_INFERRED,
@@ -88,7 +89,7 @@ export function toSourceBlocks(text: string): SourceBlockData[] {
   return out;
 }
 
-export type Progress = (phase: string, fraction: number) => void;
+export type Progress = (phase: IngestPhase, fraction: number) => void;
 
 /** True when the bytes look binary (a NUL in the first 8 KiB). */
 function looksBinary(data: Buffer): boolean {
@@ -347,9 +348,10 @@ function firstOccurrence(e: AnalysedEvent): number | null {
  * inheritErrorClasses), detects the node's boots from all of its records (lib/normalise/boots.ts)
  * and sets `errorClass` and `boot` (index into the returned list) on each event.
  */
-export function analyseNode(list: AnalysedEvent[]): AnalysedBoot[] {
+export function analyseNode(list: AnalysedEvent[], onStage: (fraction: number) => void = () => {}): AnalysedBoot[] {
   const classes = inheritErrorClasses(list);
   list.forEach((e, i) => (e.errorClass = classes[i]));
+  onStage(ANALYSE_STAGES.classes);
   const input: BootInputEvent[] = list.map((e) => ({
     ts: firstOccurrence(e),
     kind: e.kind,
@@ -360,7 +362,9 @@ export function analyseNode(list: AnalysedEvent[]): AnalysedBoot[] {
     rebootBootId: e.rebootBootId,
     bootDecl: e.bootDecl ?? null,
   }));
+  onStage(ANALYSE_STAGES.input);
   const boots = detectBoots(input);
+  onStage(ANALYSE_STAGES.boots);
   const index = new Map(boots.map((b, i) => [b.bootKey, i]));
   const keys = assignBootKeys(input, boots);
   // a boot ends at its last event as stored (a repeated event's last occurrence, not its first)
@@ -370,5 +374,13 @@ export function analyseNode(list: AnalysedEvent[]): AnalysedBoot[] {
     e.boot = k === null ? null : (index.get(k) ?? null);
     if (e.boot !== null && e.ts !== null && (ends[e.boot] === null || e.ts > (ends[e.boot] as number))) ends[e.boot] = e.ts;
   });
+  onStage(1);
   return boots.map((b, i) => ({ bootKey: b.bootKey, start: b.start, end: ends[i], detectedBy: b.detectedBy, startApprox: b.startApprox }));
 }
+
+/**
+ * How far `analyseNode` is after each of its steps, told to its `onStage`: by their times on a node
+ * of 300,000 kubelet and containerd lines (classes 70 ms, boot inputs 90 ms, boots 675 ms, boot
+ * keys and ends 110 ms of about 950).
+ */
+const ANALYSE_STAGES = { classes: 0.08, input: 0.18, boots: 0.88 } as const;

@@ -390,10 +390,12 @@ async function dropNodeOut(out: NodeOut): Promise<void> {
 }
 
 /**
- * Shares of one node's store step (`BundleStore.onStep`): its boots found on the thread, then its
- * rows and findings formatted there; the COPY of its rows takes the rest, by bytes sent.
+ * Shares of one node's store step (`BundleStore.onStep`): its events gathered on the thread and its
+ * boots found (by events, each counted twice: ingest-tasks.ts `prepareNode`), then its rows formatted there (by events) and its findings; the
+ * COPY of its rows, postings, patterns and findings takes the rest, by bytes sent.
  */
 const STEP_BOOTS = 0.2;
+const STEP_FORMATTED = 0.44;
 const STEP_ROWS = 0.5;
 
 /** Where a node is, told to the live status (live-status.ts `LiveNodeState`). */
@@ -470,7 +472,7 @@ class BundleStore {
    * Inserts source files with their reserved ids and COPYs their blocks (`blocksPath`: a
    * SourceBlock rows file, or null); any subset, any time after `open`.
    */
-  async files(list: Array<{ file: AnalysedFile; blocksPath: string | null }>): Promise<void> {
+  async files(list: Array<{ file: AnalysedFile; blocksPath: string | null }>, onBytes: (bytes: number) => void = () => {}): Promise<void> {
     const fileIds = this.fileIds;
     await insertFiles(
       this.tx,
@@ -481,7 +483,13 @@ class BundleStore {
     );
     // read in bounded pieces: a file's rows are about twice its size (hex)
     function* blockRows(): Generator<Buffer> {
-      for (const { file, blocksPath } of list) if (blocksPath) yield* blockRowChunks(blocksPath, fileIds[file.ord]);
+      for (const { file, blocksPath } of list) {
+        if (!blocksPath) continue;
+        for (const chunk of blockRowChunks(blocksPath, fileIds[file.ord])) {
+          yield chunk;
+          onBytes(chunk.length);
+        }
+      }
     }
     if (list.some((x) => x.blocksPath)) await this.tx.copyFrom("SourceBlock", ["fileId", "seq", "firstLine", "lineCount", "data"], blockRows());
   }
@@ -503,7 +511,17 @@ class BundleStore {
       const spilled = (
         await Promise.all([...g.held.keys()].filter((y) => y !== x).map((y) => executors[y].call("spillNodes", { token, sources: g.sources, dir: this.dir })))
       ).flat();
-      const prep: PreparedNode = await ex.call("prepareNode", { token, key, node: g.node, sources: g.sources, spilled, offsets });
+      // the thread tells the events gathered, then the rows formatted (ingest-tasks.ts `workSteps`)
+      const events = (from: number, to: number, of: number) => {
+        let done = 0;
+        return (k: number) => this.onStep(gi, from + ((to - from) * Math.min(of, (done += k))) / (of || 1));
+      };
+      const prep: PreparedNode = await ex.call(
+        "prepareNode",
+        { token, key, node: g.node, sources: g.sources, spilled, offsets },
+        [],
+        events(0, STEP_BOOTS, 2 * g.events),
+      );
       const found = prep.boots;
       this.onStep(gi, STEP_BOOTS);
       await prior;
@@ -541,7 +559,7 @@ class BundleStore {
         fileIds: this.fileIds,
         words: this.words,
       };
-      const result = ex.call("nodeRows", task, [], undefined, rows);
+      const result = ex.call("nodeRows", task, [], events(STEP_BOOTS, STEP_FORMATTED, prep.events), rows);
       result.then(
         () => rows.end(),
         (e) => rows.fail(e),
@@ -608,12 +626,15 @@ class BundleStore {
     const { tx, ids } = this;
     if (this.nextEventId - 1 > this.firstEventId) await tx.query(`SELECT setval(pg_get_serial_sequence('"Event"', 'id'), $1)`, [this.nextEventId - 1]);
     if (this.nextBootId - 1 > this.bootBase) await tx.query(`SELECT setval(pg_get_serial_sequence('"Boot"', 'id'), $1)`, [this.nextBootId - 1]);
-    if (this.words) await finishPostings(tx, ids.bundleId);
     const drop = unused.filter((n) => this.newNodes.has(n)).map((n) => this.nodeIds.get(n)!);
     if (drop.length) await tx.query(`DELETE FROM "Node" WHERE id = ANY($1::int[])`, [drop]);
     progress("detect", 0);
     const again = await detectFindings(tx, ids.incidentId, this.knownTouched, null);
     progress("detect", 1);
+    // phase `finish` goes on in the caller (pipeline.ts: the counts, the commit, the statistics)
+    progress("finish", 0);
+    if (this.words) await finishPostings(tx, ids.bundleId);
+    progress("finish", FINISH_POSTINGS);
     return { events: this.copied, eventsOnNoNode: this.onNoNode, findings: this.stored + again.findings, failures: [...this.failures, ...again.failures] };
   }
 }
@@ -687,6 +708,11 @@ export async function storeParsed(
   );
   const share = parsed.groups.map(() => 0);
   let done = 0;
+  // the source blocks' COPY takes `BLOCKS_SHARE` of the phase, by bytes sent, when there are any
+  const blockBytes = parsed.blocks.reduce((s, p) => s + (p ? statSync(p).size : 0), 0);
+  const blocksShare = blockBytes ? BLOCKS_SHARE : 0;
+  let blocksSent = 0;
+  const tell = () => progress("store", (blocksShare * Math.min(blockBytes, blocksSent)) / (blockBytes || 1) + ((1 - blocksShare) * done) / total);
   for (const g of parsed.groups) if (g.node !== null) onNode(g.node, "parsed");
   store.onStep = (gi, f) => {
     if (f <= share[gi]) return;
@@ -694,18 +720,34 @@ export async function storeParsed(
     share[gi] = f;
     const node = parsed.groups[gi].node;
     if (node !== null) onNode(node, stateAt(f));
-    progress("store", done / total);
+    tell();
   };
   progress("store", 0);
   // keep two nodes more in flight than there are threads: the next is ready when a COPY ends;
   // the source files and blocks go in while the threads prepare the first nodes
   const groups = parsed.groups.map((group) => () => Promise.resolve(group));
+  const files = parsed.files.map((file, ord) => ({ file, blocksPath: parsed.blocks[ord] }));
   await storeGroups(store, groups, parsed.offsets, parsed.executors.length + 2, {
-    first: () => store.files(parsed.files.map((file, ord) => ({ file, blocksPath: parsed.blocks[ord] }))),
+    first: () => store.files(files, (n) => ((blocksSent += n), tell())),
   });
   progress("store", 1);
   return store.finish([], progress);
 }
+
+/**
+ * How far phase `finish` is once the search postings are indexed (`BundleStore.finish`): the index
+ * is its largest statement; the counts, the commit and the planner statistics follow
+ * (pipeline.ts `FINISH_STEPS`).
+ */
+export const FINISH_POSTINGS = 0.5;
+
+/**
+ * The two passes' share of phase `store` for the COPY of the source blocks (the files' text, for
+ * the source view, compressed): on PGlite that COPY took about a twentieth of the store step of a
+ * one-node bundle of 300,000 lines (1.2 of 23 s); the rest is the nodes' steps, weighted by their
+ * events.
+ */
+const BLOCKS_SHARE = 0.1;
 
 /** Thrown by `ingestByNode` when a bundle-wide step changes what it already stored: run the two passes instead. */
 export class NeedsTwoPasses extends Error {}

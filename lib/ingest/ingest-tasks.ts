@@ -38,6 +38,7 @@ import { BootMiners } from "../patterns/boot-miner";
 import { patternRows } from "./pattern-rows";
 import { fileLines, IO_CHUNK, StreamedParts, writeChunked } from "./spill-files";
 import { RowChunks, recycleRows, releaseSpareChunks, RowSender } from "./row-stream";
+import { PROGRESS_STEP_EVENTS, workSteps } from "./progress";
 
 export { fileLines, recycleRows, RowSender };
 
@@ -95,31 +96,22 @@ export async function unpackTask(
   t: { path: string; name: string; dir: string; stepBytes?: number },
   onBytes?: (bytes: number) => void,
 ): Promise<UnpackedFile[]> {
-  return unpackUploadFile(t.name, t.path, t.dir, undefined, onBytes && batchedBytes(onBytes, t.stepBytes));
+  return unpackUploadFile(t.name, t.path, t.dir, undefined, onBytes && batchedBytes(onBytes, t.stepBytes ?? UNPACK_STEP_BYTES));
 }
 
-/** Bytes a task reads between two progress reports, by default (`batchedBytes`). */
-export const PROGRESS_STEP_BYTES = 8 << 20;
-/** Longest time between two progress reports of a task that moves, ms (`batchedBytes`). */
-const PROGRESS_STEP_MS = 250;
+/** Bytes a task reads between two progress reports, by default (`batchedBytes`): a bundle of 300,000 lines (about 73 MB) is told in 140 steps at least. */
+export const PROGRESS_STEP_BYTES = 512 << 10;
+/** Bytes of an upload read (compressed) between two reports of its unpack (`unpackTask`). */
+export const UNPACK_STEP_BYTES = 256 << 10;
 
 /**
  * Gathers a running task's byte counts and tells `report` their sum since its last call, once
- * `stepBytes` (default `PROGRESS_STEP_BYTES`) have come or `PROGRESS_STEP_MS` have passed: a
- * thread posts a few messages per second at most. Bytes still gathered when the task ends are
- * not told (the caller counts the whole task as done then).
+ * `stepBytes` (default `PROGRESS_STEP_BYTES`) have come or progress.ts `PROGRESS_STEP_MS` have
+ * passed (progress.ts `workSteps`). Bytes still gathered when the task ends are not told (the
+ * caller counts the whole task as done then).
  */
 export function batchedBytes(report: (bytes: number) => void, stepBytes = PROGRESS_STEP_BYTES): (bytes: number) => void {
-  let gathered = 0;
-  let last = Date.now();
-  return (bytes) => {
-    gathered += bytes;
-    const now = Date.now();
-    if (gathered < stepBytes && now - last < PROGRESS_STEP_MS) return;
-    report(gathered);
-    gathered = 0;
-    last = now;
-  };
+  return workSteps(report, stepBytes);
 }
 
 /** Pass 1 input: one unpacked file (its bytes at `file.dataPath`). */
@@ -477,9 +469,13 @@ export interface PreparedNode {
 /**
  * Gathers a node's events (in file order), shifts them by their file's clock offset and finds
  * the node's boots; keeps them for `nodeRows`. The count returned is the number of rows
- * `nodeRows` formats: the caller gives the node its event ids from it.
+ * `nodeRows` formats: the caller gives the node its event ids from it. `onEvents`, when given, is
+ * told the events gathered as it goes (`workSteps`, at most `PROGRESS_STEP_EVENTS` between two
+ * calls), then as many units again as the boots are found (analyse-bundle.ts `analyseNode`, at
+ * its steps).
  */
-export function prepareNode(t: PrepareNodeTask): PreparedNode {
+export function prepareNode(t: PrepareNodeTask, onEvents?: (events: number) => void): PreparedNode {
+  const step = onEvents ? workSteps(onEvents, PROGRESS_STEP_EVENTS) : null;
   const pieces: Array<{ ord: number; events: AnalysedEvent[]; path?: string }> = [];
   for (const src of t.sources) {
     for (const p of takeParts(t.token, src)) {
@@ -500,9 +496,17 @@ export function prepareNode(t: PrepareNodeTask): PreparedNode {
       e.node = t.node;
       shiftEvent(e, off);
       events.push(e);
+      step?.(1);
     }
   }
-  const boots = t.node === null ? [] : analyseNode(events);
+  // finding the boots counts as much as gathering: as many units again, told at its steps
+  let told = 0;
+  const stage = (f: number) => {
+    const n = Math.round(events.length * f);
+    onEvents?.(n - told);
+    told = n;
+  };
+  const boots = t.node === null ? [] : analyseNode(events, stage);
   prepared.set(t.key, { node: t.node, events, spilled });
   if (spilled.length) collectAfterLarge(events.length);
   return { boots, events: events.length };
@@ -579,8 +583,11 @@ class IsoTimes {
  * both whole in memory: the heap shrinks as the rows grow off it. With `sender` (row-stream.ts),
  * each chunk of rows goes to the COPY as soon as it is full and formatting waits while too many
  * are on their way, so the rows are never whole either; without it, they come back in `rows`.
+ * `onEvents`, when given, is told the rows formatted as it goes (`workSteps`, at most
+ * `PROGRESS_STEP_EVENTS` between two calls); the detectors and the pattern rows come after them.
  */
-export async function nodeRows(t: NodeRowsTask, _onProgress?: unknown, sender?: RowSender): Promise<NodeRowsResult> {
+export async function nodeRows(t: NodeRowsTask, onEvents?: (events: number) => void, sender?: RowSender): Promise<NodeRowsResult> {
+  const step = onEvents ? workSteps(onEvents, PROGRESS_STEP_EVENTS) : null;
   const st = prepared.get(t.key);
   if (!st) throw new Error(`nodeRows: node ${t.key} was not prepared on this thread`);
   prepared.delete(t.key);
@@ -639,6 +646,7 @@ export async function nodeRows(t: NodeRowsTask, _onProgress?: unknown, sender?: 
       const wait = rows.add(
         `${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso.of(e.ts)}\t${copyText(e.errorClass)}\t${fields}\t${tail ?? copyTail(e)}\n`,
       );
+      step?.(1);
       if (wait) await wait;
     }
   } finally {

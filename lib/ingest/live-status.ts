@@ -9,6 +9,7 @@
  */
 import type { SqlConn } from "../db/sql";
 import { setPhase } from "./bundle-status";
+import type { IngestPhase } from "./progress";
 
 /**
  * Where one node of a running bundle is: its files being parsed, parsed, its boots found and its
@@ -27,7 +28,7 @@ export interface LiveStatus {
   incidentId: string;
   fileName: string;
   status: "parsing";
-  phase: string;
+  phase: IngestPhase;
   /** 0..1 */
   progress: number;
   /** the nodes found so far, in the order they were found (absent: none yet) */
@@ -65,9 +66,9 @@ export function endLiveStatus(bundleId: string): void {
 /** A running bundle's progress reporter (`progressReporter`). */
 export interface ProgressReporter {
   /** phase and fraction (clamped to 0..1): live at once, the row at most every 300 ms */
-  progress: (phase: string, fraction: number) => void;
+  progress: (phase: IngestPhase, fraction: number) => void;
   /** waits for the row writes reported so far, then writes `phase` at `fraction` */
-  now: (phase: string, fraction: number) => Promise<void>;
+  now: (phase: IngestPhase, fraction: number) => Promise<void>;
   /** waits for the row writes reported so far (they never throw) */
   settled: () => Promise<void>;
   /** phase timings, ms by name (`Bundle.counts.timings`) */
@@ -88,15 +89,15 @@ export interface ProgressReporter {
  */
 export function progressReporter(db: SqlConn, bundle: { id: string; incidentId: string; fileName: string }): ProgressReporter {
   const nodes = new Map<string, LiveNodeState>();
-  let current = { phase: "unpack", progress: 0 };
-  const live = (phase: string, progress: number) => {
+  let current: { phase: IngestPhase; progress: number } = { phase: "unpack", progress: 0 };
+  const live = (phase: IngestPhase, progress: number) => {
     current = { phase, progress };
     const list = nodes.size ? { nodes: [...nodes].map(([name, state]) => ({ name, state })) } : {};
     setLiveStatus({ ...bundle, status: "parsing", phase, progress, ...list });
   };
   live("unpack", 0);
   let lastWrite = 0;
-  const write = async (phase: string, progress: number, force: boolean) => {
+  const write = async (phase: IngestPhase, progress: number, force: boolean) => {
     const now = Date.now();
     if (!force && now - lastWrite < 300) return;
     lastWrite = now;

@@ -46,6 +46,13 @@ import { storeRedactionCounts } from "./redact-file";
 import { refreshPlannerStats } from "./store-bundle";
 import { ingestOptions, removeUploads, storedUploads, workDir } from "./uploads";
 
+/**
+ * How far phase `finish` is after each of its steps here (ingest-bundle.ts `FINISH_POSTINGS`
+ * before them): the counts written and `ready` set in the store transaction, then committed; the
+ * planner statistics (`refreshPlannerStats`) end it.
+ */
+const FINISH_STEPS = { ready: 0.7, committed: 0.85 } as const;
+
 /** How a bundle's run ended (`error`: the reason users see, one plain sentence; null when ready). */
 export interface ProcessResult {
   status: "ready" | "failed";
@@ -107,6 +114,7 @@ export async function processBundle(db: DbHandles, bundleId: string, opts: Proce
       if (first) throw new RepeatOf(first);
       await storeRedactionCounts(tx, bundleId, files, unpacked);
       await setReady(tx, bundleId, bundleCounts(files, stored, { timings, ...how }), collector);
+      report.progress("finish", FINISH_STEPS.ready);
       return stored;
     };
 
@@ -152,9 +160,12 @@ export async function processBundle(db: DbHandles, bundleId: string, opts: Proce
     }
     const { events, findings, failures } = stored;
     if (failures.length) log.warn(`bundle ${bundleId}: detectors failed: ${failures.join("; ")}`);
-    // after the commit: these log a failure and never fail the stored bundle
+    // after the commit: these log a failure and never fail the stored bundle; the live status
+    // says `finish` until they are done, so the upload panel opens the incident once it answers
+    report.progress("finish", FINISH_STEPS.committed);
     await refreshPlannerStats(db.sql, bundleId);
     removeUploads(bundleId);
+    report.progress("finish", 1);
     return { status: "ready", error: null, events, findings };
   } catch (e) {
     await report.settled();

@@ -124,7 +124,7 @@ export function parseFile(path: string, text: string, opts: ParseFileOptions = {
 export type ParseFileOptions = TimeOptions & LayoutOptions & { format?: string; onLines?: (done: number, total: number) => void };
 
 /** Lines between two `onLines` calls of `parseLines` (a power of two: a mask test per line). */
-const PROGRESS_LINES = 1 << 14;
+const PROGRESS_LINES = 1 << 12;
 
 /** `parseFile` over lines already split (see `splitLines`). */
 export function parseLines(path: string, linesIn: readonly string[], opts: ParseFileOptions = {}): ParsedFile {

@@ -50,8 +50,8 @@ export async function createPostings(tx: SqlConn, bundleId: string): Promise<Wor
 }
 
 /** COPYs one node's postings rows (thread-words.ts `NodeWords.rows`). */
-export async function copyPostings(tx: SqlConn, bundleId: string, pieces: readonly string[]): Promise<void> {
-  if (pieces.length) await tx.copyFrom(postingsTableName(bundleId), POSTINGS_COLUMNS, pieces);
+export async function copyPostings(tx: SqlConn, bundleId: string, pieces: readonly string[] | Iterable<string>): Promise<void> {
+  if (!Array.isArray(pieces) || pieces.length) await tx.copyFrom(postingsTableName(bundleId), POSTINGS_COLUMNS, pieces);
 }
 
 /** After the last node's rows, in the same transaction: the index on `word` and the table's statistics. */

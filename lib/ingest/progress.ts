@@ -1,0 +1,101 @@
+/**
+ * The phases of a bundle's ingest, one list for the server (which writes `Bundle.phase` and the
+ * live status: live-status.ts) and the pages (the upload panel's parse bar), and the rule by
+ * which a running task tells how far it is: by units of work (bytes read, events handled), so a
+ * phase's fraction is the share of its work done.
+ *
+ * A bundle runs `queued`, `unpack`, then either `ingest` (by node: parse and store in one pass)
+ * or `parse` and `store` (the two passes), then `detect` (the detectors on the boots the incident
+ * already had) and `finish` (the search index, the counts, the commit), and ends `done`.
+ */
+
+/** Every phase a bundle's row or live status can name, in the order a run goes through them. */
+export const INGEST_PHASES = ["queued", "unpack", "parse", "ingest", "store", "detect", "finish", "done"] as const;
+
+export type IngestPhase = (typeof INGEST_PHASES)[number];
+
+/** What the upload panel says of each phase. */
+export const PHASE_LABELS: Record<IngestPhase, string> = {
+  queued: "waiting to start",
+  unpack: "unpacking",
+  parse: "parsing lines",
+  ingest: "parsing and storing events",
+  store: "storing events",
+  detect: "running detectors",
+  finish: "finishing",
+  done: "done",
+};
+
+/** True when `s` is one of `INGEST_PHASES`. */
+export function isIngestPhase(s: string): s is IngestPhase {
+  return (INGEST_PHASES as readonly string[]).includes(s);
+}
+
+/** The label of a phase as the API gives it (a name this version does not know: the name itself). */
+export function phaseLabel(phase: string): string {
+  return isIngestPhase(phase) ? PHASE_LABELS[phase] : phase;
+}
+
+/**
+ * Events a thread handles between two reports of its progress (`workSteps`): 300,000 events of one
+ * node are then told in 30 steps at least. At about 100,000 events/s on one thread a step is a
+ * tenth of a second.
+ */
+export const PROGRESS_STEP_EVENTS = 10_000;
+
+/** Longest time between two reports of a task that moves, ms (`workSteps`). */
+export const PROGRESS_STEP_MS = 250;
+
+/**
+ * Gathers a running task's units of work (bytes, events) and tells `report` their sum since its
+ * last call once `step` units have come or `PROGRESS_STEP_MS` have passed, whichever is first: the
+ * work between two reports is at most `step` units, whatever the machine's speed, and a thread
+ * posts a few messages per second at most on top of that. Units still gathered when the task ends
+ * are not told (the caller counts the whole task as done then).
+ */
+export function workSteps(report: (units: number) => void, step: number): (units: number) => void {
+  let gathered = 0;
+  let last = Date.now();
+  return (units) => {
+    gathered += units;
+    if (gathered < step && Date.now() - last < PROGRESS_STEP_MS) return;
+    report(gathered);
+    gathered = 0;
+    last = Date.now();
+  };
+}
+
+/**
+ * Bytes sent of several COPY inputs known in advance (`lists`: their pieces, strings or bytes),
+ * told to `report` as a fraction of all of them (0..1, never going back) as each piece is taken:
+ * pass each input through `of` on its way to the COPY. `end` tells 1 (inputs that were not sent).
+ */
+export class SentBytes {
+  private readonly total: number;
+  private sent = 0;
+
+  constructor(
+    lists: ReadonlyArray<ReadonlyArray<string | Uint8Array>>,
+    private readonly report: (fraction: number) => void,
+  ) {
+    let n = 0;
+    for (const l of lists) for (const p of l) n += sizeOf(p);
+    this.total = n || 1;
+  }
+
+  /** `pieces` as they are, each counted once the COPY has taken it. */
+  *of<T extends string | Uint8Array>(pieces: Iterable<T>): Generator<T> {
+    for (const p of pieces) {
+      yield p;
+      this.sent += sizeOf(p);
+      this.report(Math.min(1, this.sent / this.total));
+    }
+  }
+
+  end(): void {
+    this.report(1);
+  }
+}
+
+/** A COPY piece's size in bytes (a string's in UTF-16 units: near enough for a share). */
+const sizeOf = (p: string | Uint8Array) => (typeof p === "string" ? p.length : p.byteLength);

@@ -195,7 +195,7 @@ const jsonBody = fc.oneof(
     .record(
       {
         text: value(["a note", "journal line"]),
-        q: value(["SELECT kind, count(*) FROM events GROUP BY 1", "SELECT * FROM public.\"Event\"", "SELECT count(*) FROM events a, events b"]),
+        q: value(["SELECT kind, count(*) FROM events GROUP BY 1", 'SELECT * FROM public."Event"', "SELECT count(*) FROM events a, events b"]),
         ts: value(["2026-03-14T02:10:00Z"]),
         eventId: fc.oneof(value([]), fc.constant("@event")),
         name: value(["node-a"]),

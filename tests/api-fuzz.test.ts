@@ -53,6 +53,8 @@ beforeAll(async () => {
   for (const p of pats) VALID.pat.push(patternKey(p.template)), VALID.xpat.push(patternKey(p.template));
 }, 120_000);
 afterAll(async () => {
+  const { closeAskPools } = await import("../lib/ask/ask-pool");
+  await closeAskPools();
   await t?.drop();
 });
 
@@ -145,7 +147,7 @@ const VALID: Record<string, string[]> = {
   to: ["2026-03-14T03:00:00Z", "1773457200000", "8640000000000000"],
   lanes: ["cni", "runtime,kubelet"],
   sev: ["0", "3"],
-  q: ["calico", "nodename"],
+  q: ["calico", "nodename", "SELECT count(*) FROM events", "SELECT * FORM events", "DELETE FROM events", "SELECT 1; SELECT 2"],
   match: ["words", "substring"],
   mode: ["words", "substring"],
   hits: ["1", "5"],
@@ -198,6 +200,7 @@ const jsonBody = fc.oneof(
     .record(
       {
         text: value(["a note", "journal line"]),
+        q: value(["SELECT kind, count(*) FROM events GROUP BY 1", 'SELECT * FROM public."Event"', "SELECT count(*) FROM events a, events b"]),
         ts: value(["2026-03-14T02:10:00Z"]),
         eventId: fc.oneof(value([]), fc.constant("@event")),
         name: value(["node-a"]),
@@ -237,6 +240,8 @@ const ROUTES: Array<{ mod: string; method: string; params: Array<keyof typeof id
   { mod: "incidents/[incidentId]/boots/[bootId]/patterns", method: "GET", params: ["incidentId", "bootId"] },
   { mod: "incidents/[incidentId]/diff", method: "GET", params: ["incidentId"] },
   { mod: "incidents/[incidentId]/explain", method: "GET", params: ["incidentId"] },
+  { mod: "incidents/[incidentId]/sql", method: "GET", params: ["incidentId"] },
+  { mod: "incidents/[incidentId]/sql", method: "POST", params: ["incidentId"], body: "json" },
   { mod: "incidents/[incidentId]/boots/[bootId]/timeline.svg", method: "GET", params: ["incidentId", "bootId"] },
   { mod: "preview", method: "POST", params: [], body: "json" },
   { mod: "auth/sign-in", method: "POST", params: [], body: "form" },

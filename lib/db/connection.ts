@@ -111,6 +111,7 @@ function splitSql(reads: SqlDb, writes: SqlDb): SqlDb {
     backend: reads.backend,
     query: (text, params) => reads.query(text, params),
     exec: (text) => reads.exec(text),
+    queryText: (text) => reads.queryText(text),
     copyFrom: (table, columns, chunks) => writes.copyFrom(table, columns, chunks),
     transaction: (fn) => writes.transaction(fn),
     close: async () => {

@@ -10,10 +10,22 @@ import type { Pool, PoolClient } from "pg";
 
 export type SqlParam = string | number | boolean | null | bigint | Date | string[] | number[];
 
+/** One statement's answer as PostgreSQL prints it: column names and type oids, and rows of text values (null for NULL). */
+export interface TextResult {
+  fields: Array<{ name: string; typeId: number }>;
+  rows: Array<Array<string | null>>;
+}
+
 /** One connection-like handle: queries run in order on it. */
 export interface SqlConn {
   query<T = Record<string, unknown>>(text: string, params?: SqlParam[]): Promise<T[]>;
   exec(text: string): Promise<void>;
+  /**
+   * One statement (the extended protocol: several statements are refused) with no parameters,
+   * its values left in PostgreSQL's text output (no parsing into numbers or dates), rows as arrays
+   * so that two columns of one name both come back. For the SQL page (lib/ask).
+   */
+  queryText(text: string): Promise<TextResult>;
   /**
    * `COPY table (columns) FROM STDIN` in PostgreSQL text format. `chunks` yields text
    * already escaped with `copyText` / `copyRow` (as strings, or as UTF-8 bytes, which are
@@ -61,6 +73,12 @@ class PgConn implements SqlConn {
   }
   async exec(text: string): Promise<void> {
     await this.c.query(text);
+  }
+  async queryText(text: string): Promise<TextResult> {
+    // queryMode "extended" (pg 8.16+, not in its types): Parse/Bind/Execute, which refuses several statements
+    const config = { text, rowMode: "array" as const, queryMode: "extended", types: { getTypeParser: () => (v: string) => v } };
+    const r = await this.c.query(config as import("pg").QueryArrayConfig);
+    return { fields: r.fields.map((f) => ({ name: f.name, typeId: f.dataTypeID })), rows: r.rows as Array<Array<string | null>> };
   }
   async copyFrom(table: string, columns: string[], chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>): Promise<number> {
     const { from } = await import("pg-copy-streams");
@@ -142,6 +160,10 @@ class PgliteConn implements SqlConn {
   async exec(text: string): Promise<void> {
     await this.c.exec(text);
   }
+  async queryText(text: string): Promise<TextResult> {
+    const r = await this.c.query<Array<string | null>>(text, [], { rowMode: "array", parsers: await rawParsers() });
+    return { fields: r.fields.map((f) => ({ name: f.name, typeId: f.dataTypeID })), rows: r.rows };
+  }
   async copyFrom(table: string, columns: string[], chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>): Promise<number> {
     // PGlite reads COPY input from a Blob ("/dev/blob"); send it in slices of ~4 MB. PGlite runs
     // each statement on this thread, so a slice blocks the event loop while it is copied: small
@@ -181,6 +203,23 @@ class PgliteDb extends PgliteConn implements SqlDb {
   async close(): Promise<void> {
     await this.db.close();
   }
+}
+
+let raw: Record<number, (v: string) => string> | undefined;
+
+/** PGlite parsers that keep every type PGlite would parse as its text (PGlite leaves the others as text already). */
+async function rawParsers(): Promise<Record<number, (v: string) => string>> {
+  if (!raw) {
+    const { types } = await import("@electric-sql/pglite");
+    const known = (types as unknown as { parsers?: Record<string, unknown> }).parsers ?? {};
+    raw = Object.fromEntries(Object.keys(known).map((oid) => [Number(oid), (v: string) => v]));
+  }
+  return raw;
+}
+
+/** A checked-out `pg` connection as a `SqlConn` (the SQL page's own connections, lib/ask). */
+export function pgConn(client: PoolClient): SqlConn {
+  return new PgConn(client);
 }
 
 /** Wraps a `pg` Pool. */

@@ -77,6 +77,14 @@ export default async function IncidentPage({ params }: { params: Params }) {
           >
             export Markdown
           </a>
+          <Link
+            className="btn small"
+            href={`/i/${encodeURIComponent(inc.id)}/sql`}
+            data-testid="sql-link"
+            title="read-only SQL over this incident's events, boots, findings and patterns"
+          >
+            ask the data (SQL)
+          </Link>
           <DeleteIncidentButton incidentId={inc.id} title={inc.title} />
         </div>
         {inc.notes && <p>{inc.notes}</p>}

@@ -375,6 +375,8 @@ export interface StoredBundle {
  */
 interface NodeOut {
   boots: BootWrite[];
+  /** tells the node's step `n` more events formatted or copied */
+  work: (n: number) => void;
   rows: RowReceiver;
   result: Promise<NodeRowsResult>;
   node: string | null;
@@ -391,12 +393,14 @@ async function dropNodeOut(out: NodeOut): Promise<void> {
 
 /**
  * Shares of one node's store step (`BundleStore.onStep`): its events gathered on the thread and its
- * boots found (by events, each counted twice: ingest-tasks.ts `prepareNode`), then its rows formatted there (by events) and its findings; the
- * COPY of its rows, postings, patterns and findings takes the rest, by bytes sent.
+ * boots found (by events, each counted twice: ingest-tasks.ts `prepareNode`); then its rows, which
+ * the thread formats while the COPY takes them (row-stream.ts), by events formatted plus events
+ * copied. A node is `storing` from `STEP_ROWS`.
  */
 const STEP_BOOTS = 0.2;
-const STEP_FORMATTED = 0.44;
 const STEP_ROWS = 0.5;
+/** the rows formatted and copied: the density, postings, patterns and findings COPYs take the rest */
+const STEP_COPIED = 0.95;
 
 /** Where a node is, told to the live status (live-status.ts `LiveNodeState`). */
 export type NodeReport = (node: string, state: LiveNodeState) => void;
@@ -559,12 +563,14 @@ class BundleStore {
         fileIds: this.fileIds,
         words: this.words,
       };
-      const result = ex.call("nodeRows", task, [], events(STEP_BOOTS, STEP_FORMATTED, prep.events), rows);
+      // the rows' share, by events formatted and events copied (each counted once)
+      const work = events(STEP_BOOTS, STEP_COPIED, 2 * prep.events);
+      const result = ex.call("nodeRows", task, [], work, rows);
       result.then(
         () => rows.end(),
         (e) => rows.fail(e),
       );
-      return { boots, rows, result, node: g.node, from: ex, gi, events: prep.events };
+      return { boots, rows, work, result, node: g.node, from: ex, gi, events: prep.events };
     } catch (e) {
       release();
       throw e;
@@ -588,20 +594,22 @@ class BundleStore {
     // the boots are new to the incident (their findings were found on the thread): none to replace
     this.stored += await storeFindingRows(tx, rows.findingRows);
     for (const f of rows.findings) this.failures.push(...f.failures);
+    this.onStep(out.gi, 1);
   }
 
   /**
    * COPYs a node's `Event` rows as its thread sends them (row-stream.ts), then waits for the rest
    * of the thread's result; the last chunks taken go back to the thread once the COPY is complete.
-   * Progress: the COPY's share of the node's step by rows taken.
+   * Progress: the rows taken, told to the node's step (`NodeOut.work`).
    */
   private async copyRows(out: NodeOut): Promise<NodeRowsResult> {
-    this.onStep(out.gi, STEP_ROWS);
     const recent: Uint8Array[] = [];
-    const events = out.events || 1;
-    const onStep = this.onStep;
     const rows = out.rows;
-    rows.onTake = () => onStep(out.gi, STEP_ROWS + ((1 - STEP_ROWS) * rows.taken.events) / events);
+    let told = 0;
+    rows.onTake = () => {
+      out.work(rows.taken.events - told);
+      told = rows.taken.events;
+    };
     async function* kept(): AsyncGenerator<Uint8Array> {
       for await (const chunk of rows) {
         // only the last few are kept to hand back: the node's rows are never all held here

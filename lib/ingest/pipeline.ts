@@ -9,7 +9,7 @@
  *   parse files  ingest-bundle.ts `parseFiles` (analyse-bundle.ts `analyseFile` on the threads)
  *   settle       ingest-bundle.ts `settleParsed` (settle.ts `settleBundle`: duplicates, node
  *                fallback, clock offsets, once for the whole bundle)
- *   per node     ingest-bundle.ts `storeParsed` on the threads: boots (`prepareNode`), rows and
+ *   per node     store-nodes.ts `storeParsed` on the threads: boots (`prepareNode`), rows and
  *                detectors (`nodeRows`, detect-boot.ts `detectBoot`)
  *   store        the same call, COPY into one transaction (store-bundle.ts)
  *   finish       bundle-status.ts `setReady` with `bundleCounts` in that transaction, or `setFailed`
@@ -29,17 +29,8 @@ import type { AnalysedFile } from "../model/event";
 import { bundleCounts, plainReason, setFailed, setParsing, setReady, setRepeat } from "./bundle-status";
 import { storedOriginal } from "./enqueue-bundle";
 import { RefusedInput, requireReadable } from "./file-reason";
-import {
-  canIngestByNode,
-  ingestByNode,
-  NeedsTwoPasses,
-  parseFiles,
-  releaseParsed,
-  settleParsed,
-  storeParsed,
-  unpackUploads,
-  type StoredBundle,
-} from "./ingest-bundle";
+import { canIngestByNode, ingestByNode, NeedsTwoPasses, parseFiles, releaseParsed, settleParsed, unpackUploads } from "./ingest-bundle";
+import { storeParsed, type StoredBundle } from "./store-nodes";
 import { bundleStarted, forgetEverywhere, ingestExecutors } from "./ingest-pool";
 import { endLiveStatus, progressReporter } from "./live-status";
 import { storeRedactionCounts } from "./redact-file";
@@ -47,7 +38,7 @@ import { refreshPlannerStats } from "./store-bundle";
 import { ingestOptions, removeUploads, storedUploads, workDir } from "./uploads";
 
 /**
- * How far phase `finish` is after each of its steps here (ingest-bundle.ts `FINISH_POSTINGS`
+ * How far phase `finish` is after each of its steps here (store-nodes.ts `FINISH_POSTINGS`
  * before them): the counts written and `ready` set in the store transaction, then committed; the
  * planner statistics (`refreshPlannerStats`) end it.
  */

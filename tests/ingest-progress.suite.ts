@@ -9,7 +9,7 @@
  *   between two reports that change it: a report at least every twelfth of a phase's work.
  *
  * The bound is on work, not on time: the reports come by units of work (bytes read, events
- * handled, bytes sent to the COPY: progress.ts `workSteps`, `SentBytes`), so the same bundle gives
+ * handled, rows taken by the COPY: progress.ts `workSteps`, row-stream.ts), so the same bundle gives
  * the same largest step on a loaded machine as on an idle one. The wall-clock figure (the longest
  * time between two changes, against the 2 s the issue sets) is measured by `npm run bench`
  * (scripts/bench-progress.ts, `progress.maxGapS`).

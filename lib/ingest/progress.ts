@@ -64,38 +64,3 @@ export function workSteps(report: (units: number) => void, step: number): (units
     last = Date.now();
   };
 }
-
-/**
- * Bytes sent of several COPY inputs known in advance (`lists`: their pieces, strings or bytes),
- * told to `report` as a fraction of all of them (0..1, never going back) as each piece is taken:
- * pass each input through `of` on its way to the COPY. `end` tells 1 (inputs that were not sent).
- */
-export class SentBytes {
-  private readonly total: number;
-  private sent = 0;
-
-  constructor(
-    lists: ReadonlyArray<ReadonlyArray<string | Uint8Array>>,
-    private readonly report: (fraction: number) => void,
-  ) {
-    let n = 0;
-    for (const l of lists) for (const p of l) n += sizeOf(p);
-    this.total = n || 1;
-  }
-
-  /** `pieces` as they are, each counted once the COPY has taken it. */
-  *of<T extends string | Uint8Array>(pieces: Iterable<T>): Generator<T> {
-    for (const p of pieces) {
-      yield p;
-      this.sent += sizeOf(p);
-      this.report(Math.min(1, this.sent / this.total));
-    }
-  }
-
-  end(): void {
-    this.report(1);
-  }
-}
-
-/** A COPY piece's size in bytes (a string's in UTF-16 units: near enough for a share). */
-const sizeOf = (p: string | Uint8Array) => (typeof p === "string" ? p.length : p.byteLength);

@@ -1,7 +1,7 @@
 /**
  * The cost of mining patterns (lib/patterns) in `npm run bench`: one node of the bench's bundle
  * read in memory (lib/ingest/reference.ts), then what the ingest adds per event where a node's
- * rows are formatted (lib/ingest/ingest-tasks.ts `nodeRows`): `BootMiners.add` for every event on
+ * rows are formatted (lib/ingest/node-task.ts `nodeRows`): `BootMiners.add` for every event on
  * a boot, then the rows (`patternRows`). `runs` repetitions, the median kept, times the bundle's
  * node count (its nodes are copies of this one). Single-threaded time against the ingest's wall
  * clock: an upper bound of the share, since the ingest spreads nodes over its threads.

@@ -34,7 +34,7 @@ const STEPS: Array<[string, RegExp]> = [
   ["detectors", /lib\/detect\/|detect-boot|detectBoot|finding-rows|rule-files/],
   [
     "row encoding and density rollup (nodeRows)",
-    /ingest-tasks\.ts (nodeRows|add|of|flush|done|newChunk)$|copyText|copyJson|copyTail|message-fields|boot-event/,
+    /(node-task|row-stream)\.ts (nodeRows|add|of|flush|done|newChunk)$|copyText|copyJson|copyTail|message-fields|boot-event/,
   ],
   ["spill to disk and back", /lib\/ingest\/spill/],
   ["boots and clock skew", /lib\/normalise\/boots|clock-skew|analyseNode/],

@@ -1,6 +1,6 @@
 /**
  * The pipeline's detect step for one boot, the one place every way runs the detectors: the
- * ingest threads on a node's new boots (ingest-tasks.ts `nodeRows`), the store on boots the
+ * ingest threads on a node's new boots (node-task.ts `nodeRows`), the store on boots the
  * incident already had (store-bundle.ts `detectFindings`), the paste preview and the in-memory
  * reference's users (lib/sample). The coded detectors (`runDetectors`, lib/detect/index.ts) get
  * the events of kinds other than `log`; then the rules (`runRules`, lib/detect/rules/run.ts,

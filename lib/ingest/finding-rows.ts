@@ -15,7 +15,7 @@ export const FINDING_COLUMNS = ["incidentId", "nodeId", "bootId", "detector", "s
  * per row with its line end, so a COPY can cut them into slices). Evidence is an int8 array
  * literal: findings cite up to thousands of events each, and a jsonb parameter unpacked
  * server-side is far slower (docs/scaling.md). Called on the ingest threads for the boots new to
- * the incident (ingest-tasks.ts `nodeRows`: the evidence ids never cross to the main thread) and by
+ * the incident (node-task.ts `nodeRows`: the evidence ids never cross to the main thread) and by
  * `replaceFindings` for the boots it had.
  */
 export function findingRows(incidentId: string, nodeId: number, bootId: number, findings: Finding[]): string[] {

@@ -11,7 +11,7 @@
  *    COPY here, while the threads parse the next nodes. Duplicates are known from the hashes.
  *    At the end it settles the bundle (settle.ts); where that decides other than the pass assumed
  *    (a clock offset, say), it throws `NeedsTwoPasses`: the caller rolls back and takes the two passes.
- * 2b. `parseFiles` (pass 1): every file on the worker threads (ingest-tasks.ts `parseFileTask`:
+ * 2b. `parseFiles` (pass 1): every file on the worker threads (parse-task.ts `parseFileTask`:
  *    read, redact, parse, classify), the files of one node on one thread, which keeps their
  *    events (past `holdBytes`, on disk); then `settleParsed`: the settle step (settle.ts) on small
  *    summaries only: duplicate files, the node of records nothing places, clock offsets.
@@ -36,14 +36,15 @@ import { fileBase, latestMtime, type IngestOptions, type Progress } from "./anal
 import { duplicateScopes, findDuplicates, settleBundle } from "./settle";
 import type { AnalysedFile } from "../model/event";
 import { ingestExecutors, type Executor } from "./ingest-pool";
-import { unpackTask, type ParseFileResult } from "./ingest-tasks";
+import { unpackTask } from "./ingest-tasks";
+import type { ParseFileResult } from "./parse-task";
 import { requireReadable } from "./file-reason";
 import { BundleStore, type NodeGroup, type NodeReport, type ParsedBundle, stateAt, type StoredBundle, storeGroups } from "./store-nodes";
 
 /**
  * A phase's progress by bytes, reported only as it rises: items (uploads, files) of `sizes`
  * bytes count whole once `done`, partly as far as their threads told while running (`reader`:
- * ingest-tasks.ts `batchedBytes`, capped at the item's size), plus bytes `add`ed for other work;
+ * progress.ts `workSteps`, capped at the item's size), plus bytes `add`ed for other work;
  * out of `passes` times the items' bytes (2 when storing counts as much as parsing).
  */
 class ByteProgress {
@@ -121,7 +122,7 @@ export async function unpackUploads(
   const queue = uploads.map((_, i) => i).sort((a, b) => sizes[b] - sizes[a] || a - b);
   const out = new Array<UnpackedFile[]>(uploads.length);
   // progress by bytes of the uploads read: the finished uploads whole, the running ones as far
-  // as their threads told (ingest-tasks.ts `batchedBytes`, `step.stepBytes` between two reports)
+  // as their threads told (progress.ts `workSteps`, `step.stepBytes` between two reports)
   const bytes = new ByteProgress(sizes, (f) => progress("unpack", f));
   const unpack = async (ex: Executor | null, i: number) => {
     const t = { path: uploads[i], name: names[i], dir: path.join(dir, String(i)), stepBytes: step.stepBytes };

@@ -25,7 +25,7 @@ export interface Executor {
    * `onProgress`: called while the task runs with the bytes it read since the last call (tasks
    * that take a progress callback: ingest-tasks.ts `unpackTask`), a few times a second at most.
    * `rows`: where the task's row chunks go as it sends them (tasks that take a `RowSender`:
-   * ingest-tasks.ts `nodeRows`; row-stream.ts); the caller ends or fails it when the task settles.
+   * node-task.ts `nodeRows`; row-stream.ts); the caller ends or fails it when the task settles.
    */
   call<N extends TaskName>(
     method: N,

@@ -7,7 +7,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { UnpackedFile } from "../bundle/unpack";
-import { blockRowChunks, fileLines, forgetBundle, heldState, nodeRows, parseFileTask, prepareNode, recycleRows } from "./ingest-tasks";
+import { forgetBundle, heldState } from "./ingest-tasks";
+import { nodeRows, prepareNode } from "./node-task";
+import { blockRowChunks, parseFileTask } from "./parse-task";
+import { recycleRows } from "./row-stream";
+import { fileLines } from "./spill-files";
 
 const dir = mkdtempSync(path.join(tmpdir(), "bootline-tasks-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

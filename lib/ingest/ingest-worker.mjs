@@ -24,7 +24,7 @@ async function loadTasks() {
   }
 }
 
-// a full collection the tasks may ask for after a large file or node (ingest-tasks.ts `collectAfterLarge`):
+// a full collection the tasks may ask for after a large file or node (held-parts.ts `collectAfterLarge`):
 // V8 grows a thread's heap well past what is live before it collects on its own
 try {
   setFlagsFromString("--expose-gc");

@@ -1,6 +1,6 @@
 /**
  * `LogPattern` COPY rows of the patterns a thread mined while formatting a node's rows
- * (lib/patterns/boot-miner.ts, called from ingest-tasks.ts `nodeRows`).
+ * (lib/patterns/boot-miner.ts, called from node-task.ts `nodeRows`).
  */
 import { copyText } from "../db/sql";
 import type { BootMiners } from "../patterns/boot-miner";

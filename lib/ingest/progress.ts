@@ -43,6 +43,11 @@ export function phaseLabel(phase: string): string {
  */
 export const PROGRESS_STEP_EVENTS = 10_000;
 
+/** Bytes a thread reads between two reports of a file's parse (`workSteps`): a bundle of 300,000 lines (about 73 MB) is told in 140 steps at least. */
+export const PROGRESS_STEP_BYTES = 512 << 10;
+/** Bytes of an upload read (compressed) between two reports of its unpack (ingest-tasks.ts `unpackTask`). */
+export const UNPACK_STEP_BYTES = 256 << 10;
+
 /** Longest time between two reports of a task that moves, ms (`workSteps`). */
 export const PROGRESS_STEP_MS = 250;
 

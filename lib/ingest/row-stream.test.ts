@@ -1,5 +1,5 @@
 /**
- * A node's rows in bounded batches (row-stream.ts with ingest-tasks.ts `nodeRows`, inline): rows
+ * A node's rows in bounded batches (row-stream.ts with node-task.ts `nodeRows`, inline): rows
  * that exceed the sender's window come out byte for byte as the rows formatted whole, with the
  * same ids, while the thread never has more than the window (plus the chunk it just filled) on
  * its way; a COPY that gives up stops the formatting.
@@ -9,7 +9,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { UnpackedFile } from "../bundle/unpack";
-import { forgetBundle, heldState, nodeRows, parseFileTask, prepareNode } from "./ingest-tasks";
+import { forgetBundle, heldState } from "./ingest-tasks";
+import { nodeRows, prepareNode } from "./node-task";
+import { parseFileTask } from "./parse-task";
 import { CHUNK_BYTES, inlineRowPair, RowsCancelled, type RowSender } from "./row-stream";
 
 const dir = mkdtempSync(path.join(tmpdir(), "bootline-rowstream-"));
@@ -40,7 +42,7 @@ function formatNode(token: string, n: number, sender?: RowSender, hold: { holdBy
     opts: { uploadMs: Date.UTC(2026, 2, 14, 3) },
     collectedMs: Date.UTC(2026, 2, 14, 3),
     dir,
-    holdBytes: 1 << 30,
+    ...hold,
   });
   const { boots } = prepareNode({ token, key: `${token}:0`, node, sources: [{ node }], spilled: [], offsets: {} });
   const task = {

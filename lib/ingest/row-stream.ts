@@ -1,5 +1,5 @@
 /**
- * A node's `Event` rows on their way from the thread that formats them (ingest-tasks.ts
+ * A node's `Event` rows on their way from the thread that formats them (node-task.ts
  * `nodeRows`) to the COPY on the main thread, in bounded batches: the thread sends each chunk of
  * rows (about 4 MiB of COPY text) as soon as it is full and stops formatting while more than
  * `ROWS_IN_FLIGHT` bytes it sent are not taken by the COPY yet; the COPY takes a chunk once it

@@ -173,7 +173,7 @@ export function findDuplicates(items: ReadonlyArray<{ sha: string | null; path: 
   });
 }
 
-/** What the settle step needs of a file's parse result (`FileAnalysis`, ingest-tasks.ts `ParseFileResult`). */
+/** What the settle step needs of a file's parse result (`FileAnalysis`, parse-task.ts `ParseFileResult`). */
 export interface SettleInput {
   sha: string | null;
   base: AnalysedFile;

@@ -1,5 +1,5 @@
 /**
- * The files an ingest thread keeps on disk (spilled events, SourceBlock rows: ingest-tasks.ts),
+ * The files an ingest thread keeps on disk (spilled events, SourceBlock rows: held-parts.ts, parse-task.ts),
  * written and read in bounded pieces: no string or buffer the size of a file is ever built.
  */
 import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";

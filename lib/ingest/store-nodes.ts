@@ -11,7 +11,9 @@ import type { BootInfo } from "../detect/types";
 import type { Progress } from "./analyse-bundle";
 import type { AnalysedFile } from "../model/event";
 import type { Executor } from "./ingest-pool";
-import { blockRowChunks, ROW_COLUMNS, type NodeRowsResult, type PartSource, type PreparedNode } from "./ingest-tasks";
+import type { PartSource } from "./held-parts";
+import { ROW_COLUMNS, type NodeRowsResult, type PreparedNode } from "./node-task";
+import { blockRowChunks } from "./parse-task";
 import type { LiveNodeState } from "./live-status";
 import { copyPostings, createPostings, finishPostings } from "../search/postings";
 import type { WordsMode } from "../search/thread-words";
@@ -102,7 +104,7 @@ async function dropNodeOut(out: NodeOut): Promise<void> {
 
 /**
  * Shares of one node's store step (`BundleStore.onStep`): its events gathered on the thread and its
- * boots found (by events, each counted twice: ingest-tasks.ts `prepareNode`); then its rows, which
+ * boots found (by events, each counted twice: node-task.ts `prepareNode`); then its rows, which
  * the thread formats while the COPY takes them (row-stream.ts), by events formatted plus events
  * copied. A node is `storing` from `STEP_ROWS`.
  */
@@ -224,7 +226,7 @@ export class BundleStore {
       const spilled = (
         await Promise.all([...g.held.keys()].filter((y) => y !== x).map((y) => executors[y].call("spillNodes", { token, sources: g.sources, dir: this.dir })))
       ).flat();
-      // the thread tells the events gathered, then the rows formatted (ingest-tasks.ts `workSteps`)
+      // the thread tells the events gathered, then the rows formatted (progress.ts `workSteps`)
       const events = (from: number, to: number, of: number) => {
         let done = 0;
         return (k: number) => this.onStep(gi, from + ((to - from) * Math.min(of, (done += k))) / (of || 1));

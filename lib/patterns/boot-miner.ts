@@ -1,6 +1,6 @@
 /**
  * The patterns of the events of one bundle, per boot, mined as the rows are formatted on the
- * ingest threads (lib/ingest/ingest-tasks.ts `nodeRows`): one Drain tree per boot (drain.ts),
+ * ingest threads (lib/ingest/node-task.ts `nodeRows`): one Drain tree per boot (drain.ts),
  * and per template its count, first and last time, first event id, lanes, components and a
  * sparse histogram (`buckets`). `PatternStat` rows are what is stored (`LogPattern`, one per
  * boot, bundle and template); merge.ts merges them again across bundles and boots.

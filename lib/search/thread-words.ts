@@ -1,6 +1,6 @@
 /**
  * The search data of one node's events, made on the ingest thread that formats its rows
- * (lib/ingest/ingest-tasks.ts `nodeRows`), so a bundle is searchable the moment it is stored
+ * (lib/ingest/node-task.ts `nodeRows`), so a bundle is searchable the moment it is stored
  * (postings.ts stores and reads it). Pure: no I/O.
  *
  * An event's words are those of its searchable text (search-sql.ts `docTextSql`: pod, sandbox id,

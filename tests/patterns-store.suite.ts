@@ -7,6 +7,8 @@
  */
 import { expect, it } from "vitest";
 import { getDb } from "../lib/db/connection";
+import { readBootFacets } from "../lib/incidents/boot-facets";
+import { FACET_DIMS } from "../lib/ingest/facet-rows";
 import { newInBootsSummary } from "../lib/incidents/boot-patterns";
 import { getIncident } from "../lib/incidents/get-incident";
 import { getIncidentReport } from "../lib/incidents/get-incident-report";
@@ -117,6 +119,34 @@ export function patternsStoreSuite(): void {
       [30, 0, false],
       [12, 42, true],
     ]);
+  }, 120_000);
+
+  it("stores each boot's facets: per kind, error class, component and pod, the events grouped, their first time and lowest id", async () => {
+    const db = await getDb();
+    const { incidentId, bundleId } = await enqueueBundle(db, {
+      title: "facets",
+      files: [{ name: "journal.log", data: Buffer.from(twoBootJournal()) }],
+      options: { year: 2026 },
+    });
+    expect((await processBundle(db, bundleId)).error).toBeNull();
+    const boots = (await db.sql.query<{ id: number }>(`SELECT id FROM "Boot" WHERE "incidentId" = $1 ORDER BY start`, [incidentId])).map((b) => b.id);
+    const facets = await readBootFacets(db, incidentId, boots, FACET_DIMS);
+    for (const dim of FACET_DIMS) {
+      const col = dim === "kind" || dim === "component" || dim === "pod" ? dim : `"errorClass"`;
+      const grouped = await db.sql.query<{ bootId: number; value: string; n: number; first: Date | null; fid: string }>(
+        `SELECT "bootId", ${col} AS value, count(*)::int AS n, min(ts) AS first, min(id)::text AS fid FROM "Event"
+         WHERE "incidentId" = $1 AND "bootId" IS NOT NULL AND ${col} IS NOT NULL GROUP BY "bootId", ${col} ORDER BY "bootId", ${col}`,
+        [incidentId],
+      );
+      const stored = boots.flatMap((b) =>
+        [...(facets.get(b)?.get(dim) ?? [])].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)).map(([value, c]) => [b, value, c.n, c.firstTs, c.firstId]),
+      );
+      expect(stored, dim).toEqual(grouped.map((r) => [r.bootId, r.value, r.n, r.first === null ? null : new Date(r.first).getTime(), Number(r.fid)]));
+    }
+    // the known content: boot 2's 30 pulls and 12 sandbox failures, all from containerd
+    const b2 = facets.get(boots[1])!;
+    expect(b2.get("component")?.get("containerd")).toMatchObject({ n: 42, lane: "runtime" });
+    expect(Object.fromEntries([...(b2.get("kind") ?? [])].map(([k, c]) => [k, c.n]))).toEqual({ log: 42 });
   }, 120_000);
 
   it("a file no format reads still gets the templates of its lines, and a file read in part those of its unread lines", async () => {

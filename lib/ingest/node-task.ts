@@ -4,7 +4,7 @@
  *   applies the clock offsets, infers error classes and finds the node's boots
  *   (analyse-bundle.ts `analyseNode`); keeps the events until:
  * - `nodeRows`: with the database ids the caller chose, formats the node's `Event` and
- *   `EventDensity` rows as COPY text, its search postings and log patterns, and runs the detectors
+ *   `EventDensity` rows as COPY text, its search postings, log patterns and boot facets, and runs the detectors
  *   on each new boot.
  * Prepared nodes are kept in this module, keyed by the caller's node key (`<token>:<node>`).
  */
@@ -21,6 +21,7 @@ import { detectorWants } from "./rule-files";
 import { messageFieldsAt } from "../model/message-fields";
 import { NodeWords, tailText, type WordsMode } from "../search/thread-words";
 import { BootMiners } from "../patterns/boot-miner";
+import { BootFacets } from "./facet-rows";
 import { patternRows } from "./pattern-rows";
 import { fileLines } from "./spill-files";
 import { RowChunks, type RowSender } from "./row-stream";
@@ -205,6 +206,8 @@ export interface NodeRowsResult {
   postings: string[];
   /** the boots' message templates as `LogPattern` COPY rows (pattern-rows.ts `PATTERN_COLUMNS`; "" for none) */
   patterns: string;
+  /** the boots' counts per kind, error class, component and pod as `BootFacet` COPY rows (facet-rows.ts; "" for none) */
+  facets: string;
 }
 
 /** `Event` columns of a row as `nodeRows` writes them. */
@@ -258,6 +261,7 @@ export async function nodeRows(t: NodeRowsTask, onEvents?: (events: number) => v
   const density = new Map<number, Map<Lane, Map<number, [number, number]>>>();
   const words = t.words ? new NodeWords(t.words) : null;
   const miners = new BootMiners();
+  const facets = new BootFacets();
   const count = st.events.length;
   // each event let go once its row is written (see above); spilled ones read again whole
   const events = new PreparedEvents(st);
@@ -270,6 +274,7 @@ export async function nodeRows(t: NodeRowsTask, onEvents?: (events: number) => v
       const bootId = e.boot === null ? null : t.bootIds[e.boot];
       if (bootId != null) {
         miners.add(bootId, e, id);
+        facets.add(bootId, e, id);
         if (t.detect[e.boot!] && detectorWants(e)) {
           let list = byBoot.get(bootId);
           if (!list) byBoot.set(bootId, (list = []));
@@ -326,7 +331,16 @@ export async function nodeRows(t: NodeRowsTask, onEvents?: (events: number) => v
   });
   const patterns = patternRows(miners, t.incidentId, t.bundleId);
   if (st.spilled.length) collectAfterLarge(count);
-  return { rows: chunks, density: dens, events: count, findings, findingRows: findingText, postings: words ? words.rows(t.nodeId) : [], patterns };
+  return {
+    rows: chunks,
+    density: dens,
+    events: count,
+    findings,
+    findingRows: findingText,
+    postings: words ? words.rows(t.nodeId) : [],
+    patterns,
+    facets: facets.rows(t.incidentId, t.bundleId),
+  };
 }
 
 /** Drops the nodes prepared on this thread for a bundle (keys `<token>:…`). */

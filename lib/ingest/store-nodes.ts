@@ -20,6 +20,7 @@ import type { WordsMode } from "../search/thread-words";
 import { TAIL_COLUMNS } from "./spill";
 import { RowReceiver, SPARE_CHUNKS } from "./row-stream";
 import { PATTERN_COLUMNS } from "./pattern-rows";
+import { FACET_COLUMNS } from "./facet-rows";
 import {
   detectFindings,
   insertFiles,
@@ -302,6 +303,7 @@ export class BundleStore {
     if (rows.density) await tx.copyFrom("EventDensity", ["bootId", "sec", "lane", "bundleId", "n", "errors"], [rows.density]);
     await copyPostings(tx, this.ids.bundleId, rows.postings);
     if (rows.patterns) await tx.copyFrom("LogPattern", PATTERN_COLUMNS, [rows.patterns]);
+    if (rows.facets) await tx.copyFrom("BootFacet", FACET_COLUMNS, [rows.facets]);
     // the boots are new to the incident (their findings were found on the thread): none to replace
     this.stored += await storeFindingRows(tx, rows.findingRows);
     for (const f of rows.findings) this.failures.push(...f.failures);

@@ -1,11 +1,12 @@
 /**
  * "What changed" between two boots of an incident (lib/patterns/diff.ts): their stored patterns
- * merged, and their events' kinds, error classes and components counted in one query each way
- * (grouped on the boot's rows; the first event of a value is its lowest id: the first stored).
+ * merged, and their events' kinds, error classes and components from the boots' stored facets
+ * (lib/incidents/boot-facets.ts; the first event of a value is its lowest id: the first stored).
  * Each row carries, per boot, the timeline path at its first event (filtered to the template or
  * the kind when the row is one).
  */
 import { getDb } from "@/lib/db/connection";
+import { readBootFacets } from "../incidents/boot-facets";
 import { readPatternRows } from "../incidents/boot-patterns";
 import { diffPatterns, diffValues, type TDiffDimension, type TDiffRow, type ValueCount } from "../patterns/diff";
 import { mergePatterns, templatesMatch } from "../patterns/merge";
@@ -23,11 +24,7 @@ export interface TBootDiff {
   rows: TBootDiffRow[];
 }
 
-const DIMS: Array<[TDiffDimension, string]> = [
-  ["kind", "kind"],
-  ["errorClass", `"errorClass"`],
-  ["component", "component"],
-];
+const DIMS = ["kind", "errorClass", "component"] as const satisfies readonly TDiffDimension[];
 
 /** The diff of boots `a` and `b` of incident `incidentId`; null when either is not one of its boots. */
 export async function getBootDiff(opts: { incidentId: string; a: number; b: number }): Promise<TBootDiff | null> {
@@ -44,20 +41,14 @@ export async function getBootDiff(opts: { incidentId: string; a: number; b: numb
   const ra = rows.get(ba.id) ?? [];
   const rb = rows.get(bb.id) ?? [];
   const out: TDiffRow[] = diffPatterns(ra, rb, starts);
-  const counted = await db.sql.query<{ bootId: number; dim: TDiffDimension; value: string; n: number; first: Date | null; fid: string }>(
-    DIMS.map(
-      ([dim, col]) =>
-        `SELECT "bootId", '${dim}' AS dim, ${col} AS value, count(*)::int AS n, min(ts) AS first, min(id)::text AS fid
-         FROM "Event" WHERE "incidentId" = $1 AND "bootId" = ANY($2::int[]) AND ${col} IS NOT NULL GROUP BY "bootId", ${col}`,
-    ).join(" UNION ALL "),
-    [opts.incidentId, [ba.id, bb.id]],
-  );
-  for (const [dim] of DIMS) {
-    const m = { a: new Map<string, ValueCount>(), b: new Map<string, ValueCount>() };
-    for (const r of counted)
-      if (r.dim === dim)
-        m[r.bootId === ba.id ? "a" : "b"].set(r.value, { count: r.n, firstTs: r.first === null ? null : new Date(r.first).getTime(), firstId: Number(r.fid) });
-    out.push(...diffValues(dim, m.a, m.b, starts));
+  const facets = await readBootFacets(db, opts.incidentId, [ba.id, bb.id], DIMS);
+  for (const dim of DIMS) {
+    const side = (bootId: number) => {
+      const m = new Map<string, ValueCount>();
+      for (const [value, c] of facets.get(bootId)?.get(dim) ?? []) m.set(value, { count: c.n, firstTs: c.firstTs, firstId: c.firstId });
+      return m;
+    };
+    out.push(...diffValues(dim, side(ba.id), side(bb.id), starts));
   }
   const own = { a: mergePatterns(ra), b: mergePatterns(rb) };
   const href = (r: TDiffRow, which: "a" | "b") => {

@@ -6,9 +6,8 @@
  *   first event: shorter, or empty, near T+0); `boot`: the boot's other events (all of its
  *   events, those without a time too, less the range's).
  * - pods, components and error classes: counted on the boot's rows of each span, one grouped
- *   scan of the (bootId, ts) index per span (`GROUPING SETS`); for `boot`, one scan of the
- *   whole boot, kept in the process for the boot's next ranges (until a bundle adds events to it:
- *   the key holds the boot's stored template counts).
+ *   scan of the (bootId, ts) index per span (`GROUPING SETS`); for `boot`, the boot's stored
+ *   facets (counted at ingest, lib/ingest/facet-rows.ts) less the range's counts.
  * - templates: a span of at most `EXACT_MAX` events has its messages read and each counted for
  *   the stored template it joins (lib/explain/assign.ts): exact. A larger span is estimated from
  *   the stored per-template histograms (`LogPattern.buckets`, lib/explain/rank.ts
@@ -19,6 +18,7 @@
  */
 import { getDb } from "@/lib/db/connection";
 import type { DbHandles } from "../db/connection";
+import { readBootFacets } from "../incidents/boot-facets";
 import { bootPatterns } from "../incidents/boot-patterns";
 import { TemplateCounter } from "../explain/assign";
 import { EXPLAIN_DIMENSIONS, histogramCount, type RangeCount, rankOverRepresented, type TExplainDimension, type TExplainRow } from "../explain/rank";
@@ -60,13 +60,12 @@ const DIM_BITS: Array<[number, Exclude<TExplainDimension, "pattern">]> = [
 ];
 
 /** One grouped scan: the span's event count and its events per pod, component (with its lane) and error class. */
-async function countSpan(db: DbHandles, bootId: number, fromMs: number | null, toMs: number | null): Promise<Span> {
-  const bounded = fromMs !== null && toMs !== null;
+async function countSpan(db: DbHandles, bootId: number, fromMs: number, toMs: number): Promise<Span> {
   const rows = await db.sql.query<{ g: number; pod: string | null; component: string | null; errorClass: string | null; lane: string | null; n: number }>(
     `SELECT GROUPING(pod, component, "errorClass") AS g, pod, component, "errorClass", min(lane) AS lane, count(*)::int AS n
-     FROM "Event" WHERE "bootId" = $1 ${bounded ? `AND ts >= $2::timestamptz AND ts < $3::timestamptz` : ""}
+     FROM "Event" WHERE "bootId" = $1 AND ts >= $2::timestamptz AND ts < $3::timestamptz
      GROUP BY GROUPING SETS ((pod), (component), ("errorClass"), ())`,
-    bounded ? [bootId, new Date(fromMs).toISOString(), new Date(toMs).toISOString()] : [bootId],
+    [bootId, new Date(fromMs).toISOString(), new Date(toMs).toISOString()],
   );
   const span: Span = { total: 0, values: { pod: new Map(), component: new Map(), errorClass: new Map() }, lanes: new Map() };
   for (const r of rows) {
@@ -82,19 +81,16 @@ async function countSpan(db: DbHandles, bootId: number, fromMs: number | null, t
   return span;
 }
 
-/** Whole-boot counts kept, by boot id and its stored templates' event total (which changes when a bundle adds events to the boot). */
-const WHOLE_BOOTS = new Map<string, Span>();
-/** Boots whose whole counts are kept. */
-const WHOLE_BOOTS_KEPT = 16;
-
-/** The boot's counts over all of its events (the `boot` baseline): one scan of the boot, kept for the next range. */
-async function wholeBoot(db: DbHandles, bootId: number, own: MergedPattern[]): Promise<Span> {
-  const key = `${db.location}:${bootId}:${own.reduce((n, p) => n + p.count, 0)}`;
-  const kept = WHOLE_BOOTS.get(key);
-  if (kept) return kept;
-  const span = await countSpan(db, bootId, null, null);
-  if (WHOLE_BOOTS.size >= WHOLE_BOOTS_KEPT) WHOLE_BOOTS.delete(WHOLE_BOOTS.keys().next().value!);
-  WHOLE_BOOTS.set(key, span);
+/** The boot's counts over all of its events (the `boot` baseline), from its stored facets (lib/incidents/boot-facets.ts). */
+async function wholeBoot(db: DbHandles, incidentId: string, bootId: number): Promise<Span> {
+  const facets = (await readBootFacets(db, incidentId, [bootId], ["pod", "component", "errorClass"])).get(bootId);
+  const span: Span = { total: 0, values: { pod: new Map(), component: new Map(), errorClass: new Map() }, lanes: new Map() };
+  for (const [, dim] of DIM_BITS) for (const [v, c] of facets?.get(dim) ?? []) span.values[dim].set(v, c.n);
+  // every event has a component: their counts add up to the boot's events
+  for (const [v, c] of facets?.get("component") ?? []) {
+    span.total += c.n;
+    if (c.lane) span.lanes.set(v, c.lane);
+  }
   return span;
 }
 
@@ -152,7 +148,7 @@ export async function getRangeExplain(opts: {
   const startMs = Math.min(new Date(boot.start).getTime(), first?.ms ?? Number.POSITIVE_INFINITY);
   const before = { fromMs: Math.min(fromMs, Math.max(startMs, fromMs - (toMs - fromMs))), toMs: fromMs };
   const [own, range] = await Promise.all([bootPatterns(db, opts.incidentId, opts.bootId), countSpan(db, opts.bootId, fromMs, toMs)]);
-  const base = opts.baseline === "before" ? await countSpan(db, opts.bootId, before.fromMs, before.toMs) : await wholeBoot(db, opts.bootId, own);
+  const base = opts.baseline === "before" ? await countSpan(db, opts.bootId, before.fromMs, before.toMs) : await wholeBoot(db, opts.incidentId, opts.bootId);
   const isBoot = opts.baseline === "boot";
   const rangeT = await countTemplates(db, opts.bootId, own, fromMs, toMs, range.total, exactMax);
   const baseT = isBoot

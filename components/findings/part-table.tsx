@@ -101,7 +101,8 @@ export function PartTable(p: {
                     data-testid="part-timeline"
                     href={bootPath(p.incidentId, p.nodeName, p.bootKey, {
                       ...findingView({ id: p.findingId, startMs: r.startMs, endMs: r.endMs }),
-                      pod: r.key,
+                      // a pod opens its own row; another part (an image) filters the events to the lines naming it
+                      ...(p.table.word === "pod" ? { pod: r.key } : { q: r.key }),
                     })}
                     title={`open the timeline on ${r.key}: its own row, its events`}
                   >

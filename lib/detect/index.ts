@@ -13,6 +13,7 @@ import { cniBootstrapDeadlock } from "./cni-bootstrap-deadlock";
 import { retryStorm } from "./retry-storm";
 import { conflistRewriteLoop } from "./conflist-rewrite-loop";
 import { runtimeDegradation } from "./runtime-degradation";
+import { imagePullStorm } from "./image-pull-storm";
 
 /** The registry (order = priority: findings are returned in this order). */
 export const DETECTORS: ReadonlyArray<Detector<Record<string, number>>> = [
@@ -21,6 +22,7 @@ export const DETECTORS: ReadonlyArray<Detector<Record<string, number>>> = [
   retryStorm as unknown as Detector<Record<string, number>>,
   conflistRewriteLoop as unknown as Detector<Record<string, number>>,
   runtimeDegradation as unknown as Detector<Record<string, number>>,
+  imagePullStorm as unknown as Detector<Record<string, number>>,
 ];
 
 /** Throws when two detectors share a name (the name is stored on findings and used in URLs). */

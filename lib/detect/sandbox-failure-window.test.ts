@@ -413,6 +413,7 @@ describe("detector registry and runner", () => {
       "retry-storm",
       "conflist-rewrite-loop",
       "runtime-degradation",
+      "image-pull-storm",
     ]);
     expect(sandboxFailureWindow.defaults.quietS).toBe(60);
     expect(sandboxFailureWindow.describe(sandboxFailureWindow.defaults)).toContain("60 s");

@@ -6,6 +6,7 @@ import { SAMPLE_PARAMS } from "@/lib/sample/load-sample";
 import { runPipeline } from "@/lib/sample/pipeline-support";
 import { CASES_DIR, caseText } from "@/tests/cases/cases";
 import { RULE_INPUT_GROUPS, ruleInputRun } from "@/tests/rule-inputs/inputs";
+import { DETECTOR_INPUTS, detectorInput } from "@/tests/detector-inputs/inputs";
 import { allParts } from "@/lib/detect/parts";
 import { METRIC_SPECS, PART_COLUMNS, metricLines, partTable, partsCount } from "./finding-metrics";
 
@@ -26,6 +27,8 @@ function realFindings(): Finding[] {
     const s = generateScenario(name, params);
     for (const fs of runPipeline(s.files, { collectedMs: s.truth.collectedMs }).findingsByBoot.values()) out.push(...fs);
   }
+  // the detectors whose incident no case holds, on their inputs
+  for (const f of DETECTOR_INPUTS) for (const fs of runPipeline([{ path: f, content: detectorInput(f) }]).findingsByBoot.values()) out.push(...fs);
   // the rule catalogue on its real-format inputs
   for (const group of RULE_INPUT_GROUPS) out.push(...ruleInputRun(group).findings);
   // runPipeline reads one node; a case whose text names two (a describe and a journal of other hosts) gives its findings per node elsewhere
@@ -49,7 +52,7 @@ describe("finding metrics in words", () => {
     expect(keys.filter((k) => !(k in METRIC_SPECS))).toEqual([]);
     // and every entry is a key some detector gives (no stale labels)
     expect(Object.keys(METRIC_SPECS).filter((k) => !keys.includes(k))).toEqual([]);
-    for (const d of ["sandbox-failure-window", "retry-storm", "conflist-rewrite-loop", "cni-bootstrap-deadlock", "runtime-degradation"])
+    for (const d of ["sandbox-failure-window", "retry-storm", "conflist-rewrite-loop", "cni-bootstrap-deadlock", "runtime-degradation", "image-pull-storm"])
       expect(
         findings.some((f) => f.detector === d),
         d,

@@ -127,6 +127,16 @@ export const METRIC_SPECS: Record<string, Spec> = {
   afterMilestone: { label: "counted only after the first", as: "code", hide: (v) => v === null },
   clearedAfterBootS: { label: "cleared", as: "closedAt" },
   ruleSet: { label: "rule set", as: "code" },
+  // image-pull-storm
+  failedPulls: { label: "failed image pulls", as: "count" },
+  images: { label: "images", as: "count" },
+  peakPulls: { label: (m) => `failed pulls in the busiest ${typeof m.withinS === "number" ? m.withinS : ""} s`, as: "count" },
+  pullCause: { label: "cause", as: "code", hide: (v) => v === null },
+  pullCauses: {
+    label: "pulls by cause",
+    as: "countsBy",
+    hide: (v) => empty(v) || Object.keys(v as object).length < 2,
+  },
   // shared
   firstAfterBootS: {
     label: (_m, d) => (d === "conflist-rewrite-loop" ? "first write" : d.startsWith("rule:") ? "first match" : "first failure"),
@@ -153,6 +163,14 @@ export const PART_COLUMNS: Record<string, Array<{ key: string } & Spec>> = {
     { key: "intervalS", label: "median interval", as: "seconds" },
     { key: "jitterS", label: "largest gap from the median", as: "seconds" },
     { key: "rhythm", label: "rhythm", as: "rhythm" },
+    { key: "firstAfterBootS", label: "first failure", as: "afterBoot" },
+    { key: "lastAfterBootS", label: "last failure", as: "afterBoot" },
+  ],
+  image: [
+    { key: "image", label: "image", as: "code" },
+    { key: "pulls", label: "failed pulls", as: "count" },
+    { key: "pods", label: "pods named", as: "count" },
+    { key: "cause", label: "cause", as: "code" },
     { key: "firstAfterBootS", label: "first failure", as: "afterBoot" },
     { key: "lastAfterBootS", label: "last failure", as: "afterBoot" },
   ],

@@ -334,7 +334,7 @@ describe("a boot with no finding", () => {
     ]);
     const md = renderIncidentMarkdown(model({ checks }));
     expect(md).toContain(
-      "### Checked and found fine\n\nChecked on every boot: Sandbox failure window, CNI bootstrap deadlock, Retry storm, CNI config rewrite loop, Container runtime degradation.",
+      "### Checked and found fine\n\nChecked on every boot: Sandbox failure window, CNI bootstrap deadlock, Retry storm, CNI config rewrite loop, Container runtime degradation, Image pull storm after the reboot.",
     );
     expect(md).toContain(
       "- `ip-10-20-30-40.ec2.internal`, boot 1 of 2: sandbox failure window: none; failed sandbox attempts: 0; milestones seen: runtime up T+3.100 s, first sandbox T+12.000 s\n",

@@ -39,6 +39,10 @@ export const EVENT_KINDS = {
   "cni.add.failed": { about: "a failed CNI ADD the plugin reports", failure: true },
   "cni.del.failed": { about: "a failed CNI DEL the plugin reports", failure: true },
   "runtime.unhealthy": { about: "PLEG not healthy, runtime down, event stream or ttrpc errors, CRI calls timing out", failure: true },
+  "image.pull.failed": {
+    about: "an image pull that failed: the kubelet's `Failed to pull image`, containerd's `PullImage \"<image>\" failed`, a `Failed` event saying so",
+    failure: true,
+  },
   "k8s.event": { about: "a Kubernetes event" },
   log: { about: "any other line", detectors: false },
 } as const satisfies Record<string, EventKindSpec>;

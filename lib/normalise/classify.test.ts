@@ -429,6 +429,7 @@ describe("classifyRecord on the kubelet's other runtime calls", () => {
       "runtime.unhealthy",
     );
     expect(k("ExecSync 4be1 'sh -c true' from runtime service failed: rpc error: code = Unavailable desc = connection error")).toBe("runtime.unhealthy");
+    // the CRI client's echo of a pull the kubelet also reports as `Failed to pull image`: counted once, from that line
     expect(k('PullImage "nginx:1.25" from image service failed: rpc error: code = DeadlineExceeded desc = context deadline exceeded')).toBe("log");
     expect(k('CreateContainer in sandbox "4be1" from runtime service failed: rpc error: code = Unknown desc = image not found')).toBe("log");
   });
@@ -459,5 +460,45 @@ describe("classifyRecord on crictl, Antrea and kube-ovn failure lines", () => {
       severity: 3,
     });
     expect(ovn).toMatchObject({ kind: "cni.add.failed", pod: "kubevirt/virt-operator-6965ff7dff-jbvgh" });
+  });
+});
+
+describe("classifyRecord on failed image pulls", () => {
+  it("the kubelet's and containerd's pull failures and the `Failed` event saying so are image.pull.failed; a back-off is not a pull", () => {
+    const kubelet = classifyRecord({
+      component: "kubelet",
+      severity: 3,
+      message:
+        '"Failed to pull image" err="rpc error: code = Unknown desc = failed to pull and unpack image \\"docker.io/calico/node:v3.27.0\\": dial tcp: lookup registry-1.docker.io on 10.0.0.2:53: no such host" image="docker.io/calico/node:v3.27.0"',
+    });
+    expect(kubelet).toMatchObject({ kind: "image.pull.failed", lane: "kubelet" });
+    const containerd = classifyRecord({
+      component: "containerd",
+      severity: 3,
+      message: 'PullImage "docker.io/calico/node:v3.27.0" failed',
+      fields: { error: "failed to pull and unpack image: 429 Too Many Requests" },
+    });
+    expect(containerd).toMatchObject({ kind: "image.pull.failed", lane: "runtime" });
+    expect(classifyRecord({ component: "containerd", severity: 1, message: 'PullImage "docker.io/calico/node:v3.27.0"' }).kind).toBe("log");
+    const ev = (reason: string, message: string) =>
+      classifyRecord({
+        component: "k8s-events",
+        severity: 2,
+        message,
+        k8sEvent: {
+          reason,
+          type: "Warning",
+          count: 1,
+          namespace: "kube-system",
+          objectKind: "Pod",
+          objectName: "calico-node-x7k2p",
+          node: null,
+          firstMs: null,
+          lastMs: null,
+        },
+      }).kind;
+    expect(ev("Failed", 'Failed to pull image "docker.io/calico/node:v3.27.0": rpc error: code = Unknown desc = no such host')).toBe("image.pull.failed");
+    expect(ev("Failed", "Error: ErrImagePull")).toBe("k8s.event");
+    expect(ev("BackOff", 'Back-off pulling image "docker.io/calico/node:v3.27.0"')).toBe("k8s.event");
   });
 });

@@ -298,6 +298,9 @@ function kindOf(r: ClassifyInput, lane: Lane, headline: string, text: string, fi
 
 function eventKind(ev: K8sEventInfo, text: string): EventKind {
   switch (ev.reason) {
+    // the kubelet's image manager: `Failed to pull image "<image>": <cause>` (reason `Failed`, like a container's other failures)
+    case "Failed":
+      return /^Failed to pull image\b/.test(text) ? "image.pull.failed" : "k8s.event";
     case "FailedCreatePodSandBox":
       return "sandbox.create.failed";
     // kubelets before 1.8 reported every sync error as FailedSync, a sandbox's among them
@@ -337,6 +340,9 @@ function kubeletKind(h: string, text: string, severity: number): EventKind | nul
   if (/^killPodWithSyncResult failed/.test(h)) return "sandbox.stop.failed";
   if (/^KillPodSandbox/.test(h) && severity >= 3) return "sandbox.stop.failed";
   if (/^Container runtime network not ready/.test(h)) return "network.not-ready";
+  // one failed pull (kubernetes `pkg/kubelet/kuberuntime/kuberuntime_image.go`, older kubelets `Pull image "<image>" failed`);
+  // the CRI client's own `PullImage … from image service failed` echoes the same pull and stays a log line
+  if (/^Failed to pull image\b|^Pull image "[^"]*" failed/.test(h)) return "image.pull.failed";
   if (/^Kubelet version\b/.test(h) || /^(?:Starting|Started) kubelet\.?$/i.test(h)) return "kubelet.started";
   if (/PLEG is not healthy|container runtime is down|Container runtime not ready|container runtime status check may not have completed yet/i.test(text))
     return "runtime.unhealthy";
@@ -371,6 +377,8 @@ function containerdKind(h: string, text: string, severity: number, fields: Recor
   if (/^(?:Failed to destroy network for sandbox|Failed to teardown network|Failed to tear down network)/i.test(h)) return "sandbox.stop.failed";
   if (/^TearDown network for sandbox .*successfully/.test(h)) return "sandbox.stop";
   if (/^starting containerd\b/.test(h) || /^containerd successfully booted\b/.test(h)) return "runtime.started";
+  // containerd's CRI image service (`internal/cri/server/images/image_pull.go`: `PullImage %q failed`)
+  if (/^PullImage "[^"]*" failed\b/.test(h)) return "image.pull.failed";
   if (/failed to load cni during init|cni config load failed|cni plugin not initialized|no network config found in/i.test(text)) return "network.not-ready";
   if (
     severity >= 3 &&

@@ -519,6 +519,57 @@ describe("collector layouts through the pipeline", () => {
     ]);
   });
 
+  it("talosctl support (zip): the node from its hostname resource, the address folder an alias, state files skipped, boot from dmesg", async () => {
+    const node = "10.5.0.2";
+    const zip = buildZip([
+      {
+        path: `${node}/dmesg.log`,
+        content: [
+          "kern:  notice: [2025-05-19T04:19:31.000000000Z]: Linux version 6.6.32-talos (@buildkitsandbox) (gcc (GCC) 13.2.0, GNU ld (GNU Binutils) 2.42) #1 SMP Mon Jun  3 15:09:46 UTC 2024",
+          "user: warning: [2025-05-19T04:19:40.512034871Z]: [talos] service[kubelet](Running): Started task kubelet (PID 2656) for container kubelet",
+        ].join("\n"),
+      },
+      {
+        path: `${node}/cri.log`,
+        content:
+          '{"level":"info","msg":"starting containerd","revision":"88aa2f531d6c2922003cc7929e51daf1c14caa0a","time":"2025-05-19T04:19:35.000000001Z","version":"v2.0.1"}\n',
+      },
+      {
+        path: `${node}/kubelet.log`,
+        content: '{"ts":1747628385000.123,"caller":"kubelet/kubelet.go:2412","msg":"Starting kubelet main sync loop","v":0}\n',
+      },
+      { path: `${node}/kubelet.state`, content: "ID         kubelet\nSTATE      Running\nHEALTH     OK\n" },
+      {
+        path: `${node}/kube-system/kube-flannel.log`,
+        content: "2025-05-19T04:19:45.000000000Z stderr F I0519 04:19:45.000000       1 main.go:212] CLI flags config: {etcdEndpoints:http://127.0.0.1:4001}\n",
+      },
+      {
+        path: `${node}/talosResources/hostnamestatuses.net.talos.dev.yaml`,
+        content:
+          'metadata:\n    namespace: network\n    type: HostnameStatuses.net.talos.dev\n    id: hostname\nspec:\n    hostname: talos-worker-1\n    domainname: ""\n',
+      },
+      { path: `${node}/summary`, content: "Client:\n\tTag: v1.7.4\n" },
+      { path: "cluster/kubernetesResources/nodes.yaml", content: "apiVersion: v1\nitems: []\nkind: List\n" },
+    ]);
+    const r = await ingest([{ name: "support.zip", data: zip }]);
+    expectAccounting(r);
+    expect(r.bundles[0].collector).toBe("talos-support");
+    expect(r.nodes.map((n) => n.name)).toEqual(["talos-worker-1"]);
+    const f = byPath(r);
+    expect(f[`${node}/dmesg.log`]).toMatchObject({ format: "talos-dmesg", node: "talos-worker-1", records: 2 });
+    expect(f[`${node}/kubelet.log`]).toMatchObject({ format: "klog-json", node: "talos-worker-1", records: 1 });
+    expect(f[`${node}/cri.log`]).toMatchObject({ node: "talos-worker-1", records: 1, kind: "containerd" });
+    expect(f[`${node}/kube-system/kube-flannel.log`]).toMatchObject({ format: "cri-log", node: "talos-worker-1", records: 1 });
+    for (const p of [
+      `${node}/kubelet.state`,
+      `${node}/talosResources/hostnamestatuses.net.talos.dev.yaml`,
+      `${node}/summary`,
+      "cluster/kubernetesResources/nodes.yaml",
+    ])
+      expect(f[p], p).toMatchObject({ status: "skipped", reason: "collector-state" });
+    expect(boots(r, "talos-worker-1").map((b) => [b.start, b.detectedBy])).toEqual([["2025-05-19T04:19:31.000Z", "kernel-start"]]);
+  });
+
   it("hand-made zip of journalctl output: nodes from the hostname column, journalctl warnings skipped", async () => {
     const zip = buildZip([
       {

@@ -13,6 +13,7 @@ import { mustGather } from "./must-gather";
 import { rancherLogsCollector } from "./rancher-logs-collector";
 import { sosreport } from "./sosreport";
 import { supportBundle } from "./support-bundle";
+import { talosSupport } from "./talos-support";
 import type { CollectorSpec } from "./types";
 
 /** Every collector layout, in detection priority. */
@@ -25,5 +26,6 @@ export const COLLECTORS: readonly CollectorSpec[] = [
   supportBundle,
   aksPeriscope,
   bottlerocketLogdog,
+  talosSupport,
   journalctlArchive,
 ];

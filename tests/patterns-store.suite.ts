@@ -39,15 +39,21 @@ export function twoBootJournal(): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** `twoBootJournal` stored as one bundle of a new incident. */
+async function ingestTwoBoots(title: string) {
+  const db = await getDb();
+  const { incidentId, bundleId } = await enqueueBundle(db, {
+    title,
+    files: [{ name: "journal.log", data: Buffer.from(twoBootJournal()) }],
+    options: { year: 2026 },
+  });
+  expect((await processBundle(db, bundleId)).error).toBeNull();
+  return { db, incidentId };
+}
+
 export function patternsStoreSuite(): void {
   it("stores each boot's templates; new, stopped, the filter by pattern and the report agree with the known difference", async () => {
-    const db = await getDb();
-    const { incidentId, bundleId } = await enqueueBundle(db, {
-      title: "two boots",
-      files: [{ name: "journal.log", data: Buffer.from(twoBootJournal()) }],
-      options: { year: 2026 },
-    });
-    expect((await processBundle(db, bundleId)).error).toBeNull();
+    const { db, incidentId } = await ingestTwoBoots("two boots");
     const boots = await db.sql.query<{ id: number; start: Date }>(`SELECT id, start FROM "Boot" WHERE "incidentId" = $1 ORDER BY start`, [incidentId]);
     expect(boots).toHaveLength(2);
     const rows = await db.sql.query<{ bootId: number; template: string; count: number }>(
@@ -122,13 +128,7 @@ export function patternsStoreSuite(): void {
   }, 120_000);
 
   it("stores each boot's facets: per kind, error class, component and pod, the events grouped, their first time and lowest id", async () => {
-    const db = await getDb();
-    const { incidentId, bundleId } = await enqueueBundle(db, {
-      title: "facets",
-      files: [{ name: "journal.log", data: Buffer.from(twoBootJournal()) }],
-      options: { year: 2026 },
-    });
-    expect((await processBundle(db, bundleId)).error).toBeNull();
+    const { db, incidentId } = await ingestTwoBoots("facets");
     const boots = (await db.sql.query<{ id: number }>(`SELECT id FROM "Boot" WHERE "incidentId" = $1 ORDER BY start`, [incidentId])).map((b) => b.id);
     const facets = await readBootFacets(db, incidentId, boots, FACET_DIMS);
     for (const dim of FACET_DIMS) {

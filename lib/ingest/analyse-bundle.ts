@@ -19,7 +19,8 @@ import { createHash } from "node:crypto";
 import { fileBytes, fileSize, type UnpackedFile } from "../bundle/unpack";
 import type { FileRecord, ParsedFile } from "../parse/file-types";
 import { explainUnknown } from "../parse/explain-unknown";
-import { emptyCounts, parseFile, splitLines } from "../parse/parse-file";
+import { emptyCounts, parseFile, type ParseFileOptions, splitLines } from "../parse/parse-file";
+import { type LightParse, parseFileLight } from "../parse/light-parse";
 import { redactFileText } from "./redact-file";
 import { classifyRecord, inheritErrorClasses } from "../normalise/classify";
 import { assignBoots as assignBootKeys, detectBoots, type BootInputEvent } from "../normalise/boots";
@@ -143,11 +144,11 @@ export interface FileContext {
   /** called as the parser's main pass goes through the file's lines (`ParseFileOptions.onLines`) */
   onLines?: (done: number, total: number) => void;
   /**
-   * When set, the events are handed over in file order as they are made, `size` at a time
-   * (`take(events, fileNode)`, `fileNode`: the file's node as `FileAnalysis.file.node` gives it),
+   * When set, the file is parsed with its records light (lib/parse/light-parse.ts) and the events
+   * are handed over in file order as they are made, in batches (`take(events, fileNode)`, `fileNode`: the file's node as `FileAnalysis.file.node` gives it),
    * instead of being returned (`events` is then empty): a large file's events are never all in memory.
    */
-  eventBatches?: { size: number; take: (events: AnalysedEvent[], fileNode: string | null) => void };
+  eventBatches?: { take: (events: AnalysedEvent[], fileNode: string | null) => void };
 }
 
 /** A file's listing before it is read: `analyseFile` starts from it, and a duplicate is listed as it. */
@@ -207,18 +208,22 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
   const decoded = new TextDecoder("utf-8", { fatal: false }).decode(data);
   data = null; // a large file's bytes (read whole) go before it is parsed: its text holds it all
   const { text, redacted } = redactFileText(decoded);
+  const batches = ctx.eventBatches;
+  const parseOpts: ParseFileOptions = {
+    year: opts.year,
+    tz: opts.tz,
+    collectedMs: opts.collectedMs ?? lay.collectedMs ?? ctx.collectedMs,
+    uploadMs: opts.uploadMs,
+    noise: lay.noise,
+    zone: lay.zone,
+    separatorsLabelPrevious: lay.separatorsLabelPrevious,
+    onLines: ctx.onLines,
+  };
   let parsed: ParsedFile;
+  let light: LightParse | null = null;
   try {
-    parsed = parseFile(u.path, text, {
-      year: opts.year,
-      tz: opts.tz,
-      collectedMs: opts.collectedMs ?? lay.collectedMs ?? ctx.collectedMs,
-      uploadMs: opts.uploadMs,
-      noise: lay.noise,
-      zone: lay.zone,
-      separatorsLabelPrevious: lay.separatorsLabelPrevious,
-      onLines: ctx.onLines,
-    });
+    // a file streamed to disk is read with its records light (lib/parse/light-parse.ts): never whole in memory
+    parsed = batches ? (light = parseFileLight(u.path, text, parseOpts)) : parseFile(u.path, text, parseOpts);
   } catch (e) {
     return { ...done({ ...base, status: "skipped", reason: `parser-error: ${(e as Error).message}` }, sha), redacted };
   }
@@ -227,27 +232,31 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
   const notes = unreadNote(text, parsed);
   // lines no format read still show their shape (lib/patterns/unread.ts)
   const unread = parsed.counts.skippedByReason["unknown-format"] ? unreadPatterns(splitLines(text), [...parsed.records, ...parsed.banners], lay.noise) : [];
-  const batches = ctx.eventBatches;
-  const events: AnalysedEvent[] = batches ? [] : new Array(parsed.records.length);
-  let batch: AnalysedEvent[] = [];
   let first: number | null = null;
   let last: number | null = null;
-  // each record is let go once normalised: a large file's records and events are not both whole in memory
-  const records = parsed.records as Array<ParsedFile["records"][number] | undefined>;
-  records.forEach((rec, i) => {
-    const ev = normalise(rec!, ord, pathNode);
-    records[i] = undefined;
-    if (!batches) events[i] = ev;
-    else if (batch.push(ev) >= batches.size) {
+  const span = (ev: AnalysedEvent) => {
+    if (ev.ts === null) return;
+    if (first === null || ev.ts < first) first = ev.ts;
+    if (last === null || ev.ts > last) last = ev.ts;
+  };
+  let events: AnalysedEvent[] = [];
+  if (batches && light) {
+    light.replay((records) => {
+      const batch = records.map((rec) => normalise(rec, ord, pathNode));
+      batch.forEach(span);
       batches.take(batch, pathNode ?? fileHost);
-      batch = [];
-    }
-    if (ev.ts !== null) {
-      if (first === null || ev.ts < first) first = ev.ts;
-      if (last === null || ev.ts > last) last = ev.ts;
-    }
-  });
-  if (batches && batch.length) batches.take(batch, pathNode ?? fileHost);
+    });
+  } else {
+    events = new Array(parsed.records.length);
+    // each record is let go once normalised: a file's records and events are not both whole in memory
+    const records = parsed.records as Array<ParsedFile["records"][number] | undefined>;
+    records.forEach((rec, i) => {
+      const ev = normalise(rec!, ord, pathNode);
+      records[i] = undefined;
+      events[i] = ev;
+      span(ev);
+    });
+  }
   const file: AnalysedFile = {
     ...base,
     kind: parsed.kind,

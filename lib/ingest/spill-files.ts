@@ -104,7 +104,6 @@ export function* fileLines(p: string): Generator<string> {
  * (clock-skew.ts `skewInputOf`: sandbox creation failures, FailedCreatePodSandBox events).
  */
 export class StreamedParts {
-  readonly size = STREAM_BATCH;
   readonly parts: Array<{ node: string | null; path: string; events: number }> = [];
   readonly skew: AnalysedEvent[] = [];
   private writers = new Map<string | null, { w: ChunkedWriter; part: { node: string | null; path: string; events: number } }>();
@@ -141,6 +140,3 @@ export class StreamedParts {
     for (const p of this.parts) rmSync(p.path, { force: true });
   }
 }
-
-/** Events per batch a streamed file hands to `StreamedParts`. */
-const STREAM_BATCH = 16_384;

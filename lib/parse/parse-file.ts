@@ -50,7 +50,7 @@
  *    `pasteInfo(file)` tells what was found.
  */
 import type { LayoutOptions, LineCounts, ParsedFile, TimeOptions } from "./file-types";
-import { emptyCounts, settleDeferred, skip } from "./file-entries";
+import { emptyCounts, type Entries, settleDeferred, skip } from "./file-entries";
 import { isBlank, MAX_LINE_BYTES, splitLines, truncateLine } from "./file-lines";
 import { sniffLinesOf } from "./file-sniff";
 import { isJournalBanner } from "./helpers/journal-banner";
@@ -128,6 +128,24 @@ const PROGRESS_LINES = 1 << 12;
 
 /** `parseFile` over lines already split (see `splitLines`). */
 export function parseLines(path: string, linesIn: readonly string[], opts: ParseFileOptions = {}): ParsedFile {
+  return parseLinesWith(path, linesIn, opts, null);
+}
+
+/**
+ * What the line loop of `parseLinesWith` calls as it reads (light-parse.ts): `at` every
+ * `every` lines (a power of two) of a file without paste layers, with the file's records so far and the
+ * index of the record continuation lines still go to (every record before it is final);
+ * `readOnly`: stop once every line is read (`end` is then called with the records, not settled,
+ * and the result's `records` is empty).
+ */
+export interface ReadHook {
+  every: number;
+  at(entries: Entries, current: number): void;
+  readOnly?: { end(entries: Entries): void };
+}
+
+/** `parseLines` with a `ReadHook` on its line loop (null: none). */
+export function parseLinesWith(path: string, linesIn: readonly string[], opts: ParseFileOptions, hook: ReadHook | null): ParsedFile {
   const counts = emptyCounts();
   counts.lines = linesIn.length;
   const errors: Array<{ line: number; message: string }> = [];
@@ -211,8 +229,11 @@ export function parseLines(path: string, linesIn: readonly string[], opts: Parse
   if (decorations.length > 0) reader.info.decoration = decorations.join("+");
 
   const onLines = opts.onLines;
+  const at = hook !== null && !paste && !deferred ? hook : null;
+  const atMask = at === null ? 0 : at.every - 1;
   for (let i = 0; i < lines.length; i++) {
     if (onLines && (i & (PROGRESS_LINES - 1)) === 0 && i > 0) onLines(i, lines.length);
+    if (at && (i & atMask) === 0 && i > 0) at.at(entries, reader.current);
     const lineNo = i + 1;
     let line = lines[i];
     if (isBlank(line)) {
@@ -244,6 +265,10 @@ export function parseLines(path: string, linesIn: readonly string[], opts: Parse
   if (cutLines > MAX_LINE_ERRORS) errors.push({ line: 0, message: `${cutLines - MAX_LINE_ERRORS} more lines cut at ${MAX_LINE_BYTES} bytes` });
   parser.finish?.();
   if (deferred) settleDeferred(parser.end?.() ?? [], claimed, lines, entries, banners, counts);
+  if (hook?.readOnly) {
+    hook.readOnly.end(entries);
+    return { format: spec.name, kind: spec.kind, records: [], banners, counts, yearSource: "none", timeZone: "UTC", zoneSource: "default", errors };
+  }
   const glued = reader.info.glued;
   // glued records share their physical line: `parsed` counts physical lines
   counts.parsed = counts.records + counts.continuation + counts.banner - glued;

@@ -24,7 +24,6 @@ import type { TAnnotation } from "@/lib/annotations/annotation";
 import { AnnotationsPanel } from "./annotations-panel";
 import { PatternsPanel } from "./patterns-panel";
 import { ExplainPanel } from "./explain-panel";
-import type { TExplainBaseline } from "@/lib/queries/get-range-explain";
 import { EventDetail } from "./event-detail";
 import { EventsTable } from "./events-table";
 import { LanesChart } from "./lanes-chart";
@@ -47,9 +46,26 @@ const subscribeLight = (on: () => void) => {
   return () => m.removeEventListener("change", on);
 };
 
+/** The explained range of the URL in UTC ms, named after the finding whose window it is (else "this range"); null when none. */
+function explainedRange(
+  state: { xfrom: number | null; xto: number | null },
+  t0: number,
+  findings: ReadonlyArray<{ detector: string; startMs: number; endMs: number | null }>,
+  windowOf: (f: { startMs: number; endMs: number | null }) => { from: number; to: number },
+): { from: number; to: number; label: string } | null {
+  if (state.xfrom === null || state.xto === null) return null;
+  const r = { from: t0 + state.xfrom, to: t0 + state.xto };
+  const f = findings.find((f) => {
+    const w = windowOf(f);
+    return w.from === r.from && w.to === r.to;
+  });
+  return { ...r, label: f ? `the window of ${f.detector}` : "this range" };
+}
+
 /** `healthy`: what was checked and found fine, shown in place of the findings when the boot has none. */
 export function TimelineView({ view, healthy }: { view: TBootView; healthy?: ReactNode }) {
-  const { state, setRange, setLanes, setSev, setQ, setMatch, setPod, setKind, setEv, selectFinding, setPat, setXpat, showFiltered } = useViewState();
+  const { state, setRange, setLanes, setSev, setQ, setMatch, setPod, setKind, setEv, selectFinding, setPat, setXpat, showFiltered, setExplain, setXbase } =
+    useViewState();
   const t0 = view.boot.startMs;
   const bounds = view.range;
   const from = state.from ?? bounds.fromMs;
@@ -139,12 +155,13 @@ export function TimelineView({ view, healthy }: { view: TBootView; healthy?: Rea
   // reviewers' notes: markers on the chart, the list and form below the findings
   const notes = useAnnotationsQuery(view.incident.id, view.boot.id);
   const [pickedTs, setPickedTs] = useState<number | null>(null);
-  // "explain this range": the range explained (the view when asked, or a finding's window) and its baseline
-  const [explain, setExplain] = useState<{ from: number; to: number; label: string } | null>(null);
-  const [explainBaseline, setExplainBaseline] = useState<TExplainBaseline>("before");
+  // "explain this range": the range explained (the view when asked, or a finding's window) and its
+  // baseline, in the URL (`xfrom`, `xto` after T+0, `xbase`), so a copied link reopens the panel
+  const findingWindow = (f: { startMs: number; endMs: number | null }) => ({ from: f.startMs, to: Math.max(f.startMs + 1000, f.endMs ?? dataEndMs) });
+  const explain = explainedRange(state, t0, view.findings, findingWindow);
   const explainSection = useRef<HTMLDivElement>(null);
-  const openExplain = (r: { from: number; to: number; label: string }) => {
-    setExplain(r);
+  const openExplain = (r: { from: number; to: number }) => {
+    setExplain({ from: r.from - t0, to: r.to - t0 });
     requestAnimationFrame(() => explainSection.current?.scrollIntoView({ block: "nearest" }));
   };
   // a row of the explanation: the explained range, with its filter, in the events table
@@ -232,7 +249,7 @@ export function TimelineView({ view, healthy }: { view: TBootView; healthy?: Rea
           type="button"
           className="btn"
           data-testid="explain-range"
-          onClick={() => openExplain({ from, to, label: "this range" })}
+          onClick={() => openExplain({ from, to })}
           title="what is more frequent in the range shown than before it (or in the rest of the boot): templates, pods, components, error classes"
         >
           Explain this range
@@ -316,9 +333,7 @@ export function TimelineView({ view, healthy }: { view: TBootView; healthy?: Rea
                       type="button"
                       className="btn small"
                       data-testid="explain-window"
-                      onClick={() =>
-                        openExplain({ from: f.startMs, to: Math.max(f.startMs + 1000, f.endMs ?? dataEndMs), label: `the window of ${f.detector}` })
-                      }
+                      onClick={() => openExplain(findingWindow(f))}
                       title="what is more frequent in the finding's window than before it (or in the rest of the boot)"
                     >
                       Explain window
@@ -358,8 +373,8 @@ export function TimelineView({ view, healthy }: { view: TBootView; healthy?: Rea
             bootId={view.boot.id}
             t0={t0}
             range={explain}
-            baseline={explainBaseline}
-            onBaseline={setExplainBaseline}
+            baseline={state.xbase}
+            onBaseline={setXbase}
             onClose={() => setExplain(null)}
             onPattern={(pat) => followExplained(explain, { pat })}
             onPod={(pod) => followExplained(explain, { pod })}

@@ -3,8 +3,8 @@
  * the node, a healthy boot 3): the compare page's "what changed" lists a template boot 2 logged
  * and boot 3 did not, and its count opens boot 2's timeline at its first event with the events
  * filtered to that template; on the timeline, "Explain window" on the failure window ranks the
- * sandbox failures first (against the span before it; among the first against the rest of the boot)
- * and a row filters the events table.
+ * sandbox failures first (against the span before it; among the first against the rest of the boot),
+ * a reload of its URL shows the same explanation, and a row filters the events table.
  */
 import { expect, test, type Page } from "@playwright/test";
 import { seedIncident, twoBootsBundle } from "./fixtures";
@@ -86,6 +86,19 @@ test("timeline → Explain window on the failure window ranks the sandbox failur
     .locator('[data-testid="explain-pattern"] [data-testid="explain-row"]')
     .evaluateAll((rows) => rows.slice(0, 5).map((r) => r.getAttribute("data-key")));
   expect(keys).toContain(key);
+  // the explained range and its baseline are in the URL: a reload shows the same explanation
+  await expect(page).toHaveURL(/[?&]xfrom=-?\d+(\.\d+)?&xto=-?\d+(\.\d+)?&xbase=boot(&|$)/);
+  const heading = (await panel.getByRole("heading", { level: 2 }).textContent())!;
+  expect(heading).toMatch(/^Explain the window of /);
+  const summary = (await panel.getByTestId("explain-summary").textContent())!;
+  await page.reload();
+  await expect(panel.getByTestId("explain-summary")).toHaveText(summary);
+  await expect(panel.getByRole("heading", { level: 2 })).toHaveText(heading);
+  await expect(panel.getByTestId("explain-baseline")).toHaveValue("boot");
+  const keysAfter = await panel
+    .locator('[data-testid="explain-pattern"] [data-testid="explain-row"]')
+    .evaluateAll((rows) => rows.slice(0, 5).map((r) => r.getAttribute("data-key")));
+  expect(keysAfter).toEqual(keys);
   await panel.locator(`[data-testid="explain-pattern"] [data-testid="explain-row"][data-key="${key}"]`).getByRole("button").click();
   await expect(page).toHaveURL(new RegExp(`[?&]pat=${key}(&|$)`));
   const [matching, total] = await counts(page);

@@ -38,5 +38,6 @@ export const queryKeys = {
   findingEvidence: (incidentId: string, findingId: number) => ["finding-evidence", { incidentId, findingId }] as const,
   annotations: (incidentId: string, bootId: number) => ["annotations", { incidentId, bootId }] as const,
   bootPatterns: (incidentId: string, bootId: number) => ["boot-patterns", { incidentId, bootId }] as const,
+  pastePreview: (k: { textKey: string; name?: string; node?: string; tz?: string; year?: number; collectedMs?: number }) => ["paste-preview", k] as const,
   rangeExplain: (k: { incidentId: string; bootId: number; from: number; to: number; baseline: string }) => ["range-explain", k] as const,
 };

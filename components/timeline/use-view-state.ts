@@ -7,7 +7,7 @@
 import { createParser, useQueryStates } from "nuqs";
 import { useCallback, useMemo } from "react";
 import { LANES, type TLane } from "@/lib/view/lanes";
-import { DEFAULT_VIEW_STATE, type TTextMatchMode, viewStateField, type TViewState } from "@/lib/view/view-state";
+import { DEFAULT_VIEW_STATE, isExplainRange, type TExplainBaseline, type TTextMatchMode, viewStateField, type TViewState } from "@/lib/view/view-state";
 
 const parseInstant = createParser<number>({
   parse: viewStateField.instant,
@@ -33,6 +33,8 @@ const parseXpat = createParser<string[]>({
   serialize: (ks) => ks.join(","),
   eq: (a, b) => a.length === b.length && a.every((k, i) => k === b[i]),
 }).withDefault([]);
+const parseOffset = createParser<number>({ parse: viewStateField.offset, serialize: viewStateField.serializeOffset });
+const parseXbase = createParser<TExplainBaseline>({ parse: viewStateField.xbase, serialize: (s) => s }).withDefault("before");
 
 export const viewStateParsers = {
   from: parseInstant,
@@ -47,6 +49,9 @@ export const viewStateParsers = {
   finding: parseFinding,
   pat: parsePat,
   xpat: parseXpat,
+  xfrom: parseOffset,
+  xto: parseOffset,
+  xbase: parseXbase,
 };
 
 export interface TViewStateApi {
@@ -68,6 +73,10 @@ export interface TViewStateApi {
   setXpat(xpat: string[]): void;
   /** shows `range` with one filter set (a history entry): an explained value followed into the events */
   showFiltered(range: { from: number; to: number }, filter: { pat?: string; pod?: string; lanes?: TLane[]; q?: string }): void;
+  /** opens "explain this range" on [from, to) in ms after T+0 (a history entry), or closes it (null) */
+  setExplain(range: { from: number; to: number } | null): void;
+  /** the explained range's baseline */
+  setXbase(xbase: TExplainBaseline): void;
 }
 
 export function useViewState(): TViewStateApi {
@@ -87,6 +96,8 @@ export function useViewState(): TViewStateApi {
       finding: raw.finding,
       pat: raw.pat,
       xpat: raw.xpat,
+      ...(isExplainRange(raw.xfrom, raw.xto) ? { xfrom: raw.xfrom, xto: raw.xto } : { xfrom: null, xto: null }),
+      xbase: raw.xbase,
     };
   }, [raw]);
   const setRange = useCallback(
@@ -113,5 +124,11 @@ export function useViewState(): TViewStateApi {
       void set({ from: Math.floor(range.from), to: Math.ceil(range.to), ...filter }, { history: "push" }),
     [set],
   );
-  return { state, setRange, setLanes, setSev, setQ, setMatch, setPod, setKind, setEv, selectFinding, setPat, setXpat, showFiltered };
+  const setExplain = useCallback(
+    (range: { from: number; to: number } | null) =>
+      void set(range ? { xfrom: Math.floor(range.from), xto: Math.ceil(range.to) } : { xfrom: null, xto: null, xbase: null }, { history: "push" }),
+    [set],
+  );
+  const setXbase = useCallback((xbase: TExplainBaseline) => void set({ xbase: xbase === "before" ? null : xbase }), [set]);
+  return { state, setRange, setLanes, setSev, setQ, setMatch, setPod, setKind, setEv, selectFinding, setPat, setXpat, showFiltered, setExplain, setXbase };
 }

@@ -4,6 +4,9 @@
  * carrying the API's error message otherwise.
  */
 import { ApiClientError, errorFromBody } from "@/components/data/fetch-json";
+import type { TUploadResult } from "@/lib/upload/upload-state";
+
+export type { TUploadResult };
 
 export interface TUploadFields {
   files: File[];
@@ -13,11 +16,6 @@ export interface TUploadFields {
   tz?: string;
   year?: string;
   collected?: string;
-}
-
-export interface TUploadResult {
-  incidentId: string;
-  bundleId: string;
 }
 
 /** Multipart field name for the files (repeated once per file). */

@@ -17,6 +17,7 @@ import type { TLaneDensity } from "@/lib/queries/get-lane-density";
 import { plural } from "@/lib/detect/numbers";
 import { fmtDuration, fmtOffset, fmtUtc } from "@/lib/view/format";
 import { LANE_LABELS, type TLane } from "@/lib/view/lanes";
+import { layoutMilestoneLabels } from "@/lib/view/milestone-labels";
 import { timeScale, timeTicks } from "@/lib/view/time-scale";
 
 export const PICTURE_W = 1200;
@@ -270,17 +271,12 @@ export function layoutTimelinePicture(p: TPictureInput, theme: TPictureThemeName
     texts.push({ x: right ? xb - 4 : xa + 4, y: lanesBottom + 3, size: 13, color: c.windowLabel, anchor: right ? "end" : "start", text: label, maxW: 420 });
   }
 
-  // milestones: dashed lines, labels staggered in three rows
+  // milestones: dashed lines, labels staggered in three rows (the page's layout, lib/view/milestone-labels.ts)
   const msY = lanesBottom + 28;
-  const rowsEnd = [0, 0, 0];
-  for (const m of p.milestones.filter((x) => x.ts >= p.from && x.ts <= p.to)) {
-    const x = xAt(m.ts);
+  const msLabels = layoutMilestoneLabels(p.milestones, { from: p.from, to: p.to, t0, xAt, width: (text) => text.length * 7 + 10, maxRows: 3 });
+  for (const { x, w, text, row } of msLabels) {
     shapes.push({ kind: "line", x1: x, y1: LANES_Y, x2: x, y2: msY + 2, stroke: c.milestone, dash: "3 3", opacity: 0.45 });
-    const text = `${m.label} ${fmtOffset(m.ts, t0, 1)}`;
-    const w = text.length * 7 + 10;
-    const row = rowsEnd.findIndex((end) => end <= x);
-    if (row < 0) continue;
-    rowsEnd[row] = x + w;
+    if (row === null) continue;
     shapes.push({ kind: "line", x1: x, y1: msY + row * 18, x2: x, y2: msY + row * 18 + 16, stroke: c.milestone, width: 2, opacity: 0.7 });
     texts.push({ x: x + 4, y: msY + row * 18, size: 12, color: c.milestoneText, anchor: "start", text, maxW: w });
   }

@@ -23,12 +23,13 @@ import { bootPatterns } from "../incidents/boot-patterns";
 import { TemplateCounter } from "../explain/assign";
 import { EXPLAIN_DIMENSIONS, histogramCount, type RangeCount, rankOverRepresented, type TExplainDimension, type TExplainRow } from "../explain/rank";
 import type { MergedPattern } from "../patterns/merge";
+import type { TExplainBaseline } from "../view/view-state";
 
 /** Events of a span read to count its templates exactly; past it, the histograms estimate. */
 export const EXACT_MAX = 30_000;
 
-export const EXPLAIN_BASELINES = ["before", "boot"] as const;
-export type TExplainBaseline = (typeof EXPLAIN_BASELINES)[number];
+// the baselines are part of the timeline's view state (the URL's `xbase`), re-exported for the route
+export { EXPLAIN_BASELINES, type TExplainBaseline } from "../view/view-state";
 
 export interface TRangeExplainRow extends TExplainRow {
   /** a template's key (null: a template the boot's stored ones do not hold), a component's lane; else null */

@@ -25,6 +25,9 @@ describe("parseViewState", () => {
       finding: null,
       pat: null,
       xpat: [],
+      xfrom: null,
+      xto: null,
+      xbase: "before",
     });
   });
 
@@ -65,6 +68,48 @@ describe("parseViewState", () => {
   });
 });
 
+describe("the explained range (xfrom, xto, xbase)", () => {
+  it("reads T+ seconds with up to ms precision as ms after T+0, before T+0 too", () => {
+    expect(parseViewState({ xfrom: "12.5", xto: "30", xbase: "boot" })).toMatchObject({ xfrom: 12_500, xto: 30_000, xbase: "boot" });
+    expect(parseViewState({ xfrom: "-3.25", xto: "0.001" })).toMatchObject({ xfrom: -3_250, xto: 1, xbase: "before" });
+    expect(parseViewState({ xfrom: "86400.125", xto: "86401" })).toMatchObject({ xfrom: 86_400_125, xto: 86_401_000 });
+  });
+
+  it("drops the range when damaged, inverted, empty or half given; a bad baseline falls back to before", () => {
+    const none = { xfrom: null, xto: null };
+    expect(parseViewState({ xfrom: "1e3", xto: "2000" })).toMatchObject(none);
+    expect(parseViewState({ xfrom: "+1", xto: "2" })).toMatchObject(none);
+    expect(parseViewState({ xfrom: "1.2345", xto: "2" })).toMatchObject(none);
+    expect(parseViewState({ xfrom: "1234567890", xto: "1234567891" })).toMatchObject(none);
+    expect(parseViewState({ xfrom: "20", xto: "10" })).toMatchObject(none);
+    expect(parseViewState({ xfrom: "10", xto: "10.000" })).toMatchObject(none);
+    expect(parseViewState({ xfrom: "10" })).toMatchObject(none);
+    expect(parseViewState({ xto: "10" })).toMatchObject(none);
+    expect(parseViewState({ xfrom: "1", xto: "2", xbase: "yesterday" })).toMatchObject({ xfrom: 1000, xto: 2000, xbase: "before" });
+    // the rest of the view is untouched by a damaged explained range
+    expect(parseViewState({ xfrom: "x", xto: "2", sev: "3" }).sev).toBe(3);
+  });
+
+  it("round-trips: seconds without trailing zeros, the default baseline and a lone baseline left out", () => {
+    const v = { ...DEFAULT_VIEW_STATE, xfrom: -1_500, xto: 42_010 };
+    const qs = serializeViewState(v);
+    expect(qs).toBe("?xfrom=-1.5&xto=42.01");
+    expect(parseViewState(new URLSearchParams(qs.slice(1)))).toEqual(v);
+    expect(serializeViewState({ xfrom: 0, xto: 250, xbase: "boot" })).toBe("?xfrom=0&xto=0.25&xbase=boot");
+    expect(serializeViewState({ xbase: "boot" })).toBe("");
+    expect(serializeViewState({ xfrom: 5000, xto: 5000 })).toBe("");
+  });
+
+  it("nuqs field parsers: null for damaged values", () => {
+    expect(viewStateField.offset("7.25")).toBe(7_250);
+    expect(viewStateField.offset("7,25")).toBeNull();
+    expect(viewStateField.offset("")).toBeNull();
+    expect(viewStateField.xbase("boot")).toBe("boot");
+    expect(viewStateField.xbase("after")).toBeNull();
+    expect(viewStateField.serializeOffset(7_250)).toBe("7.25");
+  });
+});
+
 describe("serializeViewState", () => {
   it("round-trips through parseViewState and leaves defaults out", () => {
     const v = {
@@ -80,10 +125,13 @@ describe("serializeViewState", () => {
       finding: 3,
       pat: "1k3x9a",
       xpat: ["a1", "b2"],
+      xfrom: 12_345,
+      xto: 19_000,
+      xbase: "boot" as const,
     };
     const qs = serializeViewState(v);
     expect(qs).toMatch(/^\?from=2026-03-14T02:10:09\.035Z&to=.*&lanes=kubelet,events&/);
-    expect(qs).toContain("&q=a+b%26c&match=substring&pod=kube-system%2Fx&kind=k8s.event&ev=7&finding=3&pat=1k3x9a&xpat=a1,b2");
+    expect(qs).toContain("&q=a+b%26c&match=substring&pod=kube-system%2Fx&kind=k8s.event&ev=7&finding=3&pat=1k3x9a&xpat=a1,b2&xfrom=12.345&xto=19&xbase=boot");
     expect(parseViewState(new URLSearchParams(qs.slice(1)))).toEqual(v);
     expect(serializeViewState(DEFAULT_VIEW_STATE)).toBe("");
   });

@@ -18,9 +18,12 @@
  * | `finding` | selected finding id (its evidence rows are highlighted) | none |
  * | `pat`  | a message template's key: only its events (lib/patterns)   | none |
  * | `xpat` | comma-separated template keys hidden from the events table  | none |
+ * | `xfrom`, `xto` | the range "explain this range" explains, T+ seconds (ms precision, e.g. `12.5`); both or neither | none (panel closed) |
+ * | `xbase`| its baseline: `before` (the span of the same length before it) or `boot` (the rest of the boot) | `before` |
  *
  * Every field falls back to its default on its own when a permalink is damaged or old
- * (unknown lanes are dropped, a bad time is ignored, `from >= to` resets the range), so a
+ * (unknown lanes are dropped, a bad time is ignored, `from >= to` resets the range, and so does
+ * `xfrom >= xto` or one of the two alone for the explained range), so a
  * link never fails to open. The server page and the client (through nuqs parsers built
  * from the same field schemas) share this file; `serializeViewState` writes it back.
  */
@@ -46,6 +49,26 @@ const ZMatch = z.enum(TEXT_MATCHES);
 
 /** Longest pod filter kept (namespace 63 + "/" + name 253). */
 export const MAX_POD = 320;
+
+/**
+ * The baselines "explain this range" ranks against (lib/queries/get-range-explain.ts computes
+ * them): `before`, the span of the same length just before the range; `boot`, the rest of the boot.
+ */
+export const EXPLAIN_BASELINES = ["before", "boot"] as const;
+export type TExplainBaseline = (typeof EXPLAIN_BASELINES)[number];
+export const ZExplainBaseline = z.enum(EXPLAIN_BASELINES);
+
+/** Largest T+ offset an explained range may name, seconds (about 31 years either side of T+0). */
+export const MAX_OFFSET_S = 999_999_999;
+
+/**
+ * A T+ offset from the URL: seconds with at most three decimals (`12`, `-3.25`, `86400.125`),
+ * as integer ms. No exponents, no `+`, at most `MAX_OFFSET_S` either way.
+ */
+export const ZOffsetMs = z
+  .string()
+  .regex(/^-?\d{1,9}(\.\d{1,3})?$/, "not a T+ offset in seconds")
+  .transform((s) => Math.round(Number(s) * 1000));
 
 /** Epoch ms, as a number or a string of digits. */
 const ZEpochMs = z
@@ -129,6 +152,9 @@ export const DEFAULT_VIEW_STATE: TViewState = {
   finding: null,
   pat: null,
   xpat: [],
+  xfrom: null,
+  xto: null,
+  xbase: "before",
 };
 
 /** The forgiving schema: never fails, every field defaults on its own. */
@@ -146,8 +172,17 @@ export const ZViewState = z
     finding: ZFindingId.nullable().catch(null),
     pat: ZPatternKey.nullable().catch(null),
     xpat: ZPatternKeys.catch(() => []),
+    xfrom: ZOffsetMs.nullable().catch(null),
+    xto: ZOffsetMs.nullable().catch(null),
+    xbase: ZExplainBaseline.catch("before"),
   })
-  .transform((v) => (v.from !== null && v.to !== null && v.from >= v.to ? { ...v, from: null, to: null } : v));
+  .transform((v) => (v.from !== null && v.to !== null && v.from >= v.to ? { ...v, from: null, to: null } : v))
+  .transform((v) => (isExplainRange(v.xfrom, v.xto) ? v : { ...v, xfrom: null, xto: null }));
+
+/** True when `xfrom` and `xto` name an explained range: both set, `xfrom < xto`. */
+export function isExplainRange(xfrom: number | null, xto: number | null): boolean {
+  return xfrom !== null && xto !== null && xfrom < xto;
+}
 
 export interface TViewState {
   /** visible range start, UTC ms; null = start of the boot */
@@ -172,6 +207,12 @@ export interface TViewState {
   pat: string | null;
   /** message templates hidden (their keys) */
   xpat: string[];
+  /** the explained range's start, ms after T+0 (negative: before it); null = no range explained */
+  xfrom: number | null;
+  /** the explained range's end (exclusive), ms after T+0; null with `xfrom` */
+  xto: number | null;
+  /** what the explained range is compared with */
+  xbase: TExplainBaseline;
 }
 
 type TSearchParams = Record<string, string | string[] | undefined> | URLSearchParams;
@@ -196,6 +237,9 @@ export function parseViewState(sp: TSearchParams): TViewState {
     finding: get("finding"),
     pat: get("pat"),
     xpat: get("xpat"),
+    xfrom: get("xfrom"),
+    xto: get("xto"),
+    xbase: get("xbase"),
   };
   // undefined must fall to the defaults, not to `catch` noise
   return ZViewState.parse(Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, v ?? null])));
@@ -214,9 +258,13 @@ export const viewStateField = {
   finding: (s: string): number | null => ZFindingId.safeParse(s).data ?? null,
   pat: (s: string): string | null => ZPatternKey.safeParse(s).data ?? null,
   xpat: (s: string): string[] | null => ZPatternKeys.safeParse(s).data ?? null,
+  offset: (s: string): number | null => ZOffsetMs.safeParse(s).data ?? null,
+  xbase: (s: string): TExplainBaseline | null => ZExplainBaseline.safeParse(s).data ?? null,
   /** instants are written as ISO 8601 UTC with ms: readable permalinks */
   serializeInstant: (ms: number): string => new Date(ms).toISOString(),
   serializeLanes: (ls: readonly TLane[]): string => LANES.filter((l) => ls.includes(l)).join(","),
+  /** a T+ offset (ms) as seconds, no trailing zeros: 12500 → `12.5`, -3000 → `-3` */
+  serializeOffset: (ms: number): string => String(Math.round(ms) / 1000),
 } as const;
 
 /** True when `lanes` is the full default set (then it is left out of the URL). */
@@ -239,6 +287,11 @@ export function serializeViewState(v: Partial<TViewState>): string {
   if (v.finding) p.set("finding", String(v.finding));
   if (v.pat) p.set("pat", v.pat);
   if (v.xpat?.length) p.set("xpat", v.xpat.join(","));
+  if (v.xfrom != null && v.xto != null && isExplainRange(v.xfrom, v.xto)) {
+    p.set("xfrom", viewStateField.serializeOffset(v.xfrom));
+    p.set("xto", viewStateField.serializeOffset(v.xto));
+    if (v.xbase && v.xbase !== "before") p.set("xbase", v.xbase);
+  }
   // keep `:` and `,` readable in permalinks (both are allowed in a query string)
   const s = p.toString().replace(/%3A/gi, ":").replace(/%2C/gi, ",");
   return s ? `?${s}` : "";

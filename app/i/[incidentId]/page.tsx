@@ -18,6 +18,7 @@ import { getDb } from "@/lib/db/connection";
 import { getBootChecks } from "@/lib/incidents/boot-checks";
 import { bundleWarnings } from "@/lib/incidents/bundle-warnings";
 import { getIncident, type TBundleView, type TFindingView, type TNodeSummary } from "@/lib/incidents/get-incident";
+import { windowAttempts } from "@/lib/view/boot-sort";
 import { foldedCounts } from "@/lib/view/finding-groups";
 import { fmtUtc } from "@/lib/view/format";
 import { bootPath, findingView } from "@/lib/view/view-state";
@@ -102,6 +103,7 @@ export default async function IncidentPage({ params }: { params: Params }) {
           incidentId={inc.id}
           nodes={inc.nodes}
           folded={foldedByBoot(inc)}
+          attempts={attemptsByBoot(inc)}
           running={inc.bundles.filter((b) => b.status !== "ready" && b.status !== "failed").map((b) => b.id)}
         />
         {inc.nodes.reduce((n, x) => n + x.boots.length, 0) >= 2 && (
@@ -159,6 +161,17 @@ function foldedByBoot(inc: { nodes: TNodeSummary[]; findings: TFindingView[] }):
     for (const b of n.boots) {
       const text = foldedCounts(inc.findings.filter((f) => f.nodeName === n.name && f.bootKey === b.bootKey));
       if (text) out[b.id] = text;
+    }
+  return out;
+}
+
+/** Per boot id, failed sandbox attempts in its failure windows (boots without any left out). */
+function attemptsByBoot(inc: { nodes: TNodeSummary[]; findings: TFindingView[] }): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const n of inc.nodes)
+    for (const b of n.boots) {
+      const a = windowAttempts(inc.findings.filter((f) => f.nodeName === n.name && f.bootKey === b.bootKey));
+      if (a) out[b.id] = a;
     }
   return out;
 }

@@ -111,9 +111,9 @@ export function NodesBoots({
   attempts?: Record<string, number>;
 }) {
   const [sortText, setSortText] = useQueryState("sort", parseAsString);
-  const sort = parseBootSort(sortText) ?? DEFAULT_BOOT_SORT;
+  const sort = useMemo(() => parseBootSort(sortText) ?? DEFAULT_BOOT_SORT, [sortText]);
   const rows = useMemo(() => {
-    const flat: TRow[] = nodes.flatMap((n) =>
+    const flat = nodes.flatMap<TRow>((n) =>
       n.boots.length === 0
         ? [{ node: n, nodeName: n.name, boot: null }]
         : n.boots.map((b) => ({ node: n, nodeName: n.name, boot: { ...b, attempts: attempts[b.id] ?? 0 } })),

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { FindingItem } from "@/components/findings/finding-item";
+import { FindingFilter } from "@/components/findings/finding-filter";
 import { FindingList } from "@/components/findings/finding-list";
 import { HealthyBoots } from "@/components/findings/healthy-boots";
 import { BundleFiles } from "@/components/incidents/bundle-files";
@@ -19,7 +20,8 @@ import { getBootChecks } from "@/lib/incidents/boot-checks";
 import { bundleWarnings } from "@/lib/incidents/bundle-warnings";
 import { getIncident, type TBundleView, type TFindingView, type TNodeSummary } from "@/lib/incidents/get-incident";
 import { windowAttempts } from "@/lib/view/boot-sort";
-import { foldedCounts } from "@/lib/view/finding-groups";
+import { filterFindings, findingFilterOptions, foldedCounts, parseFindingFilter } from "@/lib/view/finding-groups";
+import { FINDING_SEVERITIES } from "@/lib/view/lanes";
 import { fmtUtc } from "@/lib/view/format";
 import { bootPath, findingView } from "@/lib/view/view-state";
 
@@ -27,6 +29,7 @@ export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 type Params = Promise<{ incidentId: string }>;
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 const load = cache(async (incidentId: string) => {
   try {
@@ -43,8 +46,12 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 }
 
 /** Incident page: nodes and boots, findings by severity, bundles and their files. */
-export default async function IncidentPage({ params }: { params: Params }) {
+export default async function IncidentPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const inc = await load((await params).incidentId);
+  const sp = await searchParams;
+  const filter = parseFindingFilter({ det: sp.det, sev: sp.sev });
+  const shown = filterFindings(inc.findings, filter);
+  const options = findingFilterOptions(inc.findings, filter, FINDING_SEVERITIES);
   const parsing = inc.bundles.some((b) => b.status !== "ready" && b.status !== "failed");
   const checks = parsing ? new Map() : await getBootChecks(await getDb(), inc.id);
   const fresh = parsing ? new Map() : await newInBootsSummary(await getDb(), inc.id);
@@ -123,22 +130,26 @@ export default async function IncidentPage({ params }: { params: Params }) {
         {inc.findings.length === 0 ? (
           <p className="muted">{parsing ? "No findings yet: still parsing." : "No findings."}</p>
         ) : (
-          <FindingList
-            findings={inc.findings}
-            showNode
-            item={(f) => (
-              <FindingItem
-                f={f}
+          <FindingFilter detectors={options.detectors} severities={options.severities} shown={shown.length} total={inc.findings.length}>
+            {shown.length > 0 && (
+              <FindingList
+                findings={shown}
                 showNode
-                incidentId={inc.id}
-                actions={
-                  <Link className="btn small" href={bootPath(inc.id, f.nodeName, f.bootKey, findingView(f))}>
-                    open in timeline →
-                  </Link>
-                }
+                item={(f) => (
+                  <FindingItem
+                    f={f}
+                    showNode
+                    incidentId={inc.id}
+                    actions={
+                      <Link className="btn small" href={bootPath(inc.id, f.nodeName, f.bootKey, findingView(f))}>
+                        open in timeline →
+                      </Link>
+                    }
+                  />
+                )}
               />
             )}
-          />
+          </FindingFilter>
         )}
         {!parsing && <HealthyBoots incidentId={inc.id} nodes={inc.nodes} checks={checks} showNode={inc.nodes.length > 1} />}
       </section>

@@ -49,6 +49,13 @@ test("compare → what changed → a template only boot 2 logged opens its timel
   await page.goto(`/i/${inc.id}/compare?boots=${failing.id},${healthy.id}`);
   const changed = page.getByTestId("what-changed");
   await expect(changed).toBeVisible();
+  // streamed in after the page: "loading…" until the diff is read, never an empty table
+  await expect(changed).toHaveAttribute("data-status", "ready");
+  await expect(changed.getByText("loading…")).toHaveCount(0);
+  // the boots' lanes say when they are in
+  await expect(page.getByTestId("compare-boot")).toHaveCount(2);
+  for (const b of await page.getByTestId("compare-boot").all()) await expect(b).toHaveAttribute("data-status", "ready");
+  await expect(page.getByTestId("compare-boot-loading")).toHaveCount(0);
   const row = changed
     .locator('[data-testid="changed-row"][data-dimension="pattern"]', { hasText: "only in A" })
     .filter({ hasText: /sandbox/i })

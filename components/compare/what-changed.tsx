@@ -31,9 +31,10 @@ export function WhatChangedLoading() {
   );
 }
 
-/** Reads the diff of boots `a` and `b` (ids) of incident `incidentId` and shows it (server component, for a `Suspense`). */
+/** Reads the diff of boots `a` and `b` (ids) of incident `incidentId` and shows it, nothing when either is not its boot (server component, for a `Suspense`). */
 export async function WhatChangedLoader(p: { incidentId: string; a: number; b: number }) {
-  return <WhatChanged diff={await getBootDiff({ incidentId: p.incidentId, a: p.a, b: p.b })} />;
+  const diff = await getBootDiff({ incidentId: p.incidentId, a: p.a, b: p.b });
+  return diff ? <WhatChanged diff={diff} /> : null;
 }
 
 export function WhatChanged({ diff }: { diff: TBootDiff }) {

@@ -3,8 +3,10 @@
  * kinds, error classes and components present in one boot only or whose counts differ by more
  * than twice, with both counts and both first T+; each count links into that boot's timeline at
  * the row's first event (filtered to the template or kind). `WhatChangedLoader` reads the diff
- * on the server and streams it in; until then `WhatChangedLoading` says so (`data-status`
- * `loading`, `aria-busy`), so an empty table never stands for "still loading".
+ * on the server and streams it in; until then `WhatChangedLoading` says so (`what-changed-loading`,
+ * `aria-busy`; the section itself carries `data-status="ready"`), so an empty table never
+ * stands for "still loading". (A streamed section and its fallback stand side by side for a
+ * moment, so they carry different test ids.)
  */
 import Link from "next/link";
 import { getBootDiff, type TBootDiff } from "@/lib/queries/get-boot-diff";
@@ -22,8 +24,8 @@ function Side({ s, href }: { s: { count: number; firstT: number | null }; href: 
 /** The section while the diff is read: its heading and "loading…". */
 export function WhatChangedLoading() {
   return (
-    <section className="panel" aria-labelledby="changed-h" data-testid="what-changed" data-status="loading" aria-busy="true">
-      <h2 id="changed-h">What changed</h2>
+    <section className="panel" aria-labelledby="changed-loading-h" data-testid="what-changed-loading" data-status="loading" aria-busy="true">
+      <h2 id="changed-loading-h">What changed</h2>
       <p className="muted page-loading" role="status">
         loading…
       </p>

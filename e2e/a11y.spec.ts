@@ -53,7 +53,7 @@ const PAGES: Array<[string, (s: TSeededSample) => string, string]> = [
 
 for (const scheme of ["dark", "light"] as const) {
   for (const [name, url, ready] of PAGES) {
-    test(`${name} page (${scheme}): no serious or critical WCAG 2 A/AA violation`, async ({ page }) => {
+    test(`${name} page (${scheme}): no serious or critical WCAG 2 A/AA or 2.2 target-size violation`, async ({ page }) => {
       await page.emulateMedia({ colorScheme: scheme });
       await page.goto(url(sample));
       await expect(page.getByTestId(ready)).toBeVisible();

@@ -286,18 +286,15 @@ test("the compare page stacks two boots, each from its own T+0, failure window s
   await expect(band).toHaveAttribute("data-start", String(win.startMs - boot.startMs));
   await expect(blocks.nth(0).getByTestId("compare-window-summary")).toContainText(`failure window ${tPlus(win.startMs)} → ${tPlus(win.endMs!)}`);
   await expect(blocks.nth(1).getByTestId("compare-window")).toHaveCount(0);
-  // both boots have density lanes with events
+  // both boots have density lanes with events, once their lanes are in (loading… until then)
   for (const b of [0, 1]) {
-    await expect
-      .poll(async () =>
-        (
-          await blocks
-            .nth(b)
-            .locator(".compare-lane")
-            .evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-total"))))
-        ).reduce((x, y) => x + y, 0),
-      )
-      .toBeGreaterThan(0);
+    await expect(blocks.nth(b)).toHaveAttribute("data-status", "ready");
+    await expect(blocks.nth(b).getByTestId("compare-boot-loading")).toHaveCount(0);
+    const totals = await blocks
+      .nth(b)
+      .locator(".compare-lane")
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-total"))));
+    expect(totals.reduce((x, y) => x + y, 0)).toBeGreaterThan(0);
   }
   await screenshot(page, info, "compare");
 

@@ -43,6 +43,7 @@ test("incident search for a sandbox id: exact counts per node boot, each hit ope
 
   await page.goto(`/i/${incidentId}`);
   await searchFreshPage(page, RARE_SANDBOX);
+  await expect(page.getByTestId("incident-search-results")).toHaveAttribute("data-status", "ready");
   await expect(page.getByTestId("incident-search-summary")).toContainText("3 events");
   const groups = page.getByTestId("incident-search-group");
   await expect(groups).toHaveCount(2);

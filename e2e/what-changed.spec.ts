@@ -48,7 +48,14 @@ async function counts(page: Page): Promise<[number, number]> {
 test("compare → what changed → a template only boot 2 logged opens its timeline filtered to it", async ({ page }) => {
   await page.goto(`/i/${inc.id}/compare?boots=${failing.id},${healthy.id}`);
   const changed = page.getByTestId("what-changed");
+  // streamed in after the page: "loading…" until the diff is read, never an empty table
+  await expect(page.getByTestId("what-changed-loading")).toHaveCount(0);
+  await expect(changed).toHaveAttribute("data-status", "ready");
   await expect(changed).toBeVisible();
+  // the boots' lanes say when they are in
+  await expect(page.getByTestId("compare-boot")).toHaveCount(2);
+  for (const b of await page.getByTestId("compare-boot").all()) await expect(b).toHaveAttribute("data-status", "ready");
+  await expect(page.getByTestId("compare-boot-loading")).toHaveCount(0);
   const row = changed
     .locator('[data-testid="changed-row"][data-dimension="pattern"]', { hasText: "only in A" })
     .filter({ hasText: /sandbox/i })

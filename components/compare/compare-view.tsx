@@ -225,8 +225,10 @@ function CompareBootBlock(p: {
     }
     return out;
   }, [b.milestones, p]);
+  // loading until this boot's lanes for this range are in: an empty lane then means no events, not "not yet"
+  const status = density.isError ? "error" : density.data === undefined || density.isPlaceholderData ? "loading" : "ready";
   return (
-    <div className="compare-boot" data-testid="compare-boot" data-boot-id={b.id} data-node={b.node} aria-busy={density.isFetching}>
+    <div className="compare-boot" data-testid="compare-boot" data-boot-id={b.id} data-node={b.node} data-status={status} aria-busy={status === "loading"}>
       <div className="compare-boot-head">
         <b className="mono">{b.node}</b>
         <span>
@@ -264,6 +266,16 @@ function CompareBootBlock(p: {
         </div>
       )}
       <div className="compare-lanes-box" data-from={p.from} data-to={p.to}>
+        {status === "loading" && (
+          <div className="compare-loading" role="status" data-testid="compare-boot-loading">
+            loading…
+          </div>
+        )}
+        {status === "error" && (
+          <p className="warn-box small" role="alert" data-testid="compare-boot-error">
+            The lanes of this boot did not load: {density.error instanceof Error ? density.error.message : String(density.error)}
+          </p>
+        )}
         {rows.map((lane) => {
           const s = series.get(lane);
           return (

@@ -2,10 +2,14 @@
  * The compare page's "what changed" between its first two boots: message templates, event
  * kinds, error classes and components present in one boot only or whose counts differ by more
  * than twice, with both counts and both first T+; each count links into that boot's timeline at
- * the row's first event (filtered to the template or kind).
+ * the row's first event (filtered to the template or kind). `WhatChangedLoader` reads the diff
+ * on the server and streams it in; until then `WhatChangedLoading` says so (`what-changed-loading`,
+ * `aria-busy`; the section itself carries `data-status="ready"`), so an empty table never
+ * stands for "still loading". (A streamed section and its fallback stand side by side for a
+ * moment, so they carry different test ids.)
  */
 import Link from "next/link";
-import type { TBootDiff } from "@/lib/queries/get-boot-diff";
+import { getBootDiff, type TBootDiff } from "@/lib/queries/get-boot-diff";
 import { fmtCount } from "@/lib/view/format";
 
 const DIM_LABELS = { pattern: "template", kind: "kind", errorClass: "error class", component: "component" } as const;
@@ -17,9 +21,27 @@ function Side({ s, href }: { s: { count: number; firstT: number | null }; href: 
   return <td className="mono">{href ? <Link href={href}>{text}</Link> : text}</td>;
 }
 
+/** The section while the diff is read: its heading and "loading…". */
+export function WhatChangedLoading() {
+  return (
+    <section className="panel" aria-labelledby="changed-loading-h" data-testid="what-changed-loading" data-status="loading" aria-busy="true">
+      <h2 id="changed-loading-h">What changed</h2>
+      <p className="muted page-loading" role="status">
+        loading…
+      </p>
+    </section>
+  );
+}
+
+/** Reads the diff of boots `a` and `b` (ids) of incident `incidentId` and shows it, nothing when either is not its boot (server component, for a `Suspense`). */
+export async function WhatChangedLoader(p: { incidentId: string; a: number; b: number }) {
+  const diff = await getBootDiff({ incidentId: p.incidentId, a: p.a, b: p.b });
+  return diff ? <WhatChanged diff={diff} /> : null;
+}
+
 export function WhatChanged({ diff }: { diff: TBootDiff }) {
   return (
-    <section className="panel" aria-labelledby="changed-h" data-testid="what-changed">
+    <section className="panel" aria-labelledby="changed-h" data-testid="what-changed" data-status="ready">
       <h2 id="changed-h">What changed</h2>
       <p className="muted small">
         A: {diff.a.node} boot {diff.a.bootKey.slice(0, 12)} · B: {diff.b.node} boot {diff.b.bootKey.slice(0, 12)}. Counts and the first event's T+ in each; a

@@ -74,23 +74,32 @@ export function IncidentSearch({ incidentId }: { incidentId: string }) {
   );
 }
 
+/**
+ * The answer, its state in `data-status` (`loading` until this query's answer is in, `ready`,
+ * `error`) and `aria-busy`: while a new query runs, the last answer stays, marked "searching…".
+ */
 function SearchResults({ result, loading, error }: { result?: TSearchResult; loading: boolean; error: Error | null }) {
   if (error)
     return (
-      <p className="warn-box" role="alert">
+      <p className="warn-box" role="alert" data-testid="incident-search-results" data-status="error">
         Search failed: {error.message}
       </p>
     );
   if (!result)
     return (
-      <p className="muted small" aria-live="polite">
+      <p className="muted small" role="status" aria-busy={loading} data-testid="incident-search-results" data-status={loading ? "loading" : "ready"}>
         {loading ? "searching…" : ""}
       </p>
     );
   const nodes = new Set(result.groups.map((g) => g.nodeId)).size;
   const boots = result.groups.filter((g) => g.bootId !== null).length;
   return (
-    <div aria-live="polite" aria-busy={loading}>
+    <div aria-live="polite" aria-busy={loading} data-testid="incident-search-results" data-status={loading ? "loading" : "ready"}>
+      {loading && (
+        <p className="muted small" role="status">
+          searching…
+        </p>
+      )}
       <p className={css.summary} data-testid="incident-search-summary">
         {result.total === 0 ? (
           <>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { foldedCounts, groupFindings } from "./finding-groups";
+import { filterActive, filterFindings, findingFilterOptions, foldedCounts, groupFindings, parseFindingFilter } from "./finding-groups";
 
 const f = (id: number, detector: string, nodeName = "ip-10-0-0-1", bootKey = "b1") => ({ id, detector, nodeName, bootKey });
 
@@ -44,5 +44,64 @@ describe("foldedCounts", () => {
       ]),
     ).toBe("2 storms, 13 pods · 1 retry rhythm, 1 pod");
     expect(foldedCounts([{ detector: "x", metrics: {} }])).toBe("");
+  });
+});
+
+describe("findings filter", () => {
+  const F = [
+    { id: 1, detector: "sandbox-failure-window", severity: "critical" },
+    { id: 2, detector: "retry-storm", severity: "high" },
+    { id: 3, detector: "retry-storm", severity: "medium" },
+    { id: 4, detector: "runtime-degradation", severity: "medium" },
+    { id: 5, detector: "retry-storm", severity: "high" },
+  ];
+  const SEV = ["critical", "high", "medium", "low", "info"];
+
+  it("reads det and sev from the URL, comma-separated, blanks and repeats dropped", () => {
+    expect(parseFindingFilter({ det: "retry-storm,sandbox-failure-window", sev: "critical" })).toEqual({
+      detectors: ["retry-storm", "sandbox-failure-window"],
+      severities: ["critical"],
+    });
+    expect(parseFindingFilter({ det: " retry-storm,,retry-storm ", sev: ["high", "low,high"] })).toEqual({
+      detectors: ["retry-storm"],
+      severities: ["high", "low"],
+    });
+    expect(parseFindingFilter({})).toEqual({ detectors: [], severities: [] });
+    expect(filterActive(parseFindingFilter({ det: "" }))).toBe(false);
+    expect(filterActive(parseFindingFilter({ sev: "low" }))).toBe(true);
+  });
+
+  it("shows every finding with no filter, and the findings both lists allow, in their order", () => {
+    expect(filterFindings(F, { detectors: [], severities: [] }).map((f) => f.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(filterFindings(F, { detectors: ["retry-storm"], severities: [] }).map((f) => f.id)).toEqual([2, 3, 5]);
+    expect(filterFindings(F, { detectors: ["retry-storm", "runtime-degradation"], severities: ["medium"] }).map((f) => f.id)).toEqual([3, 4]);
+    expect(filterFindings(F, { detectors: [], severities: ["critical", "high"] }).map((f) => f.id)).toEqual([1, 2, 5]);
+    expect(filterFindings(F, { detectors: ["image-pull-storm"], severities: [] })).toEqual([]);
+  });
+
+  it("counts each option under the other list's choice, severities most severe first, unknown choices kept", () => {
+    const o = findingFilterOptions(F, { detectors: ["retry-storm", "image-pull-storm"], severities: ["high"] }, SEV);
+    expect(o.detectors).toEqual([
+      { value: "image-pull-storm", count: 0, checked: true },
+      { value: "retry-storm", count: 2, checked: true },
+      { value: "runtime-degradation", count: 0, checked: false },
+      { value: "sandbox-failure-window", count: 0, checked: false },
+    ]);
+    expect(o.severities).toEqual([
+      { value: "critical", count: 0, checked: false },
+      { value: "high", count: 2, checked: true },
+      { value: "medium", count: 1, checked: false },
+    ]);
+    const all = findingFilterOptions(F, { detectors: [], severities: [] }, SEV);
+    expect(all.detectors.map((x) => [x.value, x.count])).toEqual([
+      ["retry-storm", 3],
+      ["runtime-degradation", 1],
+      ["sandbox-failure-window", 1],
+    ]);
+    expect(all.severities.map((x) => [x.value, x.count])).toEqual([
+      ["critical", 1],
+      ["high", 2],
+      ["medium", 2],
+    ]);
   });
 });

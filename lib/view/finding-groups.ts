@@ -67,3 +67,69 @@ export function foldedCounts(findings: ReadonlyArray<{ detector: string; metrics
     .map((g) => `${g.n} ${g.n === 1 ? g.noun[0] : g.noun[1]}, ${g.parts.toLocaleString("en-US")} ${g.parts === 1 ? g.word : `${g.word}s`}`)
     .join(" · ");
 }
+
+/** The incident page's findings filter: detectors and severities to show (an empty list: every one). */
+export interface TFindingFilter {
+  detectors: string[];
+  severities: string[];
+}
+
+/** One filter option with the findings it would show given the other list's choice. */
+export interface TFilterOption {
+  value: string;
+  count: number;
+  checked: boolean;
+}
+
+/**
+ * The filter as the URL states it: `det=retry-storm,sandbox-failure-window&sev=critical`
+ * (comma-separated; blanks and repeats dropped, order kept). A missing parameter is every one.
+ */
+export function parseFindingFilter(params: { det?: string | string[] | null; sev?: string | string[] | null }): TFindingFilter {
+  const list = (v: string | string[] | null | undefined) => [
+    ...new Set(
+      (Array.isArray(v) ? v : [v ?? ""])
+        .flatMap((x) => x.split(","))
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ),
+  ];
+  return { detectors: list(params.det), severities: list(params.sev) };
+}
+
+/** Whether `filter` holds anything back. */
+export const filterActive = (filter: TFindingFilter) => filter.detectors.length > 0 || filter.severities.length > 0;
+
+const passes = (list: string[], v: string) => list.length === 0 || list.includes(v);
+
+/** The findings `filter` shows, in their order. */
+export function filterFindings<F extends { detector: string; severity: string }>(findings: readonly F[], filter: TFindingFilter): F[] {
+  return findings.filter((f) => passes(filter.detectors, f.detector) && passes(filter.severities, f.severity));
+}
+
+/**
+ * The filter bar's options: every detector the findings have (by name) and every severity they
+ * have (most severe first, in `severityOrder`), plus any the filter names that none has (so it
+ * can be unchecked). Each counts the findings it shows together with the other list's choice
+ * (a detector's count under the chosen severities, a severity's under the chosen detectors).
+ */
+export function findingFilterOptions(
+  findings: ReadonlyArray<{ detector: string; severity: string }>,
+  filter: TFindingFilter,
+  severityOrder: readonly string[],
+): { detectors: TFilterOption[]; severities: TFilterOption[] } {
+  const count = (values: string[], key: "detector" | "severity", other: (f: { detector: string; severity: string }) => boolean) => {
+    const n = new Map(values.map((v) => [v, 0]));
+    for (const f of findings) if (other(f)) n.set(f[key], (n.get(f[key]) ?? 0) + 1);
+    return n;
+  };
+  const dets = [...new Set([...findings.map((f) => f.detector), ...filter.detectors])].sort((a, b) => a.localeCompare(b));
+  const rank = (s: string) => (severityOrder.includes(s) ? severityOrder.indexOf(s) : severityOrder.length);
+  const sevs = [...new Set([...findings.map((f) => f.severity), ...filter.severities])].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const detN = count(dets, "detector", (f) => passes(filter.severities, f.severity));
+  const sevN = count(sevs, "severity", (f) => passes(filter.detectors, f.detector));
+  return {
+    detectors: dets.map((value) => ({ value, count: detN.get(value) ?? 0, checked: filter.detectors.includes(value) })),
+    severities: sevs.map((value) => ({ value, count: sevN.get(value) ?? 0, checked: filter.severities.includes(value) })),
+  };
+}

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { FindingItem } from "@/components/findings/finding-item";
+import { FindingFilter } from "@/components/findings/finding-filter";
 import { FindingList } from "@/components/findings/finding-list";
 import { HealthyBoots } from "@/components/findings/healthy-boots";
 import { BundleFiles } from "@/components/incidents/bundle-files";
@@ -18,7 +19,9 @@ import { getDb } from "@/lib/db/connection";
 import { getBootChecks } from "@/lib/incidents/boot-checks";
 import { bundleWarnings } from "@/lib/incidents/bundle-warnings";
 import { getIncident, type TBundleView, type TFindingView, type TNodeSummary } from "@/lib/incidents/get-incident";
-import { foldedCounts } from "@/lib/view/finding-groups";
+import { windowAttempts } from "@/lib/view/boot-sort";
+import { filterFindings, findingFilterOptions, foldedCounts, parseFindingFilter } from "@/lib/view/finding-groups";
+import { FINDING_SEVERITIES } from "@/lib/view/lanes";
 import { fmtUtc } from "@/lib/view/format";
 import { bootPath, findingView } from "@/lib/view/view-state";
 
@@ -26,6 +29,7 @@ export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 type Params = Promise<{ incidentId: string }>;
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 const load = cache(async (incidentId: string) => {
   try {
@@ -42,8 +46,12 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 }
 
 /** Incident page: nodes and boots, findings by severity, bundles and their files. */
-export default async function IncidentPage({ params }: { params: Params }) {
+export default async function IncidentPage({ params, searchParams }: { params: Params; searchParams: SearchParams }) {
   const inc = await load((await params).incidentId);
+  const sp = await searchParams;
+  const filter = parseFindingFilter({ det: sp.det, sev: sp.sev });
+  const shown = filterFindings(inc.findings, filter);
+  const options = findingFilterOptions(inc.findings, filter, FINDING_SEVERITIES);
   const parsing = inc.bundles.some((b) => b.status !== "ready" && b.status !== "failed");
   const checks = parsing ? new Map() : await getBootChecks(await getDb(), inc.id);
   const fresh = parsing ? new Map() : await newInBootsSummary(await getDb(), inc.id);
@@ -102,6 +110,7 @@ export default async function IncidentPage({ params }: { params: Params }) {
           incidentId={inc.id}
           nodes={inc.nodes}
           folded={foldedByBoot(inc)}
+          attempts={attemptsByBoot(inc)}
           running={inc.bundles.filter((b) => b.status !== "ready" && b.status !== "failed").map((b) => b.id)}
         />
         {inc.nodes.reduce((n, x) => n + x.boots.length, 0) >= 2 && (
@@ -121,22 +130,26 @@ export default async function IncidentPage({ params }: { params: Params }) {
         {inc.findings.length === 0 ? (
           <p className="muted">{parsing ? "No findings yet: still parsing." : "No findings."}</p>
         ) : (
-          <FindingList
-            findings={inc.findings}
-            showNode
-            item={(f) => (
-              <FindingItem
-                f={f}
+          <FindingFilter detectors={options.detectors} severities={options.severities} shown={shown.length} total={inc.findings.length}>
+            {shown.length > 0 && (
+              <FindingList
+                findings={shown}
                 showNode
-                incidentId={inc.id}
-                actions={
-                  <Link className="btn small" href={bootPath(inc.id, f.nodeName, f.bootKey, findingView(f))}>
-                    open in timeline →
-                  </Link>
-                }
+                item={(f) => (
+                  <FindingItem
+                    f={f}
+                    showNode
+                    incidentId={inc.id}
+                    actions={
+                      <Link className="btn small" href={bootPath(inc.id, f.nodeName, f.bootKey, findingView(f))}>
+                        open in timeline →
+                      </Link>
+                    }
+                  />
+                )}
               />
             )}
-          />
+          </FindingFilter>
         )}
         {!parsing && <HealthyBoots incidentId={inc.id} nodes={inc.nodes} checks={checks} showNode={inc.nodes.length > 1} />}
       </section>
@@ -159,6 +172,17 @@ function foldedByBoot(inc: { nodes: TNodeSummary[]; findings: TFindingView[] }):
     for (const b of n.boots) {
       const text = foldedCounts(inc.findings.filter((f) => f.nodeName === n.name && f.bootKey === b.bootKey));
       if (text) out[b.id] = text;
+    }
+  return out;
+}
+
+/** Per boot id, failed sandbox attempts in its failure windows (boots without any left out). */
+function attemptsByBoot(inc: { nodes: TNodeSummary[]; findings: TFindingView[] }): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const n of inc.nodes)
+    for (const b of n.boots) {
+      const a = windowAttempts(inc.findings.filter((f) => f.nodeName === n.name && f.bootKey === b.bootKey));
+      if (a) out[b.id] = a;
     }
   return out;
 }

@@ -6,8 +6,7 @@ import { CompareView } from "@/components/compare/compare-view";
 import { ApiError } from "@/lib/http/errors";
 import { parseCompareState } from "@/lib/view/compare-state";
 import { getCompareView } from "@/lib/queries/get-compare-view";
-import { getBootDiff } from "@/lib/queries/get-boot-diff";
-import { WhatChanged } from "@/components/compare/what-changed";
+import { WhatChangedLoader, WhatChangedLoading } from "@/components/compare/what-changed";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -34,7 +33,6 @@ export default async function ComparePage({ params, searchParams }: { params: Pa
   const incidentId = (await params).incidentId;
   const state = parseCompareState(await searchParams);
   const view = await load(incidentId, state.boots.join(","));
-  const diff = view.boots.length >= 2 ? await getBootDiff({ incidentId: view.incident.id, a: view.boots[0].id, b: view.boots[1].id }) : null;
   return (
     <>
       <header className="page-head">
@@ -62,11 +60,21 @@ export default async function ComparePage({ params, searchParams }: { params: Pa
         )}
       </header>
       {view.boots.length > 0 && (
-        <Suspense fallback={<p className="muted">loading…</p>}>
+        <Suspense
+          fallback={
+            <p className="muted page-loading" role="status" aria-busy="true" data-testid="compare-loading">
+              loading…
+            </p>
+          }
+        >
           <CompareView view={view} />
         </Suspense>
       )}
-      {diff && <WhatChanged diff={diff} />}
+      {view.boots.length >= 2 && (
+        <Suspense fallback={<WhatChangedLoading />}>
+          <WhatChangedLoader incidentId={view.incident.id} a={view.boots[0].id} b={view.boots[1].id} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -273,7 +273,17 @@ export function analyseFile(u: UnpackedFile, ctx: FileContext): FileAnalysis {
     blocks: toSourceBlocks(text),
     ...(unread.length ? { unreadPatterns: unread } : {}),
   };
+  forgetLastMatch();
   return { file, base, sha, events, redacted };
+}
+
+/**
+ * Makes V8 let go of the subject of the last successful regular-expression match (the isolate
+ * keeps it for `RegExp.lastMatch` and `RegExp.$1`…): after a parse that subject is a line of the
+ * file, a slice that keeps the whole file's text in memory until some other match happens.
+ */
+function forgetLastMatch(): void {
+  /(?:)/.exec("");
 }
 
 /** Share of a file's non-blank lines that must be parsed for it to count as read. */

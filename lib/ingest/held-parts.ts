@@ -70,6 +70,21 @@ export function collectAfterLarge(events: number): void {
 }
 const LARGE_EVENTS = 200_000;
 
+/**
+ * A step's progress (`done`: lines read, events written, rising) that runs a full collection
+ * each time `every` more units have passed: a large step (a streamed file's reads, a node's rows
+ * from its spill files) makes garbage faster than V8 collects its old generation, which would
+ * let the heap grow to several times what is live before the step ends.
+ */
+export function collectEvery(every: number): (done: number) => void {
+  let next = every;
+  return (done) => {
+    if (done < next) return;
+    next = done + every;
+    (globalThis as { gc?: () => void }).gc?.();
+  };
+}
+
 /** Spills in-memory parts, largest first, until this thread holds at most `limit` bytes. */
 export function spillOver(dir: string, limit: number): void {
   while (heldBytes > limit) {

@@ -26,7 +26,7 @@ import { patternRows } from "./pattern-rows";
 import { fileLines } from "./spill-files";
 import { RowChunks, type RowSender } from "./row-stream";
 import { PROGRESS_STEP_EVENTS, workSteps } from "./progress";
-import { collectAfterLarge, letGo, type PartSource, takeParts } from "./held-parts";
+import { collectAfterLarge, collectEvery, letGo, type PartSource, takeParts } from "./held-parts";
 
 /** Pass 2 input: one node's events (held here under `sources`, or spilled by other threads). */
 export interface PrepareNodeTask {
@@ -60,6 +60,9 @@ interface SpilledRun {
 }
 
 const prepared = new Map<string, NodeState>();
+
+/** Rows written between two full collections while a node read back from spill files is formatted (held-parts.ts `collectEvery`). */
+const COLLECT_EVENTS = 256 << 10;
 
 /**
  * A spill file's events back, light (`lightEvent`: what the node's boots and error classes are
@@ -265,6 +268,7 @@ export async function nodeRows(t: NodeRowsTask, onEvents?: (events: number) => v
   const count = st.events.length;
   // each event let go once its row is written (see above); spilled ones read again whole
   const events = new PreparedEvents(st);
+  const collect = st.spilled.length ? collectEvery(COLLECT_EVENTS) : null;
   try {
     for (let i = 0; i < count; i++) {
       const e = events.at(i);
@@ -309,6 +313,7 @@ export async function nodeRows(t: NodeRowsTask, onEvents?: (events: number) => v
         `${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso.of(e.ts)}\t${copyText(e.errorClass)}\t${fields}\t${tail ?? copyTail(e)}\n`,
       );
       step?.(1);
+      collect?.(i);
       if (wait) await wait;
     }
   } finally {

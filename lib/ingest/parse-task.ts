@@ -15,7 +15,7 @@ import { analyseFile, type IngestOptions } from "./analyse-bundle";
 import type { AnalysedEvent, AnalysedFile } from "../model/event";
 import { IO_CHUNK, StreamedParts, writeChunked } from "./spill-files";
 import { PROGRESS_STEP_BYTES, workSteps } from "./progress";
-import { collectAfterLarge, heldSize, holdPart, spillOver } from "./held-parts";
+import { collectAfterLarge, collectEvery, heldSize, holdPart, spillOver } from "./held-parts";
 
 /** Width of the `fileId` placeholder at the start of each SourceBlock row a thread writes (int4 has at most 10 digits). */
 const FILE_ID_WIDTH = 10;
@@ -109,24 +109,8 @@ function streamsToDisk(t: ParseFileTask): boolean {
   return size >= (t.streamBytes ?? STREAM_FILE_BYTES) && heldSize(size, size / BYTES_PER_LINE) > t.holdBytes;
 }
 
-/**
- * `onLines` (may be undefined) that also runs a full collection every `lines` lines read: the
- * reads of a streamed file make garbage (each record's text once it is light or handed over)
- * faster than V8 collects its old generation, which would let the heap grow to several times
- * what is live.
- */
-function collectingEvery(lines: number, onLines?: (done: number, total: number) => void): (done: number, total: number) => void {
-  let next = lines;
-  return (done, total) => {
-    onLines?.(done, total);
-    if (done < next) return;
-    next = done + lines;
-    (globalThis as { gc?: () => void }).gc?.();
-  };
-}
-
-/** Lines read between two full collections while a streamed file is parsed (`collectingEvery`). */
-const COLLECT_LINES = 256 << 10;
+/** Lines read between two full collections while a streamed file is parsed (held-parts.ts `collectEvery`). */
+const COLLECT_LINES = 128 << 10;
 
 /** Size from which a file may be streamed to disk as it is parsed (`streamsToDisk`), bytes. */
 const STREAM_FILE_BYTES = 64 << 20;
@@ -153,7 +137,14 @@ export function parseFileTask(t: ParseFileTask, onBytes?: (bytes: number) => voi
   }
   // a file too large to hold goes to spill files as it is parsed, by node, a batch at a time
   const stream = streamsToDisk(t) ? new StreamedParts(t.dir, t.ord, t.layout.folderNode ?? null) : null;
-  if (stream) onLines = collectingEvery(COLLECT_LINES, onLines);
+  if (stream) {
+    const collect = collectEvery(COLLECT_LINES);
+    const told = onLines;
+    onLines = (done, total) => {
+      told?.(done, total);
+      collect(done);
+    };
+  }
   let r: ReturnType<typeof analyseFile>;
   try {
     r = analyseFile(t.file, { ord: t.ord, layout: t.layout, opts: t.opts, collectedMs: t.collectedMs, onLines, eventBatches: stream ?? undefined });

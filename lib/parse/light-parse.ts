@@ -26,20 +26,50 @@ export const REPLAY_BATCH = 16_384;
 
 /** `parseFileLight`'s result: light records (see the module comment) and the whole ones on demand. */
 export interface LightParse extends ParsedFile {
-  /** Hands the whole records over in order (batches of at most `REPLAY_BATCH`); call once. */
+  /**
+   * Hands the whole records over in order (batches of at most `REPLAY_BATCH`); call once, after
+   * reading the light `records`: it lets go of them (`records` is then empty, unless nothing was light).
+   */
   replay(take: (records: FileRecord[]) => void): void;
 }
 
-/** The fields the first read settles after the lines: copied onto the second read's record. */
-function settleFrom(whole: FileRecord, light: FileRecord): FileRecord {
-  whole.ts = light.ts;
-  whole.precision = light.precision;
-  whole.yearInferred = light.yearInferred;
-  whole.zoneAssumed = light.zoneAssumed;
-  whole.outOfOrder = light.outOfOrder;
-  whole.bootSegment = light.bootSegment;
-  whole.journalBootId = light.journalBootId;
-  return whole;
+/**
+ * What the first read settled after the lines for each light record, packed (some 20 bytes a
+ * record instead of the light record's few hundred), so that the light records can go before the
+ * second read: `put` each, then `onto` the second read's record.
+ */
+class SettledTimes {
+  private readonly ts: Float64Array;
+  private readonly flags: Uint8Array;
+  private readonly segment: Int32Array;
+  private readonly precision: Array<FileRecord["precision"]>;
+  private readonly bootId: Array<string | null | undefined>;
+  constructor(n: number) {
+    this.ts = new Float64Array(n);
+    this.flags = new Uint8Array(n);
+    this.segment = new Int32Array(n);
+    this.precision = new Array(n);
+    this.bootId = new Array(n);
+  }
+  put(k: number, r: FileRecord): void {
+    this.ts[k] = r.ts === null ? Number.NaN : r.ts;
+    this.flags[k] = (r.yearInferred ? 1 : 0) | (r.zoneAssumed ? 2 : 0) | (r.outOfOrder ? 4 : 0);
+    this.segment[k] = r.bootSegment;
+    this.precision[k] = r.precision;
+    this.bootId[k] = r.journalBootId;
+  }
+  onto(k: number, whole: FileRecord): FileRecord {
+    const ts = this.ts[k];
+    const f = this.flags[k];
+    whole.ts = Number.isNaN(ts) ? null : ts;
+    whole.precision = this.precision[k];
+    whole.yearInferred = (f & 1) !== 0;
+    whole.zoneAssumed = (f & 2) !== 0;
+    whole.outOfOrder = (f & 4) !== 0;
+    whole.bootSegment = this.segment[k];
+    whole.journalBootId = this.bootId[k];
+    return whole;
+  }
 }
 
 /** Records before this index are final: continuation lines go to `current` (none: -1, after a boot separator). */
@@ -116,12 +146,23 @@ export function parseFileLight(path: string, text: string, opts: ParseFileOption
   const replay = (take: (records: FileRecord[]) => void): void => {
     if (light.size === 0) return whole(take, records);
     if (!stands) return whole(take, parseLinesWith(path, lines, opts, null).records);
+    // the light records go before the second read; what it needs of them is packed
+    const n = records.length;
+    const settled = new SettledTimes(n);
+    const kept = records as Array<FileRecord | undefined>;
+    for (let k = 0; k < n; k++) {
+      if (!light.has(k)) continue;
+      settled.put(k, records[k]);
+      kept[k] = undefined;
+    }
     let sent = 0;
     const send = (e: Entries, upTo: number) => {
+      const read = e.recs as Array<FileRecord | undefined>;
       const batch: FileRecord[] = [];
       for (; sent < upTo; sent++) {
-        batch.push(light.has(sent) ? settleFrom(e.recs[sent], records[sent]) : records[sent]);
-        e.recs[sent] = records[sent]; // the light one: the second read lets go of each whole record it handed over
+        batch.push(light.has(sent) ? settled.onto(sent, read[sent]!) : kept[sent]!);
+        read[sent] = undefined; // the second read lets go of each record it handed over
+        kept[sent] = undefined;
         if (batch.length === REPLAY_BATCH) take(batch.splice(0));
       }
       if (batch.length) take(batch);
@@ -132,12 +173,13 @@ export function parseFileLight(path: string, text: string, opts: ParseFileOption
       { ...opts, onLines: onLines && ((done, total) => onLines(total + done, 2 * total)) },
       {
         every,
-        at: (e, current) => send(e, Math.min(finalBefore(e, current), records.length)),
-        readOnly: { end: (e) => send(e, records.length) },
+        at: (e, current) => send(e, Math.min(finalBefore(e, current), n)),
+        readOnly: { end: (e) => send(e, n) },
       },
     );
     lines = []; // read twice: let go
-    if (sent !== records.length) throw new Error(`${path}: the second read gave ${sent} of ${records.length} records`);
+    records.length = 0;
+    if (sent !== n) throw new Error(`${path}: the second read gave ${sent} of ${n} records`);
   };
   return Object.assign(first, { replay });
 }

@@ -97,6 +97,15 @@ export function tailText(tail: string): string {
 }
 
 /** Accumulates one node's words per boot; `add` each event (ids ascending), then `rows` once. */
+/**
+ * `w` as a string of its own: a word cut from a message is a slice that keeps the whole message
+ * alive while the word is a key of the node's postings (V8 slices strings of 13 characters and
+ * more), so a node's words would hold every message with a new word (a sandbox id, say).
+ */
+function ownCopy(w: string): string {
+  return w.length < 13 ? w : Buffer.from(w, "utf8").toString("utf8");
+}
+
 export class NodeWords {
   /** per boot id (-1: no boot): word -> entry */
   private readonly boots = new Map<number, Map<string, Entry>>();
@@ -114,7 +123,7 @@ export class NodeWords {
     for (let i = 0; i < words.length; i++) {
       const w = words[i];
       const en = map.get(w);
-      if (!en) map.set(w, { n: 1, last: id, ids: [id] });
+      if (!en) map.set(ownCopy(w), { n: 1, last: id, ids: [id] });
       else if (en.last !== id) {
         en.n++;
         en.last = id;

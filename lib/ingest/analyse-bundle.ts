@@ -1,8 +1,8 @@
 /**
- * The pipeline's per-file and per-node steps, pure apart from reading a file's bytes:
- * `analyseFile` (read, redact, sniff, parse, classify one file) and `analyseNode` (error-class
- * inheritance and boots of one node's events). They run on the ingest threads (ingest-tasks.ts)
- * and in the in-memory reference (reference.ts); the bundle-wide steps between them are settle.ts.
+ * The pipeline's per-file step, pure apart from reading a file's bytes: `analyseFile` (read,
+ * redact, sniff, parse, classify one file); the per-node step is node-boots.ts `analyseNode`.
+ * Both run on the ingest threads (ingest-tasks.ts) and in the in-memory reference (reference.ts);
+ * the bundle-wide steps between them are settle.ts.
  *
  * Node of an event: the user's `node` option; else the collector layout (lib/bundle/collectors.ts,
  * which also names the collector, drops duplicate copies, marks collector noise and gives the
@@ -22,21 +22,12 @@ import { explainUnknown } from "../parse/explain-unknown";
 import { emptyCounts, parseFile, type ParseFileOptions, splitLines } from "../parse/parse-file";
 import { type LightParse, parseFileLight } from "../parse/light-parse";
 import { redactFileText } from "./redact-file";
-import { classifyRecord, inheritErrorClasses } from "../normalise/classify";
-import { assignBoots as assignBootKeys, detectBoots, type BootInputEvent } from "../normalise/boots";
+import { classifyRecord } from "../normalise/classify";
 import type { FileLayout } from "../bundle/collectors";
 import type { SkewOption } from "../normalise/clock-skew";
 import { encodeSourceBlock } from "../db/source-block-codec";
 import type { IngestPhase } from "./progress";
-import {
-  FLAG_OUT_OF_ORDER,
-  FLAG_YEAR_INFERRED,
-  FLAG_ZONE_ASSUMED,
-  type AnalysedBoot,
-  type AnalysedEvent,
-  type AnalysedFile,
-  type SourceBlockData,
-} from "../model/event";
+import { FLAG_OUT_OF_ORDER, FLAG_YEAR_INFERRED, FLAG_ZONE_ASSUMED, type AnalysedEvent, type AnalysedFile, type SourceBlockData } from "../model/event";
 
 export interface IngestOptions {
   /** `--node`: every file belongs to this node */
@@ -349,57 +340,3 @@ function normalise(r: FileRecord, fileIdx: number, pathNode: string | null): Ana
   if (r.bootDecl) ev.bootDecl = r.bootDecl;
   return ev;
 }
-
-/**
- * When an event first happened: a Kubernetes event repeated `(xN over D)` is stored at its last
- * occurrence, but its first one is what bounds the boot (T+0 from the earliest event, and the
- * window spreading its N attempts back to it).
- */
-function firstOccurrence(e: AnalysedEvent): number | null {
-  const k8s = e.fields?.k8s as { count?: number; firstMs?: number | null } | undefined;
-  if (e.ts === null || !k8s || (k8s.count ?? 1) < 2 || k8s.firstMs === null || k8s.firstMs === undefined) return e.ts;
-  return Math.min(e.ts, k8s.firstMs);
-}
-
-/**
- * One node's events (all of them, any order of files; records in file order): gives lines of
- * one failure the known cause another line of the same sandbox states (classify.ts
- * inheritErrorClasses), detects the node's boots from all of its records (lib/normalise/boots.ts)
- * and sets `errorClass` and `boot` (index into the returned list) on each event.
- */
-export function analyseNode(list: AnalysedEvent[], onStage: (fraction: number) => void = () => {}): AnalysedBoot[] {
-  const classes = inheritErrorClasses(list);
-  list.forEach((e, i) => (e.errorClass = classes[i]));
-  onStage(ANALYSE_STAGES.classes);
-  const input: BootInputEvent[] = list.map((e) => ({
-    ts: firstOccurrence(e),
-    kind: e.kind,
-    journalBootId: e.journalBootId,
-    bootSegment: e.bootSegment,
-    fileId: e.fileIdx,
-    line: e.line,
-    rebootBootId: e.rebootBootId,
-    bootDecl: e.bootDecl ?? null,
-  }));
-  onStage(ANALYSE_STAGES.input);
-  const boots = detectBoots(input);
-  onStage(ANALYSE_STAGES.boots);
-  const index = new Map(boots.map((b, i) => [b.bootKey, i]));
-  const keys = assignBootKeys(input, boots);
-  // a boot ends at its last event as stored (a repeated event's last occurrence, not its first)
-  const ends = boots.map((b) => b.end);
-  list.forEach((e, i) => {
-    const k = keys[i];
-    e.boot = k === null ? null : (index.get(k) ?? null);
-    if (e.boot !== null && e.ts !== null && (ends[e.boot] === null || e.ts > (ends[e.boot] as number))) ends[e.boot] = e.ts;
-  });
-  onStage(1);
-  return boots.map((b, i) => ({ bootKey: b.bootKey, start: b.start, end: ends[i], detectedBy: b.detectedBy, startApprox: b.startApprox }));
-}
-
-/**
- * How far `analyseNode` is after each of its steps, told to its `onStage`: by their times on a node
- * of 300,000 kubelet and containerd lines (classes 70 ms, boot inputs 90 ms, boots 675 ms, boot
- * keys and ends 110 ms of about 950).
- */
-const ANALYSE_STAGES = { classes: 0.08, input: 0.18, boots: 0.88 } as const;

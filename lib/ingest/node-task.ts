@@ -2,7 +2,7 @@
  * Pass 2 of the streaming ingest for one node, on an ingest thread (ingest-tasks.ts `TASKS`):
  * - `prepareNode` gathers the node's events (held here or spilled by other threads: held-parts.ts),
  *   applies the clock offsets, infers error classes and finds the node's boots
- *   (analyse-bundle.ts `analyseNode`); keeps the events until:
+ *   (node-boots.ts `analyseNode`); keeps the events until:
  * - `nodeRows`: with the database ids the caller chose, formats the node's `Event` and
  *   `EventDensity` rows as COPY text, its search postings, log patterns and boot facets, and runs the detectors
  *   on each new boot.
@@ -11,7 +11,7 @@
 import { copyJson, copyText } from "../db/sql";
 import type { BootEvent, BootInfo, Lane } from "../detect/types";
 import { shiftEvent } from "../normalise/clock-skew";
-import { analyseNode } from "./analyse-bundle";
+import { analyseNode } from "./node-boots";
 import type { AnalysedBoot, AnalysedEvent } from "../model/event";
 import { copyTail, decodeEvent, lightEvent } from "./spill";
 import { findingRows } from "./finding-rows";
@@ -132,7 +132,7 @@ export interface PreparedNode {
  * the node's boots; keeps them for `nodeRows`. The count returned is the number of rows
  * `nodeRows` formats: the caller gives the node its event ids from it. `onEvents`, when given, is
  * told the events gathered as it goes (`workSteps`, at most `PROGRESS_STEP_EVENTS` between two
- * calls), then as many units again as the boots are found (analyse-bundle.ts `analyseNode`, at
+ * calls), then as many units again as the boots are found (node-boots.ts `analyseNode`, at
  * its steps).
  */
 export function prepareNode(t: PrepareNodeTask, onEvents?: (events: number) => void): PreparedNode {

@@ -29,8 +29,10 @@ import type { AnalysedFile } from "../model/event";
 import { bundleCounts, plainReason, setFailed, setParsing, setReady, setRepeat } from "./bundle-status";
 import { storedOriginal } from "./enqueue-bundle";
 import { RefusedInput, requireReadable } from "./file-reason";
-import { canIngestByNode, ingestByNode, NeedsTwoPasses, parseFiles, releaseParsed, settleParsed, unpackUploads } from "./ingest-bundle";
-import { storeParsed, type StoredBundle } from "./store-nodes";
+import { canIngestByNode, ingestByNode, NeedsTwoPasses } from "./by-node";
+import { parseFiles, releaseParsed, settleParsed, unpackUploads } from "./ingest-bundle";
+import type { StoredBundle } from "./bundle-store";
+import { storeParsed } from "./store-nodes";
 import { bundleStarted, forgetEverywhere, ingestExecutors } from "./ingest-pool";
 import { endLiveStatus, progressReporter } from "./live-status";
 import { storeRedactionCounts } from "./redact-file";
@@ -38,7 +40,7 @@ import { refreshPlannerStats } from "./store-bundle";
 import { ingestOptions, removeUploads, storedUploads, workDir } from "./uploads";
 
 /**
- * How far phase `finish` is after each of its steps here (store-nodes.ts `FINISH_POSTINGS`
+ * How far phase `finish` is after each of its steps here (bundle-store.ts `FINISH_POSTINGS`
  * before them): the counts written and `ready` set in the store transaction, then committed; the
  * planner statistics (`refreshPlannerStats`) end it.
  */

@@ -10,7 +10,8 @@ import { collectorNames, describeBundle } from "../bundle/collectors";
 import { fileSize, type UnpackedFile } from "../bundle/unpack";
 import type { AnalysedBoot, AnalysedEvent, AnalysedFile } from "../model/event";
 import { shiftEvent, skewInputOf } from "../normalise/clock-skew";
-import { analyseFile, analyseNode, latestMtime, type IngestOptions, type Progress } from "./analyse-bundle";
+import { analyseFile, latestMtime, type IngestOptions, type Progress } from "./analyse-bundle";
+import { analyseNode } from "./node-boots";
 import { settleBundle } from "./settle";
 
 export interface AnalysedBundle {

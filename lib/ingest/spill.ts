@@ -109,7 +109,7 @@ export function decodeEvent(line: string, fileIdx: number, node: string | null):
 
 /**
  * An event read back from a spill with only what a node's boots and error classes are found
- * from (lib/ingest/analyse-bundle.ts `analyseNode`: time, kind, boot inputs, line, sandbox, error
+ * from (lib/ingest/node-boots.ts `analyseNode`: time, kind, boot inputs, line, sandbox, error
  * class, and `fields.k8s` for a repeated Kubernetes event's first time), in place: message,
  * component, pod and the other fields go (the spill line still has them). Returns `e`.
  */

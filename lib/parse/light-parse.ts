@@ -143,9 +143,10 @@ export function parseFileLight(path: string, text: string, opts: ParseFileOption
   const whole = (take: (records: FileRecord[]) => void, list: FileRecord[]) => {
     for (let at = 0; at < list.length; at += REPLAY_BATCH) take(list.slice(at, at + REPLAY_BATCH));
   };
+  const secondRead: ParseFileOptions = { ...opts, onLines: onLines && ((done, total) => onLines(total + done, 2 * total)) };
   const replay = (take: (records: FileRecord[]) => void): void => {
     if (light.size === 0) return whole(take, records);
-    if (!stands) return whole(take, parseLinesWith(path, lines, opts, null).records);
+    if (!stands) return whole(take, parseLinesWith(path, lines, secondRead, null).records);
     // the light records go before the second read; what it needs of them is packed
     const n = records.length;
     const settled = new SettledTimes(n);
@@ -167,16 +168,11 @@ export function parseFileLight(path: string, text: string, opts: ParseFileOption
       }
       if (batch.length) take(batch);
     };
-    parseLinesWith(
-      path,
-      lines,
-      { ...opts, onLines: onLines && ((done, total) => onLines(total + done, 2 * total)) },
-      {
-        every,
-        at: (e, current) => send(e, Math.min(finalBefore(e, current), n)),
-        readOnly: { end: (e) => send(e, n) },
-      },
-    );
+    parseLinesWith(path, lines, secondRead, {
+      every,
+      at: (e, current) => send(e, Math.min(finalBefore(e, current), n)),
+      readOnly: { end: (e) => send(e, n) },
+    });
     lines = []; // read twice: let go
     records.length = 0;
     if (sent !== n) throw new Error(`${path}: the second read gave ${sent} of ${n} records`);

@@ -5,7 +5,7 @@
  * ingested in a child process (scripts/bench-ingest-child.ts), which reports its peak RSS
  * (VmHWM, every thread) and its RSS once the ingest has ended and the process has sat idle
  * (`rssAfterMb`: what the ingest keeps after it, the idle threads' included). One node, placed
- * by no path: the two-pass ingest takes it, its events on one thread.
+ * by no path: parsed before any node, its events on one thread.
  *
  * Figures in 10^6 bytes (MB), like the rest of the bench.
  */

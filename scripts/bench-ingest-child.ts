@@ -9,7 +9,8 @@
  * uploads (.tar.gz, one per node); they are given to `enqueueBundle` in name order as one
  * bundle of files on disk with their digest, as the upload route gives them (it hashes them as
  * they arrive; enqueueBundle moves them into the data dir, so `<dir>` is left empty), and the
- * bundle is run with `processBundle`.
+ * bundle is run with `processBundle` (with `BENCH_INGEST_WAY`, when set, as its `way`: `as-parsed`
+ * or `after-parse`, lib/ingest/ingest-nodes.ts `StoreWhen`).
  *
  * Prints one JSON line to stdout:
  * `{ status, error, bundleId, incidentId, events, findings, seconds, cpuSeconds, peakRssKiB, rssSource,
@@ -35,6 +36,7 @@ import { claimBundle } from "../lib/ingest/bundle-status";
 import { digestFiles, enqueueBundle, type UploadedFile } from "../lib/ingest/enqueue-bundle";
 import { ingestExecutors } from "../lib/ingest/ingest-pool";
 import { onLiveStatus } from "../lib/ingest/live-status";
+import type { StoreWhen } from "../lib/ingest/ingest-nodes";
 import { processBundle } from "../lib/ingest/pipeline";
 import { ProgressGaps } from "./bench-progress";
 
@@ -103,7 +105,8 @@ async function main() {
   // every progress report the upload panel would see, timed: the longest wait between two changes
   const gaps = new ProgressGaps();
   const stop = onLiveStatus((l) => l.id === bundleId && gaps.report(l.phase, l.progress));
-  const r = await processBundle(db, bundleId);
+  const way = process.env.BENCH_INGEST_WAY as StoreWhen | undefined;
+  const r = await processBundle(db, bundleId, way ? { way } : {});
   gaps.end();
   stop();
   if (sampler) clearInterval(sampler);

@@ -61,8 +61,10 @@
  * DATABASE_URL), where it makes sense: a bundle of at most `--pglite-lines` (default 1,000,000)
  * and queries on a store of at most `--pglite-query-events` (default 1,000,000), in a process of
  * its own (this script with `--backend pglite`; PGlite runs on its caller's thread and allows one
- * process per data folder); its figures are under `pglite` in the JSON. The two-pass ingest runs
- * there (lib/ingest/ingest-bundle.ts), and its plain COPY is one `COPY FROM '/dev/blob'`.
+ * process per data folder); its figures are under `pglite` in the JSON. There the bundle is stored
+ * once every node is parsed (lib/ingest/ingest-nodes.ts), and its plain COPY is one
+ * `COPY FROM '/dev/blob'`. `BENCH_INGEST_WAY=as-parsed|after-parse` in the environment makes the
+ * end-to-end ingest take that schedule on either database (scripts/bench-ingest-child.ts).
  * Prints a table, or one JSON object with `--json`. Input bundles come from the scenario
  * generator (lib/sample): the Calico nodename race on many nodes (a cluster-wide reboot).
  * One node's files are generated once and replicated under other node names, one .tar.gz
@@ -452,7 +454,7 @@ async function benchBackend(): Promise<Record<string, unknown>> {
       ratioToLnav: lnav ? +(ingestS / lnav.seconds).toFixed(2) : null,
       /** the median run's phases */
       timings: median.counts.timings ?? {},
-      /** "by-node" (parse and COPY node by node) or "two-pass" (lib/ingest/ingest-bundle.ts) */
+      /** "as-parsed" (each node stored once parsed) or "after-parse" (once every node is: lib/ingest/ingest-nodes.ts) */
       path: r.counts.ingestPath ?? null,
       /** the median run's longest wait between two changes of the progress shown (scripts/bench-progress.ts) */
       progress: median.progress,

@@ -132,7 +132,9 @@ function printHuman(r: IncidentReport): void {
     for (const b of n.boots) {
       out.write(`  ${n.name}  boot ${b.id}  ${b.start} .. ${b.end ?? "?"}  (${b.detectedBy}${b.approximate ? ", T+0 approximate" : ""})${mark}\n`);
       for (const f of b.failures)
-        out.write(`    ${f.kind} ${f.errorClass ?? "(no cause stated)"}: ${f.lines} line${f.lines === 1 ? "" : "s"}, ${f.first ?? "?"} .. ${f.last ?? "?"}\n`);
+        out.write(
+          `    ${f.kind} ${f.errorClass ?? "(no cause stated)"}: ${f.lines} line${f.lines === 1 ? "" : "s"}${f.occurrences !== f.lines ? ` (${f.occurrences} occurrences)` : ""}, ${f.first ?? "?"} .. ${f.last ?? "?"}\n`,
+        );
     }
     if (!n.boots.length) out.write(`  ${n.name}  no boot (no record has a time)${mark}\n`);
   }

@@ -14,8 +14,10 @@ import { claimBundle } from "../lib/ingest/bundle-status";
 import { enqueueBundle } from "../lib/ingest/enqueue-bundle";
 import { endLiveStatus, liveStatus, onLiveStatus, setLiveStatus, type LiveStatus } from "../lib/ingest/live-status";
 import { bundleTiming } from "../components/incidents/bundle-timing";
-import { processBundle } from "../lib/ingest/pipeline";
-import { parseFiles, releaseParsed, unpackUploads } from "../lib/ingest/ingest-bundle";
+import { processBundle, type IngestWay } from "../lib/ingest/pipeline";
+import { forgetEverywhere } from "../lib/ingest/ingest-pool";
+import { unpackUploads } from "../lib/ingest/unpack-uploads";
+import { NodeParse } from "../lib/ingest/node-parse";
 import { describeBundle } from "../lib/bundle/collectors";
 import { bundleTarGz, generateScenario } from "../lib/sample/index";
 
@@ -41,7 +43,7 @@ describe("bundle live status", () => {
       incidentId: "inc",
       fileName: "x.tgz",
       status: "parsing",
-      phase: "store",
+      phase: "ingest",
       progress: 0.25,
       nodes: [{ name: "n1", state: "storing" }],
     };
@@ -68,7 +70,7 @@ describe("bundle live status", () => {
     expect(seen.length).toBeGreaterThan(0);
     for (const l of seen) {
       expect(l).toMatchObject({ id: bundleId, status: "parsing", fileName: s.truth.archiveName });
-      expect(["unpack", "ingest", "parse", "store", "detect", "finish"]).toContain(l.phase);
+      expect(["unpack", "ingest", "detect", "finish"]).toContain(l.phase);
       expect(l.progress).toBeGreaterThanOrEqual(0);
       expect(l.progress).toBeLessThanOrEqual(1);
     }
@@ -82,10 +84,10 @@ describe("bundle live status", () => {
   const NODE = "ip-10-20-30-40.ec2.internal";
 
   /** Every live status one real ingest sets, in order, as `[phase, progress]`; `states`: each node's states, in order, without repeats. */
-  async function progressOf(options: Record<string, unknown>, states = new Map<string, string[]>()): Promise<Array<[string, number]>> {
+  async function progressOf(way: IngestWay, states = new Map<string, string[]>()): Promise<Array<[string, number]>> {
     const db = await getDb();
     const s = generateScenario("calico", { pods: 20, nodenameDelayS: 300, retryIntervalS: 15, seed: 6 });
-    const { bundleId } = await enqueueBundle(db, { title: "steps", files: [{ name: s.truth.archiveName, data: bundleTarGz(s) }], options });
+    const { bundleId } = await enqueueBundle(db, { title: "steps", files: [{ name: s.truth.archiveName, data: bundleTarGz(s) }] });
     await claimBundle(db.sql, bundleId);
     const seen: Array<[string, number]> = [];
     const stop = onLiveStatus((l) => {
@@ -97,7 +99,7 @@ describe("bundle live status", () => {
       }
     });
     try {
-      expect((await processBundle(db, bundleId)).status).toBe("ready");
+      expect((await processBundle(db, bundleId, { way })).status).toBe("ready");
     } finally {
       stop();
     }
@@ -125,21 +127,20 @@ describe("bundle live status", () => {
     return phases;
   };
 
-  it("the two passes move through unpack, parse, store, detect and finish, each up to 1", async () => {
-    // a clock offset given by hand: the two passes, as on PGlite
+  it("stored once every node is parsed (as on PGlite), the ingest moves through unpack, ingest, detect and finish, each up to 1", async () => {
     const states = new Map<string, string[]>();
-    const phases = expectPhases(await progressOf({ skew: 0 }, states), ["unpack", "parse", "store", "detect", "finish"]);
-    // the node shows once parsed, then through its store step
-    expect([...states]).toEqual([[NODE, ["parsed", "detecting", "storing", "stored"]]]);
-    const store = phases[2][1];
-    expect(store[0]).toBe(0);
-    // the one node's store step moves before its end: boots, rows, then its COPY
-    expect(store.filter((f) => f > 0 && f < 1).length).toBeGreaterThanOrEqual(2);
+    const phases = expectPhases(await progressOf("after-parse", states), ["unpack", "ingest", "detect", "finish"]);
+    // the node shows as it is parsed, then through its store step
+    expect([...states]).toEqual([[NODE, ["parsing", "parsed", "detecting", "storing", "stored"]]]);
+    const ingest = phases[1][1];
+    expect(ingest[0]).toBe(0);
+    // parsed (the first half), then the one node's store step moves before its end: boots, rows, then its COPY
+    expect(ingest.filter((f) => f > 0.5 && f < 1).length).toBeGreaterThanOrEqual(2);
   });
 
-  it("by node, the ingest moves through unpack, ingest, detect and finish, each up to 1", async () => {
+  it("each node stored as parsed, the ingest moves through unpack, ingest, detect and finish, each up to 1", async () => {
     const states = new Map<string, string[]>();
-    const phases = expectPhases(await progressOf({}, states), ["unpack", "ingest", "detect", "finish"]);
+    const phases = expectPhases(await progressOf("as-parsed", states), ["unpack", "ingest", "detect", "finish"]);
     expect([...states]).toEqual([[NODE, ["parsing", "parsed", "detecting", "storing", "stored"]]]);
     expect(phases[1][1][0]).toBe(0);
     // parsed (the first half), then the one node's store step moves before its end
@@ -158,7 +159,7 @@ describe("bundle live status", () => {
     const seen: Array<[string, number]> = [];
     const unpacked = await unpackUploads([upload], ["kubelet.log"], path.join(dir, "out"), (phase, f) => seen.push([phase, f]), step);
     expect(unpacked.map((f) => f.path)).toEqual(["kubelet.log"]);
-    const parsed = await parseFiles(
+    const parse = await NodeParse.plan(
       unpacked,
       describeBundle(unpacked),
       { node: "n1", uploadMs: Date.UTC(2026, 0, 2) },
@@ -167,16 +168,20 @@ describe("bundle live status", () => {
       (phase, f) => seen.push([phase, f]),
       step,
     );
-    await releaseParsed(parsed);
-    expect(parsed.results[0].file.counts.records).toBe(lines);
+    parse.start(["n1"], true);
+    await parse.parsed;
+    await forgetEverywhere("one-file");
+    expect(parse.results[0].file.counts.records).toBe(lines);
     const phases = byPhase(seen);
-    expect(phases.map(([name]) => name)).toEqual(["unpack", "parse"]);
-    for (const [, fractions] of phases) {
+    expect(phases.map(([name]) => name)).toEqual(["unpack", "ingest"]);
+    // the parse is the first half of phase ingest (the store the second)
+    phases.forEach(([, fractions], i) => {
+      const end = i === 0 ? 1 : 0.5;
       for (let i = 1; i < fractions.length; i++) expect(fractions[i]).toBeGreaterThanOrEqual(fractions[i - 1]);
       // the one file moves its phase before it is done: by the MiB read, or by the lines parsed
-      expect(new Set(fractions.filter((f) => f > 0 && f < 1)).size).toBeGreaterThanOrEqual(3);
-      expect(fractions.at(-1)).toBe(1);
-    }
+      expect(new Set(fractions.filter((f) => f > 0 && f < end)).size).toBeGreaterThanOrEqual(3);
+      expect(fractions.at(-1)).toBe(end);
+    });
   });
 
   it("a finished bundle says how long after its upload it was ready, and how long its run took", () => {

@@ -1,8 +1,9 @@
 /**
  * Faults of the store at the first, a middle and the last node of a bundle of more nodes than the
- * ingest threads + 2 (the window of nodes in flight), on both ingest ways (lib/ingest/pipeline.ts
- * `processBundle` with way `by-node`: `ingestByNode`; `two-pass`: `parseFiles`, `settleParsed`,
- * `storeParsed`), shared by ingest-faults-nodes.pg.test.ts and ingest-faults-nodes.pglite.test.ts.
+ * ingest threads + 2 (the window of nodes in flight), with each node stored as parsed and with
+ * every node parsed first (lib/ingest/pipeline.ts `processBundle` with way `as-parsed` or
+ * `after-parse`: lib/ingest/ingest-nodes.ts), shared by ingest-faults-nodes.pg.test.ts and
+ * ingest-faults-nodes.pglite.test.ts.
  * Each fault must end its bundle `failed` with the plain reason the product shows, leave no
  * transaction, advisory lock, stored row or held event behind, and the next upload (the same
  * bundle, no fault) must land.
@@ -24,10 +25,10 @@ import { processBundle, type IngestWay } from "../lib/ingest/pipeline";
 import { generateScenario } from "../lib/sample/index";
 import { expect } from "vitest";
 
-/** Nodes of the test bundle: more than the window of the by-node way (threads + 2, at most 4 + 2). */
+/** Nodes of the test bundle: more than the window of nodes in flight (threads + 2, at most 4 + 2). */
 export const NODES = 7;
 
-/** The node names of the bundle, in the order both ways store them (name order). */
+/** The node names of the bundle, in the order they are stored (name order). */
 export const NODE_NAMES = Array.from({ length: NODES }, (_, i) => `ip-10-40-0-${i + 1}.ec2.internal`).sort((a, b) => a.localeCompare(b));
 
 /** Where in the bundle a fault falls: the first, a middle and the last node stored. */

@@ -3,8 +3,8 @@
  * each fault ends its bundle `failed` with a reason in words, leaves no transaction, lock or held
  * events behind, and the next upload lands without a restart.
  *
- * - the backend running `COPY "Event"` terminated (`pg_terminate_backend`), on both ingest ways
- *   (by node: a tarball with node folders; two passes: a plain log no path places), and a COPY
+ * - the backend running `COPY "Event"` terminated (`pg_terminate_backend`), for a tarball with
+ *   node folders and for a plain log no path places, and a COPY
  *   cancelled (`pg_cancel_backend`). The COPY is held at its start by a test transaction's
  *   `LOCK TABLE "Event" IN SHARE MODE` (COPY takes ROW EXCLUSIVE: they conflict), so the fault
  *   always lands inside it, while the ingest writes into a full socket;
@@ -157,32 +157,31 @@ const scenario = (seed: number) => {
 };
 
 describe("a lost database connection during COPY", () => {
-  it("by node: the terminated COPY fails its bundle with a reason in words, and the next upload lands", async () => {
-    const { id } = await faultOnCopy(() => upload("by-node fault", [scenario(1)]), "pg_terminate_backend");
+  it("node folders: the terminated COPY fails its bundle with a reason in words, and the next upload lands", async () => {
+    const { id } = await faultOnCopy(() => upload("node folders fault", [scenario(1)]), "pg_terminate_backend");
     const b = await waitFor(id);
     expect(b.status).toBe("failed");
     expect(b.error).toBe("the database server terminated the connection while the bundle was being stored");
     await expectNothingLeft(id);
 
-    const next = await upload("by-node next", [scenario(2)]);
+    const next = await upload("node folders next", [scenario(2)]);
     const n = await waitFor(next);
     expect(n.status).toBe("ready");
-    // the same kind of bundle takes the by-node way
-    expect(n.counts?.ingestPath).toBe("by-node");
+    expect(n.counts?.ingestPath).toBe("as-parsed");
     expect(n.counts?.events).toBeGreaterThan(100);
   });
 
-  it("two passes: the terminated COPY fails its bundle with a reason in words, and the next upload lands", async () => {
-    const { id } = await faultOnCopy(() => upload("two-pass fault", [{ name: "kind.log", data: KIND_LOG }]), "pg_terminate_backend");
+  it("a plain log: the terminated COPY fails its bundle with a reason in words, and the next upload lands", async () => {
+    const { id } = await faultOnCopy(() => upload("plain log fault", [{ name: "kind.log", data: KIND_LOG }]), "pg_terminate_backend");
     const b = await waitFor(id);
     expect(b.status).toBe("failed");
     expect(b.error).toBe("the database server terminated the connection while the bundle was being stored");
     await expectNothingLeft(id);
 
-    const next = await upload("two-pass next", [{ name: "kind.log", data: KIND_LOG }]);
+    const next = await upload("plain log next", [{ name: "kind.log", data: KIND_LOG }]);
     const n = await waitFor(next);
     expect(n.status).toBe("ready");
-    expect(n.counts?.ingestPath).toBe("two-pass");
+    expect(n.counts?.ingestPath).toBe("as-parsed");
     expect(n.counts?.events).toBe(4);
   });
 

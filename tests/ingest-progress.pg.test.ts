@@ -1,4 +1,4 @@
-/** tests/ingest-progress.suite.ts on PostgreSQL: the bundle by node (unpack, ingest, detect, finish). */
+/** tests/ingest-progress.suite.ts on PostgreSQL: each node stored as parsed (unpack, ingest, detect, finish). */
 import { mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-/** tests/ingest-progress.suite.ts on PGlite: the bundle in two passes (unpack, parse, store, detect, finish). */
+/** tests/ingest-progress.suite.ts on PGlite: the bundle stored once its nodes are parsed (unpack, ingest, detect, finish). */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -22,7 +22,7 @@ describe("ingest progress on PGlite", () => {
   it(`a bundle of ${LINES.toLocaleString("en")} lines reports every phase as it goes`, { timeout: 300_000 }, async () => {
     const run = await recordProgress(db);
     expect([run.status, run.events]).toEqual(["ready", LINES]);
-    const { reports } = expectSteadyProgress(run.seen, ["unpack", "parse", "store", "detect", "finish"]);
+    const { reports } = expectSteadyProgress(run.seen, ["unpack", "ingest", "detect", "finish"]);
     expect(reports).toBeGreaterThan(30);
   });
 });

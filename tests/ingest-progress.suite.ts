@@ -14,7 +14,7 @@
  * time between two changes, against the 2 s the issue sets) is measured by `npm run bench`
  * (scripts/bench-progress.ts, `progress.maxGapS`).
  *
- * Shared by ingest-progress.pg.test.ts (by node) and ingest-progress.pglite.test.ts (two passes).
+ * Shared by ingest-progress.pg.test.ts and ingest-progress.pglite.test.ts.
  */
 import { expect } from "vitest";
 import type { DbHandles } from "../lib/db/connection";
@@ -38,7 +38,7 @@ export const LINES = 300_000;
 export const MAX_STEP = 1 / 12;
 
 /** Phases whose work is reported as it goes (the others are a few statements, told at their ends). */
-const LONG: ReadonlySet<IngestPhase> = new Set(["unpack", "parse", "ingest", "store"]);
+const LONG: ReadonlySet<IngestPhase> = new Set(["unpack", "ingest"]);
 
 /** Every report of one ingest of the bundle, in order; its outcome. */
 export async function recordProgress(db: DbHandles): Promise<{ seen: Array<[IngestPhase, number]>; events: number; status: string }> {

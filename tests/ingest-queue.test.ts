@@ -53,7 +53,7 @@ describe("ingest queue (pg-boss)", () => {
     // a bundle a crashed process had claimed: its files wait on disk, nothing was committed
     const stale = await enqueueBundle(app, { title: "stale", files: [{ name: "kind.log", data: CASE }] });
     await claimBundle(db.sql, stale.bundleId);
-    await setPhase(db.sql, stale.bundleId, "store", 0);
+    await setPhase(db.sql, stale.bundleId, "ingest", 0);
 
     const { startIngestWorker } = await import("../lib/ingest/worker");
     const worker = await startIngestWorker();

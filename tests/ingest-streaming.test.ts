@@ -5,10 +5,11 @@
  * time, boot, node and error class. Run with worker threads (events held in memory, or all
  * spilled to disk), inline (BOOTLINE_INGEST_THREADS=0), and with threads that cannot start.
  * The bundle: three nodes of a Calico storm, uploaded as three archives, plus a copy of one
- * node's kubelet log (a duplicate to drop). With the Kubernetes events stamped 3 s late (a clock
- * offset to estimate and apply) the by-node ingest gives way to the two passes; on time, it
- * stores the bundle itself, also with the events files uploaded beside the node archives (no
- * path places them: their records join the nodes they name) and a kernel log of no known node.
+ * node's kubelet log (a duplicate to drop). Each node's Kubernetes events in its archive, stamped
+ * 3 s late (a clock offset to estimate against that node's logs and apply) or on time: each node is
+ * stored once parsed. The events files uploaded beside the node archives (no path places them:
+ * their records join the nodes they name, and their offset takes every node's failures) and a
+ * kernel log of no known node: the bundle is stored once every node is parsed.
  */
 import path from "node:path";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -108,8 +109,7 @@ async function reference(files: Array<{ name: string; data: Buffer }>, uploadMs:
 const key = (r: Row) => `${r.ord}:${r.line}`;
 
 describe("streaming ingest equals the in-memory reference", () => {
-  // events 3 s late: an offset to apply, so the by-node ingest gives way to the two passes;
-  // on time: stored node by node
+  // events 3 s late: an offset to apply, estimated from each node's own logs; on time: none
   const variants = [
     { skewS: 3, threads: "2", holdMb: "320", what: "worker threads that cannot start: inline instead", entry: "broken" },
     { skewS: 3, threads: "2", holdMb: "320", what: "events held on the threads that parsed them" },
@@ -120,6 +120,7 @@ describe("streaming ingest equals the in-memory reference", () => {
     { skewS: 0, threads: "0", holdMb: "320", what: "inline" },
     { skewS: 0, threads: "2", holdMb: "320", what: "the events files beside the node archives", loose: true },
     { skewS: 0, threads: "2", holdMb: "0", what: "the events files beside the node archives, all spilled, and a log naming no node", loose: true, stray: true },
+    { skewS: 3, threads: "2", holdMb: "320", what: "the events files beside the node archives, an offset estimated from every node", loose: true },
   ];
   for (const { skewS, threads, holdMb, what, entry, loose, stray } of variants) {
     it(`events ${skewS} s late, BOOTLINE_INGEST_THREADS=${threads}, BOOTLINE_INGEST_HOLD_MB=${holdMb} (${what})`, async () => {
@@ -136,13 +137,13 @@ describe("streaming ingest equals the in-memory reference", () => {
       const { incidentId, bundleId } = await enqueueBundle(db, { title: `stream ${threads}`, files });
       const r = await processBundle(db, bundleId);
       expect(r.error).toBeNull();
-      const [bundle] = await db.sql.query<{ createdAt: Date; counts: { ingestPath: string; twoPassReason?: string } }>(
+      const [bundle] = await db.sql.query<{ createdAt: Date; counts: { ingestPath: string; afterParseReason?: string } }>(
         `SELECT "createdAt", counts FROM "Bundle" WHERE id = $1`,
         [bundleId],
       );
-      // a log naming no node goes to a node named after its upload, which only the whole bundle decides: the two passes
-      const how = skewS ? ["two-pass", "a clock offset to apply"] : stray ? ["two-pass", "records that name no node"] : ["by-node", undefined];
-      expect([bundle.counts.ingestPath, bundle.counts.twoPassReason]).toEqual(how);
+      // a cluster's events files: their clock offset takes every node's failures, so every node is parsed first
+      const how = loose ? ["after-parse", "a cluster events file's clock offset takes every node's failures"] : ["as-parsed", undefined];
+      expect([bundle.counts.ingestPath, bundle.counts.afterParseReason]).toEqual(how);
       const ref = await reference(files, new Date(bundle.createdAt).getTime());
 
       const storedRows = await db.sql.query<StoredRow>(

@@ -1,4 +1,4 @@
-/** tests/ingest-union.suite.ts on PostgreSQL: plain uploads (two passes) and collector archives (by node). */
+/** tests/ingest-union.suite.ts on PostgreSQL: plain uploads and collector archives. */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";

@@ -1,4 +1,4 @@
-/** tests/ingest-union.suite.ts on PGlite: every bundle takes the two passes. */
+/** tests/ingest-union.suite.ts on PGlite: every bundle stored once its nodes are parsed. */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";

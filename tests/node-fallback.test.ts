@@ -65,8 +65,8 @@ describe("records that name no node", () => {
          FROM "Bundle" b WHERE b.id = $1`,
         [e.bundleId],
       );
-      // the whole bundle decides where such records go: the two passes
-      expect(row.counts.ingestPath).toBe("two-pass");
+      // where such records go is known once the files no path places are parsed: each node stored as parsed
+      expect(row.counts.ingestPath).toBe("as-parsed");
       expect(Number(row.onNone)).toBe(0);
       expect(row.node).toBe("kubelet:upload");
       expect(row.counts.eventsOnNoNode).toBe(0);
@@ -142,9 +142,16 @@ describe("records that name no node", () => {
     expect(storms.map((f) => f.metrics.scope)).toEqual(["node"]); // one storm (26/min), the pod inside
     expect(partsOf(storms[0].metrics)).toMatchObject([{ key: "kube-system/kube-dns-86f4d74b45-kgjbk", attempts: 158, rhythm: "averaged", intervalS: 1.911 }]);
     expect(storms[0].explanation).toContain("For 1 pod the failures come from Kubernetes event counts spread evenly, so the rate is an average");
-    // the report's failure lines: one event row (its time is its last occurrence)
+    // the report's failure lines: one event row of 158 occurrences, from its first (6m) to its last (1m)
     expect(report.nodes[0].boots[0].failures).toEqual([
-      { kind: "sandbox.create.failed", errorClass: "calico-nodename-missing", lines: 1, first: "2018-04-12T07:59:00.000Z", last: "2018-04-12T07:59:00.000Z" },
+      {
+        kind: "sandbox.create.failed",
+        errorClass: "calico-nodename-missing",
+        lines: 1,
+        occurrences: 158,
+        first: "2018-04-12T07:54:00.000Z",
+        last: "2018-04-12T07:59:00.000Z",
+      },
     ]);
   });
 
@@ -155,7 +162,14 @@ describe("records that name no node", () => {
     const report = await getIncidentReport(db, e.incidentId);
     expect(report.nodes.map((n) => [n.name, n.nameSource])).toEqual([["10.200.193.195", "logs"]]);
     expect(report.nodes[0].boots[0].failures).toEqual([
-      { kind: "runtime.unhealthy", errorClass: "runtime-unreachable", lines: 3, first: "2025-07-21T18:08:41.285Z", last: "2025-07-21T18:08:41.286Z" },
+      {
+        kind: "runtime.unhealthy",
+        errorClass: "runtime-unreachable",
+        lines: 3,
+        occurrences: 3,
+        first: "2025-07-21T18:08:41.285Z",
+        last: "2025-07-21T18:08:41.286Z",
+      },
     ]);
     expect(report.findings.filter((f) => f.detector === "sandbox-failure-window")).toEqual([]);
   });

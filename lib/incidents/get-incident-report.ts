@@ -6,7 +6,7 @@
  * nodes by name, findings by node then start.
  */
 import type { DbHandles } from "../db/connection";
-import { countFailures } from "./count-failures";
+import { countFailures, type FailureCount } from "./count-failures";
 import { readPatternRows, bootSpans } from "./boot-patterns";
 import { newInBoot } from "../patterns/new-in-boot";
 
@@ -86,7 +86,7 @@ export interface IncidentReport {
       end: string | null;
       detectedBy: string;
       approximate: boolean;
-      failures: Array<{ kind: string; errorClass: string | null; lines: number; first: string | null; last: string | null }>;
+      failures: Array<Omit<FailureCount, "nodeId" | "bootId">>;
       /** the boot's message templates with the most events (`REPORT_PATTERNS`; lib/patterns) */
       patterns: ReportPattern[];
     }>;
@@ -118,11 +118,11 @@ export async function getIncidentReport(db: DbHandles, incidentId: string): Prom
       findings: { include: { node: true, boot: true } },
     },
   });
-  const failures = new Map<number, Array<{ kind: string; errorClass: string | null; lines: number; first: string | null; last: string | null }>>();
-  for (const f of await countFailures(db, incidentId)) {
-    const list = failures.get(f.bootId) ?? [];
-    list.push({ kind: f.kind, errorClass: f.errorClass, lines: f.lines, first: f.first, last: f.last });
-    failures.set(f.bootId, list);
+  const failures = new Map<number, Array<Omit<FailureCount, "nodeId" | "bootId">>>();
+  for (const { nodeId: _n, bootId, ...f } of await countFailures(db, incidentId)) {
+    const list = failures.get(bootId) ?? [];
+    list.push(f);
+    failures.set(bootId, list);
   }
   const [spans, patternRows] = await Promise.all([bootSpans(db, incidentId), readPatternRows(db, incidentId)]);
   const patterns = new Map<number, ReportPattern[]>();

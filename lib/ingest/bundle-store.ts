@@ -26,7 +26,7 @@ import {
   type KnownBoot,
 } from "./store-bundle";
 
-/** A node's share of the bundle after pass 1 (`node` null: records on no node). */
+/** A node's share of the bundle once its inputs are parsed (`node` null: records on no node). */
 export interface NodeGroup {
   node: string | null;
   /**
@@ -34,33 +34,15 @@ export interface NodeGroup {
    * files the settle step gives it (`PartSource`)
    */
   sources: PartSource[];
-  /** events held by each executor (index into `ParsedBundle.executors`) */
+  /** events held by each executor (index into the bundle's executors) */
   held: Map<number, number>;
   /** events counted at parse, for progress; the node's event ids follow what `prepareNode` counts */
   events: number;
-}
-
-/** The bundle after pass 1: file listings and where each node's events wait. */
-export interface ParsedBundle {
-  /** key of the bundle's events on the threads */
-  token: string;
-  /** the threads holding them (pass 2 must use the same) */
-  executors: Executor[];
-  /** folder for spill files */
-  dir: string;
-  files: AnalysedFile[];
-  /** clock offset by file ord, ms */
+  /** clock offset of the group's files, ms, by file ord (files with none absent) */
   offsets: Record<number, number>;
-  /** nodes by name, then the group of records on no node */
-  groups: NodeGroup[];
-  blocks: Array<string | null>;
-  collector: string | null;
-  aliases: Map<string, string[]>;
-  /** nodes named after the upload (no log, path or option named them) */
-  unnamed: Set<string>;
 }
 
-/** What `storeParsed` / `ingestByNode` wrote. */
+/** What `ingestNodes` (ingest-nodes.ts) wrote. */
 export interface StoredBundle {
   events: number;
   /** of those, events on no node: stored and listed with their file, but on no node's timeline */
@@ -205,9 +187,9 @@ export class BundleStore {
   /**
    * One node: its boots on the thread holding most of its events (the other holders hand theirs
    * over on disk), ids here in call order, then its rows and the findings of its new boots on the
-   * same thread. `offsets`: clock offset by file ord, ms.
+   * same thread.
    */
-  async node(g: NodeGroup, gi: number, offsets: Record<number, number>): Promise<NodeOut> {
+  async node(g: NodeGroup, gi: number): Promise<NodeOut> {
     const { executors, token } = this;
     const x = [...g.held].sort((p, q) => q[1] - p[1] || p[0] - q[0])[0]?.[0] ?? 0;
     const ex = executors[x];
@@ -226,7 +208,7 @@ export class BundleStore {
       };
       const prep: PreparedNode = await ex.call(
         "prepareNode",
-        { token, key, node: g.node, sources: g.sources, spilled, offsets },
+        { token, key, node: g.node, sources: g.sources, spilled, offsets: g.offsets },
         [],
         events(0, STEP_BOOTS, 2 * g.events),
       );
@@ -358,11 +340,3 @@ export class BundleStore {
  * (pipeline.ts `FINISH_STEPS`).
  */
 export const FINISH_POSTINGS = 0.5;
-
-/**
- * The two passes' share of phase `store` for the COPY of the source blocks (the files' text, for
- * the source view, compressed): on PGlite that COPY took about a twentieth of the store step of a
- * one-node bundle of 300,000 lines (1.2 of 23 s); the rest is the nodes' steps, weighted by their
- * events.
- */
-export const BLOCKS_SHARE = 0.1;

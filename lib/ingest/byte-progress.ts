@@ -1,5 +1,5 @@
 /**
- * Byte-weighted progress of one phase of the ingest (unpack, parse, by-node ingest): the items'
+ * Byte-weighted progress of one phase of the ingest (unpack, ingest): the items'
  * bytes, as their threads tell them, rising only.
  */
 /**

@@ -52,7 +52,7 @@ function spillPart(dir: string, p: HeldPart): void {
  * alive) plus `EVENT_OVERHEAD` per event: the object, its fields object and the strings the
  * parsers build (messages and field values unquoted from Go's quoting are new strings, not
  * slices). `EVENT_OVERHEAD` comes from a V8 heap snapshot of parsed events (docs/scaling.md); an
- * estimate below the real size lets the two-pass ingest hold more than its budget.
+ * estimate below the real size lets a thread hold more than its budget.
  */
 export function heldSize(sourceBytes: number, events: number): number {
   return Math.round(sourceBytes + events * EVENT_OVERHEAD);

@@ -1,14 +1,14 @@
 /**
- * The CPU-heavy steps of the streaming ingest (ingest-bundle.ts), run in worker threads
+ * The CPU-heavy steps of the streaming ingest (ingest-nodes.ts), run in worker threads
  * (ingest-pool.ts) or inline, by name (`TASKS`). Every argument and result is structured-clone
  * data.
  *
  * - `unpackTask` (one upload): unpacks it and writes its files to disk.
- * - `parseFileTask` (pass 1, one file: parse-task.ts): the file's events stay on this thread
+ * - `parseFileTask` (one file: parse-task.ts): the file's events stay on this thread
  *   (held-parts.ts), grouped by the node the records name, spilled to disk past a budget.
  * - `dropFiles`, `spillNodes` (held-parts.ts): let go of repeated files' parts; hand a node's
  *   parts to another thread through the disk.
- * - `prepareNode`, `nodeRows` (pass 2, one node: node-task.ts): the node's boots, then its COPY
+ * - `prepareNode`, `nodeRows` (one node: node-task.ts): the node's boots, then its COPY
  *   rows with the database ids the caller chose, and the detectors' findings on new boots.
  * - `recycleRows` (row-stream.ts), `forgetBundle`, `heldState`: buffers and bookkeeping.
  *

@@ -1,5 +1,5 @@
 /**
- * Pass 2 of the streaming ingest for one node, on an ingest thread (ingest-tasks.ts `TASKS`):
+ * The store step of the ingest for one node, on an ingest thread (ingest-tasks.ts `TASKS`):
  * - `prepareNode` gathers the node's events (held here or spilled by other threads: held-parts.ts),
  *   applies the clock offsets, infers error classes and finds the node's boots
  *   (node-boots.ts `analyseNode`); keeps the events until:
@@ -28,7 +28,7 @@ import { RowChunks, type RowSender } from "./row-stream";
 import { PROGRESS_STEP_EVENTS, workSteps } from "./progress";
 import { collectAfterLarge, collectEvery, letGo, type PartSource, takeParts } from "./held-parts";
 
-/** Pass 2 input: one node's events (held here under `sources`, or spilled by other threads). */
+/** The node step's input: one node's events (held here under `sources`, or spilled by other threads). */
 export interface PrepareNodeTask {
   token: string;
   /** key of the prepared node in this thread (for `nodeRows`) */

@@ -1,5 +1,5 @@
 /**
- * Pass 1 of the streaming ingest for one file, on an ingest thread (ingest-tasks.ts `TASKS`):
+ * The parse step of the ingest for one file, on an ingest thread (ingest-tasks.ts `TASKS`):
  * `parseFileTask` reads, redacts, parses and classifies it (analyse-bundle.ts `analyseFile`),
  * keeps its events on this thread grouped by the node the records name (held-parts.ts), spilled
  * past the thread's budget or, for a file too large to hold, streamed to disk as it is parsed.
@@ -61,7 +61,7 @@ export function* blockRowChunks(p: string, fileId: number): Generator<Buffer> {
   }
 }
 
-/** Pass 1 input: one unpacked file (its bytes at `file.dataPath`). */
+/** The parse step's input: one unpacked file (its bytes at `file.dataPath`). */
 export interface ParseFileTask {
   /** the bundle's key in this thread's held events */
   token: string;
@@ -118,7 +118,7 @@ const STREAM_FILE_BYTES = 64 << 20;
 const BYTES_PER_LINE = 400;
 
 /**
- * Pass 1 for one file (see the module comment). Bad input never throws (`analyseFile` lists it
+ * The parse step for one file (see the module comment). Bad input never throws (`analyseFile` lists it
  * with a reason); a failure to write a spill file does. `onBytes`, when given, is told the bytes
  * of the file parsed as the parser goes through its lines (the file's size in proportion to its
  * lines read; progress.ts `workSteps`).
@@ -166,7 +166,7 @@ export function parseFileTask(t: ParseFileTask, onBytes?: (bytes: number) => voi
   }
   const byNode = new Map<string | null, AnalysedEvent[]>();
   for (const e of r.events) {
-    // the archive's top folder is known before parsing; the bundle-wide fallbacks come after pass 1
+    // the archive's top folder is known before parsing; the other files' records are placed by ingest-nodes.ts
     const node = e.node ?? r.file.node ?? t.layout.folderNode ?? null;
     let list = byNode.get(node);
     if (!list) byNode.set(node, (list = []));

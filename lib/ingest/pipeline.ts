@@ -4,19 +4,14 @@
  *
  *   receive      the upload route streams the files to disk (receive.ts), enqueue-bundle.ts makes
  *                the bundle `queued`, the worker claims it (worker.ts); here: its stored uploads
- *   unpack       ingest-bundle.ts `unpackUploads` (lib/bundle/unpack.ts, on the ingest threads)
+ *   unpack       unpack-uploads.ts `unpackUploads` (lib/bundle/unpack.ts, on the ingest threads)
  *   layout       lib/bundle/collectors.ts `describeBundle`: collectors, nodes, copies, noise
- *   parse files  ingest-bundle.ts `parseFiles` (analyse-bundle.ts `analyseFile` on the threads)
- *   settle       ingest-bundle.ts `settleParsed` (settle.ts `settleBundle`: duplicates, node
- *                fallback, clock offsets, once for the whole bundle)
- *   per node     store-nodes.ts `storeParsed` on the threads: boots (`prepareNode`), rows and
- *                detectors (`nodeRows`, detect-boot.ts `detectBoot`)
- *   store        the same call, COPY into one transaction (store-bundle.ts)
+ *   ingest       ingest-nodes.ts `ingestNodes`: the files parsed on the threads (node-parse.ts),
+ *                each node stored once its inputs are final (boots, rows, detectors on a thread,
+ *                COPY into one transaction: bundle-store.ts), the settle step over the whole bundle
+ *                at the end (settle.ts)
  *   finish       bundle-status.ts `setReady` with `bundleCounts` in that transaction, or `setFailed`
  *
- * On PostgreSQL a bundle whose files the layout places on nodes takes the middle steps in one
- * pass, node by node (ingest-bundle.ts `ingestByNode`, which settles the bundle at its end and
- * gives way to the two passes, rolled back, when the settle step decides other than it assumed).
  * Every status write goes through bundle-status.ts; progress through live-status.ts. However the
  * bundle ends, every ingest thread drops what it held for it and its working files go.
  */
@@ -24,16 +19,12 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { describeBundle } from "../bundle/collectors";
 import type { DbHandles } from "../db/connection";
-import type { SqlConn } from "../db/sql";
-import type { AnalysedFile } from "../model/event";
 import { bundleCounts, plainReason, setFailed, setParsing, setReady, setRepeat } from "./bundle-status";
 import { storedOriginal } from "./enqueue-bundle";
-import { RefusedInput, requireReadable } from "./file-reason";
-import { canIngestByNode, ingestByNode, NeedsTwoPasses } from "./by-node";
-import { parseFiles, releaseParsed, settleParsed, unpackUploads } from "./ingest-bundle";
-import type { StoredBundle } from "./bundle-store";
-import { storeParsed } from "./store-nodes";
-import { bundleStarted, forgetEverywhere, ingestExecutors } from "./ingest-pool";
+import { RefusedInput } from "./file-reason";
+import { ingestNodes, type StoreWhen } from "./ingest-nodes";
+import { unpackUploads } from "./unpack-uploads";
+import { bundleStarted, forgetEverywhere } from "./ingest-pool";
 import { endLiveStatus, progressReporter } from "./live-status";
 import { storeRedactionCounts } from "./redact-file";
 import { refreshPlannerStats } from "./store-bundle";
@@ -55,11 +46,10 @@ export interface ProcessResult {
 }
 
 /**
- * Which way a bundle is stored: `auto` as the module comment says; `by-node` takes the one pass
- * whenever the bundle allows it (`canIngestByNode`), PGlite too; `two-pass` never takes it. The
- * app always runs `auto`; the others let tests take each way on each database.
+ * When the nodes are stored (ingest-nodes.ts `StoreWhen`): the app always runs `auto`; the others
+ * let tests take each schedule on each database.
  */
-export type IngestWay = "auto" | "by-node" | "two-pass";
+export type IngestWay = StoreWhen;
 
 /** Where `processBundle` writes what went wrong (the server log: `console`; the CLI quiets it without `--verbose`). */
 export type PipelineLog = Pick<Console, "error" | "warn">;
@@ -99,58 +89,25 @@ export async function processBundle(db: DbHandles, bundleId: string, opts: Proce
     lap("unpackMs");
     const layout = describeBundle(unpacked);
     const ids = { incidentId: bundle.incidentId, bundleId };
-    const spill = path.join(work, "spill");
-    // finish: the counts and `ready`, in the transaction that stored the bundle
-    const finish = async (tx: SqlConn, files: AnalysedFile[], collector: string | null, stored: StoredBundle, how: Record<string, string>) => {
-      // under the ingest lock (store-bundle.ts `lockIngest`): an identical upload stored meanwhile wins
-      const first = await storedOriginal(tx, bundle.incidentId, bundle.sha256, bundleId);
-      if (first) throw new RepeatOf(first);
-      await storeRedactionCounts(tx, bundleId, files, unpacked);
-      await setReady(tx, bundleId, bundleCounts(files, stored, { timings, ...how }), collector);
-      report.progress("finish", FINISH_STEPS.ready);
-      return stored;
-    };
-
-    let stored: StoredBundle | null = null;
-    let twoPassReason: string | null = null;
-    // by node, the whole ingest is one transaction; PGlite has one connection, so every other query
-    // of the app would wait for it: there the two passes, whose transaction is the store step only
-    const byNode = way === "by-node" || (way === "auto" && db.sql.backend === "postgres");
-    if (byNode && canIngestByNode(unpacked, layout, opts)) {
-      const held = { token: bundleId, executors: await ingestExecutors() };
-      try {
-        stored = await db.sql.transaction(async (tx) => {
-          // parse files, per node, store, settle: node by node in one pass
-          const r = await ingestByNode(tx, ids, unpacked, layout, opts, spill, bundleId, report.progress, report.node);
-          lap("ingestMs");
-          return finish(tx, r.files, r.collector, r.stored, { ingestPath: "by-node" });
-        });
-      } catch (e) {
-        if (!(e instanceof NeedsTwoPasses)) throw e;
-        // rolled back: the two passes store the bundle from its files again
-        twoPassReason = e.message;
-        report.resetNodes();
-        await releaseParsed(held);
-        lap("byNodeMs");
-      }
-    }
-    if (!stored) {
-      // parse files
-      const files = await parseFiles(unpacked, layout, opts, spill, bundleId, report.progress);
-      // settle the bundle
-      const parsed = await settleParsed(files, unpacked, layout, opts);
-      lap("parseMs");
-      await report.settled();
-      requireReadable(parsed.files);
-      await report.now("store", 0);
-      const how: Record<string, string> = twoPassReason ? { ingestPath: "two-pass", twoPassReason } : { ingestPath: "two-pass" };
-      stored = await db.sql.transaction(async (tx) => {
-        // per node, then store
-        const r = await storeParsed(tx, ids, parsed, report.progress, report.node);
-        lap("storeMs");
-        return finish(tx, parsed.files, parsed.collector, r, how);
-      });
-    }
+    // ingest, then finish: the counts and `ready`, in the transaction that stored the bundle
+    const stored = await ingestNodes(
+      db.sql,
+      ids,
+      unpacked,
+      layout,
+      opts,
+      { dir: path.join(work, "spill"), token: bundleId, when: way, progress: report.progress, onNode: report.node },
+      async (tx, files, collector, r, how) => {
+        lap("ingestMs");
+        // under the ingest lock (store-bundle.ts `lockIngest`): an identical upload stored meanwhile wins
+        const first = await storedOriginal(tx, bundle.incidentId, bundle.sha256, bundleId);
+        if (first) throw new RepeatOf(first);
+        await storeRedactionCounts(tx, bundleId, files, unpacked);
+        await setReady(tx, bundleId, bundleCounts(files, r, { timings, ...how }), collector);
+        report.progress("finish", FINISH_STEPS.ready);
+        return r;
+      },
+    );
     const { events, findings, failures } = stored;
     if (failures.length) log.warn(`bundle ${bundleId}: detectors failed: ${failures.join("; ")}`);
     // after the commit: these log a failure and never fail the stored bundle; the live status

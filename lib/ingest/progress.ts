@@ -4,13 +4,13 @@
  * which a running task tells how far it is: by units of work (bytes read, events handled), so a
  * phase's fraction is the share of its work done.
  *
- * A bundle runs `queued`, `unpack`, then either `ingest` (by node: parse and store in one pass)
- * or `parse` and `store` (the two passes), then `detect` (the detectors on the boots the incident
- * already had) and `finish` (the search index, the counts, the commit), and ends `done`.
+ * A bundle runs `queued`, `unpack`, `ingest` (parse and store: ingest-nodes.ts), then `detect`
+ * (the detectors on the boots the incident already had) and `finish` (the search index, the
+ * counts, the commit), and ends `done`. `parse` is the in-memory reference's (the paste preview).
  */
 
 /** Every phase a bundle's row or live status can name, in the order a run goes through them. */
-export const INGEST_PHASES = ["queued", "unpack", "parse", "ingest", "store", "detect", "finish", "done"] as const;
+export const INGEST_PHASES = ["queued", "unpack", "parse", "ingest", "detect", "finish", "done"] as const;
 
 export type IngestPhase = (typeof INGEST_PHASES)[number];
 
@@ -20,7 +20,6 @@ export const PHASE_LABELS: Record<IngestPhase, string> = {
   unpack: "unpacking",
   parse: "parsing lines",
   ingest: "parsing and storing events",
-  store: "storing events",
   detect: "running detectors",
   finish: "finishing",
   done: "done",

@@ -168,7 +168,7 @@ export function inlineRowPair(window = ROWS_IN_FLIGHT): { sender: RowSender; rec
 /**
  * Bytes per chunk of rows. Rows are written straight into these (off the V8 heap), so formatting
  * a node leaves no long-lived strings for the young-generation GC to copy: holding a chunk's rows
- * as one growing string made scavenges the largest cost of pass 2.
+ * as one growing string made scavenges the largest cost of a node's store step.
  */
 export const CHUNK_BYTES = 4 << 20;
 

@@ -1,6 +1,7 @@
 /**
- * The pipeline's settle step: what needs every file of the bundle parsed, decided once, the same
- * way for every way of running the ingest (the two passes, by node, the in-memory reference):
+ * The pipeline's settle step: the rules that take more than one file, the same for the ingest
+ * (ingest-nodes.ts, which decides each as soon as its inputs are parsed and checks the whole
+ * bundle against `settleBundle` at its end) and the in-memory reference:
  *
  * 1. duplicates: a file whose content repeats an earlier one in its scope (`duplicateScopes`) is
  *    listed as a duplicate and its events let go;
@@ -9,8 +10,9 @@
  *    only node, or a node named after the upload (`placeUnplaced`); files with records and no
  *    node get the same;
  * 3. clock offsets: per file, given (`skew` option) or estimated for Kubernetes events files
- *    against the node logs' failures (lib/normalise/clock-skew.ts); the files' first and last
- *    times are shifted here, their events by the caller (they may live on other threads).
+ *    against the failures of the node logs on the same node, or of every node for a file on none
+ *    (`offsetScopes`, lib/normalise/clock-skew.ts); the files' first and last times are shifted
+ *    here, their events by the caller (they may live on other threads).
  */
 import type { BundleLayout } from "../bundle/collectors";
 import { K8S_EVENTS_FILE } from "../bundle/collectors";
@@ -49,13 +51,50 @@ export function settleBundle<R extends SettleInput>(
 ): SettledBundle {
   settleDuplicates(results, unpacked, duplicateScopes(unpacked, layout, opts), of.drop);
   const files = results.map((r) => r.file);
-  const fileNodes = results.map((r) => new Set([...of.recordNodes(r)].filter((n): n is string => !!n)));
-  const named = new Set([...fileNodes.flatMap((s) => [...s]), ...files.map((f) => f.node)].filter((n): n is string => !!n));
-  const place = placeUnplaced(placeInputs(unpacked, layout, files, fileNodes), named, opts);
-  for (const f of files) if (!f.node && f.status === "read" && f.counts.records > 0) f.node = place.nodeOf(f.ord);
-  const { offsets } = clockOffsets(files, of.skewInputs(files), opts.skew ?? null);
+  const place = placeRecords(
+    unpacked,
+    layout,
+    opts,
+    files,
+    results.map((r) => of.recordNodes(r)),
+  );
+  const { offsets } = clockOffsets(files, of.skewInputs(files), opts.skew ?? null, {}, offsetScopes(layout, opts));
   for (const [i, off] of offsets) shiftFile(files[i], off);
   return { files, nodeOf: place.nodeOf, unnamed: place.unnamed, offsets };
+}
+
+/**
+ * Step 2 of the settle step (see the module comment) on `files` by ord, in place: files with
+ * records and no node get the node `nodeOf` gives. `recordNodes[ord]`: the nodes the kept records
+ * of file `ord` name. The nodes named are those records and files name plus every node the layout
+ * (or the `node` option) puts a file on, read or not: so the files a path places add nothing a
+ * reader of their path does not know, and the placement of every other file's records is final
+ * once those files alone are parsed (lib/ingest/ingest-nodes.ts places them before the nodes).
+ */
+export function placeRecords(
+  unpacked: readonly UnpackedFile[],
+  layout: BundleLayout,
+  opts: IngestOptions,
+  files: AnalysedFile[],
+  recordNodes: ReadonlyArray<Iterable<string | null>>,
+): { nodeOf: (ord: number) => string | null; unnamed: Set<string> } {
+  const fileNodes = recordNodes.map((ns) => new Set([...ns].filter((n): n is string => !!n)));
+  const named = new Set(
+    [...fileNodes.flatMap((s) => [...s]), ...files.map((f) => f.node), ...layout.files.map((l) => opts.node || l.node)].filter((n): n is string => !!n),
+  );
+  const place = placeUnplaced(placeInputs(unpacked, layout, files, fileNodes), named, opts);
+  for (const f of files) if (!f.node && f.status === "read" && f.counts.records > 0) f.node = place.nodeOf(f.ord);
+  return place;
+}
+
+/**
+ * Per file, whose node-log failures its clock offset is estimated against (clock-skew.ts
+ * `clockOffsets`): a file the layout (or the `node` option) puts on a node is on that node's
+ * timeline, so it is aligned to that node's clock; a file on no node (a cluster's events) to
+ * every node's.
+ */
+export function offsetScopes(layout: BundleLayout, opts: IngestOptions): Array<string | null> {
+  return layout.files.map((l) => opts.node || l.node || null);
 }
 
 /**

@@ -27,7 +27,7 @@ const base: AnalysedEvent = {
 };
 
 describe("spill lines", () => {
-  it("keep one event per line and give back what pass 2 reads", () => {
+  it("keep one event per line and give back what a node's store step reads", () => {
     const line = encodeEvent(base);
     expect(line.endsWith("\n")).toBe(true);
     expect(line.slice(0, -1)).not.toContain("\n");

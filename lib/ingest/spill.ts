@@ -1,14 +1,14 @@
 /**
- * The on-disk form of analysed events between the two halves of the streaming ingest
- * (ingest-bundle.ts), for events a thread cannot keep in memory: pass 1 writes a file's events
- * for one node, one line each; pass 2 reads one node's lines back to find its boots and writes
- * them to PostgreSQL.
+ * The on-disk form of analysed events between a file's parse and its node's store step
+ * (ingest-nodes.ts), for events a thread cannot keep in memory: the parse writes a file's events
+ * for one node, one line each; the node's step reads its lines back to find its boots and
+ * formats its rows.
  *
  * One line per event (LF-terminated, UTF-8):
  *
  *   <head: JSON array>\t<tail: COPY text>
  *
- * - head: what pass 2 still computes with (time, boot inputs, error class, fields) and, for
+ * - head: what the node's step still computes with (time, boot inputs, error class, fields) and, for
  *   events the detectors read (kind other than `log`, and the `log` lines a rule may take:
  *   rule-files.ts `detectorWants`), what they read;
  * - tail: the `Event` columns that no later step changes, already escaped for PostgreSQL's COPY

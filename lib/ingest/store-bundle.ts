@@ -1,5 +1,5 @@
 /**
- * The database half of ingest (ingest-bundle.ts runs it inside one transaction, so a bundle's
+ * The database half of ingest (ingest-nodes.ts runs it inside one transaction, so a bundle's
  * data is either all there or not at all): nodes, files, source blocks,
  * boots and findings, and the id blocks that let rows be formatted away from the database.
  *

@@ -189,18 +189,30 @@ export function skewInputOf(kind: string, events: Iterable<Pick<AnalysedEvent, "
 
 /**
  * The clock offset of each file (ms, by index into `files`; files without one are absent): for
- * every Kubernetes events file the estimate against the node-log failures of all `inputs`, unless
- * `skew` gives one (for any file). Returns the estimates per file path too (for notes and tests).
+ * every Kubernetes events file the estimate against the node-log failures of the `inputs` in its
+ * scope, unless `skew` gives one (for any file). `scopes[i]`: the node file `i` is on (its
+ * estimate takes the failures of the files on that node only), or null (every file's; the
+ * default for all). Returns the estimates per file path too (for notes and tests).
  */
 export function clockOffsets(
   files: ReadonlyArray<Pick<AnalysedFile, "path" | "kind">>,
   inputs: ReadonlyArray<SkewInput | null>,
   skew: SkewOption | null,
   params: Partial<SkewParams> = {},
+  scopes: ReadonlyArray<string | null> = [],
 ): { offsets: Map<number, number>; estimates: Map<string, SkewEstimate | null> } {
   const estimates = new Map<string, SkewEstimate | null>();
   const offsets = new Map<number, number>();
-  const spans = failureSpans(inputs.flatMap((x, i) => (x && files[i].kind !== "k8s-events" ? x.failures : [])));
+  const spansOf = new Map<string | null, ReturnType<typeof failureSpans>>();
+  const spans = (scope: string | null) => {
+    let s = spansOf.get(scope);
+    if (!s) {
+      const mine = (i: number) => scope === null || (scopes[i] ?? null) === scope;
+      s = failureSpans(inputs.flatMap((x, i) => (x && files[i].kind !== "k8s-events" && mine(i) ? x.failures : [])));
+      spansOf.set(scope, s);
+    }
+    return s;
+  };
   files.forEach((f, i) => {
     const u = userOffset(skew, f);
     if (u !== undefined) {
@@ -208,7 +220,7 @@ export function clockOffsets(
       return;
     }
     if (f.kind !== "k8s-events") return;
-    const est = estimateFromSpans(spans, inputs[i]?.events ?? [], params);
+    const est = estimateFromSpans(spans(scopes[i] ?? null), inputs[i]?.events ?? [], params);
     estimates.set(f.path, est);
     if (est?.usable) offsets.set(i, -est.skewMs);
   });

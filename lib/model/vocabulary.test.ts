@@ -7,7 +7,8 @@ import { laneOf } from "../normalise/classify";
 import { componentFor } from "../parse/helpers/component";
 import { klogComponentFromPath, KLOG_WRITERS } from "../parse/klog";
 import { COMPONENTS, componentFromPath, componentSpec, FILE_KIND_COMPONENTS } from "./components";
-import { EVENT_KIND_NAMES, EVENT_KINDS, FAILURE_KINDS, MILESTONES, reachesDetectors, WINDOW_CLOSING_KINDS } from "./event-kinds";
+import { detectorFields } from "./boot-event";
+import { EVENT_KIND_NAMES, EVENT_KINDS, FAILURE_KINDS, KINDS_WITH_FIELDS, MILESTONES, reachesDetectors, WINDOW_CLOSING_KINDS } from "./event-kinds";
 import { LANES } from "./lanes";
 import { ZRuleMatch } from "../detect/rules/schema";
 
@@ -110,8 +111,13 @@ describe("event-kind table", () => {
     expect([...WINDOW_CLOSING_KINDS].every((k) => MILESTONES.some((m) => m.kind === k))).toBe(true);
   });
 
-  it("the detectors receive every kind but `log`, and no kind the table lacks", () => {
+  it("the detectors receive every kind but `log`, and no kind the table lacks; the fields of the config writes only", () => {
     expect(EVENT_KIND_NAMES.filter((k) => !reachesDetectors(k))).toEqual(["log"]);
+    expect([...KINDS_WITH_FIELDS]).toEqual(["cni.config.written", "cni.config.removed"]);
+    expect(detectorFields("cni.config.written", { destination: "/etc/cni/net.d/05-cilium.conflist", n: 1 })).toEqual({
+      destination: "/etc/cni/net.d/05-cilium.conflist",
+    });
+    expect(detectorFields("image.pull.failed", { image: "x" })).toBeNull();
     expect(reachesDetectors("image.pull.slow")).toBe(false);
   });
 

@@ -570,6 +570,80 @@ describe("collector layouts through the pipeline", () => {
     expect(boots(r, "talos-worker-1").map((b) => [b.start, b.detectedBy])).toEqual([["2025-05-19T04:19:31.000Z", "kernel-start"]]);
   });
 
+  it("kubectl cluster-info dump (tar.gz): a pod's logs on the node pods.json names, kubectl's markers skipped, resource lists skipped", async () => {
+    const d = "cluster-state";
+    const mtimeMs = Date.parse("2025-05-19T04:40:00Z");
+    const pod = "kindnet-x7k2p";
+    const json = (v: unknown) => `${JSON.stringify(v, null, 4)}\n`;
+    const tgz = buildTarGz([
+      {
+        path: `${d}/nodes.json`,
+        mtimeMs,
+        content: json({ kind: "NodeList", apiVersion: "v1", metadata: { resourceVersion: "48213" }, items: [{ metadata: { name: "kind-worker" } }] }),
+      },
+      {
+        path: `${d}/kube-system/pods.json`,
+        mtimeMs,
+        content: json({
+          kind: "PodList",
+          apiVersion: "v1",
+          metadata: {},
+          items: [{ metadata: { name: pod, namespace: "kube-system" }, spec: { nodeName: "kind-worker" } }],
+        }),
+      },
+      { path: `${d}/kube-system/services.json`, mtimeMs, content: json({ kind: "ServiceList", apiVersion: "v1", metadata: {}, items: [] }) },
+      {
+        path: `${d}/kube-system/events.json`,
+        mtimeMs,
+        content: json({
+          kind: "EventList",
+          apiVersion: "v1",
+          metadata: {},
+          items: [
+            {
+              metadata: { name: "kind-worker.1840c2f1a3b4c5d6", namespace: "default" },
+              involvedObject: { kind: "Node", name: "kind-worker" },
+              reason: "NodeNotReady",
+              message: "Node kind-worker status is now: NodeNotReady",
+              source: { component: "node-controller" },
+              firstTimestamp: "2025-05-19T04:19:20Z",
+              lastTimestamp: "2025-05-19T04:19:20Z",
+              count: 1,
+              type: "Normal",
+            },
+          ],
+        }),
+      },
+      {
+        path: `${d}/kube-system/${pod}/logs.txt`,
+        mtimeMs,
+        content: [
+          `==== START logs for container kindnet-cni of pod kube-system/${pod} ====`,
+          "I0519 04:19:52.123456       1 main.go:148] setting mtu 1500 for CNI",
+          'I0519 04:19:55.000001       1 main.go:118] Failed to get nodes, retrying after error: Get "https://10.96.0.1:443/api/v1/nodes": dial tcp 10.96.0.1:443: connect: connection refused',
+          "I0519 04:20:02.130000       1 main.go:223] Handling node with IPs: map[172.18.0.3:{}]",
+          `==== END logs for container kindnet-cni of pod kube-system/${pod} ====`,
+        ].join("\n"),
+      },
+    ]);
+    const r = await ingest([{ name: "cluster-state.tar.gz", data: tgz }]);
+    expectAccounting(r);
+    expect(r.bundles[0].collector).toBe("kubectl-cluster-info-dump");
+    expect(r.nodes.map((n) => n.name)).toEqual(["kind-worker"]);
+    const f = byPath(r);
+    expect(f[`${d}/kube-system/${pod}/logs.txt`]).toMatchObject({
+      format: "klog",
+      kind: "kindnet",
+      node: "kind-worker",
+      records: 3,
+      skipped: 2,
+      skippedByReason: { "collector-marker": 2 },
+    });
+    expect(f[`${d}/kube-system/events.json`]).toMatchObject({ format: "k8s-events-json", records: 1 });
+    for (const p of [`${d}/nodes.json`, `${d}/kube-system/pods.json`, `${d}/kube-system/services.json`])
+      expect(f[p], p).toMatchObject({ status: "skipped", reason: "collector-state" });
+  });
+
   it("hand-made zip of journalctl output: nodes from the hostname column, journalctl warnings skipped", async () => {
     const zip = buildZip([
       {

@@ -1,19 +1,20 @@
 /**
  * What was checked on each node boot and found, for boots with no finding: a healthy boot says
  * so in numbers (no sandbox failure window, failed sandbox attempts 0, the milestones seen with
- * their T+ times) instead of an empty list. One query for the failure counts and one for the
+ * their T+ times) instead of an empty list. One query for the failure counts (the kinds
+ * lib/model/event-kinds.ts marks `failure`) and one for the
  * milestones (the first event of each kind of lib/model/event-kinds.ts `MILESTONES` per boot).
  */
 import type { DbHandles } from "../db/connection";
 import { DETECTORS } from "../detect/index";
-import { MILESTONES } from "../model/event-kinds";
+import { FAILURE_KINDS, MILESTONES } from "../model/event-kinds";
 
 /** One boot's checks: counts of failure lines by kind and the milestones seen (UTC ms). */
 export interface TBootCheck {
   bootId: number;
   /** failed sandbox creation lines (`sandbox.create.failed`) */
   failedCreations: number;
-  /** other failure lines: failed stops, CNI ADD/DEL failures, network not ready, runtime unhealthy */
+  /** other failure lines: every other kind the kind table marks a failure (failed stops, CNI ADD/DEL failures, network not ready, runtime unhealthy, failed image pulls) */
   otherFailures: number;
   milestones: Array<{ label: string; ts: number }>;
 }
@@ -29,7 +30,7 @@ export async function getBootChecks(db: DbHandles, incidentId: string): Promise<
       `SELECT "bootId", kind, count(*)::text AS n FROM "Event"
        WHERE "incidentId" = $1 AND "bootId" IS NOT NULL AND kind = ANY($2::text[])
        GROUP BY "bootId", kind`,
-      [incidentId, ["sandbox.create.failed", "sandbox.stop.failed", "cni.add.failed", "cni.del.failed", "network.not-ready", "runtime.unhealthy"]],
+      [incidentId, [...FAILURE_KINDS]],
     ),
     db.sql.query<{ bootId: number; kind: string; ts: number }>(
       `SELECT DISTINCT ON ("bootId", kind) "bootId", kind, (extract(epoch FROM ts) * 1000)::float8 AS ts FROM "Event"

@@ -4,6 +4,7 @@
  */
 import type { BootEvent } from "../detect/types";
 import type { AnalysedEvent } from "./event";
+import { KINDS_WITH_FIELDS } from "./event-kinds";
 
 /** The Kubernetes event extras detectors read (`BootEvent.k8s`), from the stored `fields.k8s`. */
 export function k8sOfEvent(k: NonNullable<BootEvent["k8s"]>): NonNullable<BootEvent["k8s"]> {
@@ -14,10 +15,7 @@ export function k8sOfEvent(k: NonNullable<BootEvent["k8s"]>): NonNullable<BootEv
   return out;
 }
 
-/** Kinds whose parsed fields detectors read: a CNI config write's path may be an attribute (Cilium's slog `destination`). */
-export const KINDS_WITH_FIELDS: ReadonlySet<string> = new Set(["cni.config.written", "cni.config.removed"]);
-
-/** The string-valued fields of a stored or analysed event, for `KINDS_WITH_FIELDS` (null otherwise or when none). */
+/** The string-valued fields of a stored or analysed event of a kind the kind table gives `detectorFields` (null otherwise or when none). */
 export function detectorFields(kind: string, fields: Record<string, unknown> | null | undefined): Record<string, string> | null {
   if (!fields || !KINDS_WITH_FIELDS.has(kind)) return null;
   let out: Record<string, string> | null = null;
@@ -28,7 +26,7 @@ export function detectorFields(kind: string, fields: Record<string, unknown> | n
   return out;
 }
 
-/** What detectors see of an analysed event (`k8s`, and the fields of `KINDS_WITH_FIELDS` only). */
+/** What detectors see of an analysed event (`k8s`, and the fields of the kinds with `detectorFields` only). */
 export function toBootEvent(e: AnalysedEvent, id: number, fileId: number): BootEvent {
   const k8s = e.fields?.k8s as NonNullable<BootEvent["k8s"]> | undefined;
   return {

@@ -5,8 +5,9 @@
  * kind. Data only, and the one place a component is declared: the classifier's lanes
  * (lib/normalise/classify.ts), the parsers' path rules and the file kinds read this table.
  *
- * Adding a program (a CNI plugin that writes klog, say): one entry here; then, if a format must
- * tell its lines by path, its name in that format's list of writers.
+ * Adding a program (a CNI plugin that writes klog, say): one entry here, its container name among
+ * the aliases when that differs; then, if a format must tell its lines by path, its name in that
+ * format's list of writers (klog's `KLOG_WRITERS`, lib/parse/klog.ts).
  */
 import type { Lane } from "./lanes";
 
@@ -15,7 +16,10 @@ export interface ComponentSpec {
   /** the name stored on events (`Event.component`) */
   name: string;
   lane: Lane;
-  /** other names of the same program in logs (looked up, never stored instead of the name) */
+  /**
+   * other names of the same program in logs: syslog identifiers, binary, container and pod names.
+   * A line written under one (a journal identifier, a CRI log's container) is stored as `name`.
+   */
   aliases?: readonly string[];
   /** name prefixes that mean this program (`calico-felix` → `cni-calico`) */
   prefixes?: readonly string[];
@@ -50,29 +54,38 @@ export const COMPONENTS: readonly ComponentSpec[] = [
   { name: "containerd", lane: "runtime", path: /containerd/, fileKind: true },
   { name: "crio", lane: "runtime", aliases: ["cri-o"], path: /crio|cri-o/, fileKind: true },
   { name: "docker", lane: "runtime", aliases: ["dockerd"], path: /docker/ },
-  { name: "kata", lane: "runtime", path: /kata/ },
+  { name: "kata", lane: "runtime", aliases: ["kata-runtime", "kata-agent", "containerd-shim-kata-v2"], path: /kata/ },
   // the kernel and the init system
   { name: "kernel", lane: "kernel", aliases: ["dmesg", "journal"], fileKind: true },
-  { name: "systemd", lane: "kernel", prefixes: ["systemd-"] },
+  { name: "systemd", lane: "kernel", aliases: ["init"], prefixes: ["systemd-"] },
   // CNI plugins and their node agents
   { name: "calico-node", lane: "cni-agent" },
-  { name: "cni-calico", lane: "cni-plugin", prefixes: ["calico"], path: /calico/, fileKind: true, agentText: CALICO_AGENT_TEXT },
+  {
+    name: "cni-calico",
+    lane: "cni-plugin",
+    aliases: ["calico", "calico-ipam"],
+    prefixes: ["calico"],
+    path: /calico/,
+    fileKind: true,
+    agentText: CALICO_AGENT_TEXT,
+  },
   { name: "istio-cni", lane: "cni-agent", aliases: ["istio"], path: /istio/, fileKind: true },
   { name: "ztunnel", lane: "cni-agent", fileKind: true },
   { name: "cilium", lane: "cni-agent", aliases: ["cilium-agent"], path: /cilium/, fileKind: true },
   { name: "cilium-cni", lane: "cni-plugin" },
-  { name: "flannel", lane: "cni-agent", aliases: ["flanneld"], path: /flannel/, fileKind: true },
-  { name: "aws-vpc-cni", lane: "cni-agent", aliases: ["aws-node", "ipamd"], path: /aws-routed-eni|ipamd|aws-node|aws-cni/, fileKind: true },
+  { name: "flannel", lane: "cni-agent", aliases: ["flanneld", "kube-flannel"], path: /flannel/, fileKind: true },
+  { name: "aws-vpc-cni", lane: "cni-agent", aliases: ["aws-node", "aws-k8s-agent", "ipamd"], path: /aws-routed-eni|ipamd|aws-node|aws-cni/, fileKind: true },
   { name: "aws-cni", lane: "cni-plugin" },
   { name: "azure-cni", lane: "cni-plugin", fileKind: true },
   { name: "kube-ovn", lane: "cni-agent", path: /kube-ovn/ },
-  { name: "ovn", lane: "cni-agent", path: /ovn/, fileKind: true },
-  { name: "ovs", lane: "cni-agent", fileKind: true },
-  { name: "weave", lane: "cni-agent" },
+  { name: "ovn", lane: "cni-agent", aliases: ["ovn-controller", "ovn-northd"], path: /ovn/, fileKind: true },
+  { name: "ovs", lane: "cni-agent", aliases: ["ovs-vswitchd", "ovsdb-server"], fileKind: true },
+  { name: "weave", lane: "cni-agent", aliases: ["weave-npc"] },
   { name: "linkerd-cni", lane: "cni-agent", path: /linkerd/, fileKind: true },
   { name: "antrea", lane: "cni-agent", path: /antrea/, fileKind: true },
   { name: "kube-router", lane: "cni-agent", path: /kube-router/, fileKind: true },
-  { name: "multus", lane: "cni-plugin", path: /multus/, fileKind: true },
+  { name: "kindnet", lane: "cni-agent", aliases: ["kindnetd", "kindnet-cni"], path: /kindnet/, fileKind: true },
+  { name: "multus", lane: "cni-plugin", aliases: ["kube-multus"], path: /multus/, fileKind: true },
   // any other CNI plugin binary (`cni-bridge`, `cni:portmap`)
   { name: "cni", lane: "cni-plugin", prefixes: ["cni-", "cni:"] },
   // programs with lines of their own but no lane of their own
@@ -84,6 +97,11 @@ export const COMPONENTS: readonly ComponentSpec[] = [
 const BY_NAME = new Map<string, ComponentSpec>();
 for (const c of COMPONENTS) for (const n of [c.name, ...(c.aliases ?? [])]) BY_NAME.set(n, c);
 const WITH_PREFIX = COMPONENTS.filter((c) => c.prefixes);
+
+/** The entry whose name or alias is exactly `name` (lower-cased), or null: no prefixes. */
+export function componentNamed(name: string | null | undefined): ComponentSpec | null {
+  return name ? (BY_NAME.get(name.toLowerCase()) ?? null) : null;
+}
 
 /** The entry a component or syslog identifier names (its name, an alias or a prefix), or null. */
 export function componentSpec(name: string | null | undefined): ComponentSpec | null {

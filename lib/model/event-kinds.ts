@@ -1,9 +1,10 @@
 /**
  * The event-kind vocabulary: every kind classification gives a record (lib/normalise/classify.ts),
  * with what it means, whether it reports a failure, whether it is a boot milestone (and its
- * label on the timeline), whether it closes a sandbox failure window, and whether the coded
- * detectors receive it. Data only, the one place a kind is declared: the `EventKind` type, the
- * failure and milestone lists, the detectors' input and the rule files' `kinds` read this table.
+ * label on the timeline), whether it closes a sandbox failure window, whether the coded
+ * detectors receive it and its parsed fields. Data only, the one place a kind is declared: the
+ * `EventKind` type, the failure and milestone lists (and the boot checks' failure counts), the
+ * detectors' input and fields, and the rule files' `kinds` read this table.
  *
  * Adding a kind (an image-pull failure a detector needs, say): one entry here, the classification
  * rule that gives it, and the detector that reads it.
@@ -20,6 +21,11 @@ export interface EventKindSpec {
   closesWindow?: true;
   /** false: the coded detectors do not receive it (only the rules that ask for it do) */
   detectors?: false;
+  /**
+   * the detectors receive its parsed fields (`BootEvent.fields`, string values only; other kinds'
+   * are null): a CNI config write's path may be an attribute (Cilium's slog `destination`)
+   */
+  detectorFields?: true;
 }
 
 /** The table, in the order of a boot's life (milestones are listed in this order). */
@@ -27,8 +33,9 @@ export const EVENT_KINDS = {
   "kernel.start": { about: "the kernel's `Linux version` banner", milestone: "kernel start" },
   "runtime.started": { about: "containerd or CRI-O started", milestone: "runtime up", closesWindow: true },
   "kubelet.started": { about: "the kubelet started", milestone: "kubelet up", closesWindow: true },
-  "cni.config.written": { about: "a CNI conflist written or created", milestone: "CNI config written", closesWindow: true },
-  "cni.config.removed": { about: "a CNI conflist removed" },
+  // a write's path may be an attribute (Cilium's slog `destination`)
+  "cni.config.written": { about: "a CNI conflist written or created", milestone: "CNI config written", closesWindow: true, detectorFields: true },
+  "cni.config.removed": { about: "a CNI conflist removed", detectorFields: true },
   "cni.ready": { about: "the CNI agent ready: nodename or subnet file written, network ready", milestone: "CNI ready", closesWindow: true },
   "network.not-ready": { about: "the kubelet's `Container runtime network not ready`", failure: true },
   "sandbox.create.start": { about: "RunPodSandbox called (or the CNI plugin's own request for a pod's network)" },
@@ -66,6 +73,9 @@ export const MILESTONES: ReadonlyArray<{ kind: EventKind; label: string }> = EVE
 
 /** Kinds that close a sandbox failure window. */
 export const WINDOW_CLOSING_KINDS: ReadonlySet<string> = new Set(EVENT_KIND_NAMES.filter((k) => spec(k)?.closesWindow));
+
+/** Kinds whose parsed fields the detectors receive. */
+export const KINDS_WITH_FIELDS: ReadonlySet<string> = new Set(EVENT_KIND_NAMES.filter((k) => spec(k)?.detectorFields));
 
 /** True when the coded detectors receive events of `kind` (unknown kinds: no). */
 export function reachesDetectors(kind: string): boolean {

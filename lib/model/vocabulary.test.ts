@@ -4,9 +4,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { laneOf } from "../normalise/classify";
+import { componentFor } from "../parse/helpers/component";
 import { klogComponentFromPath, KLOG_WRITERS } from "../parse/klog";
 import { COMPONENTS, componentFromPath, componentSpec, FILE_KIND_COMPONENTS } from "./components";
-import { EVENT_KIND_NAMES, EVENT_KINDS, FAILURE_KINDS, MILESTONES, reachesDetectors, WINDOW_CLOSING_KINDS } from "./event-kinds";
+import { detectorFields } from "./boot-event";
+import { EVENT_KIND_NAMES, EVENT_KINDS, FAILURE_KINDS, KINDS_WITH_FIELDS, MILESTONES, reachesDetectors, WINDOW_CLOSING_KINDS } from "./event-kinds";
 import { LANES } from "./lanes";
 import { ZRuleMatch } from "../detect/rules/schema";
 
@@ -59,15 +61,27 @@ describe("component table", () => {
     expect(componentFromPath("/var/log/aws-routed-eni/ipamd.log", ["aws-vpc-cni"])).toBe("aws-vpc-cni");
     expect(componentFromPath("node1/kube-proxy.log", KLOG_WRITERS)).toBe("kube-proxy");
     expect(componentFromPath("node1/kubeproxy.log", KLOG_WRITERS)).toBe("kube-proxy");
+    expect(componentFromPath("/var/log/pods/kube-system_kindnet-x7k2p_5c1f0d2e/kindnet-cni/0.log", KLOG_WRITERS)).toBe("kindnet");
     expect(componentFromPath("node1/messages", KLOG_WRITERS)).toBeNull();
     expect(klogComponentFromPath(undefined)).toBe("kubelet");
     expect(() => componentFromPath("x", ["weave"])).toThrow(/no path hint/);
+  });
+
+  it("a line written under a name or an alias (a journal identifier, a CRI container) is stored as the entry's name", () => {
+    // the identifiers whose lines are another entry's, and a supervisor whose own lines keep its name
+    const other: Record<string, string> = { "calico-node": "cni-calico", "cilium-cni": "cilium", kubelite: "kubelite" };
+    for (const c of COMPONENTS) for (const n of [c.name, ...(c.aliases ?? [])]) expect(componentFor(n, null), n).toBe(other[n] ?? c.name);
+    expect(componentFor("kindnet-cni", null)).toBe("kindnet");
+    expect(componentFor("Kube-Flannel", null)).toBe("flannel");
+    expect(componentFor("install-cni", null)).toBe("install-cni");
+    expect(componentFor("cni-bridge", null)).toBe("cni-bridge");
   });
 
   it("the names of the table are the ones looked up", () => {
     expect(componentSpec("CRI-O")?.name).toBe("crio");
     expect(componentSpec("flanneld")?.name).toBe("flannel");
     expect(componentSpec("")).toBeNull();
+    expect(componentSpec("kindnetd")?.lane).toBe("cni-agent");
     expect(FILE_KIND_COMPONENTS.has("kube-router")).toBe(true);
     expect(FILE_KIND_COMPONENTS.has("crictl")).toBe(false);
   });
@@ -97,8 +111,13 @@ describe("event-kind table", () => {
     expect([...WINDOW_CLOSING_KINDS].every((k) => MILESTONES.some((m) => m.kind === k))).toBe(true);
   });
 
-  it("the detectors receive every kind but `log`, and no kind the table lacks", () => {
+  it("the detectors receive every kind but `log`, and no kind the table lacks; the fields of the config writes only", () => {
     expect(EVENT_KIND_NAMES.filter((k) => !reachesDetectors(k))).toEqual(["log"]);
+    expect([...KINDS_WITH_FIELDS]).toEqual(["cni.config.written", "cni.config.removed"]);
+    expect(detectorFields("cni.config.written", { destination: "/etc/cni/net.d/05-cilium.conflist", n: 1 })).toEqual({
+      destination: "/etc/cni/net.d/05-cilium.conflist",
+    });
+    expect(detectorFields("image.pull.failed", { image: "x" })).toBeNull();
     expect(reachesDetectors("image.pull.slow")).toBe(false);
   });
 

@@ -217,6 +217,32 @@ describe("klog of programs other than the kubelet", () => {
     expect(f.records.map((r) => r.component)).toEqual(["kubelet", "kubelet"]);
   });
 
+  // kindnetd (kubernetes-sigs/kind `images/kindnetd`), the CNI daemon of kind clusters: its start and its node loop
+  const kindnet = [
+    "I1203 10:01:02.123456       1 main.go:148] setting mtu 1500 for CNI",
+    "I1203 10:01:02.124010       1 main.go:182] noMask IPv4 subnets: [10.244.0.0/16]",
+    'I1203 10:01:05.000001       1 main.go:118] Failed to get nodes, retrying after error: Get "https://10.96.0.1:443/api/v1/nodes": dial tcp 10.96.0.1:443: i/o timeout',
+    "I1203 10:01:12.130000       1 main.go:223] Handling node with IPs: map[172.18.0.3:{}]",
+    "I1203 10:01:12.130100       1 main.go:250] Node kind-worker2 has CIDR [10.244.2.0/24]",
+  ];
+
+  it("kindnet's CRI pod log (as `kind export logs` copies it): the container name `kindnet-cni` is stored as kindnet", () => {
+    const text = kindnet.map((l, i) => `2024-12-03T10:01:1${i}.200000000Z stderr F ${l}`).join("\n");
+    const f = parseFile("kind-worker/pods/kube-system_kindnet-x7k2p_5c1f0d2e-7a4b-4c8e-9f10-2b3c4d5e6f70/kindnet-cni/0.log", text);
+    expect(f.format).toBe("cri-log");
+    expect(f.counts).toMatchObject({ lines: 5, records: 5 });
+    expect(f.records.map((r) => r.component)).toEqual(Array(5).fill("kindnet"));
+    expect(f.records[0].ident).toBe("kindnet-cni");
+    expect(iso(f.records[2])).toBe("2024-12-03T10:01:05.000Z");
+  });
+
+  it("a klog file named after kindnet is its own, not the kubelet's", () => {
+    const f = parseFile("kube-system/kindnet-x7k2p/logs.txt", kindnet.join("\n"), { year: 2024 });
+    expect(f.format).toBe("klog");
+    expect(f.kind).toBe("kindnet");
+    expect(f.records.map((r) => r.component)).toEqual(Array(5).fill("kindnet"));
+  });
+
   it("a file named after an agent whose lines are the kubelet's is the kubelet's", () => {
     const text = "E0421 19:45:18.491954    8135 remote_runtime.go:105] RunPodSandbox from runtime service failed: rpc error: code = Unknown desc = x";
     const f = parseFile("logs/kube-router.log", text, { year: 2020 });

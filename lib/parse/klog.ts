@@ -161,7 +161,7 @@ export function parseKlogHeader(line: string): Banner | null {
 }
 
 /** Programs besides the kubelet that write klog files, in the order their path hints are tried. */
-export const KLOG_WRITERS = ["flannel", "cni-calico", "cilium", "istio-cni", "kube-proxy", "coredns", "kube-router", "antrea", "kube-ovn", "multus"];
+export const KLOG_WRITERS = ["flannel", "cni-calico", "cilium", "istio-cni", "kube-proxy", "coredns", "kube-router", "antrea", "kube-ovn", "multus", "kindnet"];
 
 /**
  * Component of a standalone klog file, from its path (`kube-flannel…` → flannel, rke2

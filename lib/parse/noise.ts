@@ -14,6 +14,11 @@
  *   dump ===` … `=== END goroutine stack dump ===`, or `goroutine stack dump written to …` with
  *   the raw dump lines after it), whether written as one escaped logrus line or as one journal
  *   entry per dump line.
+ * - `kubectl-log-markers` (reason `collector-marker`): the lines `kubectl cluster-info dump` writes
+ *   around and instead of each container's log in `<namespace>/<pod>/logs.txt` (kubernetes
+ *   `staging/src/k8s.io/kubectl/pkg/cmd/clusterinfo/clusterinfo_dump.go`): `==== START logs for
+ *   container <c> of pod <ns>/<pod> ====`, the matching `==== END …`, and its own `Create log
+ *   request error: …` / `Request log error: …` when a container's log could not be read.
  */
 
 /** One noise rule: marks the lines it claims (`out[i] = reason`), leaving the others untouched. */
@@ -83,10 +88,26 @@ export const collectorStackDump: NoiseRule = {
   },
 };
 
+const KUBECTL_LOG_MARKER = /^(?:==== (?:START|END) logs for container \S+ of pod \S+\/\S+ ====$|(?:Create log request|Request log) error: )/;
+
+/** kubectl cluster-info dump's markers in a pod's logs.txt (see the module comment). */
+export const kubectlLogMarkers: NoiseRule = {
+  name: "kubectl-log-markers",
+  reason: "collector-marker",
+  mark(lines, out) {
+    for (let i = 0; i < lines.length; i++) {
+      const c = lines[i].charCodeAt(0);
+      // `=`, `C`, `R`: a cheap first-character filter before the regex
+      if ((c === 61 || c === 67 || c === 82) && KUBECTL_LOG_MARKER.test(lines[i])) out[i] ??= this.reason;
+    }
+  },
+};
+
 /** All noise rules by name (collectors refer to them by name). */
 export const NOISE_RULES: Readonly<Record<string, NoiseRule>> = {
   [journalctlWarnings.name]: journalctlWarnings,
   [collectorStackDump.name]: collectorStackDump,
+  [kubectlLogMarkers.name]: kubectlLogMarkers,
 };
 
 /**

@@ -9,6 +9,7 @@ import { bottlerocketLogdog } from "./bottlerocket-logdog";
 import { eksLogCollector } from "./eks-log-collector";
 import { journalctlArchive } from "./journalctl-archive";
 import { kindExportLogs } from "./kind-export-logs";
+import { kubectlClusterInfoDump } from "./kubectl-cluster-info-dump";
 import { mustGather } from "./must-gather";
 import { rancherLogsCollector } from "./rancher-logs-collector";
 import { sosreport } from "./sosreport";
@@ -27,5 +28,6 @@ export const COLLECTORS: readonly CollectorSpec[] = [
   aksPeriscope,
   bottlerocketLogdog,
   talosSupport,
+  kubectlClusterInfoDump,
   journalctlArchive,
 ];

@@ -9,7 +9,8 @@
  * (k0s: `msg="<klog line>" component=kubelet stream=stderr`) is unwrapped (`unwrapSupervised`).
  * The component *name* comes from the line when it names it (`component=` of a wrapped line), else
  * from the identifier when it is known (kubelet/kubenswrapper/k3s/rke2 → kubelet for klog lines,
- * containerd's CRI messages under k3s/rke2 → containerd, containerd, crio, …), else from the format
+ * containerd's CRI messages under k3s/rke2 → containerd, a name or alias of the component table:
+ * `kube-flannel` → flannel, `kindnet-cni` → kindnet, …), else from the format
  * when it implies one (Calico → cni-calico), else it is the identifier itself.
  *
  * The record's time is the component's own stamp when there is one (docs/definitions.md "Event
@@ -35,6 +36,7 @@ import { parseAwsSeelog } from "../aws-vpc-cni";
 import { parseOvsText } from "../ovs-log";
 import { findQuoteEnd, unquoteGo } from "./text-scan";
 import { naiveMs } from "./time-util";
+import { componentNamed } from "../../model/components";
 import type { ParsedRecord, Severity, WallTime } from "../types";
 
 /**
@@ -110,7 +112,7 @@ export function unwrapSupervised(outer: ComponentLine, line: string): ComponentL
   if (f === undefined || name === undefined || !SUPERVISED_NAME_RE.test(name)) return outer;
   const inner = parseComponentMessage(childLine(line) ?? outer.message);
   const base = name.endsWith(".exe") ? name.slice(0, -4) : name;
-  const component = IDENT_COMPONENT[base] ?? base;
+  const component = identComponent(base) ?? base;
   if (inner === null) {
     if (f.stream === undefined) return outer;
     const out: ComponentLine = { time: outer.time, severity: outer.severity, message: outer.message, component, named: true };
@@ -158,43 +160,19 @@ const KUBELET_IDENTS = new Set(["kubelet", "kubenswrapper", "hyperkube", "kubele
 /** Supervisors embedding the kubelet: klog lines → kubelet, their own logrus lines keep the identifier. */
 const EMBEDDING_IDENTS = new Set(["k3s", "rke2", "k3s-agent", "k3s-server", "rke2-agent", "rke2-server", "kubelite", "k0s", "k0sworker"]);
 
-const IDENT_COMPONENT: Readonly<Record<string, string>> = {
-  containerd: "containerd",
-  crio: "crio",
-  "cri-o": "crio",
-  "calico-node": "cni-calico",
-  calico: "cni-calico",
-  "calico-ipam": "cni-calico",
-  "istio-cni": "istio-cni",
-  // not `install-cni`: both calico-node and istio-cni-node run a container of that name;
-  // the payload's format (Calico or istio-cni) decides
-  "cilium-agent": "cilium",
-  cilium: "cilium",
-  "cilium-cni": "cilium",
-  flanneld: "flannel",
-  flannel: "flannel",
-  "kube-flannel": "flannel",
-  "aws-node": "aws-vpc-cni",
-  "aws-k8s-agent": "aws-vpc-cni",
-  ipamd: "aws-vpc-cni",
-  "kube-multus": "multus",
-  multus: "multus",
-  weave: "weave",
-  "weave-npc": "weave",
-  dockerd: "docker",
-  docker: "docker",
-  kata: "kata",
-  "kata-runtime": "kata",
-  "kata-agent": "kata",
-  "containerd-shim-kata-v2": "kata",
-  "ovs-vswitchd": "ovs",
-  "ovsdb-server": "ovs",
-  "ovn-controller": "ovn",
-  "ovn-northd": "ovn",
-  kernel: "kernel",
-  systemd: "systemd",
-  init: "systemd",
-};
+/**
+ * Identifiers whose lines are another entry's than the one the component table names by them:
+ * Calico's node agent writes the CNI plugin's texts too (`calico-node`, lane by its agent texts),
+ * Cilium's CNI plugin logs as the agent. Every other identifier that is a name or an alias in the
+ * table (lib/model/components.ts) is stored as that name. `install-cni` is neither: calico-node and
+ * istio-cni-node both run a container of that name, and the payload's format decides.
+ */
+const IDENT_OVERRIDES: Readonly<Record<string, string>> = { "calico-node": "cni-calico", "cilium-cni": "cilium" };
+
+/** The component an identifier stands for (an override, else a name or alias of the table), or undefined. */
+function identComponent(ident: string): string | undefined {
+  return IDENT_OVERRIDES[ident] ?? componentNamed(ident)?.name;
+}
 
 /**
  * Component name for a line written under `ident` whose message parsed as `parsed` (null: no
@@ -210,7 +188,7 @@ export function componentFor(ident: string | undefined, parsed: ComponentLine | 
       if (parsed.format === "klog") return "kubelet";
       return isContainerdMessage(parsed.message) ? "containerd" : ident;
     }
-    const known = IDENT_COMPONENT[ident];
+    const known = identComponent(ident);
     if (known) return known;
     if (ident.startsWith("systemd-")) return "systemd";
     if (ident.startsWith("kubelet")) return "kubelet";

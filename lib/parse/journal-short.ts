@@ -291,13 +291,15 @@ export class JournalEnvelopeParser implements LineParser {
     const res = this.parseRecord(line);
     if (res === null || res.type !== "record") return res;
     const r = res.record;
+    // whether this entry's MESSAGE is a klog line (its header is already read off `r.message`)
+    const klog = lastEnvelopeWasKlog();
     const same = r.ident === this.lastIdent && r.pid === this.lastPid;
     if (this.lastWasKlog && same && r.time !== null) {
       const m = r.message;
       const m0 = m.charCodeAt(0);
       if (m0 === 9 || m0 === 32 || m === ">") return { type: "continuation", text: m };
       // the rest of a message whose quoted error held a newline (`… status 400: 'failed …` / `'`)
-      if (this.openQuote !== null && !KLOG_HEAD_RE.test(m)) {
+      if (this.openQuote !== null && !klog && !KLOG_HEAD_RE.test(m)) {
         if (m.indexOf(this.openQuote) >= 0) this.openQuote = null;
         return { type: "continuation", text: m };
       }
@@ -307,7 +309,7 @@ export class JournalEnvelopeParser implements LineParser {
     if (this.inDump) r.severity = 4;
     this.lastIdent = r.ident;
     this.lastPid = r.pid;
-    this.lastWasKlog = lastEnvelopeWasKlog();
+    this.lastWasKlog = klog;
     this.openQuote = this.lastWasKlog ? openQuoteOf(r.message) : null;
     return res;
   }

@@ -3,6 +3,7 @@ import { caseLineToInput } from "./case-lines";
 import { classifyRecord, cniOpOf, hasHex64, inheritErrorClasses, laneOf, recordCniOp } from "./classify";
 import type { K8sEventInfo } from "../parse/types";
 import { caseText } from "../../tests/cases/cases";
+import { parseFile } from "../parse/parse-file";
 
 const caseLines = (file: string) =>
   caseText(file)
@@ -327,6 +328,28 @@ describe("classifyRecord on CNI plugins' own logs", () => {
       severity: 3,
     });
     expect(multus).toMatchObject({ kind: "cni.add.failed", pod: "kube-system/app-7d9c9b7b8c-x2l4p", errorClass: "cilium-agent-unreachable" });
+  });
+});
+
+describe("classifyRecord on Calico's shared layout: node agent or plugin by the caller", () => {
+  it("calico-node's felix, startup and install-cni lines are the node agent's; the plugin's and IPAM's stay the plugin's", () => {
+    const text = [
+      '2024-05-06 10:00:00.123 [INFO][86] felix/int_dataplane.go 1950: Received interface update msg=&intdataplane.ifaceUpdate{Name:"cali12ab", State:"up"}',
+      "2024-05-06 10:00:00.300 [INFO][9] startup/startup.go 318: Determined node name: worker-2",
+      "2024-05-06 10:00:02.789 [ERROR][1] cni-installer/<nil> <nil>: Unable to create token for CNI kubeconfig error=Unauthorized",
+      '2024-05-06 10:00:05.207 [INFO][4123] cni-plugin/k8s.go 418: Populated endpoint ContainerID="5f1c9a" Namespace="default" Pod="web-7d9c6b5f4-x2x9q"',
+      "2024-05-06 10:00:05.305 [INFO][4123] ipam/ipam.go 1172: Auto-assign 1 ipv4, 0 ipv6 addrs for host 'worker-2'",
+    ].join("\n");
+    const f = parseFile("calico.log", text);
+    expect(f.format).toBe("calico-cni");
+    expect(f.records.map((r) => r.fields?.caller)).toEqual([
+      "felix/int_dataplane.go 1950",
+      "startup/startup.go 318",
+      "cni-installer/<nil> <nil>",
+      "cni-plugin/k8s.go 418",
+      "ipam/ipam.go 1172",
+    ]);
+    expect(f.records.map((r) => classifyRecord(r).lane)).toEqual(["cni-agent", "cni-agent", "cni-agent", "cni-plugin", "cni-plugin"]);
   });
 });
 

@@ -7,13 +7,14 @@
  * Milliseconds, local time, no offset (year present). ` [LEVEL][pid] `, then `[component/]file line: `
  * (`<nil> 0` for an unknown caller; calico-node's CNI installer prints `cni-installer/<nil> <nil>: `),
  * the message, then sorted `key=value` fields with Go-quoted strings. `message` keeps the text after
- * the caller (fields included, as printed); `fields` holds the trailing pairs unescaped.
+ * the caller (fields included, as printed); `fields` holds the trailing pairs unescaped and the
+ * caller as printed (`fields.caller`: `felix/int_dataplane.go 1950`; none for `<nil> 0`).
  *
  * The same layout is written by the CNI plugin (`cni-plugin/`, `ipam/`: short-lived, a new pid per
  * call) and by calico-node's daemons and its install-cni container (`felix/`, `startup/`, `confd/`,
  * `cni-installer/`, `tunnel-ip-allocator/`, …; typha and kube-controllers alike). All are component
- * `cni-calico`; the raw line keeps the caller token (`felix/int_dataplane.go`), which tells the node
- * agent from the plugin.
+ * `cni-calico`; the caller (`fields.caller`, `felix/int_dataplane.go`) tells the node agent from
+ * the plugin (the `cni-agent` lane: `agentText` of `cni-calico` in lib/model/components.ts).
  *
  * calico-node's container output also holds lines without a stamp, read as records with no time
  * (component `cni-calico`), in a file that is Calico's by its timed lines:
@@ -105,6 +106,9 @@ export function parseCalicoText(s: string): ComponentLine | null {
   }
   const message = s.slice(start);
   const fields: Record<string, string> = {};
+  // the caller as printed (`felix/int_dataplane.go 1950`); `<nil> 0` names no one
+  const caller = start > rest ? s.slice(rest, start - 2) : "";
+  if (caller !== "" && caller !== "<nil> 0") fields.caller = caller;
   const out: ComponentLine = {
     time: { year, month, day, hour, minute, second, ms: ms10 * 10 + ms1, offsetMin: null, precision: "ms" },
     severity: LEVELS[level],
@@ -112,7 +116,11 @@ export function parseCalicoText(s: string): ComponentLine | null {
     component: "cni-calico",
     pid,
   };
-  if (message.includes("=") && splitTrailingPairs(message, 0, fields) >= 0) out.fields = fields;
+  if (message.includes("=")) splitTrailingPairs(message, 0, fields);
+  for (const _ in fields) {
+    out.fields = fields;
+    break;
+  }
   return out;
 }
 
@@ -227,7 +235,7 @@ export const calicoCniSpec: FormatSpec = {
         component: "cni-calico",
         severity: 3,
         pid: 5120,
-        fields: { ContainerID: "aa11", Namespace: "default", Pod: "iis-7d5c8b9f-qx2lm" },
+        fields: { caller: "cni-plugin/dataplane_windows.go 575", ContainerID: "aa11", Namespace: "default", Pod: "iis-7d5c8b9f-qx2lm" },
       },
     },
     {
@@ -240,12 +248,18 @@ export const calicoCniSpec: FormatSpec = {
         message:
           'Populated endpoint ContainerID="5f1c9a" Namespace="default" Pod="web-7d9c6b5f4-x2x9q" WorkloadEndpoint="ip--10--20--30--40-k8s-web--7d9c6b5f4--x2x9q-eth0"',
         fields: {
+          caller: "cni-plugin/k8s.go 418",
           ContainerID: "5f1c9a",
           Namespace: "default",
           Pod: "web-7d9c6b5f4-x2x9q",
           WorkloadEndpoint: "ip--10--20--30--40-k8s-web--7d9c6b5f4--x2x9q-eth0",
         },
       },
+    },
+    {
+      // calico-node's felix: the caller (kept in `fields.caller`) tells the node agent from the plugin
+      line: "2021-02-10 13:02:12.903 [INFO][51] felix/daemon.go 348: Successfully loaded configuration.",
+      expect: { severity: 1, pid: 51, message: "Successfully loaded configuration.", fields: { caller: "felix/daemon.go 348" } },
     },
     {
       // unknown caller: `<nil> 0:`

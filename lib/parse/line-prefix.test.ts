@@ -137,6 +137,38 @@ describe("tool prefixes", () => {
     expect(h.records[0].fields?.prefixFile).toBe("/var/log/kubelet.log");
   });
 
+  it("`cat -n` / `nl` line numbers (six columns, a tab) before journal lines and describe rows: the format read behind them", () => {
+    const j = [
+      'Feb 15 20:28:31 kind-worker containerd[3929]: time="2024-02-15T20:28:31.785841950Z" level=info msg="RunPodSandbox for &PodSandboxMetadata{Name:server,Uid:eb98,Namespace:default,Attempt:0,}"',
+      'Feb 15 20:28:32 kind-worker kubelet[248]: E0215 20:28:32.075651     248 remote_runtime.go:176] "RunPodSandbox from runtime service failed" err="rpc error: code = Unknown desc = failed to setup network for sandbox \\"1341f1c7aa620238c4d30e6f28e6bcb9ec8e44fd34d3f81ceaa1498e672054d2\\": plugin type=\\"cilium-cni\\" failed (add): unable to connect to Cilium agent"',
+    ];
+    const n = parseFile("paste.txt", j.map((l, i) => `${String(i + 1).padStart(6)}\t${l}`).join("\n"));
+    expectAccounting(n);
+    expect(n.format).toBe("journal-short");
+    expect(n.counts).toMatchObject({ records: 2, skipped: 0 });
+    expect(n.records.map((r) => [r.component, r.host, r.fields?.prefixLine, iso(r)])).toEqual([
+      ["containerd", "kind-worker", "1", "2024-02-15T20:28:31.785Z"],
+      ["kubelet", "kind-worker", "2", "2024-02-15T20:28:32.075Z"],
+    ]);
+    const rows = [
+      "Events:",
+      "  Type     Reason                  Age   From     Message",
+      "  ----     ------                  ----  ----     -------",
+      '  Warning  FailedCreatePodSandBox  13m   kubelet  Failed to create pod sandbox: rpc error: code = Unknown desc = failed to setup network for sandbox "671a92300345bd0ed7f6ea920ff1b9f59aa4ae57bcdf62f379d6aaaff2757e42": plugin type="calico" failed (add): stat /var/lib/calico/nodename: no such file or directory',
+    ];
+    const d = parseFile("paste.txt", rows.map((l, i) => `${String(i + 40).padStart(6)}\t${l}`).join("\n"), { collectedMs: Date.parse("2024-06-01T12:00:00Z") });
+    expect(d.format).toBe("describe-events");
+    expect(d.counts).toMatchObject({ records: 1, skipped: 0 });
+    expect(d.records[0].k8sEvent?.reason).toBe("FailedCreatePodSandBox");
+    expect(iso(d.records[0])).toBe("2024-06-01T11:47:00.000Z");
+    // `grep -n` over the same rows: the number before `:  Warning` is a line, not a node's address
+    const g = parseFile("paste.txt", rows.map((l, i) => `${i + 40}:${l}`).join("\n"), { collectedMs: Date.parse("2024-06-01T12:00:00Z") });
+    expect(pasteInfo(g)?.prefix).toEqual(["grep"]);
+    expect(g.counts).toMatchObject({ records: 1, skipped: 0 });
+    expect(g.records[0].host).toBeUndefined();
+    expect(g.records[0].fields?.prefixLine).toBe("43");
+  });
+
   it("a file without any prefix pays nothing and reports nothing", () => {
     const f = parseFile("kubelet.log", `${KLOG_1}\n${KLOG_2}\n`, { year: 2025 });
     expect(f.format).toBe("klog");

@@ -42,6 +42,8 @@
  * - `grep`: `grep -Hn` `<file>:<n>:`, `grep -n` `<n>:`, `grep -H` `<file>:` (context lines use
  *   `-` instead of `:`). → fields.prefixFile, fields.prefixLine. The file name never decides the
  *   format.
+ * - `line-number`: a line number and a tab, `cat -n` and `nl` output (right-aligned in six columns,
+ *   `     1\t<line>`; the padding is trimmed like any other). → fields.prefixLine.
  * - `chat`: the message time a chat client puts before each copied line: `[10:02 AM] `,
  *   `[10:02] `, `[10:02:33] ` (Teams, Discord compact mode, IRC clients), `10:02 AM ` (no
  *   brackets only with AM/PM), optionally an IRC `<nick> ` after it. Says nothing kept.
@@ -215,12 +217,20 @@ export const HOST_PIPE: PrefixLayer = {
 
 export const GREP: PrefixLayer = {
   name: "grep",
-  re: /^(?:([^\s:]*[/.][^\s:]*)[:-](\d+)[:-]|(\d+)[:-](?=\S)|([^\s:]*\/[^\s:]*|[\w.-]+\.(?:log|txt|out|json|gz))[:-](?=\S))/,
+  re: /^(?:([^\s:]*[/.][^\s:]*)[:-](\d+)[:-]|(\d+)[:-](?=\s*\S)|([^\s:]*\/[^\s:]*|[\w.-]+\.(?:log|txt|out|json|gz))[:-](?=\S))/,
   facts(m, out) {
     const file = m[1] ?? m[4];
     const n = m[2] ?? m[3];
     if (file !== undefined) out.file = file;
     if (n !== undefined) out.fileLine = n;
+  },
+};
+
+export const LINE_NUMBER: PrefixLayer = {
+  name: "line-number",
+  re: /^(\d{1,7})\t/,
+  facts(m, out) {
+    out.fileLine = m[1];
   },
 };
 
@@ -283,6 +293,7 @@ export const PREFIX_LAYERS: readonly PrefixLayer[] = [
   HOST_PIPE,
   NODE_JOURNAL,
   GREP,
+  LINE_NUMBER,
   POD_CONTAINER,
   CONTAINER,
   DIFF,
@@ -290,10 +301,11 @@ export const PREFIX_LAYERS: readonly PrefixLayer[] = [
 
 /**
  * A host name token is only taken for a node when it holds a digit, `-` or `.` (not `Warning:`),
- * and a lower-case letter unless it is an address (`K3S` is a container tag).
+ * and a lower-case letter unless it is an address with `.` or `:` (`K3S` is a container tag; a
+ * bare number is `grep -n`'s line number).
  */
 function plausibleHost(h: string): boolean {
-  return /[\d.:-]/.test(h) && (/[a-z]/.test(h) || /^[\d.:A-F]+$/.test(h));
+  return /[\d.:-]/.test(h) && (/[a-z]/.test(h) || (/^[\d.:A-F]+$/.test(h) && /[.:]/.test(h)));
 }
 
 /** Layers that name a node (checked with `plausibleHost`). */

@@ -93,6 +93,16 @@ describe("errorClassOf: fixed slugs", () => {
       'plugin type="kube-ovn" failed (add): RPC failed; Post "http://dummy/api/v1/add": dial unix /run/openvswitch/kube-ovn-daemon.sock: connect: connection refused',
       "cni-agent-unreachable",
     ],
+    [
+      // Whereabouts' AssignmentError behind Multus (openshift/origin#26966): its range has no free address
+      'plugin type="multus" name="multus-cni-network" failed (add): [ns-1/wb-pod-7/3a56:wbbridge]: error adding container to network "wbbridge": Error at storage engine: Could not allocate IP in range: ip: 192.168.2.225 / - 192.168.2.230 / range: net.IPNet{IP:net.IP{0xc0, 0xa8, 0x2, 0xe0}, Mask:net.IPMask{0xff, 0xff, 0xff, 0xf8}}',
+      "ipam-exhausted",
+    ],
+    [
+      // Multus before the default network's agent wrote its config (multus-cni `pkg/multus`)
+      'error adding pod auth_oauth-5fd5 to CNI network "multus-cni-network": plugin type="multus" name="multus-cni-network" failed (add): Multus: [auth/oauth-5fd5]: have you checked that your default network is ready? still waiting for readinessindicatorfile @ /var/run/multus/cni/net.d/10-ovn-kubernetes.conf. pollimmediate error: timed out waiting for the condition',
+      "cni-config-uninitialized",
+    ],
   ];
   it.each(cases)("%s -> %s", (text, slug) => {
     expect(errorClassOf(text)).toBe(slug);

@@ -48,13 +48,17 @@ export type ErrorClassSlug = (typeof ERROR_CLASS_SLUGS)[number];
  *   `unable to create endpoint: Cilium API client timeout exceeded` (the agent up but not answering);
  * - cni-config-uninitialized: kubelet/containerd `NetworkPluginNotReady`,
  *   `cni plugin not initialized`, `cni config uninitialized`, `no networks found in
- *   /etc/cni/net.d` (case 009);
+ *   /etc/cni/net.d` (case 009); Multus waiting for its default network's config file (`have you
+ *   checked that your default network is ready? still waiting for readinessindicatorfile @ <file>`:
+ *   k8snetworkplumbingwg/multus-cni `pkg/multus`, the primary CNI's agent not yet up);
  * - cni-plugin-not-found: libcni `failed to find plugin "x" in path [...]`;
  * - netplugin-no-error-message: dockershim `netplugin failed with no error message` (case 013);
  * - ipam: host-local `no IP addresses available in range set`, calico `ipam ... no
  *   more free affine blocks`, aws-vpc-cni `failed to assign an IP address` and ipamd's `no
  *   available IP addresses` (`IP/Prefix` since prefix delegation), Azure CNI `No available
- *   addresses`;
+ *   addresses`, Whereabouts `Could not allocate IP in range: ip: <first> / - <last> / range: …`
+ *   (k8snetworkplumbingwg/whereabouts `pkg/allocate` `AssignmentError`: no free address left in
+ *   the range; seen behind Multus in openshift/origin#26966);
  * - cni-agent-unreachable: a CNI plugin that cannot reach its node agent's socket (antrea
  *   `dial unix /var/run/antrea/cni.sock`, kube-ovn `kube-ovn-daemon.sock`, aws-vpc-cni's ipamd at
  *   `127.0.0.1:50051`); Cilium's has its own slug;
@@ -151,7 +155,7 @@ const RULES: Array<{ slug: ErrorClassSlug; re: RegExp }> = [
   },
   {
     slug: "ipam-exhausted",
-    re: /no available ip for pod\b|no IP addresses available|No available addresses|no available IP(?:\/Prefix)? addresses|no more free affine blocks|range set[^;]*exhausted|ipam[^;]*exhausted|failed to assign an IP address|failed to allocate (?:an? )?IP|InsufficientCidrBlocks|not enough IPs/i,
+    re: /no available ip for pod\b|no IP addresses available|No available addresses|no available IP(?:\/Prefix)? addresses|no more free affine blocks|range set[^;]*exhausted|ipam[^;]*exhausted|failed to assign an IP address|failed to allocate (?:an? )?IP|InsufficientCidrBlocks|not enough IPs|Could not allocate IP in range/i,
   },
   {
     slug: "netplugin-no-error-message",
@@ -159,7 +163,7 @@ const RULES: Array<{ slug: ErrorClassSlug; re: RegExp }> = [
   },
   {
     slug: "cni-config-uninitialized",
-    re: /NetworkPluginNotReady|cni plugin not initialized|cni config uninitialized|no networks found in \/etc\/cni\/net\.d|no network config found in/i,
+    re: /NetworkPluginNotReady|cni plugin not initialized|cni config uninitialized|no networks found in \/etc\/cni\/net\.d|no network config found in|still waiting for readinessindicatorfile/i,
   },
   {
     slug: "cni-agent-unreachable",

@@ -10,6 +10,7 @@ import type { LineCounts, ParsedFile } from "./file-types";
 import { applyPrefixFacts, type PrefixFacts, type PrefixPlan, splitGlued, stripPrefix } from "./line-prefix";
 import { detectWordWrap, detectWrapWidth, Furniture, isPasteBanner, isProse, isProseLabel, isWordWrapTail, isWrapTail } from "./paste";
 import { FORMAT_REGISTRY } from "./registry";
+import { wrappedHead } from "./wrap-head";
 import type { Banner, FormatSpec, LineParser, LineResult, ParseContext, ParsedRecord } from "./types";
 
 /** Monotonic seconds of a record (`fields.uptime`, short-monotonic and dmesg), NaN when none. */
@@ -340,6 +341,20 @@ export class LineReader {
     return false;
   }
 
+  /**
+   * `raw` as the first piece of a record a terminal hard-wrapped that its format reads only whole
+   * (wrap-head.ts): the record read from the joined pieces is taken on this line, and the pieces
+   * below continue it as wrapped tails (`wrapJoined`). False when it is none.
+   */
+  private wrapHeadTaken(line: string, raw: string, lineNo: number, truncated: number): boolean {
+    if (this.deferred || truncated || line !== raw) return false;
+    if (this.wrapWidth < 0) this.wrapWidth = detectWrapWidth(this.lines);
+    const reads = (t: string) => this.spec.createParser(this.ctx).parseLine(t, lineNo)?.type === "record";
+    const joined = wrappedHead(this.lines, lineNo - 1, this.wrapWidth, reads);
+    if (joined === null) return false;
+    return this.take(this.parser.parseLine(joined, lineNo), lineNo, raw, 0, null, false);
+  }
+
   /** Keep the facts a furniture line states for every entry below it (a layer's `shared` line). */
   private noteShared(line: string): void {
     for (const layer of this.plan?.layers ?? []) {
@@ -358,6 +373,7 @@ export class LineReader {
    */
   refused(line: string, raw: string, lineNo: number, truncated: number, facts: PrefixFacts | null): void {
     if (this.wrapJoined(raw, lineNo, truncated)) return;
+    if (this.wrapHeadTaken(line, raw, lineNo, truncated)) return;
     if (this.furniture.continues(raw, lineNo - 1)) {
       this.take({ type: "banner", banner: { type: "header" } }, lineNo, raw, truncated, null, false);
       return;

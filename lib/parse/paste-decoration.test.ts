@@ -187,6 +187,8 @@ describe("leading furniture", () => {
       "…",
       "[...]",
       "<snip>",
+      "[47 duplicate lines deleted]",
+      "(12 similar lines)",
       "------------",
       "● containerd.service - containerd container runtime",
     ])
@@ -229,6 +231,32 @@ describe("hard-wrapped lines", () => {
     );
     expect(f.records[1].fields?.pod).toBe("kube-system/coredns-7db6d8ff4d-q2wxs");
     expect(pasteInfo(f)?.wrapped).toBe(pieces.length - 1 + pieces2.length - 1);
+  });
+
+  it("zap JSON lines a terminal wrapped inside their strings (aws/amazon-vpc-cni-k8s#3066): each first piece is the record, the tails join it", () => {
+    const sb = "d78e79e2f3c65976885cf228da933b8d35471497f1bdfacbff8d24644f175222";
+    const add = `{"level":"info","ts":"2024-10-10T21:51:34.288Z","caller":"rpc/rpc.pb.go:863","msg":"Received AddNetwork for NS /var/run/netns/cni-a1e04c19-447f-a214-5ccf-76f51a955e74, Sandbox ${sb}, ifname eth0"}`;
+    const req = `{"level":"debug","ts":"2024-10-10T21:51:34.288Z","caller":"rpc/rpc.pb.go:863","msg":"AddNetworkRequest: K8S_POD_NAME:\\"jobs-79c5bb8c56-l7mfw\\"  K8S_POD_NAMESPACE:\\"booking-cars\\"  ContainerID:\\"${sb}\\"  IfName:\\"eth0\\"  NetworkName:\\"aws-cni\\"  Netns:\\"/var/run/netns/cni-a1e04c19-447f-a214-5ccf-76f51a955e74\\""}`;
+    const one = '{"level":"debug","ts":"2024-10-10T21:51:34.289Z","caller":"ipamd/ipamd.go:1953","msg":"Total number of interfaces found: 2 "}';
+    const w = 150;
+    const cut = (l: string) => {
+      const out: string[] = [];
+      for (let i = 0; i < l.length; i += w) out.push(l.slice(i, i + w));
+      return out;
+    };
+    const lines = [...cut(add), ...cut(req), one];
+    expect(detectWrapWidth(lines)).toBe(w);
+    const f = parseFile("ipamd.log", lines.join("\n"));
+    expectAccounting(f);
+    expect(f.format).toBe("zap-json");
+    expect(f.counts).toMatchObject({ records: 3, continuation: cut(add).length - 1 + cut(req).length - 1, skipped: 0 });
+    expect(f.records.map((r) => [r.line, r.endLine, iso(r.ts), r.severity])).toEqual([
+      [1, cut(add).length, "2024-10-10T21:51:34.288Z", 1],
+      [cut(add).length + 1, cut(add).length + cut(req).length, "2024-10-10T21:51:34.288Z", 0],
+      [lines.length, lines.length, "2024-10-10T21:51:34.289Z", 0],
+    ]);
+    expect(f.records[0].message).toBe(`Received AddNetwork for NS /var/run/netns/cni-a1e04c19-447f-a214-5ccf-76f51a955e74, Sandbox ${sb}, ifname eth0`);
+    expect(f.records[1].message).toContain(`ContainerID:"${sb}"`);
   });
 
   it("get events rows wrapped so that tails outnumber rows: the sniff looks at row starts", () => {

@@ -13,7 +13,7 @@
  *   logcli's `Common labels: {…}` line, a chat client's author line (`Jane Doe  9:41 AM`), kubectl's notices (`Defaulted container "x" out of: a, b`,
  *   `Defaulting container name to x.`,
  *   `Use 'kubectl describe pod/x -n ns' to see all of the containers in this pod.`), elision marks
- *   (`...`, `…`, `[...]`, `(...)`, `<snip>`, `... 40 more lines`), horizontal rules (4+ `-`/`=`),
+ *   (`...`, `…`, `[...]`, `(...)`, `<snip>`, `... 40 more lines`, `[47 duplicate lines deleted]`), horizontal rules (4+ `-`/`=`),
  *   start-up chatter of CNI agents' entry scripts (`ovsdb-server is running with pid 3001`,
  *   `iptables v1.8.10 (nf_tables)`), and three blocks:
  *   - `systemctl status` (systemd >= 2xx): `● unit.service - Description` then its indented
@@ -106,7 +106,7 @@ const STREAM_CLOSED = /^stream closed(?: EOF for \S+ \([\w.-]+\))?\s*$/;
 
 /** Elision marks (optionally indented). */
 const ELISION =
-  /^\s*(?:\.{2,}|…+|\[\s*(?:\.{2,}|…|snip(?:ped)?|truncated|cut|omitted)\s*\]|\(\s*(?:\.{2,}|…|snip(?:ped)?|truncated)\s*\)|<\s*(?:snip(?:ped)?|\.{2,}|…)\s*>|(?:\.{2,}|…) *\(?\d+ (?:more )?(?:lines?|entries|rows)(?: \w+)?\)?)\s*$/i;
+  /^\s*(?:\.{2,}|…+|\[\s*(?:\.{2,}|…|snip(?:ped)?|truncated|cut|omitted)\s*\]|\(\s*(?:\.{2,}|…|snip(?:ped)?|truncated)\s*\)|<\s*(?:snip(?:ped)?|\.{2,}|…)\s*>|(?:\.{2,}|…) *\(?\d+ (?:more )?(?:lines?|entries|rows)(?: \w+)?\)?|[[(]\s*\d+ (?:more |similar |duplicate |identical |repeated )?(?:lines?|entries|rows|messages)(?: \w+)?\s*[\])])\s*$/i;
 /** A horizontal rule (4 or more `-`, `=`, `_`, `*`, `#`). */
 const RULE = /^\s*(?:-{4,}|={4,}|_{4,}|\*{4,})\s*$/;
 /** `systemctl status` unit line: state glyph, unit, ` - ` description. */

@@ -181,6 +181,7 @@ const FORMAT_DESCRIPTIONS: Record<string, string> = {
   "kubectl-events-table": "Kubernetes events as a kubectl table (kubectl get events / kubectl events)",
   "describe-events": "the Events section of kubectl describe",
   "jupyterhub-events": "JupyterHub spawn-page progress events (<time> [Warning] <message>) and hub log lines",
+  "jenkins-pod-events": "Kubernetes pod events in a Jenkins build console ([Warning][ns/pod][Reason] message)",
   "go-panic": "a Go panic or goroutine dump",
   unknown: "no known log format",
 };

@@ -22,6 +22,7 @@ import { k8sEventsJsonSpec } from "./k8s-events-json";
 import { klogSpec } from "./klog";
 import { k8sMessageSpec } from "./k8s-message";
 import { jupyterHubEventsSpec } from "./jupyterhub-events";
+import { jenkinsPodEventsSpec } from "./jenkins-pod-events";
 import { kubectlEventsColumnsSpec } from "./kubectl-events-columns";
 import { kubectlEventsTableSpec } from "./kubectl-events-table";
 import { syslogRfc3164Spec } from "./syslog-rfc3164";
@@ -120,6 +121,7 @@ export const FORMAT_REGISTRY: readonly FormatSpec[] = [
   describeEventsSpec, // `kubectl describe` Events sections
   k8sMessageSpec, // event messages quoted without row or time
   jupyterHubEventsSpec, // JupyterHub spawn-page progress events (`<time> [Warning] <message>`) and hub log lines
+  jenkinsPodEventsSpec, // Jenkins Kubernetes plugin's pod events in a build console (`[Warning][ns/pod][Reason] message`)
   goPanicSpec, // Go panics / goroutine dumps
 ];
 

@@ -6,6 +6,7 @@
  *     (combined from similar events): Failed to create pod sandbox: rpc error: …
  *     Error syncing pod, skipping: failed to "CreatePodSandbox" for "web-0_default(…)" with CreatePodSandboxError: "…"
  *     Warning  FailedCreatePodSandBox  Failed to create pod sandbox: …        (a row whose age column was cut away)
+ *     Warning FailedCreatePodSandBox: Failed create pod sandbox: …           (deploy tools' `<type> <reason>: <message>`, zendesk/samson#3273)
  *
  * The messages are the kubelet's event texts (kubernetes `pkg/kubelet/events` reasons and their
  * messages, `kuberuntime_manager.go`, `pod_workers.go`); a line starting with one is a record
@@ -43,8 +44,8 @@ const MESSAGE_REASONS: ReadonlyArray<[RegExp, string, "Warning" | "Normal"]> = [
 
 /** `(combined from similar events): `, the event recorder's prefix for aggregated events */
 const COMBINED = /^\(combined from similar events\):\s*/;
-/** an event row whose columns before the message were cut: type, reason */
-const TYPE_REASON = /^(Warning|Normal)\s+([A-Z][A-Za-z]+)\s+(?=\S)/;
+/** an event row whose columns before the message were cut: type, reason (a colon after it in a tool's one-line form) */
+const TYPE_REASON = /^(Warning|Normal)\s+([A-Z][A-Za-z]+):?\s+(?=\S)/;
 
 /** The message and its event facts when `line` starts a kubelet event message; null otherwise. */
 export function parseK8sMessage(line: string): { message: string; reason: string; type: string } | null {
@@ -178,6 +179,25 @@ export const k8sMessageSpec: FormatSpec = {
     {
       line: "Warning  FailedCreatePodSandBox  Failed to create pod sandbox: rpc error: code = DeadlineExceeded desc = context deadline exceeded",
       expect: { message: "Failed to create pod sandbox: rpc error: code = DeadlineExceeded desc = context deadline exceeded" },
+    },
+    {
+      line: 'Warning FailedCreatePodSandBox: Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod "web-0_default" network: open /run/flannel/subnet.env: no such file or directory',
+      expect: {
+        severity: 2,
+        message:
+          'Failed create pod sandbox: rpc error: code = Unknown desc = NetworkPlugin cni failed to set up pod "web-0_default" network: open /run/flannel/subnet.env: no such file or directory',
+        k8sEvent: {
+          reason: "FailedCreatePodSandBox",
+          type: "Warning",
+          count: 1,
+          namespace: null,
+          objectKind: null,
+          objectName: null,
+          node: null,
+          firstMs: null,
+          lastMs: null,
+        },
+      },
     },
   ],
   notMine: [

@@ -88,6 +88,25 @@ describe("journal short in other locales and cut prefixes", () => {
   });
 });
 
+describe("a host column blanked out before pasting", () => {
+  it("`[Redacted]` (moby/moby#49653) and other placeholders name no node; real host names stay", () => {
+    const line = (host: string) => `Dec  4 23:16:08 ${host} kernel: [   54.878462] docker0: port 1(veth9a6257f) entered blocking state`;
+    for (const h of ["[Redacted]", "<hostname>", "{node}", "***", "xxxx", "REDACTED", "redacted-host"]) {
+      const f = parseFile("kern.log", `${line(h)}\n${line(h)}`, { year: 2024 });
+      expect(f.format, h).toBe("journal-short");
+      expect(
+        f.records.map((r) => r.host),
+        h,
+      ).toEqual([undefined, undefined]);
+      expect(iso(f.records[0].ts), h).toBe("2024-12-04T23:16:08.000Z");
+    }
+    for (const h of ["worker-1", "ip-10-0-0-50.ec2.internal", "node3"]) {
+      const f = parseFile("kern.log", line(h), { year: 2024 });
+      expect(f.records[0].host, h).toBe(h);
+    }
+  });
+});
+
 describe("resolve-time: newest-first within one millisecond", () => {
   it("uses the stamp's µs digits when the ms are equal", () => {
     const w = { year: 2025, month: 1, day: 1, hour: 0, minute: 0, second: 7, ms: 693, offsetMin: 0, precision: "us" as const };

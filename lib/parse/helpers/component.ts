@@ -276,6 +276,19 @@ export interface Envelope {
 }
 
 /**
+ * Host columns a reviewer blanked out before pasting (moby/moby#49653: `Dec  4 23:16:08 [Redacted]
+ * kernel: …`): a token in brackets, angle brackets or braces (`[Redacted]`, `<hostname>`,
+ * `{node}`), a run of `*` or `x`, or a word saying so. Such a column names no node.
+ */
+const PLACEHOLDER_HOST =
+  /^(?:\[[^\]]*\]|<[^>]*>|\{[^}]*\}|\*+|[xX]{3,}|(?:redacted|masked|hidden|anonymi[sz]ed|censored|removed)(?:[-_]?(?:host(?:name)?|node))?)$/i;
+
+/** Is `host` a redaction placeholder rather than a host name (`PLACEHOLDER_HOST`)? */
+export function isPlaceholderHost(host: string): boolean {
+  return PLACEHOLDER_HOST.test(host);
+}
+
+/**
  * Build the record for an envelope line: the component's stamp, severity, message and fields when
  * the MESSAGE is a component line, else the envelope's time and the raw MESSAGE.
  */
@@ -292,7 +305,7 @@ export function envelopeRecordOf(env: Envelope, msg: string, parsed: ComponentLi
     severity: env.severity ?? 1,
     message: msg,
   };
-  if (env.host !== undefined) rec.host = env.host;
+  if (env.host !== undefined && !isPlaceholderHost(env.host)) rec.host = env.host;
   if (env.ident !== undefined) rec.ident = env.ident;
   if (env.pid !== undefined) rec.pid = env.pid;
   if (parsed) {

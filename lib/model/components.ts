@@ -78,7 +78,14 @@ export const COMPONENTS: readonly ComponentSpec[] = [
   { name: "aws-cni", lane: "cni-plugin" },
   { name: "azure-cni", lane: "cni-plugin", fileKind: true },
   { name: "kube-ovn", lane: "cni-agent", path: /kube-ovn/ },
-  { name: "ovn", lane: "cni-agent", aliases: ["ovn-controller", "ovn-northd"], path: /ovn/, fileKind: true },
+  // OVN and OVN-Kubernetes: ovn-controller / northd, and ovnkube's node and controller containers
+  {
+    name: "ovn",
+    lane: "cni-agent",
+    aliases: ["ovn-controller", "ovn-northd", "ovnkube-node", "ovnkube-controller", "ovnkube-master"],
+    path: /ovn/,
+    fileKind: true,
+  },
   { name: "ovs", lane: "cni-agent", aliases: ["ovs-vswitchd", "ovsdb-server"], fileKind: true },
   { name: "weave", lane: "cni-agent", aliases: ["weave-npc"] },
   { name: "linkerd-cni", lane: "cni-agent", path: /linkerd/, fileKind: true },

@@ -410,6 +410,13 @@ function cniKind(h: string, text: string, severity: number): EventKind | null {
   if (/^Wrote subnet file to /.test(h)) return "cni.ready";
   // aws-vpc-cni: the plugin's ADD request, ipamd's AddNetwork request from it (the pod's network set-up starting), ipamd's reply
   if (AWS_ADD_REQUEST.test(h)) return "sandbox.create.start";
+  const ovnk = OVNK_CNI_REQUEST.exec(h);
+  if (ovnk) {
+    if (ovnk[2] === "starting") return ovnk[1] === "ADD" ? "sandbox.create.start" : null;
+    const err = OVNK_ERR.exec(h);
+    if (err && err[1] !== "<nil>") return ovnk[1] === "ADD" ? "cni.add.failed" : ovnk[1] === "DEL" ? "cni.del.failed" : null;
+    return null;
+  }
   const reply = AWS_IPAMD_REPLY.exec(h);
   if (reply) return awsReplyFailed(h) ? (reply[1] === "Add" ? "cni.add.failed" : "cni.del.failed") : null;
   if (severity >= 3) {
@@ -438,6 +445,14 @@ function cniKind(h: string, text: string, severity: number): EventKind | null {
  * within milliseconds and join it as one attempt.
  */
 const AWS_IPAMD_REPLY = /^Send (Add|Del)NetworkReply: /;
+/**
+ * ovnkube-node's CNI server (ovn-kubernetes go-controller/pkg/cni `cni.go` HandleCNIRequest, both at
+ * info): `[<ns>/<pod> <sandbox>] ADD starting CNI request …` (the pod's network set-up starting, as
+ * aws-vpc-cni's request is) and `[<ns>/<pod> <sandbox>] ADD finished CNI request …, result "…", err
+ * <error>` (`err <nil>` when it worked). Groups: the command, starting/finished.
+ */
+const OVNK_CNI_REQUEST = /^\[[^\]\s]+ [0-9a-f]{64}\] (ADD|DEL|CHECK) (starting|finished) CNI request\b/;
+const OVNK_ERR = /, err ([\s\S]+)$/;
 /** The plugin's `Received CNI add request: ContainerID(<id>) … Args(…K8S_POD_NAME=…)` and ipamd's `Received AddNetwork for NS …` (same sources). */
 const AWS_ADD_REQUEST = /^Received (?:CNI add request: ContainerID\(|AddNetwork for NS )/;
 
@@ -479,6 +494,8 @@ const IPAMD_POD_RE = new RegExp(`\\b(?:to|for) pod (${NAME})/(${NAME})\\b`);
  * and ipamd's request `Received AddNetwork for NS <netns>, Pod <name>, NameSpace <ns>, Container <id>`
  */
 const AWS_POD_RE = new RegExp(`\\b(?:to pod (${NAME}), namespace|Pod (${NAME}), NameSpace) (${NAME})\\b`);
+/** ovnkube-node's CNI request `[<namespace>/<name> <sandbox>]` (`OVNK_CNI_REQUEST`) */
+const OVNK_POD_RE = new RegExp(`^\\[(${NAME})/(${NAME}) [0-9a-f]{64}\\]`);
 /** multus `[<namespace>/<name>/<uid>:<network>]` (uid optional) */
 const MULTUS_POD_RE = new RegExp(`\\[(${NAME})/(${NAME})(?:/[0-9a-f-]*)?:[\\w.-]+\\]`);
 
@@ -501,7 +518,7 @@ function podOf(r: ClassifyInput, text: string, fields: Record<string, string>, k
     // a table that shows no namespace (`kubectl get events` without -A, the namespace not on the pasted command line): the bare name
     return ev.namespace ? `${ev.namespace}/${ev.objectName}` : ev.objectName;
   }
-  if (!/pod|Pod|POD|Namespace|k8s_|\]: /.test(text)) return null;
+  if (!/pod|Pod|POD|Namespace|k8s_|\]: |\] (?:ADD|DEL) /.test(text)) return null;
   let m = POD_KV_RE.exec(text);
   if (m) return `${m[1]}/${m[2]}`;
   m = METADATA_RE.exec(text);
@@ -515,7 +532,7 @@ function podOf(r: ClassifyInput, text: string, fields: Record<string, string>, k
   if (kind === "log") return fields.Namespace && fields.Pod ? `${fields.Namespace}/${fields.Pod}` : null;
   m = SANDBOX_NAME_RE.exec(text) ?? K8S_SANDBOX_NAME_RE.exec(text);
   if (m) return `${m[2]}/${m[1]}`;
-  m = CRIO_CNI_POD_RE.exec(text) ?? MULTUS_POD_RE.exec(text) ?? IPAMD_POD_RE.exec(text);
+  m = CRIO_CNI_POD_RE.exec(text) ?? MULTUS_POD_RE.exec(text) ?? IPAMD_POD_RE.exec(text) ?? OVNK_POD_RE.exec(text);
   if (m) return `${m[1]}/${m[2]}`;
   m = AWS_POD_RE.exec(text);
   if (m) return `${m[3]}/${m[1] ?? m[2]}`;

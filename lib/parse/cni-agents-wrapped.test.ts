@@ -4,6 +4,7 @@
  * input below was written for this test in the shape the tool prints.
  */
 import { describe, expect, it } from "vitest";
+import { classifyRecord } from "../normalise/classify";
 import { parseFile } from "./parse-file";
 import { expectAccounting, recordIso as iso } from "../testing/parse-cases";
 
@@ -241,6 +242,39 @@ describe("klog of programs other than the kubelet", () => {
     expect(f.format).toBe("klog");
     expect(f.kind).toBe("kindnet");
     expect(f.records.map((r) => r.component)).toEqual(Array(5).fill("kindnet"));
+  });
+
+  // ovnkube-node's CNI server (ovn-kubernetes `go-controller/pkg/cni/cni.go`, both lines at info), the
+  // annotation timeout of ovn-kubernetes#2590
+  const SB = "ad79dd3cae2322a8f0d50bbfba9a3ea0cd0f3d9f3d42eac4b575768e1cc15292";
+  const REQ = `[default/webapp-7575f87ff9-abcd1 ${SB}]`;
+  const ovnk = [
+    `I1019 04:55:02.101000    3512 cni.go:227] ${REQ} ADD starting CNI request ${REQ}`,
+    `I1019 04:55:07.065100    3512 cni.go:238] ${REQ} ADD finished CNI request ${REQ}, result "", err failed to get pod annotation: timed out waiting for annotations: context deadline exceeded`,
+    "I1019 04:55:08.000000    3512 ovs.go:200] Exec(12): /usr/bin/ovs-vsctl --timeout=15 --if-exists del-port ad79dd3cae2322a8",
+    `I1019 04:55:09.001000    3512 cni.go:238] ${REQ} DEL finished CNI request ${REQ}, result "", err <nil>`,
+  ];
+
+  it("ovnkube-node's klog, pasted without a path or under its pod's name, is OVN-Kubernetes' (cni-agent), not the kubelet's", () => {
+    for (const path of ["pasted.log", "openshift-ovn-kubernetes/ovnkube-node-x7k2p/ovnkube-node.log"]) {
+      const f = parseFile(path, ovnk.join("\n"), { year: 2021 });
+      expect(f.format, path).toBe("klog");
+      expect(
+        f.records.map((r) => r.component),
+        path,
+      ).toEqual(Array(4).fill("ovn"));
+      const cs = f.records.map((r) => classifyRecord(r));
+      expect(
+        cs.map((c) => [c.lane, c.kind, c.pod, c.sandboxId]),
+        path,
+      ).toEqual([
+        ["cni-agent", "sandbox.create.start", "default/webapp-7575f87ff9-abcd1", SB],
+        ["cni-agent", "cni.add.failed", "default/webapp-7575f87ff9-abcd1", SB],
+        ["cni-agent", "log", null, null],
+        ["cni-agent", "log", null, null],
+      ]);
+      expect(cs[1].errorClass).toBe("cni-pod-address-pending");
+    }
   });
 
   it("a file named after an agent whose lines are the kubelet's is the kubelet's", () => {

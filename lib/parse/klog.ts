@@ -161,7 +161,20 @@ export function parseKlogHeader(line: string): Banner | null {
 }
 
 /** Programs besides the kubelet that write klog files, in the order their path hints are tried. */
-export const KLOG_WRITERS = ["flannel", "cni-calico", "cilium", "istio-cni", "kube-proxy", "coredns", "kube-router", "antrea", "kube-ovn", "multus", "kindnet"];
+export const KLOG_WRITERS = [
+  "flannel",
+  "cni-calico",
+  "cilium",
+  "istio-cni",
+  "kube-proxy",
+  "coredns",
+  "kube-router",
+  "antrea",
+  "kube-ovn",
+  "ovn",
+  "multus",
+  "kindnet",
+];
 
 /**
  * Component of a standalone klog file, from its path (`kube-flannel…` → flannel, rke2
@@ -192,6 +205,8 @@ const AGENT_MESSAGES: ReadonlyArray<[RegExp, string]> = [
   [/\bkube-router(?![\w-])/, "kube-router"],
   [/\bkube-proxy(?![\w-])|^Using (?:iptables|ipvs|nftables) Proxier\b/, "kube-proxy"],
   [/\bAntrea\b|\bantrea-agent\b/, "antrea"],
+  // ovnkube-node's CNI server (ovn-kubernetes go-controller/pkg/cni `cni.go`): `[<ns>/<pod> <sandbox>] ADD starting CNI request …`
+  [/^\[[^\]\s]+ [0-9a-f]{64}\] (?:ADD|DEL|CHECK) (?:starting|finished) CNI request\b/, "ovn"],
 ];
 const CALLER_RE = /^\S+\s+\S+\s+\d+ ([^\s\]]+):\d+\]/;
 /** Records of a file whose path says nothing that are inspected for another program's callers/messages. */

@@ -353,6 +353,27 @@ describe("classifyRecord on Calico's shared layout: node agent or plugin by the 
   });
 });
 
+describe("classifyRecord on the kubelet's record of the events it emits", () => {
+  it("`Event occurred … reason=FailedCreatePodSandBox` (kubernetes#99803) and the older `Event(v1.ObjectReference{…}): type: 'Warning' reason: '…'` are sandbox failures of the pod named; a plain event stays a log line", () => {
+    const J = "Mar 12 10:00:01 worker-1 kubelet[812]: ";
+    const msg =
+      'Failed to create pod sandbox: rpc error: code = Unknown desc = failed to set up sandbox container \\"73edc36f2c7b52e25c91bd7a4d290f78cd4e19b8063c0b8355adc6416cc3da67\\" network for pod \\"coredns-74ff55c5b-w2mk9\\": networkPlugin cni failed to set up pod \\"coredns-74ff55c5b-w2mk9_kube-system\\" network: open /run/flannel/subnet.env: no such file or directory';
+    const text = [
+      `${J}I0312 10:00:01.100000     812 event.go:291] "Event occurred" object="kube-system/coredns-74ff55c5b-w2mk9" kind="Pod" apiVersion="v1" type="Warning" reason="FailedCreatePodSandBox" message="${msg}"`,
+      `${J}I0312 10:00:01.200000     812 event.go:291] "Event occurred" object="kube-system/coredns-74ff55c5b-w2mk9" kind="Pod" apiVersion="v1" type="Normal" reason="SandboxChanged" message="Pod sandbox changed, it will be killed and re-created."`,
+      `${J}I0312 10:00:02.100000     812 event.go:278] Event(v1.ObjectReference{Kind:"Pod", Namespace:"kube-system", Name:"coredns-74ff55c5b-w2mk9", UID:"63ece1ff", APIVersion:"v1", ResourceVersion:"1234", FieldPath:""}): type: 'Warning' reason: 'FailedKillPod' error killing pod: failed to "KillPodSandbox" for "63ece1ff" with KillPodSandboxError: "rpc error: code = Unknown desc = networkPlugin cni failed to teardown pod"`,
+    ].join("\n");
+    const f = parseFile("kubelet.log", text, { year: 2021 });
+    const cs = f.records.map((r) => classifyRecord(r));
+    expect(cs.map((c) => [c.lane, c.kind, c.pod])).toEqual([
+      ["kubelet", "sandbox.create.failed", "kube-system/coredns-74ff55c5b-w2mk9"],
+      ["kubelet", "log", "kube-system/coredns-74ff55c5b-w2mk9"],
+      ["kubelet", "sandbox.stop.failed", "kube-system/coredns-74ff55c5b-w2mk9"],
+    ]);
+    expect(cs[0]).toMatchObject({ sandboxId: "73edc36f2c7b52e25c91bd7a4d290f78cd4e19b8063c0b8355adc6416cc3da67", errorClass: "flannel-subnet-missing" });
+  });
+});
+
 describe("classifyRecord on older and partial sandbox failure reports", () => {
   it("a FailedSync event of a kubelet before 1.8 that failed to create the sandbox is an attempt; one that failed to kill it is a stop", () => {
     const ev = (message: string) =>

@@ -41,6 +41,7 @@ import type { EventKind, Lane } from "../detect/types";
 import type { K8sEventInfo } from "../parse/types";
 import { configWriteOf } from "./config-writes";
 import { errorClassOf } from "./error-class";
+import { recordedEvent } from "./recorded-event";
 import { splitStructured, unescapeNested } from "./go-text";
 import { componentSpec } from "../model/components";
 import { FAILURE_KINDS } from "../model/event-kinds";
@@ -279,7 +280,13 @@ function kindOf(r: ClassifyInput, lane: Lane, headline: string, text: string, fi
     if (/^Linux version \d/.test(headline)) return "kernel.start";
     return "log";
   }
-  if (lane === "kubelet") return kubeletKind(headline, text, r.severity) ?? "log";
+  if (lane === "kubelet") {
+    // the kubelet's own record of an event it emits: the event's kind when it is a signal (a plain event stays a log line)
+    const ev = recordedEvent(headline, fields);
+    const evKind = ev ? eventKind(ev, ev.message) : null;
+    if (evKind !== null && evKind !== "k8s.event") return evKind;
+    return kubeletKind(headline, text, r.severity) ?? "log";
+  }
   if (lane === "runtime") {
     if (c === "crio" || c === "cri-o" || /^(?:Starting CRI-O|Running pod sandbox:|Ran pod sandbox )/.test(headline)) {
       const k = crioKind(headline, text);
@@ -494,6 +501,8 @@ const IPAMD_POD_RE = new RegExp(`\\b(?:to|for) pod (${NAME})/(${NAME})\\b`);
  * and ipamd's request `Received AddNetwork for NS <netns>, Pod <name>, NameSpace <ns>, Container <id>`
  */
 const AWS_POD_RE = new RegExp(`\\b(?:to pod (${NAME}), namespace|Pod (${NAME}), NameSpace) (${NAME})\\b`);
+/** the older event recorder's `Event(v1.ObjectReference{Kind:"Pod", Namespace:"<ns>", Name:"<name>", …` */
+const OBJECT_REF_POD_RE = new RegExp(`^Event\\(v1\\.ObjectReference\\{Kind:"Pod", Namespace:"(${NAME})", Name:"(${NAME})"`);
 /** ovnkube-node's CNI request `[<namespace>/<name> <sandbox>]` (`OVNK_CNI_REQUEST`) */
 const OVNK_POD_RE = new RegExp(`^\\[(${NAME})/(${NAME}) [0-9a-f]{64}\\]`);
 /** multus `[<namespace>/<name>/<uid>:<network>]` (uid optional) */
@@ -507,6 +516,10 @@ const MULTUS_POD_RE = new RegExp(`\\[(${NAME})/(${NAME})(?:/[0-9a-f-]*)?:[\\w.-]
 function podOf(r: ClassifyInput, text: string, fields: Record<string, string>, kind: EventKind): string | null {
   const f = fields.pod;
   if (f && POD_FIELD_RE.test(f)) return f;
+  // an event recorder's `"Event occurred" object="<ns>/<name>" kind="Pod"`, or `Event(v1.ObjectReference{Kind:"Pod", …})` (recorded-event.ts)
+  if (fields.kind === "Pod" && fields.object && POD_FIELD_RE.test(fields.object)) return fields.object;
+  const ref = text.charCodeAt(0) === 69 ? OBJECT_REF_POD_RE.exec(text) : null;
+  if (ref) return `${ref[1]}/${ref[2]}`;
   // kubelet JSON logging prints the pod as an object: {"name":…,"namespace":…}
   if (f && f.charCodeAt(0) === 123) {
     const m = /"name":"([^"]+)"/.exec(f);

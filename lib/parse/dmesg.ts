@@ -27,12 +27,15 @@
  *
  * Severity: the `<PRI>` / kmsg priority (low 3 bits) or `-x` level when printed; with no level
  * printed the record is info (1), as every format without a level. Component `kernel`; a
- * `[talos]` message is machined's or its service's (talos-message.ts). Lines indented with
+ * `[talos]` message is machined's or its service's (talos-message.ts); a user-space line
+ * `ident[pid]: message` (journald `ForwardToKMsg=`, a VM's serial console) is its program's, read
+ * like a journal entry's MESSAGE (a klog line gives its own stamp and level; `fields.uptime` kept). Lines indented with
  * blanks (a multi-line message, kmsg `SUBSYSTEM=`/`DEVICE=` properties, also unindented) are
  * continuations.
  */
 import { localMonth, dayOfWeek, weekdayMask } from "./helpers/locale-names";
 import { sniffRatio } from "./helpers/sniff-util";
+import { envelopeRecord } from "./helpers/component";
 import { applyTalos, isTalosMessage } from "./helpers/talos-message";
 import { monthFromAbbrev, parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec, LineParser, LineResult, ParsedRecord, Severity, WallTime } from "./types";
@@ -68,9 +71,20 @@ const ISO = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}[,.]\d{6}(?:[+-]\d{2}:?\d{2}|Z
 /** kmsg dictionary properties printed unindented (talosctl, raw copies) */
 const PROPERTY = /^(?:SUBSYSTEM|DEVICE)=/;
 
+/**
+ * A user-space line in the ring buffer, `ident[pid]: message`: journald's `ForwardToKMsg=`, or a
+ * console that shows both (a cloud VM's serial port output); the kernel's own `comm[pid]: segfault
+ * at …` report is the kernel's. Groups: ident, pid, message.
+ */
+const USER_LINE = /^([A-Za-z_][\w@.-]{0,63})\[(\d+)\]: (?!segfault at )(.*)$/;
+
 function recordOf(time: WallTime | null, severity: Severity, message: string, uptime?: string): ParsedRecord {
-  const rec: ParsedRecord = { time, component: "kernel", severity, message };
-  if (uptime !== undefined) rec.fields = { uptime };
+  const user = USER_LINE.exec(message);
+  // a user-space line: its program and, when it is a component line (klog, logrus), its own stamp and level
+  const rec: ParsedRecord = user
+    ? envelopeRecord({ time, ident: user[1], pid: Number(user[2]), severity }, user[3])
+    : { time, component: "kernel", severity, message };
+  if (uptime !== undefined) rec.fields = rec.fields ? { ...rec.fields, uptime } : { uptime };
   if (isTalosMessage(message)) applyTalos(rec, message);
   return rec;
 }

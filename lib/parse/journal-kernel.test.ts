@@ -143,6 +143,29 @@ describe("dmesg time formats", () => {
     expect(f.records[2].precision).toBe("min");
   });
 
+  it("user-space lines in the ring buffer (journald ForwardToKMsg, a VM's serial console): their program, and a klog line's own stamp and level", () => {
+    const text = [
+      "[    0.000000] Linux version 5.15.0-1048-gke (buildd@lcy02-amd64-046) #53-Ubuntu SMP Tue Nov 28 00:38:15 UTC 2023",
+      "[    3.105318] systemd[1]: Detected virtualization kvm.",
+      '[   14.512004] kubelet[812]: E1203 10:00:14.512004     812 kubelet.go:2855] "Container runtime network not ready" networkReady="NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized"',
+      "[   15.000100] kubelet[812]: segfault at 10 ip 00000000004a1b2c sp 000000c000123f00 error 4 in kubelet[400000+5a00000]",
+      "[   19.100000] cni0: port 1(veth1a2b3c4d) entered blocking state",
+    ].join("\n");
+    const f = parseFile("serial-port-1.txt", text, { year: 2023 });
+    expect(f.format).toBe("dmesg");
+    expect(f.counts).toMatchObject({ records: 5, skipped: 0 });
+    expect(f.records.map((r) => [r.component, r.ident, r.pid, r.severity, r.fields?.uptime])).toEqual([
+      ["kernel", undefined, undefined, 1, "0.000000"],
+      ["systemd", "systemd", 1, 1, "3.105318"],
+      ["kubelet", "kubelet", 812, 3, "14.512004"],
+      ["kernel", undefined, undefined, 1, "15.000100"],
+      ["kernel", undefined, undefined, 1, "19.100000"],
+    ]);
+    expect(f.records[1].message).toBe("Detected virtualization kvm.");
+    expect(f.records[2].message.startsWith("Container runtime network not ready")).toBe(true);
+    expect(f.records.map((r) => iso(r.ts))).toEqual([null, null, "2023-12-03T10:00:14.512Z", null, null]);
+  });
+
   it("a weekday that disagrees with the date is no -T stamp", () => {
     const f = parseFile("dmesg", "[Mo Apr  6 18:23:24 2022] x\n[Mi Apr  6 18:23:24 2022] y\n[Mi Apr  6 18:23:24 2022] z", { tz: "UTC" });
     expect(f.counts).toMatchObject({ records: 2, skipped: 1 });

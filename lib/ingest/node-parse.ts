@@ -59,6 +59,7 @@ export class NodeParse {
   private slots: Array<ReturnType<typeof defer<void>>> = [];
   private aborted = false;
   private readonly collectedMs: number | null;
+  private readonly holdLimit = holdBytes();
 
   private constructor(
     private readonly unpacked: UnpackedFile[],
@@ -214,7 +215,7 @@ export class NodeParse {
         opts,
         collectedMs: this.collectedMs,
         dir,
-        holdBytes: holdBytes(),
+        holdBytes: this.holdLimit,
         stepBytes: this.step.stepBytes,
       },
       [],

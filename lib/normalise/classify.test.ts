@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { caseLineToInput } from "./case-lines";
-import { classifyRecord, cniOpOf, hasHex64, inheritErrorClasses, laneOf, recordCniOp } from "./classify";
+import { classifyRecord, inheritErrorClasses, laneOf, recordCniOp } from "./classify";
+import { cniOpOf, hasHex64 } from "./record-ids";
 import type { K8sEventInfo } from "../parse/types";
 import { caseText } from "../../tests/cases/cases";
 import { parseFile } from "../parse/parse-file";

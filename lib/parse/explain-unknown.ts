@@ -12,7 +12,8 @@
  * key; their keys named), a table (a header of upper-case column names), a time at the line start
  * in an unknown layout, only prompts/comments, else the first line quoted.
  */
-import { GREP, HOST, HOST_PIPE, KAIL, KUBECTL_PREFIX, KUBETAIL, TIMESTAMPS, type PrefixLayer } from "./line-prefix";
+import { GREP, HOST, HOST_PIPE, KAIL, KUBECTL_PREFIX, KUBETAIL, type PrefixLayer } from "./line-prefix";
+import { TIMESTAMPS } from "./prefix-stamps";
 import { isPasteBanner } from "./paste";
 
 /** What the file was read as, when it was read in part. */

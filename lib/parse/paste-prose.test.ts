@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ParsedFile } from "./file-types";
-import { ciStampMs } from "./line-prefix";
+import { ciStampMs } from "./prefix-stamps";
 import { parseFile, pasteInfo } from "./parse-file";
 import { detectWordWrap, isProse, isWordWrapTail } from "./paste";
 import { stripEmphasis } from "./transforms/emphasis";

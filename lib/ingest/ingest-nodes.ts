@@ -27,7 +27,7 @@ import { collectorNames, type BundleLayout } from "../bundle/collectors";
 import type { UnpackedFile } from "../bundle/unpack";
 import type { SqlConn, SqlDb } from "../db/sql";
 import type { AnalysedFile } from "../model/event";
-import { clockOffsets, shiftFile } from "../normalise/clock-skew";
+import { clockOffsets, shiftFile, userOffset } from "../normalise/clock-skew";
 import type { IngestOptions, Progress } from "./analyse-bundle";
 import { BundleStore, type NodeGroup, type NodeReport, stateAt, type StoredBundle } from "./bundle-store";
 import { requireReadable } from "./file-reason";
@@ -205,9 +205,10 @@ function afterParseReason(sql: SqlDb, when: StoreWhen, parse: NodeParse, opts: I
   if (when === "as-parsed") return null;
   if (when === "after-parse") return "asked to store after parsing";
   if (sql.backend === "pglite") return "the embedded database holds one connection";
-  // a file on no node gets an estimated offset from every node's failures (settle.ts `offsetScopes`)
-  const given = (path: string) => opts.skew !== null && opts.skew !== undefined && (typeof opts.skew === "number" || typeof opts.skew[path] === "number");
-  const cluster = parse.looseOrds.find((ord) => parse.results[ord].skew.events.length > 0 && !given(parse.results[ord].file.path));
+  // a file on no node gets an estimated offset from every node's failures (settle.ts `offsetScopes`), unless one is given
+  const cluster = parse.looseOrds.find(
+    (ord) => parse.results[ord].skew.events.length > 0 && userOffset(opts.skew ?? null, parse.results[ord].file) === undefined,
+  );
   if (cluster !== undefined) return "a cluster events file's clock offset takes every node's failures";
   return null;
 }

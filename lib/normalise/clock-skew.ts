@@ -134,8 +134,8 @@ function estimateFromSpans(
   return { skewMs: Math.round(skew), pairs: diffs.length, spreadMs: Math.round(spread), usable };
 }
 
-/** The offset (ms) the user gave for a file, or undefined. */
-function userOffset(skew: SkewOption | null, f: Pick<AnalysedFile, "path" | "kind">): number | undefined {
+/** The offset (ms) the user gave for a file (`skew` option: a number for every Kubernetes events file, or by path), or undefined. */
+export function userOffset(skew: SkewOption | null, f: Pick<AnalysedFile, "path" | "kind">): number | undefined {
   if (skew === null || skew === undefined) return undefined;
   if (typeof skew === "number") return f.kind === "k8s-events" ? Math.round(skew * 1000) : undefined;
   const v = skew[f.path];

@@ -4,7 +4,7 @@
  * runtimes and the CNI plugins print (each pattern names its source). Pure.
  */
 import type { EventKind } from "../detect/types";
-import type { ClassifyInput } from "./classify";
+import type { K8sEventInfo } from "../parse/types";
 
 /** The CNI operation a line is about (CNI spec verbs; `DEL` also for runtime stop/teardown texts). */
 export type CniOp = "ADD" | "DEL";
@@ -75,7 +75,7 @@ const MULTUS_POD_RE = new RegExp(`\\[(${NAME})/(${NAME})(?:/[0-9a-f-]*)?:[\\w.-]
  * failure reports print (sandbox names, CNI plugins' wording, a name alone) are looked for on
  * signal records only: a plain log line does not pay for them.
  */
-export function podOf(r: ClassifyInput, text: string, fields: Record<string, string>, kind: EventKind): string | null {
+export function podOf(r: { k8sEvent?: K8sEventInfo | null }, text: string, fields: Record<string, string>, kind: EventKind): string | null {
   const f = fields.pod;
   if (f && POD_FIELD_RE.test(f)) return f;
   // an event recorder's `"Event occurred" object="<ns>/<name>" kind="Pod"`, or `Event(v1.ObjectReference{Kind:"Pod", …})` (recorded-event.ts)

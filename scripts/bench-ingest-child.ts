@@ -24,6 +24,10 @@
  * `process.resourceUsage().maxRSS`: on Linux that keeps the high-water mark of the process
  * that spawned this one (the kernel carries it across fork + exec), so it reports at least
  * the bench's own RSS. `rssSource` says which was used (maxRSS only where /proc is missing).
+ * `dbCpuSeconds`: on PostgreSQL on this machine, the CPU time (user + system, from
+ * /proc/<pid>/stat) of the server's backends connected to the bench's database over the same span
+ * (a backend that ended during it is missed); null on PGlite (its CPU is this process's) or
+ * without /proc.
  * With `--idle-rss` after the uploads dir, also `rssAfterKiB`: the resident set (`VmRSS`) once
  * the ingest has ended and the process has sat idle `IDLE_MS` (the ingest threads alive and
  * idle, as in the app between bundles), after a full collection of this thread's heap; and
@@ -49,6 +53,26 @@ function peakRss(): { kib: number; source: "VmHWM" | "maxRSS" } {
     // not Linux
   }
   return { kib: process.resourceUsage().maxRSS, source: "maxRSS" };
+}
+
+/** Clock ticks per second of /proc/<pid>/stat's times (`getconf CLK_TCK`: 100 on Linux). */
+const CLK_TCK = 100;
+
+/** CPU seconds so far of each server backend on this database, by pid; null when not readable here. */
+async function backendCpu(db: Awaited<ReturnType<typeof getDb>>): Promise<Map<number, number> | null> {
+  if (!process.env.DATABASE_URL) return null;
+  const rows = await db.sql.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
+  const out = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      // fields after the command's closing parenthesis: state is the 3rd, utime the 14th, stime the 15th
+      const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      out.set(pid, (Number(f[11]) + Number(f[12])) / CLK_TCK);
+    } catch {
+      return null;
+    }
+  }
+  return out;
 }
 
 /** How long the process sits idle before `rssAfterKiB` is read, ms. */
@@ -85,6 +109,7 @@ async function main() {
   // arrive (StreamDigest): here, before the clock
   await ingestExecutors();
   const digest = digestFiles(files);
+  const dbCpu0 = await backendCpu(db);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const { bundleId, incidentId } = await enqueueBundle(db, { title: "bench", files, digest });
@@ -112,6 +137,8 @@ async function main() {
   if (sampler) clearInterval(sampler);
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  const dbCpu1 = dbCpu0 && (await backendCpu(db));
+  const dbCpuSeconds = dbCpu1 ? [...dbCpu1].reduce((sum, [pid, s]) => sum + s - (dbCpu0!.get(pid) ?? 0), 0) : null;
   const bundle = await db.prisma.bundle.findUniqueOrThrow({ where: { id: bundleId } });
   await closeDb(db);
   const rss = peakRss();
@@ -130,6 +157,7 @@ async function main() {
     findings: r.findings,
     seconds,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    dbCpuSeconds: dbCpuSeconds === null ? null : +dbCpuSeconds.toFixed(2),
     peakRssKiB: rss.kib,
     rssSource: rss.source,
     counts: bundle.counts ?? {},

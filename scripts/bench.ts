@@ -218,6 +218,8 @@ interface ChildResult {
   findings: number;
   seconds: number;
   cpuSeconds: number;
+  /** the database server's backends' CPU seconds over the same span (null on PGlite) */
+  dbCpuSeconds: number | null;
   peakRssKiB: number;
   rssSource: string;
   counts: { lines?: number; timings?: Record<string, number>; ingestPath?: string; twoPassReason?: string };
@@ -445,6 +447,8 @@ async function benchBackend(): Promise<Record<string, unknown>> {
       linesPerSec: Math.round(input.lines / ingestS),
       /** the ingest process's CPU seconds (every thread) per million input lines, the median run's */
       cpuSecondsPerMLines: +((median.cpuSeconds * 1e6) / input.lines).toFixed(2),
+      /** PostgreSQL's backends' CPU seconds per million input lines, the median run's (null on PGlite) */
+      dbCpuSecondsPerMLines: median.dbCpuSeconds === null ? null : +((median.dbCpuSeconds * 1e6) / input.lines).toFixed(2),
       mbPerSec: +(input.bytes / 1e6 / ingestS).toFixed(1),
       /** the highest of the runs' peaks */
       peakRssMb: Math.round((Math.max(...childRuns.map((x) => x.peakRssKiB)) * 1024) / 1e6),
@@ -460,7 +464,7 @@ async function benchBackend(): Promise<Record<string, unknown>> {
       progress: median.progress,
     };
     log(
-      `ingest: ${ingest.linesPerSec.toLocaleString()} lines/s, ${ingest.cpuSecondsPerMLines} CPU-s per M lines, peak RSS ${ingest.peakRssMb} MB, phases ${JSON.stringify(ingest.timings)}`,
+      `ingest: ${ingest.linesPerSec.toLocaleString()} lines/s, ${ingest.cpuSecondsPerMLines} CPU-s per M lines (database ${ingest.dbCpuSecondsPerMLines ?? "-"}), peak RSS ${ingest.peakRssMb} MB, phases ${JSON.stringify(ingest.timings)}`,
     );
 
     // the progress of one node of many lines, in a store of its own (PGlite: a folder of its own)
@@ -654,6 +658,10 @@ function tableRows(result: Record<string, unknown>, label: string): Array<[strin
     [
       "ingest end to end",
       `${i.linesPerSec.toLocaleString()} lines/s, ${i.mbPerSec} MB/s (${i.lines.toLocaleString()} lines, ${i.linesCounted?.toLocaleString()} of them in files read, ${(i.bytes / 1e6).toFixed(0)} MB, ${i.nodes} nodes, ${i.events.toLocaleString()} events, ${i.seconds} s${ingestRunsNote ? `: median of ${i.runsSeconds.join(", ")} s` : ""})`,
+    ],
+    [
+      "CPU per million lines",
+      `${i.cpuSecondsPerMLines} CPU-s in the ingest process (every thread)${i.dbCpuSecondsPerMLines === null ? "" : `, ${i.dbCpuSecondsPerMLines} in the database's backends`}`,
     ],
     // jsonb does not keep key order: pipeline order first, anything else after
     ["ingest path", String(i.path)],

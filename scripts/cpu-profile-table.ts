@@ -9,7 +9,9 @@
  * that belongs to one (STEPS, by source path and function name, first match wins); frames of
  * node itself and of libraries count for the nearest caller that is ours, so zlib's work counts
  * for the code that asked for it. `(garbage collector)` and `(idle)`/`(program)` are their own
- * rows. Prints CPU-seconds and the share of the busy (non-idle) total per step.
+ * rows. Prints CPU-seconds and the share of the busy (non-idle) total per step; with `--top N`,
+ * under each step its N functions with the most time (the innermost project frame of a sample,
+ * as `module function`).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -31,7 +33,8 @@ const STEPS: Array<[string, RegExp]> = [
   ["search postings (words per event)", /lib\/search\/thread-words/],
   ["COPY to the database (pg, copy streams)", /pg-copy-streams|node_modules\/pg|lib\/db\/sql\.ts/],
   ["source-block compression", /source-block-codec|toSourceBlocks/],
-  ["detectors", /lib\/detect\/|detect-boot|detectBoot|finding-rows|rule-files/],
+  ["detectors", /lib\/detect\/|detect-boot|detectBoot$|finding-rows|rule-files/],
+  ["pattern mining (lib/patterns) and boot facets", /lib\/patterns\/|pattern-rows|facet-rows/],
   [
     "row encoding and density rollup (nodeRows)",
     /(node-task|row-stream)\.ts (nodeRows|add|of|flush|done|newChunk)$|copyText|copyJson|copyTail|message-fields|boot-event/,
@@ -39,7 +42,7 @@ const STEPS: Array<[string, RegExp]> = [
   ["spill to disk and back", /lib\/ingest\/spill/],
   ["boots and clock skew", /lib\/normalise\/boots|clock-skew|analyseNode/],
   ["redaction", /lib\/redact\//],
-  ["classification and error classes", /lib\/normalise\/(classify|error-class|config-write|go-text)/],
+  ["classification and error classes", /lib\/normalise\/(classify|error-class|config-write|go-text|record-ids|recorded-event)/],
   ["sniffing (file type)", /file-sniff|file-types|sniff/],
   ["parsing", /lib\/parse\//],
   ["decoding and unpacking (gunzip, tar, UTF-8)", /lib\/bundle\/|string_decoder|fileLines|unpack/],
@@ -53,15 +56,18 @@ const SPECIAL: Record<string, string> = {
   "(program)": "(program: native, outside JS)",
 };
 
-function stepOf(frames: ProfileNode["callFrame"][]): string {
+/** The step of a sample's `frames` (innermost first), and its innermost project frame (`module function`). */
+function stepOf(frames: ProfileNode["callFrame"][]): { step: string; fn: string } {
   const special = SPECIAL[frames[0]?.functionName ?? ""];
-  if (special) return special;
+  if (special) return { step: special, fn: "" };
+  let fn = "";
   for (const f of frames) {
     const key = `${f.url} ${f.functionName}`;
     if (!/\/(lib)\//.test(f.url)) continue;
-    for (const [name, re] of STEPS) if (re.test(key)) return name;
+    fn ||= `${f.url.slice(f.url.indexOf("/lib/") + 1)} ${f.functionName || "(anonymous)"}`;
+    for (const [name, re] of STEPS) if (re.test(key)) return { step: name, fn };
   }
-  return "node and libraries, called from no project frame";
+  return { step: "node and libraries, called from no project frame", fn };
 }
 
 /**
@@ -94,6 +100,10 @@ function main() {
   const dir = process.argv[2];
   if (!dir) throw new Error("usage: cpu-profile-table.ts <dir>");
   const totals = new Map<string, number>();
+  const topAt = process.argv.indexOf("--top");
+  const top = topAt > 0 ? Number(process.argv[topAt + 1]) : 0;
+  /** per step: function -> µs */
+  const fns = new Map<string, Map<string, number>>();
   let files = 0;
   for (const name of readdirSync(dir).filter((n) => n.endsWith(".cpuprofile"))) {
     const p = JSON.parse(readFileSync(path.join(dir, name), "utf8")) as Profile;
@@ -104,18 +114,23 @@ function main() {
     const byId = new Map(p.nodes.map((n) => [n.id, n]));
     const parent = new Map<number, number>();
     for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-    const stepCache = new Map<number, string>();
+    const stepCache = new Map<number, { step: string; fn: string }>();
     for (let i = 0; i < p.samples.length; i++) {
       const id = p.samples[i];
-      let step = stepCache.get(id);
-      if (!step) {
+      let of = stepCache.get(id);
+      if (!of) {
         const frames: ProfileNode["callFrame"][] = [];
         for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) frames.push(sourceOf(byId.get(at)!.callFrame));
-        step = stepOf(frames);
-        stepCache.set(id, step);
+        of = stepOf(frames);
+        stepCache.set(id, of);
       }
       const dt = p.timeDeltas[i + 1] ?? 0;
-      totals.set(step, (totals.get(step) ?? 0) + dt);
+      totals.set(of.step, (totals.get(of.step) ?? 0) + dt);
+      if (top && of.fn) {
+        let m = fns.get(of.step);
+        if (!m) fns.set(of.step, (m = new Map()));
+        m.set(of.fn, (m.get(of.fn) ?? 0) + dt);
+      }
     }
   }
   const busy = [...totals].filter(([k]) => k !== "(idle)").reduce((s, [, v]) => s + v, 0);
@@ -123,7 +138,11 @@ function main() {
   console.log(`${files} thread profiles; busy CPU ${(busy / 1e6).toFixed(2)} s\n`);
   console.log("| step | CPU-seconds | share of busy |");
   console.log("|---|---:|---:|");
-  for (const [k, v] of rows) console.log(`| ${k} | ${(v / 1e6).toFixed(2)} | ${k === "(idle)" ? "" : `${((100 * v) / busy).toFixed(1)} %`} |`);
+  for (const [k, v] of rows) {
+    console.log(`| ${k} | ${(v / 1e6).toFixed(2)} | ${k === "(idle)" ? "" : `${((100 * v) / busy).toFixed(1)} %`} |`);
+    const m = fns.get(k);
+    if (m) for (const [f, us] of [...m].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`|   ${f} | ${(us / 1e6).toFixed(2)} | |`);
+  }
 }
 
 main();

@@ -61,7 +61,11 @@ export function copyText(v: string | number | bigint | boolean | null | undefine
  */
 export function copyJson(v: unknown): string {
   if (v === null || v === undefined) return "\\N";
-  const j = JSON.stringify(v);
+  return copyJsonText(JSON.stringify(v));
+}
+
+/** JSON text `j` (`JSON.stringify`'s) as COPY text: its backslashes doubled. */
+export function copyJsonText(j: string): string {
   return j.includes("\\") ? j.replaceAll("\\", "\\\\") : j;
 }
 

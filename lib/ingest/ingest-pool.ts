@@ -200,6 +200,38 @@ export function ingestExecutors(): Promise<Executor[]> {
   return g.__bootlineIngestStarting;
 }
 
+/**
+ * The process's node options less its module hooks (`--require`, `--import`, `--loader` and
+ * their values: tsx's, when the process runs under it): a thread loads plain JavaScript
+ * (ingest-worker.mjs, the bundled tasks) and registers tsx itself only when the bundle cannot be
+ * built, so an inherited loader would only put every module it loads through the hooks.
+ * Other options (`--cpu-prof`, heap limits) are kept.
+ */
+export function threadExecArgv(argv: readonly string[] = process.execArgv): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (/^--(require|import|loader|experimental-loader)$/.test(a) || a === "-r") i++;
+    else if (!/^--(require|import|loader|experimental-loader)=/.test(a)) out.push(a);
+  }
+  return out;
+}
+
+/**
+ * A worker thread on `entry` with `threadExecArgv`; when those options include one a thread
+ * refuses when given explicitly (a heap limit, `--expose-gc`: ERR_WORKER_INVALID_EXEC_ARGV),
+ * with the process's own, inherited as they are.
+ */
+function newThread(entry: URL): Worker {
+  const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
+  try {
+    return new Worker(entry, { execArgv: threadExecArgv(), resourceLimits });
+  } catch (e) {
+    if ((e as { code?: string }).code !== "ERR_WORKER_INVALID_EXEC_ARGV") throw e;
+    return new Worker(entry, { resourceLimits });
+  }
+}
+
 async function startExecutors(): Promise<Executor[]> {
   const n = poolSize();
   if (n === 0) return [inline];
@@ -207,8 +239,7 @@ async function startExecutors(): Promise<Executor[]> {
   if (!existsSync(entry)) return [inline];
   const live = (g.__bootlineIngestPool ?? []).filter((x) => !x.dead);
   try {
-    while (live.length < n)
-      live.push(new ThreadExecutor(new Worker(pathToFileURL(entry), { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } })));
+    while (live.length < n) live.push(new ThreadExecutor(newThread(pathToFileURL(entry))));
   } catch (e) {
     warnOnce(e as Error);
   }

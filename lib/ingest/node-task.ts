@@ -8,7 +8,7 @@
  *   on each new boot.
  * Prepared nodes are kept in this module, keyed by the caller's node key (`<token>:<node>`).
  */
-import { copyJson, copyText } from "../db/sql";
+import { copyJsonText, copyText } from "../db/sql";
 import type { BootEvent, BootInfo, Lane } from "../detect/types";
 import { shiftEvent } from "../normalise/clock-skew";
 import { analyseNode } from "./node-boots";
@@ -299,16 +299,11 @@ export async function nodeRows(t: NodeRowsTask, onEvents?: (events: number) => v
       }
       // a klog message holds its pairs: stored once (lib/model/message-fields.ts)
       const at = messageFieldsAt(e.message, e.fields);
-      const fields = at === null ? `${copyJson(e.fields)}\t\\N` : `\\N\t${at}`;
+      // stringified once: the fields column and the searchable text
+      const json = at === null && e.fields ? JSON.stringify(e.fields) : null;
+      const fields = at !== null ? `\\N\t${at}` : json === null ? "\\N\t\\N" : `${copyJsonText(json)}\t\\N`;
       // the searchable text as the database has it (lib/search/search-sql.ts docTextSql): a spilled event's only in its tail
-      if (words)
-        words.add(
-          id,
-          bootId,
-          tail === undefined
-            ? [e.pod, e.sandboxId, e.message, at === null && e.fields ? JSON.stringify(e.fields) : null]
-            : [tailText(tail), at === null && e.fields ? JSON.stringify(e.fields) : null],
-        );
+      if (words) words.add(id, bootId, tail === undefined ? [e.pod, e.sandboxId, e.message, json] : [tailText(tail), json]);
       const wait = rows.add(
         `${id}${head}${fileId}\t${nodeId}\t${copyText(bootId)}\t${iso.of(e.ts)}\t${copyText(e.errorClass)}\t${fields}\t${tail ?? copyTail(e)}\n`,
       );

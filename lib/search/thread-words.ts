@@ -27,13 +27,6 @@ export const POSTING_MAX = 5000;
 /** Bytes of COPY text per piece of `NodeWords.rows` (about). */
 const PIECE_CHARS = 1 << 20;
 
-interface Entry {
-  n: number;
-  /** id of the last event counted (an event counts once per word) */
-  last: number;
-  ids: number[] | null;
-}
-
 const ASCII_SPLIT = /[^A-Za-z0-9]+/;
 const UNICODE_SPLIT = /[^\p{L}\p{N}]+/u;
 const NON_ASCII = /[^\x00-\x7f]/;
@@ -106,33 +99,156 @@ function ownCopy(w: string): string {
   return w.length < 13 ? w : Buffer.from(w, "utf8").toString("utf8");
 }
 
+/** FNV-1a over UTF-16 code units, 32 bits: the hash `BootWords` probes by. */
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 16777619;
+
+function hashOf(w: string): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+/**
+ * One boot's words: an open-addressing table of entries in the order they were first seen.
+ * `findSpan` looks a word up by its place in a text, hashed while it is read, so a word already
+ * counted costs no string: one event's 50-odd words are mostly words seen before.
+ */
+class BootWords {
+  words: string[] = [];
+  hashes: number[] = [];
+  n: number[] = [];
+  /** id of the last event counted per entry (an event counts once per word) */
+  last: number[] = [];
+  ids: Array<number[] | null> = [];
+  /** entry index + 1 per slot, 0 for an empty slot; the length a power of two, at most half full */
+  private slots = new Int32Array(1024);
+
+  /**
+   * Counts event `id` for the ASCII word `text[start, end)`, lower-cased (`upper`: it holds
+   * capitals), whose lower-cased hash is `h`.
+   */
+  addSpan(text: string, start: number, end: number, upper: boolean, h: number, id: number): void {
+    const len = end - start;
+    const mask = this.slots.length - 1;
+    for (let s = h & mask; ; s = (s + 1) & mask) {
+      const at = this.slots[s];
+      if (at === 0) {
+        const w = text.slice(start, end);
+        this.insert(s, ownCopy(upper ? w.toLowerCase() : w), h, id);
+        return;
+      }
+      const e = at - 1;
+      if (this.hashes[e] !== h) continue;
+      const w = this.words[e];
+      if (w.length !== len) continue;
+      let k = 0;
+      if (upper) {
+        for (; k < len; k++) {
+          let c = text.charCodeAt(start + k);
+          if (c >= 65 && c <= 90) c += 32;
+          if (c !== w.charCodeAt(k)) break;
+        }
+      } else for (; k < len && text.charCodeAt(start + k) === w.charCodeAt(k); k++);
+      if (k === len) return this.count(e, id);
+    }
+  }
+
+  /** Counts event `id` for word `w` (already lower-cased). */
+  addWord(w: string, id: number): void {
+    const h = hashOf(w);
+    const mask = this.slots.length - 1;
+    for (let s = h & mask; ; s = (s + 1) & mask) {
+      const at = this.slots[s];
+      if (at === 0) return this.insert(s, ownCopy(w), h, id);
+      if (this.hashes[at - 1] === h && this.words[at - 1] === w) return this.count(at - 1, id);
+    }
+  }
+
+  private count(e: number, id: number): void {
+    if (this.last[e] === id) return;
+    this.last[e] = id;
+    const n = ++this.n[e];
+    const ids = this.ids[e];
+    if (ids) {
+      if (n > POSTING_MAX) this.ids[e] = null;
+      else ids.push(id);
+    }
+  }
+
+  private insert(slot: number, w: string, h: number, id: number): void {
+    this.words.push(w);
+    this.hashes.push(h);
+    this.n.push(1);
+    this.last.push(id);
+    this.ids.push([id]);
+    this.slots[slot] = this.words.length;
+    if (this.words.length * 2 > this.slots.length) this.grow();
+  }
+
+  private grow(): void {
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    for (let e = 0; e < this.hashes.length; e++) {
+      let s = this.hashes[e] & mask;
+      while (slots[s] !== 0) s = (s + 1) & mask;
+      slots[s] = e + 1;
+    }
+    this.slots = slots;
+  }
+}
+
+/** Accumulates one node's words per boot; `add` each event (ids ascending), then `rows` once. */
 export class NodeWords {
-  /** per boot id (-1: no boot): word -> entry */
-  private readonly boots = new Map<number, Map<string, Entry>>();
-  private readonly words: string[] = [];
+  /** per boot id (-1: no boot), in the order first seen */
+  private readonly boots = new Map<number, BootWords>();
+  private readonly scratch: string[] = [];
   constructor(private readonly mode: WordsMode) {}
 
   /** Counts event `id` of boot `bootId` (null: none) for the words of `texts` (nulls skipped). */
   add(id: number, bootId: number | null, texts: ReadonlyArray<string | null | undefined>): void {
     const key = bootId ?? -1;
-    let map = this.boots.get(key);
-    if (!map) this.boots.set(key, (map = new Map()));
-    const words = this.words;
-    words.length = 0;
-    for (const t of texts) if (t) wordsOf(t, this.mode, words);
-    for (let i = 0; i < words.length; i++) {
-      const w = words[i];
-      const en = map.get(w);
-      if (!en) map.set(ownCopy(w), { n: 1, last: id, ids: [id] });
-      else if (en.last !== id) {
-        en.n++;
-        en.last = id;
-        if (en.ids) {
-          if (en.n > POSTING_MAX) en.ids = null;
-          else en.ids.push(id);
-        }
+    let table = this.boots.get(key);
+    if (!table) this.boots.set(key, (table = new BootWords()));
+    for (const t of texts) if (t && !this.addAscii(table, t, id)) this.addOther(table, t, id);
+  }
+
+  /**
+   * The words of an ASCII `text` counted for event `id`, read by character codes (see `wordsOf`);
+   * false, having counted nothing, when `text` holds a character past ASCII.
+   */
+  private addAscii(table: BootWords, text: string, id: number): boolean {
+    if (NON_ASCII.test(text)) return false;
+    const n = text.length;
+    let start = -1;
+    let upper = false;
+    let h = FNV_OFFSET;
+    for (let i = 0; i <= n; i++) {
+      let c = i < n ? text.charCodeAt(i) : 0;
+      if (c >= 65 && c <= 90) {
+        upper = true;
+        c += 32;
+      } else if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) {
+        if (start >= 0 && i - start <= MAX_WORD) table.addSpan(text, start, i, upper, h, id);
+        start = -1;
+        continue;
       }
+      if (start < 0) {
+        start = i;
+        upper = c !== text.charCodeAt(i);
+        h = FNV_OFFSET;
+      }
+      h = Math.imul(h ^ c, FNV_PRIME);
     }
+    return true;
+  }
+
+  /** A text past ASCII: split as `wordsOf` splits it. */
+  private addOther(table: BootWords, text: string, id: number): void {
+    const words = this.scratch;
+    words.length = 0;
+    wordsOf(text, this.mode, words);
+    for (const w of words) table.addWord(w, id);
   }
 
   /** The COPY rows (see the module comment) for node `nodeId`, in pieces of about PIECE_CHARS. */
@@ -140,10 +256,11 @@ export class NodeWords {
     const out: string[] = [];
     let piece = "";
     const node = copyText(nodeId);
-    for (const [boot, map] of this.boots) {
+    for (const [boot, t] of this.boots) {
       const b = boot === -1 ? "\\N" : String(boot);
-      for (const [w, en] of map) {
-        piece += `${copyText(w)}\t${node}\t${b}\t${en.n}\t${en.ids ? `{${en.ids.join(",")}}` : "\\N"}\n`;
+      for (let e = 0; e < t.words.length; e++) {
+        const ids = t.ids[e];
+        piece += `${copyText(t.words[e])}\t${node}\t${b}\t${t.n[e]}\t${ids ? `{${ids.join(",")}}` : "\\N"}\n`;
         if (piece.length >= PIECE_CHARS) {
           out.push(piece);
           piece = "";

@@ -13,7 +13,7 @@ const skipped = (path: string, reason: string) => ({ path, status: "skipped", re
 
 describe("bundleWarnings", () => {
   it("says nothing for a bundle whose logs were all read, however much it holds on purpose, nor for one not stored", () => {
-    // what the EKS collector's archive holds besides logs (tests/collectors.test.ts): its stack dump
+    // what the EKS collector's archive holds besides logs (tests/collectors-node.test.ts): its stack dump
     // file and dump lines, journalctl's warning, a file in no log format, a duplicate, a binary
     const eks = {
       status: "ready",

@@ -181,7 +181,11 @@ function newAttempt(e: BootEvent): Attempt {
  * `truncated`.
  */
 function attemptClass(lines: BootEvent[]): string | null {
-  const sorted = [...lines].sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0) || a.fileId - b.fileId || a.line - b.line);
+  const byTime = (a: BootEvent, b: BootEvent) => (a.ts ?? 0) - (b.ts ?? 0) || a.fileId - b.fileId || a.line - b.line;
+  // most attempts' lines were added in this order already: sorted (stable) they stay as they are
+  let inOrder = true;
+  for (let i = 1; i < lines.length && inOrder; i++) inOrder = byTime(lines[i - 1], lines[i]) <= 0;
+  const sorted = inOrder ? lines : [...lines].sort(byTime);
   const cls = (l: BootEvent) => l.errorClass;
   const slug = sorted.find((l) => cls(l) && !cls(l)!.startsWith("sig:") && cls(l) !== "truncated");
   if (slug) return slug.errorClass;

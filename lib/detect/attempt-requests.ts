@@ -42,7 +42,8 @@ export function answersToRequests(lines: BootEvent[], events: BootEvent[]): Boot
   // a line of a file and component that logged no request answers none, and changes nothing
   const requested = new Set(starts.map(key));
   const answering = lines.filter((e) => requested.has(key(e)));
-  if (answering.length === 0) return lines;
+  // only a line naming neither pod nor sandbox takes a request's (one that names either only uses its request up)
+  if (!answering.some((e) => !(e.pod || e.sandboxId))) return lines;
   const open = new Map<string, BootEvent[]>();
   const merged = [...starts.map((e) => ({ e, start: true })), ...answering.map((e) => ({ e, start: false }))].sort(
     (a, b) => a.e.fileId - b.e.fileId || a.e.ts! - b.e.ts! || Number(b.start) - Number(a.start) || a.e.line - b.e.line,

@@ -39,8 +39,13 @@ export function answersToRequests(lines: BootEvent[], events: BootEvent[]): Boot
   const starts = events.filter((e) => e.kind === "sandbox.create.start" && e.ts !== null && (e.pod || e.sandboxId) && !isK8sEvent(e));
   if (starts.length === 0) return lines;
   const key = (e: BootEvent) => `${e.fileId}\t${e.component}`;
+  // a line of a file and component that logged no request answers none, and changes nothing
+  const requested = new Set(starts.map(key));
+  const answering = lines.filter((e) => requested.has(key(e)));
+  // only a line naming neither pod nor sandbox takes a request's (one that names either only uses its request up)
+  if (!answering.some((e) => !(e.pod || e.sandboxId))) return lines;
   const open = new Map<string, BootEvent[]>();
-  const merged = [...starts.map((e) => ({ e, start: true })), ...lines.map((e) => ({ e, start: false }))].sort(
+  const merged = [...starts.map((e) => ({ e, start: true })), ...answering.map((e) => ({ e, start: false }))].sort(
     (a, b) => a.e.fileId - b.e.fileId || a.e.ts! - b.e.ts! || Number(b.start) - Number(a.start) || a.e.line - b.e.line,
   );
   const answer = new Map<BootEvent, BootEvent>();
@@ -54,9 +59,11 @@ export function answersToRequests(lines: BootEvent[], events: BootEvent[]): Boot
     }
     if (!list) continue;
     const named = !!(e.pod || e.sandboxId);
+    // a key's requests are one file's, in time order, none later than `e`: past the first one too old, all are
     for (let i = list.length - 1; i >= 0; i--) {
       const r = list[i];
-      if (e.ts! - r.ts! > REQUEST_ANSWER_MS || e.ts! < r.ts!) continue;
+      if (e.ts! - r.ts! > REQUEST_ANSWER_MS) break;
+      if (e.ts! < r.ts!) continue;
       if (named && !(e.sandboxId && e.sandboxId === r.sandboxId) && !(e.pod && samePod(e.pod, r.pod))) continue;
       list.splice(i, 1);
       if (!named) answer.set(e, r);

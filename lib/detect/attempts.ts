@@ -80,15 +80,18 @@ export interface Attempt {
 
 /** Ids of every line of the attempts (their node-log lines and merged Kubernetes events), ascending, each once: a finding's evidence. */
 export function attemptEvidence(attempts: readonly Attempt[]): number[] {
-  const ids: number[] = [];
+  let total = 0;
+  for (const a of attempts) total += a.lines.length + a.eventLines.length;
+  // a typed array sorts numbers without a comparator call per pair
+  const sorted = new Float64Array(total);
+  let k = 0;
   for (const a of attempts) {
-    for (const l of a.lines) ids.push(l.id);
-    for (const l of a.eventLines) ids.push(l.id);
+    for (const l of a.lines) sorted[k++] = l.id;
+    for (const l of a.eventLines) sorted[k++] = l.id;
   }
-  ids.sort((x, y) => x - y);
-  let n = 0;
-  for (let i = 0; i < ids.length; i++) if (i === 0 || ids[i] !== ids[n - 1]) ids[n++] = ids[i];
-  ids.length = n;
+  sorted.sort();
+  const ids: number[] = [];
+  for (let i = 0; i < total; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) ids.push(sorted[i]);
   return ids;
 }
 
@@ -178,7 +181,11 @@ function newAttempt(e: BootEvent): Attempt {
  * `truncated`.
  */
 function attemptClass(lines: BootEvent[]): string | null {
-  const sorted = [...lines].sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0) || a.fileId - b.fileId || a.line - b.line);
+  const byTime = (a: BootEvent, b: BootEvent) => (a.ts ?? 0) - (b.ts ?? 0) || a.fileId - b.fileId || a.line - b.line;
+  // most attempts' lines were added in this order already: sorted (stable) they stay as they are
+  let inOrder = true;
+  for (let i = 1; i < lines.length && inOrder; i++) inOrder = byTime(lines[i - 1], lines[i]) <= 0;
+  const sorted = inOrder ? lines : [...lines].sort(byTime);
   const cls = (l: BootEvent) => l.errorClass;
   const slug = sorted.find((l) => cls(l) && !cls(l)!.startsWith("sig:") && cls(l) !== "truncated");
   if (slug) return slug.errorClass;
@@ -308,10 +315,13 @@ export function collectAttempts(events: BootEvent[], p: AttemptParams = attemptD
     const times: number[] = [];
     for (let i = 0; i < count; i++) times.push(count === 1 ? last : Math.floor(first + ((last - first) * i) / (count - 1)));
     let attached = false;
+    // the same for every occurrence (the attempts it reads are the node logs', which this loop does not change): looked up once
+    let match: Attempt | null | undefined;
     for (const t of times) {
       if (podSeen && covered(t)) {
         if (!attached) {
-          const match = nearestOfPod(ev.pod ? (byPod.get(podName(ev.pod)) ?? []) : attempts, ev.pod, first - slackMs - joinMs, last + slackMs + joinMs, last);
+          if (match === undefined)
+            match = nearestOfPod(ev.pod ? (byPod.get(podName(ev.pod)) ?? []) : attempts, ev.pod, first - slackMs - joinMs, last + slackMs + joinMs, last);
           if (match) {
             match.eventLines.push(ev);
             attached = true;

@@ -92,13 +92,14 @@ const TEXT: Array<[SignalName, RegExp]> = [
 
 /** Signals one event carries (the sandbox-stop-timeout key is handled by the caller). */
 export function signalsOf(e: BootEvent): SignalName[] {
-  const text = `${e.message ?? ""} ${e.errorClass ?? ""} ${e.fields?.err ?? ""} ${e.fields?.error ?? ""}`;
   const out: SignalName[] = [];
-  if (e.kind === "sandbox.stop.failed" && (e.errorClass === "context-deadline-exceeded" || /deadline|timeout|timed out/i.test(text)))
-    out.push("sandbox-stop-timeout");
   if (e.kind === "runtime.started") out.push("runtime-restart");
-  if (e.kind === "network.not-ready") out.push("network-not-ready");
-  if (e.kind === "runtime.unhealthy" || e.kind === "sandbox.stop.failed" || e.kind === "log") {
+  else if (e.kind === "network.not-ready") out.push("network-not-ready");
+  else if (e.kind === "runtime.unhealthy" || e.kind === "sandbox.stop.failed" || e.kind === "log") {
+    // the text is read only for the kinds whose text tells a signal
+    const text = `${e.message ?? ""} ${e.errorClass ?? ""} ${e.fields?.err ?? ""} ${e.fields?.error ?? ""}`;
+    if (e.kind === "sandbox.stop.failed" && (e.errorClass === "context-deadline-exceeded" || /deadline|timeout|timed out/i.test(text)))
+      out.push("sandbox-stop-timeout");
     for (const [sig, re] of TEXT) if (re.test(text)) out.push(sig);
   }
   return out;

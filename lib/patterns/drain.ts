@@ -12,7 +12,7 @@
  * `add` takes a template with a weight too, so mined templates merge again (`mergeTemplates`):
  * the templates of several bundles of one boot, or of two boots compared.
  */
-import { WILDCARD, maskedTokens } from "./mask";
+import { WILDCARD, maskedKey } from "./mask";
 
 /** Leading tokens used as tree levels under the token count. */
 export const DEPTH = 2;
@@ -60,9 +60,17 @@ export class Drain<S> {
   readonly clusters: Cluster<S>[] = [];
   constructor(private readonly create: () => S) {}
 
-  /** Mines one message (masked here); returns its template's cluster. */
+  /**
+   * Mines one message (masked here); returns its template's cluster. The same as `add` of its
+   * masked tokens: its masked sequence (`maskedKey`) is looked up whole, and split into tokens
+   * only when not seen before.
+   */
   addMessage(message: string): Cluster<S> {
-    return this.add(maskedTokens(message));
+    const key = maskedKey(message);
+    const seen = this.exact.get(key);
+    if (seen) return seen;
+    // `add` keeps a copy of its own (`key` may hold pieces of the message)
+    return this.add(templateTokens(key));
   }
 
   /** Adds masked tokens (a message's, or another template's); returns the cluster they joined or started. */

@@ -37,17 +37,22 @@ export function maskToken(t: string): string {
 }
 
 /**
- * The masked tokens of `message` (see the module comment); an empty message gives `[""]`. One pass
- * over the characters: per token, whether its value holds a digit or a `/` and where its first
- * `=` is, so a token costs one substring at most (the same result as `maskToken` on each token of
- * the line split on spaces).
+ * The masked tokens of `message` joined with single spaces (see the module comment): what
+ * `maskedTokens` returns, as one string. One pass over the characters: per token, whether its
+ * value holds a digit or a `/` and where its first `=` is; the runs of tokens kept as they are
+ * are taken from the message whole (its separators are the single spaces the join puts back), so
+ * a message costs a few substrings, not one per token (the same result as `maskToken` on each
+ * token of the line split on spaces, joined).
  */
-export function maskedTokens(message: string): string[] {
+export function maskedKey(message: string): string {
   let end = message.indexOf("\n");
   if (end === -1) end = message.length;
   const cut = end > MAX_CHARS;
   if (cut) end = MAX_CHARS;
-  const out: string[] = [];
+  let key = "";
+  // message[pending..] is not yet in `key`
+  let pending = 0;
+  let tokens = 0;
   let start = 0;
   let eq = -1;
   let keyVar = false;
@@ -55,13 +60,18 @@ export function maskedTokens(message: string): string[] {
   for (let i = 0; i <= end; i++) {
     const c = i < end ? message.charCodeAt(i) : 32;
     if (c === 32) {
-      if (i === end && cut) break; // the token the cut went through is not whole
-      if (out.length === MAX_TOKENS - 1 && (i < end || cut)) {
-        out.push(WILDCARD);
-        return out;
+      // the token the cut went through is not whole; past `MAX_TOKENS - 1` tokens, the rest is one wildcard
+      if ((i === end && cut) || (tokens === MAX_TOKENS - 1 && i < end)) return `${key}${message.slice(pending, start)}${WILDCARD}`;
+      if (eq > start && eq < i - 1) {
+        if (valVar) {
+          key += keyVar ? `${message.slice(pending, start)}${WILDCARD}` : `${message.slice(pending, eq + 1)}${WILDCARD}`;
+          pending = i;
+        }
+      } else if (keyVar || valVar) {
+        key += `${message.slice(pending, start)}${WILDCARD}`;
+        pending = i;
       }
-      if (eq > start && eq < i - 1) out.push(!valVar ? message.slice(start, i) : keyVar ? WILDCARD : `${message.slice(start, eq + 1)}${WILDCARD}`);
-      else out.push(keyVar || valVar ? WILDCARD : message.slice(start, i));
+      tokens++;
       start = i + 1;
       eq = -1;
       keyVar = valVar = false;
@@ -70,6 +80,10 @@ export function maskedTokens(message: string): string[] {
       else valVar = true;
     } else if (c === 61 && eq === -1) eq = i;
   }
-  if (cut) out.push(WILDCARD);
-  return out;
+  return pending === 0 ? message.slice(0, end) : `${key}${message.slice(pending, end)}`;
+}
+
+/** The masked tokens of `message` (see the module comment; `maskedKey` split on its spaces); an empty message gives `[""]`. */
+export function maskedTokens(message: string): string[] {
+  return maskedKey(message).split(" ");
 }

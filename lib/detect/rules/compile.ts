@@ -217,10 +217,12 @@ export function ruleBook(rules: readonly CompiledRule[]): RuleBook {
     if (other) throw new RuleSetError(`rule ${r.spec.name} is defined in both ${other} and ${r.set}`);
     seen.set(r.spec.name, r.set);
   }
-  const cache = new Map<string, Candidates>();
+  // lane -> kind -> candidates: no key string made per event
+  const cache = new Map<string, Map<string, Candidates>>();
   const candidates = (lane: string, kind: string): Candidates => {
-    const key = `${lane}\t${kind}`;
-    let c = cache.get(key);
+    let byKind = cache.get(lane);
+    if (!byKind) cache.set(lane, (byKind = new Map()));
+    let c = byKind.get(kind);
     if (c) return c;
     const idx: number[] = [];
     const cs: string[] = [];
@@ -240,7 +242,7 @@ export function ruleBook(rules: readonly CompiledRule[]): RuleBook {
     if (cs.length) tests.push(new RegExp(cs.join("|")));
     if (ci.length) tests.push(new RegExp(ci.join("|"), "i"));
     c = { rules: idx, tests: untested ? null : tests };
-    cache.set(key, c);
+    byKind.set(kind, c);
     return c;
   };
   const logLanes = new Set(LANES.filter((l) => candidates(l, "log").rules.length > 0));

@@ -40,7 +40,7 @@
 import type { EventKind, Lane } from "../detect/types";
 import type { K8sEventInfo } from "../parse/types";
 import { configWriteOf } from "./config-writes";
-import { errorClassOf } from "./error-class";
+import { errorClassOf, errorClassOfUnescaped } from "./error-class";
 import { recordedEvent } from "./recorded-event";
 import { splitStructured, unescapeNested } from "./go-text";
 import { componentSpec } from "../model/components";
@@ -85,6 +85,8 @@ const CNI_OP_HINT =
   /\(add\)|\(del|set ?up|destroy|tear ?down|KillPodSandbox|CNI (?:ADD|DEL)|[Ee]rror (?:adding|deleting)|invoking (?:Conflist|Delegate)(?:Add|Del)|(?:Add|Del)Network gRPC|configure nic|(?:ADD|DEL) command completed|assign (?:an )?IP address to|configure container \S+ interface/;
 const CALICO_CALLER_RE = /^(?:[\w.-]+\/)?(?:[\w.-]+\.go|<nil>) (?:\d+|<nil>): /;
 const FAILURE_KIND_SET: ReadonlySet<string> = new Set(FAILURE_KINDS);
+/** the boot id a `Rebooted` event names (its node's new boot) */
+const REBOOT_BOOT_ID_RE = /boot id:?\s*([0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12})/i;
 
 /**
  * Classify one record. Never throws; an unrecognised line is `{ kind: "log" }` in
@@ -109,14 +111,15 @@ export function classifyRecord(r: ClassifyInput): Classification {
     const errText = fields.err ?? fields.error ?? (r.k8sEvent ? r.message : null);
     errorClass = errText ? errorClassOf(errText) : null;
     if (!errorClass || errorClass.startsWith("sig:")) {
-      const anywhere = errorClassOf(raw);
+      // `text` is `raw` unescaped: not unescaped a second time
+      const anywhere = errorClassOfUnescaped(text);
       if (anywhere && !anywhere.startsWith("sig:") && anywhere !== "truncated") errorClass = anywhere;
     }
     if (!errorClass) errorClass = errorClassOf(bareMessage(headline, fields));
   }
   const out: Classification = { kind, lane, pod, sandboxId, errorClass };
   if (r.k8sEvent?.reason === "Rebooted") {
-    const m = /boot id:?\s*([0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12})/i.exec(text);
+    const m = REBOOT_BOOT_ID_RE.exec(text);
     out.rebootBootId = m ? m[1].replace(/-/g, "").toLowerCase() : null;
   }
   return out;
@@ -133,10 +136,17 @@ function rawText(r: ClassifyInput): string {
     const rf = r.fields;
     for (const k of Object.keys(rf)) {
       const v = rf[k];
-      if (v && !message.includes(`${k}=`)) raw += " " + v;
+      if (v && !printsPair(message, k)) raw += " " + v;
     }
   }
   return raw;
+}
+
+/** Does `message` hold `key=` (`message.includes(key + "=")` without building that string per field)? */
+function printsPair(message: string, key: string): boolean {
+  const n = key.length;
+  for (let i = message.indexOf(key); i >= 0; i = message.indexOf(key, i + 1)) if (message.charCodeAt(i + n) === 61) return true;
+  return false;
 }
 
 /**
@@ -152,10 +162,11 @@ export function recordCniOp(r: ClassifyInput): CniOp | null {
 
 /**
  * The fields of a record: those split from its message, overridden by the parser's. Neither is
- * changed by the classifier, so when one side is empty the other is used as it is (no copy).
+ * changed by the classifier, so when one side is empty the other is used as it is (no copy;
+ * `split` is `splitStructured`'s own object, empty or not).
  */
 function mergedFields(split: Record<string, string>, parsed: Record<string, string> | null | undefined): Record<string, string> {
-  if (!parsed || isEmpty(parsed)) return isEmpty(split) ? {} : split;
+  if (!parsed || isEmpty(parsed)) return split;
   if (isEmpty(split)) return parsed;
   return { ...split, ...parsed };
 }
@@ -245,13 +256,16 @@ export function laneOf(r: Pick<ClassifyInput, "component" | "ident" | "k8sEvent"
 }
 
 // ---------------------------------------------------------------------------------
-// kinds
+// kinds (the patterns are constants: a regular-expression literal inside a function is a new
+// RegExp object each time it is evaluated, several per record)
 
+const LINUX_VERSION_RE = /^Linux version \d/;
+const CRIO_HEADLINE_RE = /^(?:Starting CRI-O|Running pod sandbox:|Ran pod sandbox )/;
 function kindOf(r: ClassifyInput, lane: Lane, headline: string, text: string, fields: Record<string, string>): EventKind {
   if (r.k8sEvent) return eventKind(r.k8sEvent, text);
   const c = (r.component ?? "").toLowerCase();
   if (lane === "kernel") {
-    if (/^Linux version \d/.test(headline)) return "kernel.start";
+    if (LINUX_VERSION_RE.test(headline)) return "kernel.start";
     return "log";
   }
   if (lane === "kubelet") {
@@ -262,7 +276,7 @@ function kindOf(r: ClassifyInput, lane: Lane, headline: string, text: string, fi
     return kubeletKind(headline, text, r.severity) ?? "log";
   }
   if (lane === "runtime") {
-    if (c === "crio" || c === "cri-o" || /^(?:Starting CRI-O|Running pod sandbox:|Ran pod sandbox )/.test(headline)) {
+    if (c === "crio" || c === "cri-o" || CRIO_HEADLINE_RE.test(headline)) {
       const k = crioKind(headline, text);
       if (k) return k;
     }
@@ -277,62 +291,84 @@ function kindOf(r: ClassifyInput, lane: Lane, headline: string, text: string, fi
   return containerdKind(headline, text, r.severity, fields) ?? kubeletKind(headline, text, r.severity) ?? "log";
 }
 
+const EVENT_PULL_FAILED_RE = /^Failed to pull image\b/;
+const SYNC_CREATE_FAILED_RE = /failed to "?CreatePodSandbox"?|CreatePodSandboxError|failed to "?SetupNetwork"?|SetupNetworkError/;
+const SYNC_KILL_FAILED_RE = /failed to "?KillPodSandbox"?|KillPodSandboxError/;
+const KILL_POD_SANDBOX_RE = /KillPodSandbox/;
 function eventKind(ev: K8sEventInfo, text: string): EventKind {
   switch (ev.reason) {
     // the kubelet's image manager: `Failed to pull image "<image>": <cause>` (reason `Failed`, like a container's other failures)
     case "Failed":
-      return /^Failed to pull image\b/.test(text) ? "image.pull.failed" : "k8s.event";
+      return EVENT_PULL_FAILED_RE.test(text) ? "image.pull.failed" : "k8s.event";
     case "FailedCreatePodSandBox":
       return "sandbox.create.failed";
     // kubelets before 1.8 reported every sync error as FailedSync, a sandbox's among them
     case "FailedSync":
-      if (/failed to "?CreatePodSandbox"?|CreatePodSandboxError|failed to "?SetupNetwork"?|SetupNetworkError/.test(text)) return "sandbox.create.failed";
-      return /failed to "?KillPodSandbox"?|KillPodSandboxError/.test(text) ? "sandbox.stop.failed" : "k8s.event";
+      if (SYNC_CREATE_FAILED_RE.test(text)) return "sandbox.create.failed";
+      return SYNC_KILL_FAILED_RE.test(text) ? "sandbox.stop.failed" : "k8s.event";
     case "FailedKillPod":
       return "sandbox.stop.failed";
     case "NetworkNotReady":
       return "network.not-ready";
     default:
-      return /KillPodSandbox/.test(text) && ev.type === "Warning" ? "sandbox.stop.failed" : "k8s.event";
+      return KILL_POD_SANDBOX_RE.test(text) && ev.type === "Warning" ? "sandbox.stop.failed" : "k8s.event";
   }
 }
 
+const RUN_SANDBOX_FAILED_RE = /^RunPodSandbox from runtime service failed/;
+const CRICTL_RUNP_FAILED_RE = /^(?:running container: )?run pod sandbox(?: failed)?: /;
+const RPC_SETUP_NETWORK_FAILED_RE = /^rpc error: code = \w+ desc = failed to (?:setup|set up) network for sandbox "/;
+const CREATE_SANDBOX_FAILED_RE = /^[Cc]reatePodSandbox for pod (?:failed|"[^"]*" failed)/;
+const CREATE_SANDBOX_FOR_POD_RE = /^[Cc]reatePodSandbox for pod "/;
+const FAILED_CREATE_SANDBOX_RE = /^Failed to create sandbox for pod/;
+const ERROR_SYNCING_POD_RE = /^Error syncing pod\b/;
+const SYNC_CREATE_FAILED_TEXT_RE = /failed to "?CreatePodSandbox"?|CreatePodSandboxError|FailedCreatePodSandBox|failed to "?SetupNetwork"?|SetupNetworkError/;
+const STOP_SANDBOX_FAILED_RE = /^StopPodSandbox from runtime service failed/;
+const FAILED_STOP_SANDBOX_RE = /^Failed to stop sandbox/;
+const KILL_POD_FAILED_RE = /^killPodWithSyncResult failed/;
+const KILL_POD_SANDBOX_HEAD_RE = /^KillPodSandbox/;
+const NETWORK_NOT_READY_RE = /^Container runtime network not ready/;
+const KUBELET_PULL_FAILED_RE = /^Failed to pull image\b|^Pull image "[^"]*" failed/;
+const KUBELET_VERSION_RE = /^Kubelet version\b/;
+const KUBELET_STARTING_RE = /^(?:Starting|Started) kubelet\.?$/i;
+const RUNTIME_DOWN_RE = /PLEG is not healthy|container runtime is down|Container runtime not ready|container runtime status check may not have completed yet/i;
+const RUNTIME_REFUSED_RE = /code = Unavailable desc = connection error|(?:containerd|crio)\.sock: connect:/i;
+const RUNTIME_SOCKET_CLOSED_RE = /error reading from server: EOF|(?:containerd|crio)\.sock: read: connection reset by peer/;
+const CALL_UNAVAILABLE_RE = /DeadlineExceeded|code = Unavailable/;
+const SANDBOX_CREATED_RE = /^Created PodSandbox for pod/;
 function kubeletKind(h: string, text: string, severity: number): EventKind | null {
-  if (/^RunPodSandbox from runtime service failed/.test(h)) return "sandbox.create.failed";
+  if (RUN_SANDBOX_FAILED_RE.test(h)) return "sandbox.create.failed";
   // crictl's own report of a sandbox it could not create (`FATA[0000] run pod sandbox: rpc error: …`)
-  if (/^(?:running container: )?run pod sandbox(?: failed)?: /.test(h)) return "sandbox.create.failed";
+  if (CRICTL_RUNP_FAILED_RE.test(h)) return "sandbox.create.failed";
   // the runtime's error on a line of its own (a klog `err=<` block's line, kept alone by a grep)
-  if (/^rpc error: code = \w+ desc = failed to (?:setup|set up) network for sandbox "/.test(h)) return "sandbox.create.failed";
+  if (RPC_SETUP_NETWORK_FAILED_RE.test(h)) return "sandbox.create.failed";
   // structured (`CreatePodSandbox for pod failed`) and dockershim-era text (`CreatePodSandbox for pod "<name>_<ns>(<uid>)" failed: ...`,
   // `createPodSandbox ...`), also cut by a terminal before its `failed`
-  if (/^[Cc]reatePodSandbox for pod (?:failed|"[^"]*" failed)/.test(h) || (severity >= 3 && /^[Cc]reatePodSandbox for pod "/.test(h)))
-    return "sandbox.create.failed";
-  if (/^Failed to create sandbox for pod/.test(h)) return "sandbox.create.failed";
+  if (CREATE_SANDBOX_FAILED_RE.test(h) || (severity >= 3 && CREATE_SANDBOX_FOR_POD_RE.test(h))) return "sandbox.create.failed";
+  if (FAILED_CREATE_SANDBOX_RE.test(h)) return "sandbox.create.failed";
   // `Error syncing pod, skipping` (structured) and `Error syncing pod <uid> ("<name>_<ns>(<uid>)"), skipping: ...` (text);
   // kubelets before the CRI (1.5 and older) set the network up in a `SetupNetwork` step of the sync
-  if (/^Error syncing pod\b/.test(h)) {
-    if (/failed to "?CreatePodSandbox"?|CreatePodSandboxError|FailedCreatePodSandBox|failed to "?SetupNetwork"?|SetupNetworkError/.test(text))
-      return "sandbox.create.failed";
-    if (/failed to "?KillPodSandbox"?|KillPodSandboxError/.test(text)) return "sandbox.stop.failed";
+  if (ERROR_SYNCING_POD_RE.test(h)) {
+    if (SYNC_CREATE_FAILED_TEXT_RE.test(text)) return "sandbox.create.failed";
+    if (SYNC_KILL_FAILED_RE.test(text)) return "sandbox.stop.failed";
     return null;
   }
-  if (/^StopPodSandbox from runtime service failed/.test(h)) return "sandbox.stop.failed";
-  if (/^Failed to stop sandbox/.test(h)) return "sandbox.stop.failed";
-  if (/^killPodWithSyncResult failed/.test(h)) return "sandbox.stop.failed";
-  if (/^KillPodSandbox/.test(h) && severity >= 3) return "sandbox.stop.failed";
-  if (/^Container runtime network not ready/.test(h)) return "network.not-ready";
+  if (STOP_SANDBOX_FAILED_RE.test(h)) return "sandbox.stop.failed";
+  if (FAILED_STOP_SANDBOX_RE.test(h)) return "sandbox.stop.failed";
+  if (KILL_POD_FAILED_RE.test(h)) return "sandbox.stop.failed";
+  if (KILL_POD_SANDBOX_HEAD_RE.test(h) && severity >= 3) return "sandbox.stop.failed";
+  if (NETWORK_NOT_READY_RE.test(h)) return "network.not-ready";
   // one failed pull (kubernetes `pkg/kubelet/kuberuntime/kuberuntime_image.go`, older kubelets `Pull image "<image>" failed`);
   // the CRI client's own `PullImage … from image service failed` echoes the same pull and stays a log line
-  if (/^Failed to pull image\b|^Pull image "[^"]*" failed/.test(h)) return "image.pull.failed";
-  if (/^Kubelet version\b/.test(h) || /^(?:Starting|Started) kubelet\.?$/i.test(h)) return "kubelet.started";
-  if (/PLEG is not healthy|container runtime is down|Container runtime not ready|container runtime status check may not have completed yet/i.test(text))
-    return "runtime.unhealthy";
-  if (severity >= 3 && /code = Unavailable desc = connection error|(?:containerd|crio)\.sock: connect:/i.test(text)) return "runtime.unhealthy";
+  if (KUBELET_PULL_FAILED_RE.test(h)) return "image.pull.failed";
+  if (KUBELET_VERSION_RE.test(h) || KUBELET_STARTING_RE.test(h)) return "kubelet.started";
+  if (RUNTIME_DOWN_RE.test(text)) return "runtime.unhealthy";
+  if (severity >= 3 && RUNTIME_REFUSED_RE.test(text)) return "runtime.unhealthy";
   // the runtime's socket closing under a watch or a call, whatever level the line was logged at (cAdvisor logs it at info)
-  if (/error reading from server: EOF|(?:containerd|crio)\.sock: read: connection reset by peer/.test(text)) return "runtime.unhealthy";
+  if (RUNTIME_SOCKET_CLOSED_RE.test(text)) return "runtime.unhealthy";
   // runtime calls other than sandbox create/stop timing out or refused (remote_runtime.go / cri-client log.go)
-  if (severity >= 3 && CRI_CALL_FAILED.test(h) && /DeadlineExceeded|code = Unavailable/.test(text)) return "runtime.unhealthy";
-  if (/^Created PodSandbox for pod/.test(h)) return "sandbox.created";
+  if (severity >= 3 && CRI_CALL_FAILED.test(h) && CALL_UNAVAILABLE_RE.test(text)) return "runtime.unhealthy";
+  if (SANDBOX_CREATED_RE.test(h)) return "sandbox.created";
   return null;
 }
 
@@ -347,48 +383,67 @@ function kubeletKind(h: string, text: string, severity: number): EventKind | nul
 const CRI_CALL_FAILED =
   /^(?:ListPodSandbox|ListContainers|ContainerStatus|PodSandboxStatus|ListPodSandboxStats|PodSandboxStats|ListContainerStats|ContainerStats|Status|Version|CreateContainer|StartContainer|StopContainer|RemoveContainer|RemovePodSandbox|UpdateContainerResources|ReopenContainerLog|ExecSync|Exec|Attach|PortForward|ListImages|ImageStatus|RemoveImage|ImageFsInfo|UpdateRuntimeConfig|CheckpointContainer)\b[^:]*? from (?:runtime|image) service failed/;
 
+const CTR_RUN_FAILED_RE = /^RunPodSandbox for .*\bfailed, error\b/;
+const CTR_RUN_RETURNS_RE = /^RunPodSandbox for .*returns sandbox id/;
+const CTR_RUN_RE = /^RunPodSandbox for /;
+const CTR_STOP_FAILED_RE = /^StopPodSandbox for .*\bfailed\b/;
+const CTR_STOP_RETURNS_RE = /^StopPodSandbox for .*returns successfully/;
+const CTR_TEARDOWN_FAILED_RE = /^(?:Failed to destroy network for sandbox|Failed to teardown network|Failed to tear down network)/i;
+const CTR_TEARDOWN_DONE_RE = /^TearDown network for sandbox .*successfully/;
+const CTR_STARTING_RE = /^starting containerd\b/;
+const CTR_BOOTED_RE = /^containerd successfully booted\b/;
+const CTR_PULL_FAILED_RE = /^PullImage "[^"]*" failed\b/;
+const CTR_CNI_NOT_READY_RE = /failed to load cni during init|cni config load failed|cni plugin not initialized|no network config found in/i;
+const CTR_UNHEALTHY_RE =
+  /failed to handle (?:container )?TaskExit event|failed to (?:send|publish|forward) event|event stream|ttrpc: closed|ttrpc: received message on inactive stream|ttrpc: failed to handle message|shim (?:disconnected|exited)|timeout waiting for .*shim|failed to (?:stop|delete) sandbox .*deadline/i;
 function containerdKind(h: string, text: string, severity: number, fields: Record<string, string>): EventKind | null {
-  if (/^RunPodSandbox for .*\bfailed, error\b/.test(h)) return "sandbox.create.failed";
-  if (/^RunPodSandbox for .*returns sandbox id/.test(h)) return "sandbox.created";
+  if (CTR_RUN_FAILED_RE.test(h)) return "sandbox.create.failed";
+  if (CTR_RUN_RETURNS_RE.test(h)) return "sandbox.created";
   // the failure line cut by a pager before its `failed, error`: its level still says so
-  if (severity >= 3 && /^RunPodSandbox for /.test(h)) return "sandbox.create.failed";
-  if (/^RunPodSandbox for /.test(h)) return "sandbox.create.start";
-  if (/^StopPodSandbox for .*\bfailed\b/.test(h)) return "sandbox.stop.failed";
-  if (/^StopPodSandbox for .*returns successfully/.test(h)) return "sandbox.stop";
-  if (/^(?:Failed to destroy network for sandbox|Failed to teardown network|Failed to tear down network)/i.test(h)) return "sandbox.stop.failed";
-  if (/^TearDown network for sandbox .*successfully/.test(h)) return "sandbox.stop";
-  if (/^starting containerd\b/.test(h) || /^containerd successfully booted\b/.test(h)) return "runtime.started";
+  if (severity >= 3 && CTR_RUN_RE.test(h)) return "sandbox.create.failed";
+  if (CTR_RUN_RE.test(h)) return "sandbox.create.start";
+  if (CTR_STOP_FAILED_RE.test(h)) return "sandbox.stop.failed";
+  if (CTR_STOP_RETURNS_RE.test(h)) return "sandbox.stop";
+  if (CTR_TEARDOWN_FAILED_RE.test(h)) return "sandbox.stop.failed";
+  if (CTR_TEARDOWN_DONE_RE.test(h)) return "sandbox.stop";
+  if (CTR_STARTING_RE.test(h) || CTR_BOOTED_RE.test(h)) return "runtime.started";
   // containerd's CRI image service (`internal/cri/server/images/image_pull.go`: `PullImage %q failed`)
-  if (/^PullImage "[^"]*" failed\b/.test(h)) return "image.pull.failed";
-  if (/failed to load cni during init|cni config load failed|cni plugin not initialized|no network config found in/i.test(text)) return "network.not-ready";
-  if (
-    severity >= 3 &&
-    /failed to handle (?:container )?TaskExit event|failed to (?:send|publish|forward) event|event stream|ttrpc: closed|ttrpc: received message on inactive stream|ttrpc: failed to handle message|shim (?:disconnected|exited)|timeout waiting for .*shim|failed to (?:stop|delete) sandbox .*deadline/i.test(
-      text,
-    )
-  )
-    return "runtime.unhealthy";
+  if (CTR_PULL_FAILED_RE.test(h)) return "image.pull.failed";
+  if (CTR_CNI_NOT_READY_RE.test(text)) return "network.not-ready";
+  if (severity >= 3 && CTR_UNHEALTHY_RE.test(text)) return "runtime.unhealthy";
   void fields;
   return null;
 }
 
+const CRIO_STARTING_RE = /^Starting CRI-O\b/;
+const CRIO_RUNNING_RE = /^Running pod sandbox: /;
+const CRIO_RAN_RE = /^Ran pod sandbox [0-9a-f]{64}\b/;
+const CRIO_STOPPED_RE = /^Stopped pod sandbox\b/;
+const CRIO_ADD_ERROR_RE = /[Ee]rror adding (?:pod|network)\b/;
+const CRIO_DEL_ERROR_RE = /[Ee]rror deleting (?:pod|network)\b|error stopping network on cleanup/;
 function crioKind(h: string, text: string): EventKind | null {
-  if (/^Starting CRI-O\b/.test(h)) return "runtime.started";
-  if (/^Running pod sandbox: /.test(h)) return "sandbox.create.start";
-  if (/^Ran pod sandbox [0-9a-f]{64}\b/.test(h)) return "sandbox.created";
-  if (/^Stopped pod sandbox\b/.test(h)) return "sandbox.stop";
-  if (/[Ee]rror adding (?:pod|network)\b/.test(text)) return "cni.add.failed";
-  if (/[Ee]rror deleting (?:pod|network)\b|error stopping network on cleanup/.test(text)) return "cni.del.failed";
+  if (CRIO_STARTING_RE.test(h)) return "runtime.started";
+  if (CRIO_RUNNING_RE.test(h)) return "sandbox.create.start";
+  if (CRIO_RAN_RE.test(h)) return "sandbox.created";
+  if (CRIO_STOPPED_RE.test(h)) return "sandbox.stop";
+  if (CRIO_ADD_ERROR_RE.test(text)) return "cni.add.failed";
+  if (CRIO_DEL_ERROR_RE.test(text)) return "cni.del.failed";
   return null;
 }
 
+const CNI_ADD_RESULT_RE = /Final result of CNI ADD was an error/i;
+const CNI_DEL_RESULT_RE = /Final result of CNI DEL was an error/i;
+const CALICO_NODE_NAME_RE = /^Using node name: /;
+const CALICO_STARTED_RE = /^Calico started successfully/;
+const ISTIO_KUBECONFIG_RE = /^wrote kubeconfig file\b/i;
+const FLANNEL_SUBNET_RE = /^Wrote subnet file to /;
 function cniKind(h: string, text: string, severity: number): EventKind | null {
-  if (/Final result of CNI ADD was an error/i.test(text)) return "cni.add.failed";
-  if (/Final result of CNI DEL was an error/i.test(text)) return "cni.del.failed";
+  if (CNI_ADD_RESULT_RE.test(text)) return "cni.add.failed";
+  if (CNI_DEL_RESULT_RE.test(text)) return "cni.del.failed";
   // the agent made the node's CNI usable
-  if (/^Using node name: /.test(h) || /^Calico started successfully/.test(h)) return "cni.ready";
-  if (/^wrote kubeconfig file\b/i.test(h)) return "cni.ready";
-  if (/^Wrote subnet file to /.test(h)) return "cni.ready";
+  if (CALICO_NODE_NAME_RE.test(h) || CALICO_STARTED_RE.test(h)) return "cni.ready";
+  if (ISTIO_KUBECONFIG_RE.test(h)) return "cni.ready";
+  if (FLANNEL_SUBNET_RE.test(h)) return "cni.ready";
   // aws-vpc-cni: the plugin's ADD request, ipamd's AddNetwork request from it (the pod's network set-up starting), ipamd's reply
   if (AWS_ADD_REQUEST.test(h)) return "sandbox.create.start";
   const ovnk = OVNK_CNI_REQUEST.exec(h);
@@ -437,9 +492,12 @@ const OVNK_ERR = /, err ([\s\S]+)$/;
 /** The plugin's `Received CNI add request: ContainerID(<id>) … Args(…K8S_POD_NAME=…)` and ipamd's `Received AddNetwork for NS …` (same sources). */
 const AWS_ADD_REQUEST = /^Received (?:CNI add request: ContainerID\(|AddNetwork for NS )/;
 
+const AWS_SUCCESS_FALSE_RE = /\bSuccess: false\b/;
+const AWS_SUCCESS_TRUE_RE = /\bSuccess: true\b/;
+const AWS_ERR_NIL_RE = /\berr: <nil>\s*$/;
 /** The reply reports a failure: `Success: false`, or no `Success: true` and an `err` that is not `<nil>` (or none at all). */
 function awsReplyFailed(h: string): boolean {
-  if (/\bSuccess: false\b/.test(h)) return true;
-  if (/\bSuccess: true\b/.test(h)) return false;
-  return !/\berr: <nil>\s*$/.test(h);
+  if (AWS_SUCCESS_FALSE_RE.test(h)) return true;
+  if (AWS_SUCCESS_TRUE_RE.test(h)) return false;
+  return !AWS_ERR_NIL_RE.test(h);
 }

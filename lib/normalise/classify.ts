@@ -39,12 +39,11 @@
  */
 import type { EventKind, Lane } from "../detect/types";
 import type { K8sEventInfo } from "../parse/types";
-import { configWriteOf } from "./config-writes";
-import { errorClassOf } from "./error-class";
-import { recordedEvent } from "./recorded-event";
+import { errorClassOf, errorClassOfUnescaped } from "./error-class";
 import { splitStructured, unescapeNested } from "./go-text";
 import { componentSpec } from "../model/components";
 import { FAILURE_KINDS } from "../model/event-kinds";
+import { kindOf } from "./kinds";
 import { type CniOp, cniOpOf, hasHex64, podOf, sandboxIdOf } from "./record-ids";
 
 export type { CniOp } from "./record-ids";
@@ -85,6 +84,8 @@ const CNI_OP_HINT =
   /\(add\)|\(del|set ?up|destroy|tear ?down|KillPodSandbox|CNI (?:ADD|DEL)|[Ee]rror (?:adding|deleting)|invoking (?:Conflist|Delegate)(?:Add|Del)|(?:Add|Del)Network gRPC|configure nic|(?:ADD|DEL) command completed|assign (?:an )?IP address to|configure container \S+ interface/;
 const CALICO_CALLER_RE = /^(?:[\w.-]+\/)?(?:[\w.-]+\.go|<nil>) (?:\d+|<nil>): /;
 const FAILURE_KIND_SET: ReadonlySet<string> = new Set(FAILURE_KINDS);
+/** the boot id a `Rebooted` event names (its node's new boot) */
+const REBOOT_BOOT_ID_RE = /boot id:?\s*([0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12})/i;
 
 /**
  * Classify one record. Never throws; an unrecognised line is `{ kind: "log" }` in
@@ -109,14 +110,15 @@ export function classifyRecord(r: ClassifyInput): Classification {
     const errText = fields.err ?? fields.error ?? (r.k8sEvent ? r.message : null);
     errorClass = errText ? errorClassOf(errText) : null;
     if (!errorClass || errorClass.startsWith("sig:")) {
-      const anywhere = errorClassOf(raw);
+      // `text` is `raw` unescaped: not unescaped a second time
+      const anywhere = errorClassOfUnescaped(text);
       if (anywhere && !anywhere.startsWith("sig:") && anywhere !== "truncated") errorClass = anywhere;
     }
     if (!errorClass) errorClass = errorClassOf(bareMessage(headline, fields));
   }
   const out: Classification = { kind, lane, pod, sandboxId, errorClass };
   if (r.k8sEvent?.reason === "Rebooted") {
-    const m = /boot id:?\s*([0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12})/i.exec(text);
+    const m = REBOOT_BOOT_ID_RE.exec(text);
     out.rebootBootId = m ? m[1].replace(/-/g, "").toLowerCase() : null;
   }
   return out;
@@ -133,10 +135,17 @@ function rawText(r: ClassifyInput): string {
     const rf = r.fields;
     for (const k of Object.keys(rf)) {
       const v = rf[k];
-      if (v && !message.includes(`${k}=`)) raw += " " + v;
+      if (v && !printsPair(message, k)) raw += " " + v;
     }
   }
   return raw;
+}
+
+/** Does `message` hold `key=` (`message.includes(key + "=")` without building that string per field)? */
+function printsPair(message: string, key: string): boolean {
+  const n = key.length;
+  for (let i = message.indexOf(key); i >= 0; i = message.indexOf(key, i + 1)) if (message.charCodeAt(i + n) === 61) return true;
+  return false;
 }
 
 /**
@@ -152,10 +161,11 @@ export function recordCniOp(r: ClassifyInput): CniOp | null {
 
 /**
  * The fields of a record: those split from its message, overridden by the parser's. Neither is
- * changed by the classifier, so when one side is empty the other is used as it is (no copy).
+ * changed by the classifier, so when one side is empty the other is used as it is (no copy;
+ * `split` is `splitStructured`'s own object, empty or not).
  */
 function mergedFields(split: Record<string, string>, parsed: Record<string, string> | null | undefined): Record<string, string> {
-  if (!parsed || isEmpty(parsed)) return isEmpty(split) ? {} : split;
+  if (!parsed || isEmpty(parsed)) return split;
   if (isEmpty(split)) return parsed;
   return { ...split, ...parsed };
 }
@@ -242,204 +252,4 @@ export function laneOf(r: Pick<ClassifyInput, "component" | "ident" | "k8sEvent"
   if (!spec) return "other";
   if (spec.agentText && (spec.agentText.test(headline) || spec.agentText.test(text))) return "cni-agent";
   return spec.lane;
-}
-
-// ---------------------------------------------------------------------------------
-// kinds
-
-function kindOf(r: ClassifyInput, lane: Lane, headline: string, text: string, fields: Record<string, string>): EventKind {
-  if (r.k8sEvent) return eventKind(r.k8sEvent, text);
-  const c = (r.component ?? "").toLowerCase();
-  if (lane === "kernel") {
-    if (/^Linux version \d/.test(headline)) return "kernel.start";
-    return "log";
-  }
-  if (lane === "kubelet") {
-    // the kubelet's own record of an event it emits: the event's kind when it is a signal (a plain event stays a log line)
-    const ev = recordedEvent(headline, fields);
-    const evKind = ev ? eventKind(ev, ev.message) : null;
-    if (evKind !== null && evKind !== "k8s.event") return evKind;
-    return kubeletKind(headline, text, r.severity) ?? "log";
-  }
-  if (lane === "runtime") {
-    if (c === "crio" || c === "cri-o" || /^(?:Starting CRI-O|Running pod sandbox:|Ran pod sandbox )/.test(headline)) {
-      const k = crioKind(headline, text);
-      if (k) return k;
-    }
-    return containerdKind(headline, text, r.severity, fields) ?? "log";
-  }
-  if (lane === "cni-plugin" || lane === "cni-agent" || c === "inotifywait") {
-    const w = configWriteOf({ component: r.component, message: r.message, fields });
-    if (w) return w.role === "remove" ? "cni.config.removed" : "cni.config.written";
-    return c === "inotifywait" ? "log" : (cniKind(headline, text, r.severity) ?? "log");
-  }
-  // unknown component: try the strongest markers only
-  return containerdKind(headline, text, r.severity, fields) ?? kubeletKind(headline, text, r.severity) ?? "log";
-}
-
-function eventKind(ev: K8sEventInfo, text: string): EventKind {
-  switch (ev.reason) {
-    // the kubelet's image manager: `Failed to pull image "<image>": <cause>` (reason `Failed`, like a container's other failures)
-    case "Failed":
-      return /^Failed to pull image\b/.test(text) ? "image.pull.failed" : "k8s.event";
-    case "FailedCreatePodSandBox":
-      return "sandbox.create.failed";
-    // kubelets before 1.8 reported every sync error as FailedSync, a sandbox's among them
-    case "FailedSync":
-      if (/failed to "?CreatePodSandbox"?|CreatePodSandboxError|failed to "?SetupNetwork"?|SetupNetworkError/.test(text)) return "sandbox.create.failed";
-      return /failed to "?KillPodSandbox"?|KillPodSandboxError/.test(text) ? "sandbox.stop.failed" : "k8s.event";
-    case "FailedKillPod":
-      return "sandbox.stop.failed";
-    case "NetworkNotReady":
-      return "network.not-ready";
-    default:
-      return /KillPodSandbox/.test(text) && ev.type === "Warning" ? "sandbox.stop.failed" : "k8s.event";
-  }
-}
-
-function kubeletKind(h: string, text: string, severity: number): EventKind | null {
-  if (/^RunPodSandbox from runtime service failed/.test(h)) return "sandbox.create.failed";
-  // crictl's own report of a sandbox it could not create (`FATA[0000] run pod sandbox: rpc error: …`)
-  if (/^(?:running container: )?run pod sandbox(?: failed)?: /.test(h)) return "sandbox.create.failed";
-  // the runtime's error on a line of its own (a klog `err=<` block's line, kept alone by a grep)
-  if (/^rpc error: code = \w+ desc = failed to (?:setup|set up) network for sandbox "/.test(h)) return "sandbox.create.failed";
-  // structured (`CreatePodSandbox for pod failed`) and dockershim-era text (`CreatePodSandbox for pod "<name>_<ns>(<uid>)" failed: ...`,
-  // `createPodSandbox ...`), also cut by a terminal before its `failed`
-  if (/^[Cc]reatePodSandbox for pod (?:failed|"[^"]*" failed)/.test(h) || (severity >= 3 && /^[Cc]reatePodSandbox for pod "/.test(h)))
-    return "sandbox.create.failed";
-  if (/^Failed to create sandbox for pod/.test(h)) return "sandbox.create.failed";
-  // `Error syncing pod, skipping` (structured) and `Error syncing pod <uid> ("<name>_<ns>(<uid>)"), skipping: ...` (text);
-  // kubelets before the CRI (1.5 and older) set the network up in a `SetupNetwork` step of the sync
-  if (/^Error syncing pod\b/.test(h)) {
-    if (/failed to "?CreatePodSandbox"?|CreatePodSandboxError|FailedCreatePodSandBox|failed to "?SetupNetwork"?|SetupNetworkError/.test(text))
-      return "sandbox.create.failed";
-    if (/failed to "?KillPodSandbox"?|KillPodSandboxError/.test(text)) return "sandbox.stop.failed";
-    return null;
-  }
-  if (/^StopPodSandbox from runtime service failed/.test(h)) return "sandbox.stop.failed";
-  if (/^Failed to stop sandbox/.test(h)) return "sandbox.stop.failed";
-  if (/^killPodWithSyncResult failed/.test(h)) return "sandbox.stop.failed";
-  if (/^KillPodSandbox/.test(h) && severity >= 3) return "sandbox.stop.failed";
-  if (/^Container runtime network not ready/.test(h)) return "network.not-ready";
-  // one failed pull (kubernetes `pkg/kubelet/kuberuntime/kuberuntime_image.go`, older kubelets `Pull image "<image>" failed`);
-  // the CRI client's own `PullImage … from image service failed` echoes the same pull and stays a log line
-  if (/^Failed to pull image\b|^Pull image "[^"]*" failed/.test(h)) return "image.pull.failed";
-  if (/^Kubelet version\b/.test(h) || /^(?:Starting|Started) kubelet\.?$/i.test(h)) return "kubelet.started";
-  if (/PLEG is not healthy|container runtime is down|Container runtime not ready|container runtime status check may not have completed yet/i.test(text))
-    return "runtime.unhealthy";
-  if (severity >= 3 && /code = Unavailable desc = connection error|(?:containerd|crio)\.sock: connect:/i.test(text)) return "runtime.unhealthy";
-  // the runtime's socket closing under a watch or a call, whatever level the line was logged at (cAdvisor logs it at info)
-  if (/error reading from server: EOF|(?:containerd|crio)\.sock: read: connection reset by peer/.test(text)) return "runtime.unhealthy";
-  // runtime calls other than sandbox create/stop timing out or refused (remote_runtime.go / cri-client log.go)
-  if (severity >= 3 && CRI_CALL_FAILED.test(h) && /DeadlineExceeded|code = Unavailable/.test(text)) return "runtime.unhealthy";
-  if (/^Created PodSandbox for pod/.test(h)) return "sandbox.created";
-  return null;
-}
-
-/**
- * The kubelet's CRI client reporting a runtime call other than RunPodSandbox / StopPodSandbox
- * failing, text and structured (kubernetes `pkg/kubelet/remote/remote_runtime.go`, cri-client
- * `remote_runtime.go`): `ListPodSandbox with filter … from runtime service failed`,
- * `CreateContainer in sandbox "<id>" from runtime service failed`, `StartContainer "<id>" from
- * runtime service failed`, `ExecSync <id> '<cmd>' from runtime service failed`, `Status from
- * runtime service failed`, ...
- */
-const CRI_CALL_FAILED =
-  /^(?:ListPodSandbox|ListContainers|ContainerStatus|PodSandboxStatus|ListPodSandboxStats|PodSandboxStats|ListContainerStats|ContainerStats|Status|Version|CreateContainer|StartContainer|StopContainer|RemoveContainer|RemovePodSandbox|UpdateContainerResources|ReopenContainerLog|ExecSync|Exec|Attach|PortForward|ListImages|ImageStatus|RemoveImage|ImageFsInfo|UpdateRuntimeConfig|CheckpointContainer)\b[^:]*? from (?:runtime|image) service failed/;
-
-function containerdKind(h: string, text: string, severity: number, fields: Record<string, string>): EventKind | null {
-  if (/^RunPodSandbox for .*\bfailed, error\b/.test(h)) return "sandbox.create.failed";
-  if (/^RunPodSandbox for .*returns sandbox id/.test(h)) return "sandbox.created";
-  // the failure line cut by a pager before its `failed, error`: its level still says so
-  if (severity >= 3 && /^RunPodSandbox for /.test(h)) return "sandbox.create.failed";
-  if (/^RunPodSandbox for /.test(h)) return "sandbox.create.start";
-  if (/^StopPodSandbox for .*\bfailed\b/.test(h)) return "sandbox.stop.failed";
-  if (/^StopPodSandbox for .*returns successfully/.test(h)) return "sandbox.stop";
-  if (/^(?:Failed to destroy network for sandbox|Failed to teardown network|Failed to tear down network)/i.test(h)) return "sandbox.stop.failed";
-  if (/^TearDown network for sandbox .*successfully/.test(h)) return "sandbox.stop";
-  if (/^starting containerd\b/.test(h) || /^containerd successfully booted\b/.test(h)) return "runtime.started";
-  // containerd's CRI image service (`internal/cri/server/images/image_pull.go`: `PullImage %q failed`)
-  if (/^PullImage "[^"]*" failed\b/.test(h)) return "image.pull.failed";
-  if (/failed to load cni during init|cni config load failed|cni plugin not initialized|no network config found in/i.test(text)) return "network.not-ready";
-  if (
-    severity >= 3 &&
-    /failed to handle (?:container )?TaskExit event|failed to (?:send|publish|forward) event|event stream|ttrpc: closed|ttrpc: received message on inactive stream|ttrpc: failed to handle message|shim (?:disconnected|exited)|timeout waiting for .*shim|failed to (?:stop|delete) sandbox .*deadline/i.test(
-      text,
-    )
-  )
-    return "runtime.unhealthy";
-  void fields;
-  return null;
-}
-
-function crioKind(h: string, text: string): EventKind | null {
-  if (/^Starting CRI-O\b/.test(h)) return "runtime.started";
-  if (/^Running pod sandbox: /.test(h)) return "sandbox.create.start";
-  if (/^Ran pod sandbox [0-9a-f]{64}\b/.test(h)) return "sandbox.created";
-  if (/^Stopped pod sandbox\b/.test(h)) return "sandbox.stop";
-  if (/[Ee]rror adding (?:pod|network)\b/.test(text)) return "cni.add.failed";
-  if (/[Ee]rror deleting (?:pod|network)\b|error stopping network on cleanup/.test(text)) return "cni.del.failed";
-  return null;
-}
-
-function cniKind(h: string, text: string, severity: number): EventKind | null {
-  if (/Final result of CNI ADD was an error/i.test(text)) return "cni.add.failed";
-  if (/Final result of CNI DEL was an error/i.test(text)) return "cni.del.failed";
-  // the agent made the node's CNI usable
-  if (/^Using node name: /.test(h) || /^Calico started successfully/.test(h)) return "cni.ready";
-  if (/^wrote kubeconfig file\b/i.test(h)) return "cni.ready";
-  if (/^Wrote subnet file to /.test(h)) return "cni.ready";
-  // aws-vpc-cni: the plugin's ADD request, ipamd's AddNetwork request from it (the pod's network set-up starting), ipamd's reply
-  if (AWS_ADD_REQUEST.test(h)) return "sandbox.create.start";
-  const ovnk = OVNK_CNI_REQUEST.exec(h);
-  if (ovnk) {
-    if (ovnk[2] === "starting") return ovnk[1] === "ADD" ? "sandbox.create.start" : null;
-    const err = OVNK_ERR.exec(h);
-    if (err && err[1] !== "<nil>") return ovnk[1] === "ADD" ? "cni.add.failed" : ovnk[1] === "DEL" ? "cni.del.failed" : null;
-    return null;
-  }
-  const reply = AWS_IPAMD_REPLY.exec(h);
-  if (reply) return awsReplyFailed(h) ? (reply[1] === "Add" ? "cni.add.failed" : "cni.del.failed") : null;
-  if (severity >= 3) {
-    const op = cniOpOf(text);
-    if (op === "ADD") return "cni.add.failed";
-    if (op === "DEL") return "cni.del.failed";
-  }
-  return null;
-}
-
-/**
- * aws-vpc-cni's ipamd answering the CNI plugin's gRPC call (amazon-vpc-cni-k8s
- * `pkg/ipamd/rpc_handler.go`; `ipamd.log`, always at info):
- *
- *     Send AddNetworkReply: IPv4Addr , DeviceNumber: 0, err: assignPodIPv4AddressUnsafe: no available IP addresses   (v1.5, seelog)
- *     Send AddNetworkReply: IPv4Addr 10.0.1.7, IPv6Addr: , DeviceNumber: 0, err: <nil>                               (v1.7+, zap JSON)
- *     Send AddNetworkReply: Success: false IPAddr: [], err: datastore: no available IP/Prefix addresses              (v1.16+)
- *     Send AddNetworkReply: Failed to get pod: pods "web-0" not found                                                (early return)
- *     Send DelNetworkReply: IPv4Addr 10.0.1.7, DeviceNumber: 0, err: <nil>
- *
- * The request it answers (`Received AddNetwork for NS …, Pod …, NameSpace …, Container …` /
- * `…, Sandbox <id>, ifname eth0`) is logged before it, and is a `sandbox.create.start` naming the
- * pod and the sandbox, as the plugin's `Received CNI add request` is: the attempt model gives an
- * answer that names neither the pod and sandbox of the request it answers
- * (lib/detect/attempts.ts). The plugin's own lines (`plugin.log`) of the same failure follow
- * within milliseconds and join it as one attempt.
- */
-const AWS_IPAMD_REPLY = /^Send (Add|Del)NetworkReply: /;
-/**
- * ovnkube-node's CNI server (ovn-kubernetes go-controller/pkg/cni `cni.go` HandleCNIRequest, both at
- * info): `[<ns>/<pod> <sandbox>] ADD starting CNI request …` (the pod's network set-up starting, as
- * aws-vpc-cni's request is) and `[<ns>/<pod> <sandbox>] ADD finished CNI request …, result "…", err
- * <error>` (`err <nil>` when it worked). Groups: the command, starting/finished.
- */
-const OVNK_CNI_REQUEST = /^\[[^\]\s]+ [0-9a-f]{64}\] (ADD|DEL|CHECK) (starting|finished) CNI request\b/;
-const OVNK_ERR = /, err ([\s\S]+)$/;
-/** The plugin's `Received CNI add request: ContainerID(<id>) … Args(…K8S_POD_NAME=…)` and ipamd's `Received AddNetwork for NS …` (same sources). */
-const AWS_ADD_REQUEST = /^Received (?:CNI add request: ContainerID\(|AddNetwork for NS )/;
-
-/** The reply reports a failure: `Success: false`, or no `Success: true` and an `err` that is not `<nil>` (or none at all). */
-function awsReplyFailed(h: string): boolean {
-  if (/\bSuccess: false\b/.test(h)) return true;
-  if (/\bSuccess: true\b/.test(h)) return false;
-  return !/\berr: <nil>\s*$/.test(h);
 }

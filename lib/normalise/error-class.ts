@@ -260,7 +260,16 @@ export interface ErrorClassOptions {
  */
 export function errorClassOf(text: string | null | undefined, opts: ErrorClassOptions = {}): string | null {
   if (!text) return null;
-  const t = unescapeNested(text).trim();
+  return errorClassOfUnescaped(unescapeNested(text), opts);
+}
+
+/**
+ * `errorClassOf` of a text already unescaped (`unescapeNested(text)`, all levels): for a caller
+ * that holds that text anyway (classify.ts unescapes every record's text once). Null for an empty
+ * or blank text.
+ */
+export function errorClassOfUnescaped(unescaped: string, opts: ErrorClassOptions = {}): string | null {
+  const t = unescaped.trim();
   if (!t) return null;
   for (const r of RULES) if (r.re.test(t)) return r.slug;
   let cause = stripWrappers(t);

@@ -274,6 +274,9 @@ function balancedEnd(s: string, start: number): number {
   return s.length;
 }
 
+/** A logrus / logfmt line's start: `[time=… ]level=… msg=` */
+const LOGRUS_HEAD_RE = /^(?:time="?[^"\s]*"? )?level=\w+ msg=/;
+
 /**
  * Split a component message into its headline and fields:
  * - klog structured `"<msg>" k="v" ...` -> msg, pairs;
@@ -286,7 +289,7 @@ export function splitStructured(message: string): { headline: string; fields: Re
     const q = readGoQuoted(m, 0)!;
     return { headline: q.value, fields: parseKeyValues(m.slice(q.end)) };
   }
-  if (/^(?:time="?[^"\s]*"? )?level=\w+ msg=/.test(m)) {
+  if (LOGRUS_HEAD_RE.test(m)) {
     const fields = parseKeyValues(m);
     return { headline: fields.msg ?? m, fields };
   }

@@ -70,6 +70,9 @@ const OVNK_POD_RE = new RegExp(`^\\[(${NAME})/(${NAME}) [0-9a-f]{64}\\]`);
 /** multus `[<namespace>/<name>/<uid>:<network>]` (uid optional) */
 const MULTUS_POD_RE = new RegExp(`\\[(${NAME})/(${NAME})(?:/[0-9a-f-]*)?:[\\w.-]+\\]`);
 
+/** Words each of the text forms below holds: a text without any of them names no pod (one scan, not a dozen) */
+const POD_HINT_RE = /pod|Pod|POD|Namespace|k8s_|\]: |\] (?:ADD|DEL) /;
+
 /**
  * The pod a record names (`namespace/name`; a bare name when only that is known). The forms only
  * failure reports print (sandbox names, CNI plugins' wording, a name alone) are looked for on
@@ -93,7 +96,7 @@ export function podOf(r: { k8sEvent?: K8sEventInfo | null }, text: string, field
     // a table that shows no namespace (`kubectl get events` without -A, the namespace not on the pasted command line): the bare name
     return ev.namespace ? `${ev.namespace}/${ev.objectName}` : ev.objectName;
   }
-  if (!/pod|Pod|POD|Namespace|k8s_|\]: |\] (?:ADD|DEL) /.test(text)) return null;
+  if (!POD_HINT_RE.test(text)) return null;
   let m = POD_KV_RE.exec(text);
   if (m) return `${m[1]}/${m[2]}`;
   m = METADATA_RE.exec(text);

@@ -323,15 +323,17 @@ const KLOG_HEAD_RE = /^[IWEF]\d{4} \d\d:\d\d:\d\d/;
  * blank (`: 'failed …`); escaped double quotes do not count. null when none is open.
  */
 function openQuoteOf(m: string): string | null {
-  let single = 0;
-  let double = 0;
-  for (let i = 0; i < m.length; i++) {
-    const c = m.charCodeAt(i);
-    if (c === 39) single++;
-    else if (c === 34 && m.charCodeAt(i - 1) !== 92) double++;
+  // each count only where its opening blank is there; indexOf jumps from quote to quote
+  if (m.indexOf(" '") >= 0) {
+    let single = 0;
+    for (let i = m.indexOf("'"); i >= 0; i = m.indexOf("'", i + 1)) single++;
+    if (single % 2 === 1) return "'";
   }
-  if (single % 2 === 1 && m.indexOf(" '") >= 0) return "'";
-  if (double % 2 === 1 && m.indexOf(' "') >= 0) return '"';
+  if (m.indexOf(' "') >= 0) {
+    let double = 0;
+    for (let i = m.indexOf('"'); i >= 0; i = m.indexOf('"', i + 1)) if (m.charCodeAt(i - 1) !== 92) double++;
+    if (double % 2 === 1) return '"';
+  }
   return null;
 }
 

@@ -1,15 +1,15 @@
 /**
  * The line loop's per-file state (`LineReader`): each line's `LineResult` turned into counts,
  * records, banners and continuations, and the paste layer around it (tool prefixes, glued
- * records, other formats of a mixed paste, a terminal's or an editor's wraps, paste furniture and
- * prose). Pure.
+ * records, other formats of a mixed paste: other-formats.ts, a terminal's or an editor's wraps,
+ * paste furniture and prose). Pure.
  */
 import { Entries, skip } from "./file-entries";
 import { truncationMarker } from "./file-lines";
 import type { LineCounts, ParsedFile } from "./file-types";
 import { applyPrefixFacts, type PrefixFacts, type PrefixPlan, splitGlued, stripPrefix } from "./line-prefix";
 import { detectWordWrap, detectWrapWidth, Furniture, isPasteBanner, isProse, isProseLabel, isWordWrapTail, isWrapTail } from "./paste";
-import { FORMAT_REGISTRY } from "./registry";
+import { OtherFormats } from "./other-formats";
 import { wrappedHead } from "./wrap-head";
 import type { Banner, FormatSpec, LineParser, LineResult, ParseContext, ParsedRecord } from "./types";
 
@@ -37,9 +37,6 @@ function isWordCode(c: number): boolean {
 
 /** Prose lines (paste.ts `isProse`) a file may hold as banners: more are more likely a layout bootline does not know. */
 const MAX_PROSE = 20;
-
-/** Refused lines tried on the other formats before the per-file fallback gives up (when none took any). */
-const FALLBACK_TRIES = 200;
 
 /** What a file's paste layer found (prefixes, other formats, pager marks, wraps, glued records); see `pasteInfo`. */
 export interface PasteInfo {
@@ -85,12 +82,8 @@ export class LineReader {
   private wordWrap = -1;
   /** prose lines taken as banners so far (at most `MAX_PROSE`) */
   private prose = 0;
-  private others: Array<{ spec: FormatSpec; parser: LineParser | null }> | null = null;
-  private lastOther: { spec: FormatSpec; parser: LineParser | null } | null = null;
-  private otherTries = 0;
-  /** the current record was read by `lastOther`, not by the file's format */
-  private otherCurrent = false;
-  private otherHits = 0;
+  /** the other registered formats, for the lines of a mixed paste (other-formats.ts) */
+  readonly others = new OtherFormats(this);
   /** the line being read carried no prefix although the file's lines do */
   private unprefixed = false;
   /** the record whose hard-wrapped line is being joined, and that line so far (null: not read again) */
@@ -125,10 +118,10 @@ export class LineReader {
    */
   takeOwn(line: string, lineNo: number, raw: string, truncated: number, facts: PrefixFacts | null): boolean {
     const res = this.parser.parseLine(line, lineNo);
-    const other = this.otherCurrent ? this.lastOther : null;
+    const other = this.others.otherCurrent ? this.others.lastOther : null;
     if (other !== null && other.parser !== null && res !== null && res.type === "continuation") {
       const mine = other.parser.parseLine(line, lineNo);
-      if (mine !== null) return this.takeOther(other, mine, lineNo, raw, truncated, facts);
+      if (mine !== null) return this.others.takeOther(other, mine, lineNo, raw, truncated, facts);
     }
     return this.take(res, lineNo, raw, truncated, facts, false);
   }
@@ -154,7 +147,7 @@ export class LineReader {
           this.prevUptime = up;
         }
         const rawLine = truncated ? raw + truncationMarker(truncated) : raw;
-        this.otherCurrent = false;
+        this.others.otherCurrent = false;
         this.current = this.entries.push(rec, lineNo, lineNo, rawLine, truncated, this.segment, this.bootId);
         if (facts !== null && this.entries.srcs !== null) this.entries.facts.set(this.current, facts);
         this.segmentHasRecord = true;
@@ -378,7 +371,7 @@ export class LineReader {
       this.take({ type: "banner", banner: { type: "header" } }, lineNo, raw, truncated, null, false);
       return;
     }
-    if (!this.deferred && this.tryOthers(line, raw, lineNo, truncated, facts)) return;
+    if (!this.deferred && this.others.tryOthers(line, raw, lineNo, truncated, facts)) return;
     if (
       (!this.pasteBannersFirst && this.furniture.test(raw, lineNo - 1)) ||
       (line !== raw && isPasteBanner(line)) ||
@@ -399,6 +392,11 @@ export class LineReader {
     skip(this.counts, "unknown-format");
   }
 
+  /** Call `finish` of the other formats' parsers used. */
+  finishOthers(): void {
+    this.others.finishOthers();
+  }
+
   /**
    * A sentence a reviewer typed around the paste (paste.ts `isProse`), up to `MAX_PROSE` of them;
    * in a prefixed file a line without the prefix right under a record continues it instead.
@@ -409,52 +407,5 @@ export class LineReader {
     if (!isProse(line)) return false;
     this.prose++;
     return true;
-  }
-
-  /** Try the other registered formats on a refused line (parsers cached per file). */
-  private tryOthers(line: string, raw: string, lineNo: number, truncated: number, facts: PrefixFacts | null): boolean {
-    if (this.otherHits === 0 && this.otherTries >= FALLBACK_TRIES) return false;
-    this.otherTries++;
-    if (this.others === null) this.others = FORMAT_REGISTRY.filter((s) => s !== this.spec).map((spec) => ({ spec, parser: null }));
-    const last = this.lastOther;
-    if (last !== null && last.parser !== null) {
-      const res = last.parser.parseLine(line, lineNo);
-      if (res !== null && (res.type !== "continuation" || this.current >= 0)) return this.takeOther(last, res, lineNo, raw, truncated, facts);
-    }
-    const one = [line];
-    for (const o of this.others) {
-      if (o === last || !o.spec.sniff(this.path, one)) continue;
-      if (o.parser === null) {
-        o.parser = o.spec.createParser(this.ctx);
-        if (o.parser.deferred === true) continue;
-      } else if (o.parser.deferred === true) continue;
-      const res = o.parser.parseLine(line, lineNo);
-      if (res === null || res.type === "continuation") continue;
-      return this.takeOther(o, res, lineNo, raw, truncated, facts);
-    }
-    return false;
-  }
-
-  private takeOther(
-    o: { spec: FormatSpec; parser: LineParser | null },
-    res: LineResult,
-    lineNo: number,
-    raw: string,
-    truncated: number,
-    facts: PrefixFacts | null,
-  ): boolean {
-    if ((o.parser as LineParser).settled !== true) this.entries.makeLate();
-    if (!this.take(res, lineNo, raw, truncated, facts, false)) return false;
-    if (res !== null && res.type === "record") this.otherCurrent = true;
-    this.otherHits++;
-    this.lastOther = o;
-    if (!this.info.otherFormats.includes(o.spec.name)) this.info.otherFormats.push(o.spec.name);
-    return true;
-  }
-
-  /** Call `finish` of the other formats' parsers used. */
-  finishOthers(): void {
-    if (this.others === null) return;
-    for (const o of this.others) if (o.parser !== null && o.parser.deferred !== true) o.parser.finish?.();
   }
 }

@@ -141,8 +141,59 @@ export function unnestQuotes(v: string): string {
 
 /** Unquote a Go-quoted value whose opening quote is at `open` (closing at `close`, or -1 = to end of line), nested levels included. */
 export function quotedValue(s: string, open: number, close: number): string {
-  const body = unquoteGo(s, open + 1, close < 0 ? s.length : close);
-  return body.includes('\\"') ? unnestQuotes(body) : body;
+  const start = open + 1;
+  const end = close < 0 ? s.length : close;
+  const first = s.indexOf("\\", start);
+  if (first < 0 || first >= end) return s.slice(start, end);
+  const passes = nestedQuotePasses(s, first, end);
+  if (passes < 0) {
+    const body = unquoteGo(s, start, end);
+    return body.includes('\\"') ? unnestQuotes(body) : body;
+  }
+  // one walk from backslash run to backslash run (see `nestedQuotePasses`)
+  let out = "";
+  let plain = start;
+  for (let i = first; i >= 0 && i < end; ) {
+    let j = i + 1;
+    while (s.charCodeAt(j) === BS) j++;
+    const m = (j - i) >> 1; // backslashes left after `unquoteGo`
+    out += s.slice(plain, i);
+    if (s.charCodeAt(j) === DQ) {
+      out += "\\".repeat(m >> passes);
+      out += '"';
+      plain = j + 1;
+    } else {
+      out += "\\".repeat((m + (1 << passes) - 1) >> passes);
+      plain = j;
+    }
+    i = s.indexOf("\\", plain);
+  }
+  return out + s.slice(plain, end);
+}
+
+/**
+ * The `unnestQuotes` passes `quotedValue` runs on `unquoteGo(s[first..end))`, when the body's only
+ * escapes are `\\` and `\"` (each run of backslashes followed by a quote, or of even length, none
+ * at the end); else -1. `unquoteGo` halves each run of k backslashes (k >> 1 left, the quote kept);
+ * a pass halves a run before a quote (rounding down: the last one escaped the quote) and any
+ * other run (rounding up), and runs never merge; passes go on while a run before a quote is left
+ * (at most 4), so their count is the bit length of the longest such run, and what each run
+ * becomes follows from its length.
+ */
+function nestedQuotePasses(s: string, first: number, end: number): number {
+  let passes = 0;
+  for (let i = first; i >= 0 && i < end; ) {
+    let j = i + 1;
+    while (j < end && s.charCodeAt(j) === BS) j++;
+    if (j >= end) return -1;
+    const k = j - i;
+    if (s.charCodeAt(j) === DQ) {
+      const p = 32 - Math.clz32(k >> 1);
+      if (p > passes) passes = p;
+    } else if (k & 1) return -1;
+    i = s.indexOf("\\", j + 1);
+  }
+  return Math.min(passes, 4);
 }
 
 /** Whether a UTF-16 code unit is JS `\s` (Unicode white space and line terminators), for `\S+` tokens. */

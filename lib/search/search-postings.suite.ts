@@ -18,7 +18,7 @@ import { BOOTS, FAILURES_PER_BOOT, NODES, RARE_POD, RARE_SANDBOX, searchFixtureF
 import { buildSearchIndex, countedBundles, dropStaleSearchIndexes, indexedBundles } from "./search-index";
 import { searchIncident, type TSearchResult } from "./search-incident";
 import { postedBundles, postingsTableName } from "./postings";
-import { docTextSql, matchRegexSql } from "./search-sql";
+import { docTextSql, matchRegexSql, QUERY_WORDS_SQL } from "./search-sql";
 
 const table = (r: TSearchResult) => r.groups.map((g) => [g.node, g.bootKey, g.count]);
 const [n1, n3] = [NODES[0], NODES[2]];
@@ -117,6 +117,7 @@ export function postingsSuite(dataDir: () => string): void {
     const boot = { incidentId, bootId: b.id, fromMs: Number(b.lo), toMs: Number(b.hi) + 1, lanes: [...LANES], q: "nodename", match: "words" as const };
     const pageBefore = await getEventsPage({ ...boot, limit: 5 });
     expect(pageBefore.events).toHaveLength(5);
+    const allBefore = (await getEventsPage({ ...boot, limit: 1000 })).events.map((e) => e.id);
     await sql.exec(`ALTER TABLE ${post} ADD COLUMN kept bigint[]`);
     await sql.exec(`UPDATE ${post} SET kept = ids, ids = NULL WHERE word IN ('nodename', 'calico')`);
     try {
@@ -133,6 +134,49 @@ export function postingsSuite(dataDir: () => string): void {
       const sliced = await getEventsPage({ ...boot, limit: 500, walkRows: 3, scanRows: 10 });
       expect(sliced.events.length).toBeGreaterThan(0);
       expect(sliced.events.map((e) => e.id)).toEqual((await getEventsPage({ ...boot, limit: 500 })).events.slice(0, sliced.events.length).map((e) => e.id));
+      // page after page of small slices, each read in time order: every match once, in order
+      const paged: string[] = [];
+      let cursor: string | null = null;
+      for (let i = 0; i < 500; i++) {
+        const p = await getEventsPage({ ...boot, cursor, limit: 3, scanRows: 7 });
+        paged.push(...p.events.map((e) => e.id));
+        cursor = p.nextCursor;
+        if (!cursor) break;
+      }
+      expect(cursor).toBeNull();
+      expect(paged).toEqual(allBefore);
+      // a copy of the boot's rows, at the same times: slices that end inside an instant still give every match once
+      const [{ top }] = await sql.query<{ top: string }>(`SELECT max(id)::text AS top FROM "Event"`);
+      await sql.transaction(async (tx) => {
+        await tx.query(`CREATE TEMP TABLE copied ON COMMIT DROP AS SELECT * FROM "Event" WHERE "bootId" = $1`, [b.id]);
+        await tx.query(`UPDATE copied SET id = id + $1::bigint`, [top]);
+        await tx.exec(`INSERT INTO "Event" SELECT * FROM copied`);
+      });
+      try {
+        const [w] = await sql.query<{ re: string }>(QUERY_WORDS_SQL, ["nodename"]);
+        const expected = await sql.query<{ id: string }>(
+          `SELECT e.id::text AS id FROM "Event" e WHERE e."bootId" = $1 AND ${matchRegexSql("e.", "$2")} ORDER BY e.ts, e."fileId", e.line, e.id`,
+          [b.id, w.re],
+        );
+        expect(expected.length).toBe(2 * allBefore.length);
+        for (const [limit, scanRows] of [
+          [3, 7],
+          [5, 3],
+          [40, 9],
+        ]) {
+          const ids: string[] = [];
+          let at: string | null = null;
+          for (let i = 0; i < 500; i++) {
+            const p = await getEventsPage({ ...boot, cursor: at, limit, scanRows });
+            ids.push(...p.events.map((e) => e.id));
+            at = p.nextCursor;
+            if (!at) break;
+          }
+          expect(ids).toEqual(expected.map((r) => r.id));
+        }
+      } finally {
+        await sql.query(`DELETE FROM "Event" WHERE id > $1::bigint`, [top]);
+      }
       // one rare word with them: its postings pick the events
       expect((await searchIncident({ incidentId, q: `nodename ${RARE_SANDBOX}` })).bundles).toEqual({ indexed: 1, scanned: 0 });
     } finally {

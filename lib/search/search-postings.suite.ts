@@ -118,6 +118,14 @@ export function postingsSuite(dataDir: () => string): void {
     const pageBefore = await getEventsPage({ ...boot, limit: 5 });
     expect(pageBefore.events).toHaveLength(5);
     const allBefore = (await getEventsPage({ ...boot, limit: 1000 })).events.map((e) => e.id);
+    const countBefore = await countEvents(boot);
+    expect(countBefore).toMatchObject({ matching: allBefore.length, capped: false });
+    // a part of the boot: its first half, or one lane left out
+    const half = { ...boot, toMs: Math.floor((boot.fromMs + boot.toMs) / 2) };
+    const lanes = { ...boot, lanes: LANES.filter((l) => l !== "kubelet") };
+    const partsBefore = [(await countEvents(half)).matching, (await countEvents(lanes)).matching];
+    expect(partsBefore[0]).toBeLessThan(allBefore.length);
+    expect(partsBefore[1]).toBeLessThan(allBefore.length);
     await sql.exec(`ALTER TABLE ${post} ADD COLUMN kept bigint[]`);
     await sql.exec(`UPDATE ${post} SET kept = ids, ids = NULL WHERE word IN ('nodename', 'calico')`);
     try {
@@ -145,6 +153,20 @@ export function postingsSuite(dataDir: () => string): void {
       }
       expect(cursor).toBeNull();
       expect(paged).toEqual(allBefore);
+      // the whole boot counted from the postings' numbers in one request, exact; a part of it in slices, as before
+      expect(await countEvents({ ...boot, scanRows: 5 })).toEqual(countBefore);
+      const sum = async (f: typeof boot) => {
+        let n = 0;
+        let from = f.fromMs;
+        for (;;) {
+          const c = await countEvents({ ...f, fromMs: from, scanRows: 5 });
+          n += c.matching;
+          if (c.scannedToMs === undefined) return n;
+          from = c.scannedToMs;
+        }
+      };
+      expect([await sum(half), await sum(lanes)]).toEqual(partsBefore);
+      expect((await countEvents({ ...half, scanRows: 5 })).capped).toBe(true);
       // a copy of the boot's rows, at the same times: slices that end inside an instant still give every match once
       const [{ top }] = await sql.query<{ top: string }>(`SELECT max(id)::text AS top FROM "Event"`);
       await sql.transaction(async (tx) => {

@@ -12,13 +12,15 @@
 import type { SqlDb, SqlParam } from "../db/sql";
 import type { TTextMatchMode } from "../view/view-state";
 import { indexedBundles, indexedWordsAnyCond, scheduleSearchIndex, searchIndexPending } from "./search-index";
-import { type PostingTerm, postedBundles, postingPlans, postingsCond, termsOf } from "./postings";
+import { type PostingTerm, postedBundles, postedCountsSql, postingPlans, postingsCond, termsOf } from "./postings";
 import { BUNDLE_ID_RE, matchRegexSql, QUERY_WORDS_SQL } from "./search-sql";
 
 /** How the events filter's text matches: whole words (this module), or a part of a word anywhere in the message or pod (lib/view/view-state.ts `TEXT_MATCHES`). */
 export type TTextMatch = TTextMatchMode;
 
 export interface TWordsMatch {
+  /** the text's words in order, lower-cased */
+  words: string[];
   /** the AND of the text's distinct words, as tsquery text (`'a' & 'b'`) */
   tsq: string;
   /** the regex of the words in order, for the lower-cased searchable text */
@@ -34,9 +36,11 @@ export interface TWordsMatch {
   posted?: Map<string, PostingTerm>;
   /**
    * no index answers (`indexed` null) only because a word is too common for postings
-   * (postings.ts): the page is walked in time order first (the word fills it within a few rows)
+   * (postings.ts): the page is read in time order (the word fills it within a few rows)
    */
   common?: boolean;
+  /** every bundle of the incident, when each is stored with postings (else null) */
+  postedAll?: string[] | null;
 }
 
 /**
@@ -64,7 +68,21 @@ export async function wordsMatchOf(sql: SqlDb, incidentId: string, q: string): P
   const answered = ids.every((b) => (postedSet.has(b) ? plans.get(b)?.kind !== "scan" : have.has(b)));
   const indexed = ids.length > 0 && answered ? others : null;
   const common = !indexed && ids.length > 0 && ids.every((b) => postedSet.has(b) || have.has(b));
-  return { tsq: w.tsq, re: w.re, single: w.words.length === 1, indexed, posted, common };
+  const postedAll = ids.length > 0 && !others.length ? ids : null;
+  return { words: w.words, tsq: w.tsq, re: w.re, single: w.words.length === 1, indexed, posted, common, postedAll };
+}
+
+/**
+ * A SELECT of one value: how many events of the boot whose id is the SQL `boot` hold the one word
+ * of `m`, from the postings' numbers per boot (exact; every event of the boot, whatever its time
+ * or lane); null when they cannot say: more than one word, a short id (it matches several
+ * words), or a bundle of the incident without postings.
+ */
+export function postedBootCountSql(m: TWordsMatch, boot: string, params: SqlParam[]): string | null {
+  const [term] = termsOf(m.words);
+  if (!m.single || !m.postedAll?.length || !term || term.prefix) return null;
+  params.push(term.word);
+  return `(SELECT coalesce(sum(c.n), 0) FROM (${postedCountsSql(m.postedAll, `$${params.length}`)}) c WHERE c."bootId" = ${boot})`;
 }
 
 /** The condition on alias `e` that the event holds the words of `m`; `params` gets the values. */

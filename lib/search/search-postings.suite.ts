@@ -207,6 +207,36 @@ export function postingsSuite(dataDir: () => string): void {
     }
   });
 
+  it("a word too common for postings in one boot is read through them in another", async () => {
+    const { sql } = await getDb();
+    const post = `"${postingsTableName(bundleId)}"`;
+    const boots = await sql.query<{ id: number; key: string; lo: number; hi: number }>(
+      `SELECT b.id, b."bootKey" AS key, (extract(epoch FROM min(e.ts)) * 1000)::float8 AS lo, (extract(epoch FROM max(e.ts)) * 1000)::float8 AS hi
+       FROM "Boot" b JOIN "Event" e ON e."bootId" = b.id WHERE b."incidentId" = $1 AND b."bootKey" = ANY($2::text[]) GROUP BY b.id`,
+      [incidentId, BOOTS[n1]],
+    );
+    const filter = (key: string) => {
+      const b = boots.find((x) => x.key === key);
+      if (!b) throw new Error(`no boot ${key}`);
+      return { incidentId, bootId: b.id, fromMs: Number(b.lo), toMs: Number(b.hi) + 1, lanes: [...LANES], q: "nodename", match: "words" as const, limit: 500 };
+    };
+    const [common, rare] = [filter(BOOTS[n1][1]), filter(BOOTS[n1][0])];
+    await sql.exec(`ALTER TABLE ${post} ADD COLUMN kept bigint[]`);
+    await sql.query(`UPDATE ${post} SET kept = ids, ids = NULL WHERE word = 'nodename' AND "bootId" = $1`, [common.bootId]);
+    try {
+      // the other boot: its postings, in one request, whatever the scan bound
+      const page = await getEventsPage({ ...rare, scanRows: 1 });
+      expect(page).toMatchObject({ nextCursor: null, scannedToMs: null, match: "words" });
+      expect(page.events).toHaveLength(2 * FAILURES_PER_BOOT);
+      expect(await countEvents(rare)).toMatchObject({ matching: 2 * FAILURES_PER_BOOT, capped: false });
+      // the boot where it is too common: read by slices
+      expect((await getEventsPage({ ...common, scanRows: 1 })).scannedToMs).not.toBeNull();
+    } finally {
+      await sql.exec(`UPDATE ${post} SET ids = kept WHERE kept IS NOT NULL`);
+      await sql.exec(`ALTER TABLE ${post} DROP COLUMN kept`);
+    }
+  });
+
   it("the boot timeline's whole-word filter reads the postings: one request, every match", async () => {
     const { sql } = await getDb();
     const [b] = await sql.query<{ id: number; lo: number; hi: number }>(

@@ -41,14 +41,17 @@ export interface TWordsMatch {
   common?: boolean;
   /** every bundle of the incident, when each is stored with postings (else null) */
   postedAll?: string[] | null;
+  /** the node boot `posted` and `common` were decided for (its postings rows alone); unset: the whole incident */
+  bootId?: number;
 }
 
 /**
- * The words of `q` for incident `incidentId`, or null when `q` has no letter or digit. Bundles of
- * the incident stored but not yet indexed are queued for an index build (search-index.ts), as
- * incident search does.
+ * The words of `q` for incident `incidentId`, or null when `q` has no letter or digit; with
+ * `bootId`, the postings are read for that node boot alone (a word too common for postings in
+ * one boot is still read through them in a boot where it is not). Bundles of the incident stored
+ * but not yet indexed are queued for an index build (search-index.ts), as incident search does.
  */
-export async function wordsMatchOf(sql: SqlDb, incidentId: string, q: string): Promise<TWordsMatch | null> {
+export async function wordsMatchOf(sql: SqlDb, incidentId: string, q: string, bootId?: number): Promise<TWordsMatch | null> {
   const [w] = await sql.query<{ words: string[] | null; tsq: string | null; re: string | null }>(QUERY_WORDS_SQL, [q]);
   if (!w?.words?.length || !w.tsq || !w.re) return null;
   const bundles = await sql.query<{ id: string; ready: boolean }>(
@@ -57,7 +60,7 @@ export async function wordsMatchOf(sql: SqlDb, incidentId: string, q: string): P
   );
   const ids = bundles.map((b) => b.id);
   const postedSet = await postedBundles(sql, ids);
-  const plans = await postingPlans(sql, [...postedSet], termsOf(w.words));
+  const plans = await postingPlans(sql, [...postedSet], termsOf(w.words), bootId);
   const posted = new Map<string, PostingTerm>();
   for (const [b, plan] of plans) if (plan.kind === "term") posted.set(b, plan.term);
   const others = ids.filter((b) => !postedSet.has(b));
@@ -69,7 +72,7 @@ export async function wordsMatchOf(sql: SqlDb, incidentId: string, q: string): P
   const indexed = ids.length > 0 && answered ? others : null;
   const common = !indexed && ids.length > 0 && ids.every((b) => postedSet.has(b) || have.has(b));
   const postedAll = ids.length > 0 && !others.length ? ids : null;
-  return { words: w.words, tsq: w.tsq, re: w.re, single: w.words.length === 1, indexed, posted, common, postedAll };
+  return { words: w.words, tsq: w.tsq, re: w.re, single: w.words.length === 1, indexed, posted, common, postedAll, bootId };
 }
 
 /**
@@ -94,7 +97,7 @@ export function wordsCondSql(backend: SqlDb["backend"], m: TWordsMatch, params: 
   if (!m.indexed) return matchRegexSql("e.", p(m.re));
   const conds: string[] = [];
   if (m.indexed.length) conds.push(indexedWordsAnyCond(backend, m.indexed, `${p(m.tsq)}::tsquery`));
-  for (const [b, term] of m.posted ?? []) conds.push(`(${postingsCond(b, term, p)})`);
+  for (const [b, term] of m.posted ?? []) conds.push(`(${postingsCond(b, term, p, m.bootId)})`);
   // no bundle holds every word: no row matches
   const cond = conds.length ? (conds.length === 1 ? conds[0] : `(${conds.join(" OR ")})`) : "false";
   return m.single ? cond : `${cond} AND ${matchRegexSql("e.", p(m.re))}`;

@@ -194,9 +194,9 @@ LIMIT $${params.length}`;
  * (bootId, ts) with an incremental sort, in a subquery whose LIMIT keeps the filter out of it),
  * those passing `filter`, checked on each as it comes, up to `limit`. The outer query has no
  * ORDER BY of its own, so the planner reads the subquery for its first rows only, and the scan
- * keeps its order. Where every row passes, a page
- * of 200 reads about 200 rows; where none does, all of the bound's rows (more slowly than
- * `pageSql`'s bitmap scan, which is why only a filter expected to pass most rows asks for it).
+ * keeps its order. Where every row passes, a page of 200 reads about 200 rows; where none does,
+ * all of the bound's rows (more slowly than `pageSql`'s bitmap scan, which is why only a filter
+ * expected to pass most rows asks for it).
  */
 function inOrderSql(where: string[], filter: string, boundRows: number, limit: number, params: SqlParam[]): string {
   params.push(boundRows, limit);

@@ -15,7 +15,8 @@
  *   through the bundle's search index) over the largest boot, with its rows, whether it stopped
  *   at the scan bound, and its count (lib/queries/count-events.ts) against incident search's
  *   count for that boot; the first page and count of the word `failed` there (a word in most
- *   events: the page is walked, not read from the index); the rare token's page as a substring
+ *   events: the page read in time order, the count from the postings' numbers per boot, checked
+ *   against incident search's count for the boot); the rare token's page as a substring
  *   (a bounded scan) for comparison.
  * - `benchBigBoot`: tops the largest boot of the incident up to at least `bootEvents` events by
  *   copying its own rows (same times) and rebuilds that boot's per-second rollup, then times the
@@ -128,9 +129,10 @@ export interface SearchBench {
   /**
    * the boot timeline's words filter for the word `failed` (`frequentToken`) over the same boot:
    * first page and count; `bounded`: the page or the count stopped at the scan bound (PGlite counts
-   * a word in more events than one slice reads in slices: `matching` is then the first slice's)
+   * a word in more events than one slice reads in slices: `matching` is then the first slice's);
+   * `searchCount`: incident search's count of the word in that boot
    */
-  timelineFrequentWord: { pageMs: ReturnType<typeof stats>; countMs: ReturnType<typeof stats>; matching: number; bounded: boolean };
+  timelineFrequentWord: { pageMs: ReturnType<typeof stats>; countMs: ReturnType<typeof stats>; matching: number; bounded: boolean; searchCount: number };
   /** the same first page as a substring (`match: "substring"`, a bounded scan of message and pod) */
   timelineSubstringPageMs: ReturnType<typeof stats>;
   timelineSubstringPage: { rows: number; scannedToMs: number | null };
@@ -299,9 +301,10 @@ export async function benchSearch(opts: {
     freqMatching = c.matching;
     freqBounded = p.scannedToMs !== null || c.scannedToMs !== undefined;
   }
+  const freqSearch = (await searchIncident({ incidentId, q: frequent })).groups.find((g) => g.bootId === boot.id)?.count ?? 0;
   const { ms: subPageMs, first: subPage } = await firstPages("substring");
   opts.log(
-    `search: timeline words page median ${stats(pageMs).median} ms (${page.rows} rows), count ${bootCount.matching} in ${bootCountMs.toFixed(1)} ms (search: ${bootSearch}); "${frequent}" page median ${stats(freqPageMs).median} ms, count ${freqMatching.toLocaleString()} median ${stats(freqCountMs).median} ms; substring page median ${stats(subPageMs).median} ms`,
+    `search: timeline words page median ${stats(pageMs).median} ms (${page.rows} rows), count ${bootCount.matching} in ${bootCountMs.toFixed(1)} ms (search: ${bootSearch}); "${frequent}" page median ${stats(freqPageMs).median} ms, count ${freqMatching.toLocaleString()} (search: ${freqSearch.toLocaleString()}) median ${stats(freqCountMs).median} ms; substring page median ${stats(subPageMs).median} ms`,
   );
   return {
     storedEvents,
@@ -335,7 +338,7 @@ export async function benchSearch(opts: {
     timelineFilteredPageMs: stats(pageMs),
     timelineFilteredPage: { bootEvents: Number(boot.n), ...page },
     timelineFilteredCount: { matching: bootCount.matching, capped: bootCount.capped, ms: +bootCountMs.toFixed(2), searchCount: bootSearch },
-    timelineFrequentWord: { pageMs: stats(freqPageMs), countMs: stats(freqCountMs), matching: freqMatching, bounded: freqBounded },
+    timelineFrequentWord: { pageMs: stats(freqPageMs), countMs: stats(freqCountMs), matching: freqMatching, bounded: freqBounded, searchCount: freqSearch },
     timelineSubstringPageMs: stats(subPageMs),
     timelineSubstringPage: { rows: subPage.rows, scannedToMs: subPage.scannedToMs },
   };

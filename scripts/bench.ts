@@ -735,6 +735,10 @@ function tableRows(result: Record<string, unknown>, label: string): Array<[strin
         "boot timeline: filtered first page (rare token)",
         `${ms(s.timelineFilteredPageMs)}; boot of ${s.timelineFilteredPage.bootEvents.toLocaleString()} events, ${s.timelineFilteredPage.rows} rows${s.timelineFilteredPage.scannedToMs === null ? "" : ", stopped at its scan bound"}`,
       ],
+      [
+        `boot timeline: the word "${s.frequentToken}", first page and count`,
+        `page ${ms(s.timelineFrequentWord.pageMs)}; count ${ms(s.timelineFrequentWord.countMs)}, ${s.timelineFrequentWord.matching.toLocaleString()} (search: ${s.timelineFrequentWord.searchCount.toLocaleString()})${s.timelineFrequentWord.bounded ? ", stopped at its scan bound" : ""}`,
+      ],
     );
   }
   const b = result.bigBoot as Awaited<ReturnType<typeof benchBigBoot>> | undefined;

@@ -9,6 +9,8 @@
  *   the pod index, in one request, and so is a search in whole words (`match` `words`) when
  *   every bundle of the incident has a complete search index (event-filter.ts); on PGlite only
  *   when the range holds at most SCAN_ROWS_PGLITE (`scanRows`) matches (else in slices, as below);
+ * - one word too common for the search postings (lib/search/postings.ts) is counted from their
+ *   numbers per boot when the range and lanes hold the whole boot (exact, one request);
  * - any other filter is counted over at most SCAN_ROWS (PGlite: SCAN_ROWS_PGLITE) rows of the range from `fromMs` (no
  *   index serves it; see get-events-page.ts): when the range holds more, the answer is the
  *   exact count of [fromMs, scannedToMs) with `capped` set, and the caller continues from
@@ -20,6 +22,7 @@ import type { SqlDb, SqlParam } from "@/lib/db/sql";
 import { filterWhere, hasFilters, resolveTextMatch, scopeWhere, type TEventFilter, textIndexed } from "./event-filter";
 import { BOUND_SQL, scanRowsOf } from "./get-events-page";
 import { withSearchWorkMem } from "../search/search-incident";
+import { postedBootCountSql } from "../search/words-filter";
 import { resolvePods } from "./resolve-pods";
 
 export interface TEventCounts {
@@ -42,6 +45,29 @@ async function fewMatches(sql: SqlDb, f: TEventFilter, n: number): Promise<boole
     tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT 1 FROM "Event" e WHERE ${where} LIMIT $${params.length}) m`, params),
   );
   return Number(r?.n ?? 0) <= n;
+}
+
+/**
+ * The events of the boot holding the one word of `f.wordsMatch`, from the search postings' numbers
+ * per boot (words-filter.ts `postedBootCountSql`), when `[fromMs, toMs)` and `lanes` hold every
+ * event of the boot (its first and last times inside the range, none without a time, no lane of
+ * its rollup left out); null otherwise, or when the postings cannot say.
+ */
+async function wholeBootWordCount(sql: SqlDb, f: TEventFilter): Promise<number | null> {
+  if (!f.wordsMatch) return null;
+  const params: SqlParam[] = [f.bootId, f.incidentId, new Date(f.fromMs).toISOString(), new Date(f.toMs).toISOString(), [...f.lanes]];
+  const boot = `(SELECT b.id FROM "Boot" b WHERE b.id = $1 AND b."incidentId" = $2)`;
+  const n = postedBootCountSql(f.wordsMatch, boot, params);
+  if (!n) return null;
+  const [r] = await sql.query<{ n: string | number | null }>(
+    `SELECT CASE WHEN (SELECT min(e.ts) FROM "Event" e WHERE e."bootId" = ${boot}) >= $3::timestamptz
+        AND (SELECT max(e.ts) FROM "Event" e WHERE e."bootId" = ${boot}) < $4::timestamptz
+        AND NOT EXISTS (SELECT 1 FROM "Event" e WHERE e."bootId" = ${boot} AND e.ts IS NULL)
+        AND NOT EXISTS (SELECT 1 FROM "EventDensity" d WHERE d."bootId" = ${boot} AND NOT (d.lane = ANY($5::text[])))
+      THEN ${n} END AS n`,
+    params,
+  );
+  return r?.n == null ? null : Number(r.n);
 }
 
 /**
@@ -88,8 +114,11 @@ export async function countEvents(opts: TEventFilter & { cap?: number; scanRows?
       f = { ...f, wordsMatch: { ...f.wordsMatch, indexed: null } };
     }
     indexed = textIndexed(f);
+    // one word too common for the search postings, over the whole boot: their numbers per boot answer at once
+    const whole = !indexed && f.wordsMatch?.common && !f.minSeverity && !f.pod?.trim() && !f.kind && !f.patterns ? await wholeBootWordCount(sql, f) : null;
+    if (whole !== null) matching = p(whole);
     // a resolved pod filter, or whole words the search indexes answer, are counted on the index in one request; anything else in slices
-    if (!f.podIn && !textIndexed(f)) {
+    else if (!f.podIn && !textIndexed(f)) {
       const [b] = await sql.query<{ ms: number }>(BOUND_SQL, [
         opts.incidentId,
         opts.bootId,
@@ -99,12 +128,14 @@ export async function countEvents(opts: TEventFilter & { cap?: number; scanRows?
       ]);
       if (b && Number(b.ms) > opts.fromMs) boundMs = Number(b.ms);
     }
-    const scope = scopeWhere({ ...f, toMs: boundMs ?? opts.toMs }, params);
-    const extra = filterWhere(f, params);
-    matching =
-      cap === null
-        ? `(SELECT count(*) FROM "Event" e WHERE ${scope} AND ${extra})`
-        : `(SELECT count(*) FROM (SELECT 1 FROM "Event" e WHERE ${scope} AND ${extra} LIMIT ${p(cap + 1)}) m)`;
+    if (whole === null) {
+      const scope = scopeWhere({ ...f, toMs: boundMs ?? opts.toMs }, params);
+      const extra = filterWhere(f, params);
+      matching =
+        cap === null
+          ? `(SELECT count(*) FROM "Event" e WHERE ${scope} AND ${extra})`
+          : `(SELECT count(*) FROM (SELECT 1 FROM "Event" e WHERE ${scope} AND ${extra} LIMIT ${p(cap + 1)}) m)`;
+    }
   }
   const text = `SELECT (${total})::bigint AS total, ${matching}::int AS matching`;
   type R = { total: string | number; matching: string | number | null };

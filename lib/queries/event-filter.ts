@@ -125,7 +125,7 @@ export function filterWhere(f: TEventFilter, params: SqlParam[]): string {
 export async function resolveTextMatch<F extends TEventFilter>(sql: SqlDb, f: F): Promise<F> {
   const q = f.q?.trim();
   if (f.match !== "words" || !q) return f;
-  const m = await wordsMatchOf(sql, f.incidentId, q);
+  const m = await wordsMatchOf(sql, f.incidentId, q, f.bootId);
   return m ? { ...f, wordsMatch: { ...m, backend: sql.backend } } : f;
 }
 

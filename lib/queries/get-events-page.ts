@@ -126,7 +126,9 @@ export const WORDS_WALK_ROWS = 1000;
  * index (`resolveTextMatch`) are read without a bound, exactly: first by walking the range
  * (WORDS_WALK_ROWS rows, then once more as many rows as the matches seen so far say the page
  * needs, at most the scan bound of the backend), and for what is still missing through the index;
- * `walkRows` sets the first walk's rows (0: the index at once).
+ * `walkRows` sets the first walk's rows (0: the index at once). A word too common for the search
+ * postings (`wordsMatch.common`) is read by bounded slices whose rows are checked in time order
+ * until the page is full: a word in most events fills a page of 200 within about as many rows.
  */
 export async function getEventsPage(
   opts: TEventFilter & { cursor?: string | null; limit?: number; scanRows?: number; walkRows?: number },
@@ -139,14 +141,16 @@ export async function getEventsPage(
   opts = await resolveTextMatch(sql, opts);
   const match = textMatchOf(opts);
   const indexed = textIndexed(opts);
-  // a word too common for the search postings: walked as below, then the rest read by bounded slices instead of an index
+  // a word too common for the search postings: read by bounded slices in time order (below) instead of an index
   if (!opts.wordsMatch || (!indexed && !opts.wordsMatch.common)) return { ...(await readPage(sql, opts, limit)), match };
 
-  // whole words: walk the range, then the index (each step continues at the cursor the last one ended at)
-  const scan: typeof opts = { ...opts, wordsMatch: { ...opts.wordsMatch, indexed: null } };
+  // whole words: walk the range, then the index (each step continues at the cursor the last one ended at);
+  // each walk, and a common word's slices, check the rows in time order and stop once the page is full
+  const scan: typeof opts & { inOrder: true } = { ...opts, wordsMatch: { ...opts.wordsMatch, indexed: null }, inOrder: true };
   const events: TEventRow[] = [];
   let cursor = opts.cursor ?? null;
-  let walk = Math.max(0, opts.walkRows ?? WORDS_WALK_ROWS);
+  // a common word's slice stops once the page is full: no walk before it
+  let walk = indexed ? Math.max(0, opts.walkRows ?? WORDS_WALK_ROWS) : 0;
   for (let step = 0; ; step++) {
     const viaIndex = walk <= 0;
     if (viaIndex && !indexed) {
@@ -168,59 +172,127 @@ export async function getEventsPage(
   }
 }
 
+const PAGE_COLUMNS = `e.id::text AS id,
+       (extract(epoch FROM e.ts) * 1000)::float8 AS ts,
+       e."fileId", e.line, e.lane, e.component, e.severity, e.kind, e.pod, e."sandboxId", e."errorClass",
+       left(e.message, ${ROW_MESSAGE_MAX}) AS message, e.fields, e.flags`;
+const PAGE_ORDER = `e.ts, e."fileId", e.line, e.id`;
+
+/** The page's SELECT: rows of alias `e` passing every condition of `where`, in the page's order, at most `limit`. */
+function pageSql(where: string[], limit: number, params: SqlParam[]): string {
+  params.push(limit);
+  return `
+SELECT ${PAGE_COLUMNS}
+FROM "Event" e
+WHERE ${where.join(" AND ")}
+ORDER BY ${PAGE_ORDER}
+LIMIT $${params.length}`;
+}
+
+/**
+ * Of the first `boundRows` rows passing `where` in the page's order (an index scan of
+ * (bootId, ts) with an incremental sort, in a subquery whose LIMIT keeps the filter out of it),
+ * those passing `filter`, checked on each as it comes, up to `limit`. The outer query has no
+ * ORDER BY of its own, so the planner reads the subquery for its first rows only, and the scan
+ * keeps its order. Where every row passes, a page of 200 reads about 200 rows; where none does,
+ * all of the bound's rows (more slowly than `pageSql`'s bitmap scan, which is why only a filter
+ * expected to pass most rows asks for it).
+ */
+function inOrderSql(where: string[], filter: string, boundRows: number, limit: number, params: SqlParam[]): string {
+  params.push(boundRows, limit);
+  const n = params.length;
+  return `
+SELECT ${PAGE_COLUMNS}
+FROM (SELECT * FROM "Event" e WHERE ${where.join(" AND ")} ORDER BY ${PAGE_ORDER} LIMIT $${n - 1}) e
+WHERE ${filter}
+LIMIT $${n}`;
+}
+
 /**
  * One read of a page (the filter resolved): up to `limit` events after `opts.cursor`, at most
  * `opts.scanRows` (default: the backend's scan bound) rows of the range when the filters scan it.
+ * `inOrder` (for a filter most rows pass, such as a common word): the bound's rows are read in
+ * the page's order and the filter checked on each until the page is full (`inOrderSql`), instead
+ * of checking every row of the bound and sorting the matches; the bound's time is then looked up
+ * only when the page did not fill.
  */
-async function readPage(sql: SqlDb, opts: TEventFilter & { cursor?: string | null; scanRows?: number }, limit: number): Promise<Omit<TEventsPage, "match">> {
-  const params: SqlParam[] = [];
-  const where = [scopeWhere(opts, params)];
-  const extra = filterWhere(opts, params);
-  if (extra) where.push(extra);
+async function readPage(
+  sql: SqlDb,
+  opts: TEventFilter & { cursor?: string | null; scanRows?: number; inOrder?: boolean },
+  limit: number,
+): Promise<Omit<TEventsPage, "match">> {
   const m = opts.cursor ? CURSOR_RE.exec(opts.cursor) : null;
-  if (m) {
-    params.push(new Date(Number(m[1])).toISOString(), Number(m[2]), Number(m[3]), m[4]);
-    const n = params.length;
-    // `ts >=` repeats the row comparison's first column so the (bootId, ts) index starts at
-    // the cursor: without it every page re-reads the range from its start (page k costs k pages)
-    where.push(`e.ts >= $${n - 3}::timestamptz`);
-    where.push(`(e.ts, e."fileId", e.line, e.id) > ($${n - 3}::timestamptz, $${n - 2}::int, $${n - 1}::int, $${n}::bigint)`);
-  }
+  const startMs = Math.max(opts.fromMs, m ? Number(m[1]) : opts.fromMs);
+  const scanRows = Math.max(1, opts.scanRows ?? scanRowsOf(sql.backend));
+  /** the read's conditions into `params`: scope and cursor (`where`), the filters (`extra`), and `e.ts < beforeMs` when given */
+  const conditions = (params: SqlParam[], beforeMs: number | null) => {
+    const where = [scopeWhere(opts, params)];
+    const extra = filterWhere(opts, params);
+    if (m) {
+      params.push(new Date(Number(m[1])).toISOString(), Number(m[2]), Number(m[3]), m[4]);
+      const n = params.length;
+      // `ts >=` repeats the row comparison's first column so the (bootId, ts) index starts at
+      // the cursor: without it every page re-reads the range from its start (page k costs k pages)
+      where.push(`e.ts >= $${n - 3}::timestamptz`);
+      where.push(`(e.ts, e."fileId", e.line, e.id) > ($${n - 3}::timestamptz, $${n - 2}::int, $${n - 1}::int, $${n}::bigint)`);
+    }
+    if (beforeMs !== null) {
+      params.push(new Date(beforeMs).toISOString());
+      where.push(`e.ts < $${params.length}::timestamptz`);
+    }
+    return { where, extra };
+  };
+  const read = async (text: string, params: SqlParam[]): Promise<TEventRow[]> => {
+    // read through the search indexes: with incident search's memory, so a common word's bitmap stays exact
+    const rows = textIndexed(opts) ? await withSearchWorkMem(sql, (tx) => tx.query<Row>(text, params)) : await sql.query<Row>(text, params);
+    return rows.map(({ fields, ...r }) => ({ ...r, ts: Number(r.ts), fieldsText: fieldsText(fields, ROW_MESSAGE_MAX) }));
+  };
+  const page = (rows: TEventRow[], boundMs: number | null): Omit<TEventsPage, "match"> => {
+    const events = rows.slice(0, limit);
+    const last = events[events.length - 1];
+    if (rows.length > limit && last) return { events, nextCursor: encodeCursor(last), scannedToMs: null };
+    // the scan bound was reached first: continue at the bound (no row sorts before file 0)
+    if (boundMs !== null) return { events, nextCursor: `${boundMs}.0.0.0`, scannedToMs: boundMs };
+    return { events, nextCursor: null, scannedToMs: null };
+  };
   // a kind alone, or a pod resolved on its index, reads an index; a search, another pod filter
-  // or a severity filter reads the rows of the range
-  let boundMs: number | null = null;
-  if (scansRange(opts)) {
-    const startMs = Math.max(opts.fromMs, m ? Number(m[1]) : opts.fromMs);
+  // or a severity filter reads the rows of the range, at most `scanRows` of them
+  if (!scansRange(opts)) {
+    const params: SqlParam[] = [];
+    const { where, extra } = conditions(params, null);
+    return page(await read(pageSql(extra ? [...where, extra] : where, limit + 1, params), params), null);
+  }
+  // the time `scanRows` rows into the range from `startMs`; null when the range holds no more
+  const boundOf = async () => {
     const [b] = await sql.query<{ ms: number }>(BOUND_SQL, [
       opts.incidentId,
       opts.bootId,
       new Date(startMs).toISOString(),
       new Date(opts.toMs).toISOString(),
-      Math.max(1, opts.scanRows ?? scanRowsOf(sql.backend)),
+      scanRows,
     ]);
-    // more rows than one instant holds: bound the page there (never at its own start)
-    if (b && Number(b.ms) > startMs) {
-      boundMs = Number(b.ms);
-      params.push(new Date(boundMs).toISOString());
-      where.push(`e.ts < $${params.length}::timestamptz`);
-    }
+    return b ? Number(b.ms) : null;
+  };
+  let bound: number | null | undefined;
+  if (opts.inOrder) {
+    const params: SqlParam[] = [];
+    const { where, extra } = conditions(params, null);
+    const rows = await read(inOrderSql(where, extra, scanRows, limit + 1, params), params);
+    if (rows.length > limit) return page(rows, null);
+    bound = await boundOf();
+    // the range ends within the bound: every row of it was checked
+    if (bound === null) return page(rows, null);
+    // the matches before the bound's time (the bound's first `scanRows` rows hold all of them)
+    if (bound > startMs)
+      return page(
+        rows.filter((r) => r.ts < (bound as number)),
+        bound,
+      );
   }
-  params.push(limit + 1);
-  const text = `
-SELECT e.id::text AS id,
-       (extract(epoch FROM e.ts) * 1000)::float8 AS ts,
-       e."fileId", e.line, e.lane, e.component, e.severity, e.kind, e.pod, e."sandboxId", e."errorClass",
-       left(e.message, ${ROW_MESSAGE_MAX}) AS message, e.fields, e.flags
-FROM "Event" e
-WHERE ${where.join(" AND ")}
-ORDER BY e.ts, e."fileId", e.line, e.id
-LIMIT $${params.length}`;
-  // read through the search indexes: with incident search's memory, so a common word's bitmap stays exact
-  const rows = textIndexed(opts) ? await withSearchWorkMem(sql, (tx) => tx.query<Row>(text, params)) : await sql.query<Row>(text, params);
-  const events = rows.slice(0, limit).map(({ fields, ...r }) => ({ ...r, ts: Number(r.ts), fieldsText: fieldsText(fields, ROW_MESSAGE_MAX) }));
-  const last = events[events.length - 1];
-  if (rows.length > limit && last) return { events, nextCursor: encodeCursor(last), scannedToMs: null };
-  // the scan bound was reached first: continue at the bound (no row sorts before file 0)
-  if (boundMs !== null) return { events, nextCursor: `${boundMs}.0.0.0`, scannedToMs: boundMs };
-  return { events, nextCursor: null, scannedToMs: null };
+  bound ??= await boundOf();
+  // more rows than one instant holds: bound the page there (never at its own start)
+  const boundMs = bound !== null && bound > startMs ? bound : null;
+  const params: SqlParam[] = [];
+  const { where, extra } = conditions(params, boundMs);
+  return page(await read(pageSql(extra ? [...where, extra] : where, limit + 1, params), params), boundMs);
 }

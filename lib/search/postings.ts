@@ -103,20 +103,30 @@ function termCond(term: PostingTerm, push: (v: string) => string): string {
   return `p.word = ${push(term.word)}`;
 }
 
-/** Per bundle of `bundleIds` (each posted), how it answers the query of `terms` (see the module comment). */
-export async function postingPlans(sql: SqlDb | SqlConn, bundleIds: readonly string[], terms: readonly PostingTerm[]): Promise<Map<string, PostingPlan>> {
+/**
+ * Per bundle of `bundleIds` (each posted), how it answers the query of `terms` (see the module
+ * comment); with `bootId`, for that node boot's events alone (its postings rows only).
+ */
+export async function postingPlans(
+  sql: SqlDb | SqlConn,
+  bundleIds: readonly string[],
+  terms: readonly PostingTerm[],
+  bootId?: number,
+): Promise<Map<string, PostingPlan>> {
   const plans = new Map<string, PostingPlan>();
   for (const b of bundleIds) {
     if (!BUNDLE_ID_RE.test(b)) throw new Error(`not a bundle id: ${b}`);
     let best: PostingPlan = { kind: "scan" };
     let none = false;
     for (const t of terms) {
-      const params: string[] = [];
+      const params: Array<string | number> = [];
+      const push = (v: string | number) => {
+        params.push(v);
+        return `$${params.length}`;
+      };
+      const boot = bootId === undefined ? "" : ` AND p."bootId" = ${push(bootId)}::int`;
       const [r] = await sql.query<{ n: string | number | null; complete: boolean | null }>(
-        `SELECT sum(p.n) AS n, bool_and(p.ids IS NOT NULL) AS complete FROM ${ident(postingsTableName(b))} p WHERE ${termCond(t, (v) => {
-          params.push(v);
-          return `$${params.length}`;
-        })}`,
+        `SELECT sum(p.n) AS n, bool_and(p.ids IS NOT NULL) AS complete FROM ${ident(postingsTableName(b))} p WHERE ${termCond(t, push)}${boot}`,
         params,
       );
       const n = Number(r?.n ?? 0);
@@ -131,10 +141,11 @@ export async function postingPlans(sql: SqlDb | SqlConn, bundleIds: readonly str
   return plans;
 }
 
-/** The condition on event alias `e` that it is one of bundle `bundleId`'s candidates for `term`. */
-export function postingsCond(bundleId: string, term: PostingTerm, push: (v: string) => string): string {
+/** The condition on event alias `e` that it is one of bundle `bundleId`'s candidates for `term` (with `bootId`, of that node boot's postings). */
+export function postingsCond(bundleId: string, term: PostingTerm, push: (v: string) => string, bootId?: number): string {
   if (!BUNDLE_ID_RE.test(bundleId)) throw new Error(`not a bundle id: ${bundleId}`);
-  return `e."bundleId" = '${bundleId}' AND e.id IN (SELECT unnest(p.ids) FROM ${ident(postingsTableName(bundleId))} p WHERE ${termCond(term, push)})`;
+  const boot = bootId === undefined ? "" : ` AND p."bootId" = ${push(String(bootId))}::int`;
+  return `e."bundleId" = '${bundleId}' AND e.id IN (SELECT unnest(p.ids) FROM ${ident(postingsTableName(bundleId))} p WHERE ${termCond(term, push)}${boot})`;
 }
 
 /** A SELECT of `("nodeId", "bootId", n)` rows (`n` to be summed) of word parameter `word` over the postings of `bundleIds` (at least one). */

@@ -18,7 +18,7 @@ import { BOOTS, FAILURES_PER_BOOT, NODES, RARE_POD, RARE_SANDBOX, searchFixtureF
 import { buildSearchIndex, countedBundles, dropStaleSearchIndexes, indexedBundles } from "./search-index";
 import { searchIncident, type TSearchResult } from "./search-incident";
 import { postedBundles, postingsTableName } from "./postings";
-import { docTextSql, matchRegexSql } from "./search-sql";
+import { docTextSql, matchRegexSql, QUERY_WORDS_SQL } from "./search-sql";
 
 const table = (r: TSearchResult) => r.groups.map((g) => [g.node, g.bootKey, g.count]);
 const [n1, n3] = [NODES[0], NODES[2]];
@@ -117,6 +117,15 @@ export function postingsSuite(dataDir: () => string): void {
     const boot = { incidentId, bootId: b.id, fromMs: Number(b.lo), toMs: Number(b.hi) + 1, lanes: [...LANES], q: "nodename", match: "words" as const };
     const pageBefore = await getEventsPage({ ...boot, limit: 5 });
     expect(pageBefore.events).toHaveLength(5);
+    const allBefore = (await getEventsPage({ ...boot, limit: 1000 })).events.map((e) => e.id);
+    const countBefore = await countEvents(boot);
+    expect(countBefore).toMatchObject({ matching: allBefore.length, capped: false });
+    // a part of the boot: its first half, or one lane left out
+    const half = { ...boot, toMs: Math.floor((boot.fromMs + boot.toMs) / 2) };
+    const lanes = { ...boot, lanes: LANES.filter((l) => l !== "kubelet") };
+    const partsBefore = [(await countEvents(half)).matching, (await countEvents(lanes)).matching];
+    expect(partsBefore[0]).toBeLessThan(allBefore.length);
+    expect(partsBefore[1]).toBeLessThan(allBefore.length);
     await sql.exec(`ALTER TABLE ${post} ADD COLUMN kept bigint[]`);
     await sql.exec(`UPDATE ${post} SET kept = ids, ids = NULL WHERE word IN ('nodename', 'calico')`);
     try {
@@ -133,8 +142,95 @@ export function postingsSuite(dataDir: () => string): void {
       const sliced = await getEventsPage({ ...boot, limit: 500, walkRows: 3, scanRows: 10 });
       expect(sliced.events.length).toBeGreaterThan(0);
       expect(sliced.events.map((e) => e.id)).toEqual((await getEventsPage({ ...boot, limit: 500 })).events.slice(0, sliced.events.length).map((e) => e.id));
+      // page after page of small slices, each read in time order: every match once, in order
+      const paged: string[] = [];
+      let cursor: string | null = null;
+      for (let i = 0; i < 500; i++) {
+        const p = await getEventsPage({ ...boot, cursor, limit: 3, scanRows: 7 });
+        paged.push(...p.events.map((e) => e.id));
+        cursor = p.nextCursor;
+        if (!cursor) break;
+      }
+      expect(cursor).toBeNull();
+      expect(paged).toEqual(allBefore);
+      // the whole boot counted from the postings' numbers in one request, exact; a part of it in slices, as before
+      expect(await countEvents({ ...boot, scanRows: 5 })).toEqual(countBefore);
+      const sum = async (f: typeof boot) => {
+        let n = 0;
+        let from = f.fromMs;
+        for (;;) {
+          const c = await countEvents({ ...f, fromMs: from, scanRows: 5 });
+          n += c.matching;
+          if (c.scannedToMs === undefined) return n;
+          from = c.scannedToMs;
+        }
+      };
+      expect([await sum(half), await sum(lanes)]).toEqual(partsBefore);
+      expect((await countEvents({ ...half, scanRows: 5 })).capped).toBe(true);
+      // a copy of the boot's rows, at the same times: slices that end inside an instant still give every match once
+      const [{ top }] = await sql.query<{ top: string }>(`SELECT max(id)::text AS top FROM "Event"`);
+      await sql.transaction(async (tx) => {
+        await tx.query(`CREATE TEMP TABLE copied ON COMMIT DROP AS SELECT * FROM "Event" WHERE "bootId" = $1`, [b.id]);
+        await tx.query(`UPDATE copied SET id = id + $1::bigint`, [top]);
+        await tx.exec(`INSERT INTO "Event" SELECT * FROM copied`);
+      });
+      try {
+        const [w] = await sql.query<{ re: string }>(QUERY_WORDS_SQL, ["nodename"]);
+        const expected = await sql.query<{ id: string }>(
+          `SELECT e.id::text AS id FROM "Event" e WHERE e."bootId" = $1 AND ${matchRegexSql("e.", "$2")} ORDER BY e.ts, e."fileId", e.line, e.id`,
+          [b.id, w.re],
+        );
+        expect(expected.length).toBe(2 * allBefore.length);
+        for (const [limit, scanRows] of [
+          [3, 7],
+          [5, 3],
+          [40, 9],
+        ]) {
+          const ids: string[] = [];
+          let at: string | null = null;
+          for (let i = 0; i < 500; i++) {
+            const p = await getEventsPage({ ...boot, cursor: at, limit, scanRows });
+            ids.push(...p.events.map((e) => e.id));
+            at = p.nextCursor;
+            if (!at) break;
+          }
+          expect(ids).toEqual(expected.map((r) => r.id));
+        }
+      } finally {
+        await sql.query(`DELETE FROM "Event" WHERE id > $1::bigint`, [top]);
+      }
       // one rare word with them: its postings pick the events
       expect((await searchIncident({ incidentId, q: `nodename ${RARE_SANDBOX}` })).bundles).toEqual({ indexed: 1, scanned: 0 });
+    } finally {
+      await sql.exec(`UPDATE ${post} SET ids = kept WHERE kept IS NOT NULL`);
+      await sql.exec(`ALTER TABLE ${post} DROP COLUMN kept`);
+    }
+  });
+
+  it("a word too common for postings in one boot is read through them in another", async () => {
+    const { sql } = await getDb();
+    const post = `"${postingsTableName(bundleId)}"`;
+    const boots = await sql.query<{ id: number; key: string; lo: number; hi: number }>(
+      `SELECT b.id, b."bootKey" AS key, (extract(epoch FROM min(e.ts)) * 1000)::float8 AS lo, (extract(epoch FROM max(e.ts)) * 1000)::float8 AS hi
+       FROM "Boot" b JOIN "Event" e ON e."bootId" = b.id WHERE b."incidentId" = $1 AND b."bootKey" = ANY($2::text[]) GROUP BY b.id`,
+      [incidentId, BOOTS[n1]],
+    );
+    const filter = (key: string) => {
+      const b = boots.find((x) => x.key === key);
+      if (!b) throw new Error(`no boot ${key}`);
+      return { incidentId, bootId: b.id, fromMs: Number(b.lo), toMs: Number(b.hi) + 1, lanes: [...LANES], q: "nodename", match: "words" as const, limit: 500 };
+    };
+    const [common, rare] = [filter(BOOTS[n1][1]), filter(BOOTS[n1][0])];
+    await sql.exec(`ALTER TABLE ${post} ADD COLUMN kept bigint[]`);
+    await sql.query(`UPDATE ${post} SET kept = ids, ids = NULL WHERE word = 'nodename' AND "bootId" = $1`, [common.bootId]);
+    try {
+      // the other boot: its postings, in one request, whatever the scan bound
+      const page = await getEventsPage({ ...rare, scanRows: 1 });
+      expect(page).toMatchObject({ nextCursor: null, scannedToMs: null, match: "words" });
+      expect(page.events).toHaveLength(2 * FAILURES_PER_BOOT);
+      expect(await countEvents(rare)).toMatchObject({ matching: 2 * FAILURES_PER_BOOT, capped: false });
+      // the boot where it is too common: read by slices
+      expect((await getEventsPage({ ...common, scanRows: 1 })).scannedToMs).not.toBeNull();
     } finally {
       await sql.exec(`UPDATE ${post} SET ids = kept WHERE kept IS NOT NULL`);
       await sql.exec(`ALTER TABLE ${post} DROP COLUMN kept`);

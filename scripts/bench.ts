@@ -16,7 +16,10 @@
  *   child enqueues the uploads as files on disk, as the upload route does (it streams each
  *   file to disk as it arrives). On PostgreSQL the ingest runs `--ingest-runs` times (default
  *   3 up to 2M lines, else 1), each into an empty database, and the median run is the figure
- *   (`ingest.runsSeconds` lists them all; `peakRssMb` is the highest);
+ *   (`ingest.runsSeconds` lists them all; `peakRssMb` is the highest); `cpuSecondsPerMLines` is
+ *   the child's CPU seconds (every thread) per million input lines, `dbCpuSecondsPerMLines`
+ *   PostgreSQL's backends' on the bench's database over the same span (null on PGlite, whose
+ *   work is in the child's);
  * - the physical baseline: plain COPY of the same already-parsed rows into the same table
  *   (exported from the ingested bundle to a temporary file, then streamed from it into
  *   `COPY "Event" FROM STDIN` in a transaction that is rolled back; only that COPY is timed;
@@ -329,6 +332,7 @@ async function runPgliteBench(lines: number, queryEvents: number): Promise<Recor
   args.push("--search-events", String(Math.min(searchEvents, queryEvents)), "--boot-events", String(bootEvents));
   if (values["skip-queries"]) args.push("--skip-queries");
   if (values["skip-search"]) args.push("--skip-search");
+  args.push("--progress-lines", String(progressLines));
   try {
     return await runJsonChild<Record<string, unknown>>("scripts/bench.ts", args, env);
   } catch (e) {

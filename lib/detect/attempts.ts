@@ -1,7 +1,6 @@
 /**
  * The attempt model the sandbox detectors share: attempts (one failed RunPodSandbox, its lines
- * grouped), their evidence, and the sandbox failure windows they form (docs/definitions.md
- * "Attempt" and "Sandbox failure window").
+ * grouped) and their evidence (docs/definitions.md "Attempt").
  *
  * Attempts:
  *  - attempt lines are `sandbox.create.failed` events (kubelet, runtime and Kubernetes
@@ -29,16 +28,10 @@
  *    attempt for each occurrence that no node log covers: an occurrence is covered
  *    when it lies within `eventSlackS` of the time span of a kubelet or runtime log
  *    file of this boot and the node logs report failures of its pod at all. Covered
- *    events join the nearest node attempt of their pod as evidence.
- *    file of this boot. Covered events join the nearest node attempt of their pod as
- *    evidence. An event printed more than once (a watch capture, two describes) counts once, by
+ *    events join the nearest node attempt of their pod as evidence. An event printed more than once (a watch capture, two describes) counts once, by
  *    its latest printing (`k8s-event-identity.ts`).
  *
- * Windows: a window opens at the first attempt (after T+0, or after the previous window closed)
- * and closes at the first attempt A such that (1) a sandbox succeeds (`sandbox.created`) after A
- * and before any later attempt, and (2) no attempt follows A within `quietS` (or the data ends
- * first). Otherwise it stays open (`end` null): a gap alone never closes it, and successes
- * inside it (host-network pods) close it only together with (2).
+ * The sandbox failure windows these attempts form are failure-windows.ts.
  *
  * Pure: no I/O, no clock reads. Times are UTC ms.
  */
@@ -47,7 +40,6 @@ import { splitStructured } from "../normalise/go-text";
 import { answersToRequests } from "./attempt-requests";
 import { latestPrintings } from "./k8s-event-identity";
 import { mayJoin } from "./same-attempt";
-import { WINDOW_CLOSING_KINDS } from "../model/event-kinds";
 
 /** How failure lines are grouped into attempts (the parameters every attempt-reading detector carries). */
 export interface AttemptParams {
@@ -377,59 +369,4 @@ function nodeLogSpans(events: BootEvent[]): Array<[number, number]> {
     f.max = Math.max(f.max, e.ts);
   }
   return [...byFile.values()].filter((f) => f.node).map((f) => [f.min, f.max]);
-}
-
-/** One window as the definition computes it (times UTC ms). */
-export interface FailureWindow {
-  start: number;
-  end: number | null;
-  attempts: Attempt[];
-  /** the event named by `closedBy` */
-  closedByEvent: BootEvent | null;
-}
-
-/**
- * Split attempts into windows per the definition.
- * @param attempts sorted by time, already restricted to T+0 and later
- * @param events the boot's events: `sandbox.created` ones are the successes (condition 1);
- *   milestones (`cni.ready`, `cni.config.written`, runtime/kubelet start) and successes name `closedBy`
- * @param quietS condition 2, seconds
- */
-export function computeWindows(attempts: Attempt[], events: BootEvent[], quietS: number): FailureWindow[] {
-  const quietMs = quietS * 1000;
-  const successes = events
-    .filter((e) => e.kind === "sandbox.created" && e.ts !== null)
-    .map((e) => e.ts!)
-    .sort((a, b) => a - b);
-  const successBetween = (after: number, before: number | null) => successes.some((s) => s > after && (before === null || s < before));
-  const windows: FailureWindow[] = [];
-  let i = 0;
-  while (i < attempts.length) {
-    let j = i;
-    for (;;) {
-      const a = attempts[j];
-      const next = attempts[j + 1] ?? null;
-      const quiet = next === null || next.time - a.time >= quietMs;
-      if (quiet && successBetween(a.time, next ? next.time : null)) {
-        windows.push({ start: attempts[i].time, end: a.time, attempts: attempts.slice(i, j + 1), closedByEvent: milestoneAfter(events, a.time) });
-        break;
-      }
-      if (next === null) {
-        windows.push({ start: attempts[i].time, end: null, attempts: attempts.slice(i), closedByEvent: null });
-        break;
-      }
-      j++;
-    }
-    i = j + 1;
-  }
-  return windows;
-}
-
-function milestoneAfter(events: BootEvent[], t: number): BootEvent | null {
-  let best: BootEvent | null = null;
-  for (const e of events) {
-    if (e.ts === null || e.ts <= t || !WINDOW_CLOSING_KINDS.has(e.kind)) continue;
-    if (!best || e.ts < best.ts! || (e.ts === best.ts && (e.fileId < best.fileId || (e.fileId === best.fileId && e.line < best.line)))) best = e;
-  }
-  return best;
 }

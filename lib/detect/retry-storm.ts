@@ -32,7 +32,8 @@
  * Pure: no I/O, no clock reads.
  */
 import type { BootEvent, BootInfo, Detector, Finding, FindingSeverity } from "./types";
-import { attemptEvidence, computeWindows, distinctPods, type Attempt } from "./attempts";
+import { attemptEvidence, distinctPods, type Attempt } from "./attempts";
+import { computeWindows } from "./failure-windows";
 import { attemptsOf } from "./attempts-cache";
 import { fmtT, isoOf, median, plural, round3, sec } from "./numbers";
 import type { FindingPart } from "./parts";

@@ -31,7 +31,7 @@
  * Pure: no I/O, no clock reads.
  */
 import type { BootEvent, BootInfo, Detector, Finding } from "./types";
-import { computeWindows } from "./attempts";
+import { computeWindows } from "./failure-windows";
 import { attemptsOf } from "./attempts-cache";
 import { fmtT, isoOf, plural, sec } from "./numbers";
 

@@ -38,7 +38,8 @@
  * Pure: no I/O, no clock reads.
  */
 import type { BootEvent, BootInfo, Detector, Finding, FindingSeverity } from "./types";
-import { attemptEvidence, attemptDefaults, computeWindows, distinctPods, type Attempt } from "./attempts";
+import { attemptEvidence, attemptDefaults, distinctPods, type Attempt } from "./attempts";
+import { computeWindows } from "./failure-windows";
 import { attemptsOf } from "./attempts-cache";
 import { plural } from "./numbers";
 

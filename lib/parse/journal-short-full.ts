@@ -13,7 +13,7 @@
  * as the identifier. Banners and continuations as in journal-short.
  */
 import { envelopeRecord } from "./helpers/component";
-import { JournalEnvelopeParser } from "./journal-short";
+import { JournalEnvelopeParser } from "./journal-envelope";
 import { sniffRatio } from "./helpers/sniff-util";
 import { zoneFromToken } from "./helpers/time-util";
 import type { FormatSpec, LineResult, WallTime } from "./types";

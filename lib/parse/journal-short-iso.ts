@@ -10,7 +10,7 @@
  * continuation lines as in journal-short.
  */
 import { envelopeRecord } from "./helpers/component";
-import { JournalEnvelopeParser } from "./journal-short";
+import { JournalEnvelopeParser } from "./journal-envelope";
 import { sniffRatio } from "./helpers/sniff-util";
 import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec, LineResult } from "./types";

@@ -11,7 +11,7 @@
  * continuations as in journal-short.
  */
 import { envelopeRecord } from "./helpers/component";
-import { JournalEnvelopeParser } from "./journal-short";
+import { JournalEnvelopeParser } from "./journal-envelope";
 import { sniffRatio } from "./helpers/sniff-util";
 import type { FormatSpec, LineResult } from "./types";
 

@@ -8,7 +8,7 @@
  * continuations as in journal-short.
  */
 import { instantRecord } from "./helpers/journal-fields";
-import { JournalEnvelopeParser } from "./journal-short";
+import { JournalEnvelopeParser } from "./journal-envelope";
 import { sniffRatio } from "./helpers/sniff-util";
 import type { FormatSpec, LineResult } from "./types";
 

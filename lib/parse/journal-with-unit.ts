@@ -4,7 +4,7 @@
  *
  *     Mon 2025-05-19 04:20:07 UTC ip-10-20-30-40 kubelet.service[2817]: I0519 04:20:07.512344 …
  */
-import { JournalEnvelopeParser } from "./journal-short";
+import { JournalEnvelopeParser } from "./journal-envelope";
 import { parseJournalFullLine } from "./journal-short-full";
 import { sniffRatio } from "./helpers/sniff-util";
 import type { FormatSpec } from "./types";

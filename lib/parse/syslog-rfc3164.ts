@@ -16,7 +16,8 @@
  */
 import { envelopeRecord } from "./helpers/component";
 import { PRIORITY_SEVERITY } from "./dmesg";
-import { isShortLine, JournalEnvelopeParser, parseShortLineWithPri } from "./journal-short";
+import { JournalEnvelopeParser } from "./journal-envelope";
+import { isShortLine, parseShortLineWithPri } from "./journal-short";
 import { parseIsoStamp } from "./helpers/time-util";
 import { sniffRatio } from "./helpers/sniff-util";
 import type { FormatSpec, LineResult } from "./types";

@@ -9,7 +9,7 @@
  * stamp is the record's time, taking year and offset from this stamp when it has none (klog).
  */
 import { envelopeRecord } from "./helpers/component";
-import { JournalEnvelopeParser } from "./journal-short";
+import { JournalEnvelopeParser } from "./journal-envelope";
 import { sniffRatio } from "./helpers/sniff-util";
 import { parseIsoStamp } from "./helpers/time-util";
 import type { FormatSpec, LineResult, Severity } from "./types";

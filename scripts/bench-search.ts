@@ -1,5 +1,5 @@
 /**
- * Search and big-boot figures for `npm run bench` (scripts/bench.ts), on whichever backend
+ * Search figures for `npm run bench` (scripts/bench.ts), on whichever backend
  * `getDb()` opens (PostgreSQL or PGlite), over the store the bench has ingested and grown:
  *
  * - `benchSearch`: builds the bundle's search index and then its word counts (lib/search/search-index.ts,
@@ -17,25 +17,16 @@
  *   count for that boot; the first page and count of the word `failed` there (a word in most
  *   events: the page read in time order, the count from the postings' numbers per boot, checked
  *   against incident search's count for the boot); the rare token's page as a substring
- *   (a bounded scan) for comparison.
- * - `benchBigBoot`: tops the largest boot of the incident up to at least `bootEvents` events by
- *   copying its own rows (same times) and rebuilds that boot's per-second rollup, then times the
- *   density request (getLaneDensity over the whole boot) and the first events page
- *   (getEventsPage, 200 rows, no filter): the functions the routes call.
+ *   (a bounded scan) for comparison. The big boot's figures are bench-big-boot.ts.
  *
  * Times are ms (`…Ms`: `{ median, p95, runs }`), over the runs (the first run, cold, included).
  */
 import { getDb } from "../lib/db/connection";
+import { quantile, time } from "./bench-timing";
 
-function stats(xs: number[]) {
-  const s = [...xs].sort((a, b) => a - b);
-  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
-  return { median: +q(0.5).toFixed(2), p95: +q(0.95).toFixed(2), runs: xs.length };
-}
-async function time<T>(fn: () => Promise<T>): Promise<[T, number]> {
-  const t = performance.now();
-  const r = await fn();
-  return [r, performance.now() - t];
+/** Median and p95 of `xs` (ms, two decimals) and how many runs. */
+export function stats(xs: number[]) {
+  return { median: +quantile(xs, 0.5).toFixed(2), p95: +quantile(xs, 0.95).toFixed(2), runs: xs.length };
 }
 
 /** Sandbox ids with the fewest events in bundle `bundleId` (before the store is grown: cheap). */
@@ -65,7 +56,7 @@ export async function commonWord(bundleId: string, share = 0.1, sample = 20_000)
   return { word: w.word, share: +Number(w.share).toFixed(3) };
 }
 
-interface BootRow {
+export interface BootRow {
   id: number;
   start: Date | string;
   end: Date | string | null;
@@ -73,7 +64,7 @@ interface BootRow {
 }
 
 /** The incident's boot with the most events, with its count. */
-async function largestBoot(incidentId: string): Promise<BootRow> {
+export async function largestBoot(incidentId: string): Promise<BootRow> {
   const { sql } = await getDb();
   const [b] = await sql.query<BootRow>(
     `SELECT b.id, b.start, b."end", (SELECT count(*) FROM "Event" e WHERE e."bootId" = b.id) AS n FROM "Boot" b WHERE b."incidentId" = $1 ORDER BY n DESC, b.id LIMIT 1`,
@@ -342,65 +333,4 @@ export async function benchSearch(opts: {
     timelineSubstringPageMs: stats(subPageMs),
     timelineSubstringPage: { rows: subPage.rows, scannedToMs: subPage.scannedToMs },
   };
-}
-
-export interface BigBootBench {
-  bootEvents: number;
-  /** "rebuilt", or why the boot's rollup was left as it was */
-  rollup: string;
-  densityMs: ReturnType<typeof stats>;
-  firstPageMs: ReturnType<typeof stats>;
-}
-
-/** See the module comment. `copyCols`: the Event columns copied (every one but the id). */
-export async function benchBigBoot(opts: {
-  incidentId: string;
-  bootEvents: number;
-  copyCols: string;
-  runs?: number;
-  log: (s: string) => void;
-}): Promise<BigBootBench> {
-  const { incidentId } = opts;
-  const { sql } = await getDb();
-  const boot = await largestBoot(incidentId);
-  let n = Number(boot.n);
-  if (n < opts.bootEvents) opts.log(`big boot: copying boot ${boot.id}'s events up to ${opts.bootEvents.toLocaleString()} (now ${n.toLocaleString()})`);
-  while (n < opts.bootEvents) {
-    const [ins] = await sql.query<{ n: string | number }>(
-      `WITH ins AS (INSERT INTO "Event" (${opts.copyCols}) SELECT ${opts.copyCols} FROM "Event" WHERE "bootId" = $1 ORDER BY id LIMIT $2 RETURNING 1) SELECT count(*) AS n FROM ins`,
-      [boot.id, Math.min(opts.bootEvents - n, n)],
-    );
-    if (!Number(ins.n)) throw new Error("the boot has no events to copy");
-    n += Number(ins.n);
-  }
-  // the rollup the density reads, rebuilt for the boot when its table has the columns the ingest writes
-  const cols = (await sql.query<{ c: string }>(`SELECT column_name AS c FROM information_schema.columns WHERE table_name = 'EventDensity'`))
-    .map((r) => r.c)
-    .sort();
-  let rollup = "rebuilt";
-  if (cols.join(",") === ["bootId", "bundleId", "errors", "lane", "n", "sec"].join(",")) {
-    await sql.transaction(async (tx) => {
-      await tx.query(`DELETE FROM "EventDensity" WHERE "bootId" = $1`, [boot.id]);
-      await tx.query(
-        `INSERT INTO "EventDensity" ("bootId", sec, lane, "bundleId", n, errors)
-         SELECT "bootId", floor(extract(epoch FROM ts))::bigint, lane, "bundleId", count(*), count(*) FILTER (WHERE severity >= 3)
-         FROM "Event" WHERE "bootId" = $1 AND ts IS NOT NULL GROUP BY 1, 2, 3, 4`,
-        [boot.id],
-      );
-    });
-  } else rollup = `left as it was (EventDensity has columns ${cols.join(", ")})`;
-  await sql.exec(`VACUUM ANALYZE "Event"`);
-  await sql.exec(`ANALYZE "EventDensity"`);
-  const { getLaneDensity } = await import("../lib/queries/get-lane-density");
-  const { getEventsPage } = await import("../lib/queries/get-events-page");
-  const { LANES } = await import("../lib/view/lanes");
-  const fromMs = new Date(boot.start).getTime();
-  const toMs = new Date(boot.end ?? boot.start).getTime() + 1;
-  const density: number[] = [];
-  const page: number[] = [];
-  for (let i = 0; i < (opts.runs ?? 20); i++) {
-    density.push((await time(() => getLaneDensity({ incidentId, bootId: boot.id, fromMs, toMs })))[1]);
-    page.push((await time(() => getEventsPage({ incidentId, bootId: boot.id, fromMs, toMs, lanes: LANES, limit: 200 })))[1]);
-  }
-  return { bootEvents: n, rollup, densityMs: stats(density), firstPageMs: stats(page) };
 }

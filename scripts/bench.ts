@@ -83,10 +83,9 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import path from "node:path";
-import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { buildTarGz } from "../lib/bundle/tar-build";
@@ -97,7 +96,11 @@ import { benchLnav, type LnavResult } from "./bench-lnav";
 import { benchRules } from "./bench-rules";
 import { benchPatterns } from "./bench-patterns";
 import { benchPage, type PageBench } from "./bench-page";
-import { benchBigBoot, benchSearch, commonWord, rareSandboxIds } from "./bench-search";
+import { benchSearch, commonWord, rareSandboxIds } from "./bench-search";
+import { benchBigBoot } from "./bench-big-boot";
+import { bigLogRow, tableRows } from "./bench-table";
+import { COPY_COLS, pgCopyRuns, pgliteCopyRuns } from "./bench-copy";
+import { quantile, time } from "./bench-timing";
 import { benchBigLog, type BigLogResult } from "./bench-big-log";
 import { benchProgress, type ProgressFigures } from "./bench-progress";
 
@@ -151,7 +154,6 @@ if (!Number.isInteger(ingestRuns) || ingestRuns < 1) throw new Error("--ingest-r
 const TEST_PG = process.env.BOOTLINE_TEST_PG ?? "postgresql://postgres@127.0.0.1:5432/test";
 const root = path.resolve(import.meta.dirname, "..");
 /** plain COPY runs; the median is the baseline */
-const COPY_RUNS = 3;
 const log = (s: string) => process.stderr.write(`bench${backend === "pglite" ? " (PGlite)" : ""}: ${s}\n`);
 
 // ---------------------------------------------------------------- input
@@ -202,14 +204,7 @@ function medianBy<T>(xs: T[], by: (x: T) => number): T {
   return [...xs].sort((a, b) => by(a) - by(b))[Math.floor(xs.length / 2)];
 }
 function stats(xs: number[]) {
-  const s = [...xs].sort((a, b) => a - b);
-  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))];
-  return { medianMs: +q(0.5).toFixed(2), p95Ms: +q(0.95).toFixed(2) };
-}
-async function time<T>(fn: () => Promise<T>): Promise<[T, number]> {
-  const t = performance.now();
-  const r = await fn();
-  return [r, performance.now() - t];
+  return { medianMs: +quantile(xs, 0.5).toFixed(2), p95Ms: +quantile(xs, 0.95).toFixed(2) };
 }
 
 interface ChildResult {
@@ -253,68 +248,6 @@ function runJsonChild<T>(script: string, args: string[], env: NodeJS.ProcessEnv)
       else resolve(JSON.parse(last) as T);
     });
   });
-}
-
-/** `Event` columns of the plain COPY baseline (every column the ingest writes but the id). */
-const COPY_COLS = `"incidentId","bundleId","fileId","nodeId","bootId",line,span,ts,precision,flags,component,lane,severity,kind,pod,"sandboxId","errorClass",message,fields,"fieldsAt"`;
-
-/**
- * Plain COPY of a bundle's `Event` rows on PostgreSQL: exported to a file in `work` with COPY TO,
- * then `COPY_RUNS` times streamed into `COPY "Event" FROM STDIN` in a transaction rolled back.
- * Seconds per run (only the COPY FROM is timed).
- */
-async function pgCopyRuns(bundleId: string, work: string): Promise<number[]> {
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  const { to, from } = await import("pg-copy-streams");
-  const rowsFile = path.join(work, "events.copy");
-  const runs: number[] = [];
-  try {
-    await pipeline(client.query(to(`COPY (SELECT ${COPY_COLS} FROM "Event" WHERE "bundleId" = '${bundleId}') TO STDOUT`)), createWriteStream(rowsFile));
-    for (let i = 0; i < COPY_RUNS; i++) {
-      await client.query("BEGIN");
-      try {
-        const tc = performance.now();
-        await pipeline(createReadStream(rowsFile, { highWaterMark: 1 << 20 }), client.query(from(`COPY "Event" (${COPY_COLS}) FROM STDIN`)));
-        runs.push((performance.now() - tc) / 1000);
-      } finally {
-        await client.query("ROLLBACK");
-      }
-    }
-  } finally {
-    rmSync(rowsFile, { force: true });
-    await client.end();
-  }
-  return runs;
-}
-
-/**
- * The same on the embedded PGlite (in BOOTLINE_DATA_DIR; nothing else may have it open): the rows
- * exported with COPY TO '/dev/blob', then `COPY_RUNS` times one `COPY "Event" FROM '/dev/blob'`
- * of all of them (PGlite's COPY input is a Blob) in a transaction rolled back. Seconds per run.
- */
-async function pgliteCopyRuns(bundleId: string): Promise<number[]> {
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { pgliteDir } = await import("../lib/db/connection");
-  const lite = await PGlite.create(pgliteDir());
-  const runs: number[] = [];
-  try {
-    const { blob } = await lite.query(`COPY (SELECT ${COPY_COLS} FROM "Event" WHERE "bundleId" = '${bundleId}') TO '/dev/blob'`);
-    if (!blob) throw new Error("PGlite returned no rows blob");
-    for (let i = 0; i < COPY_RUNS; i++) {
-      await lite.exec("BEGIN");
-      try {
-        const tc = performance.now();
-        await lite.query(`COPY "Event" (${COPY_COLS}) FROM '/dev/blob'`, [], { blob });
-        runs.push((performance.now() - tc) / 1000);
-      } finally {
-        await lite.exec("ROLLBACK");
-      }
-    }
-  } finally {
-    await lite.close();
-  }
-  return runs;
 }
 
 /**
@@ -642,135 +575,6 @@ async function benchBootPage(incidentId: string): Promise<PageBench> {
   return benchPage({ root, databaseUrl: process.env.DATABASE_URL ?? "", pagePath: bootPath(incidentId, b.node, b.bootKey), log });
 }
 
-/** Table rows for one backend's result; `label` prefixes each (empty for the main backend). */
-function tableRows(result: Record<string, unknown>, label: string): Array<[string, string]> {
-  const phaseRank = (k: string) => ((r) => (r < 0 ? 99 : r))(["unpackMs", "ingestMs", "byNodeMs", "parseMs", "storeMs", "detectMs"].indexOf(k));
-  const i = result.ingest as Record<string, number> & { timings: Record<string, number>; runsSeconds: number[]; progress?: ProgressFigures };
-  const ingestRunsNote = i.runsSeconds.length > 1;
-  const c = result.copy as Record<string, number> & { runsSeconds: number[] };
-  const rows: Array<[string, string]> = [];
-  const lnav = result.lnav as (Partial<LnavResult> & { seconds: number | null }) | undefined;
-  if (!label && lnav) {
-    rows.push([
-      "lnav on the same files",
-      lnav.seconds === null
-        ? "not installed (apt-get install lnav)"
-        : `${lnav.seconds} s, ${Math.round(i.lines / lnav.seconds).toLocaleString()} lines/s (${lnav.version}, ${lnav.files} plain files opened and indexed, \`SELECT count(*) FROM all_logs\` = ${lnav.rows?.toLocaleString()}; median of ${lnav.runsSeconds?.join(", ")} s)`,
-    ]);
-  }
-  rows.push(
-    [
-      "ingest end to end",
-      `${i.linesPerSec.toLocaleString()} lines/s, ${i.mbPerSec} MB/s (${i.lines.toLocaleString()} lines, ${i.linesCounted?.toLocaleString()} of them in files read, ${(i.bytes / 1e6).toFixed(0)} MB, ${i.nodes} nodes, ${i.events.toLocaleString()} events, ${i.seconds} s${ingestRunsNote ? `: median of ${i.runsSeconds.join(", ")} s` : ""})`,
-    ],
-    [
-      "CPU per million lines",
-      `${i.cpuSecondsPerMLines} CPU-s in the ingest process (every thread)${i.dbCpuSecondsPerMLines === null ? "" : `, ${i.dbCpuSecondsPerMLines} in the database's backends`}`,
-    ],
-    // jsonb does not keep key order: pipeline order first, anything else after
-    ["ingest path", String(i.path)],
-    [
-      "ingest phases",
-      Object.entries(i.timings)
-        .sort(([a], [b]) => phaseRank(a) - phaseRank(b))
-        .map(([k, v]) => `${k.replace(/Ms$/, "")} ${(v / 1000).toFixed(2)} s`)
-        .join(", ") || "(none recorded)",
-    ],
-    [
-      "progress: longest still",
-      `${i.progress?.maxGapS} s during the ingest (${i.progress?.at}, ${i.progress?.reports} reports)${
-        result.progress
-          ? `; ${(result.progress as ProgressFigures & { lines: number }).maxGapS} s for one node of ${(result.progress as { lines: number }).lines.toLocaleString()} lines (${(result.progress as ProgressFigures).at})`
-          : ""
-      }`,
-    ],
-    ["peak RSS during ingest", `${i.peakRssMb} MB (ingest child process, ${i.peakRssSource}${ingestRunsNote ? "; the highest of the runs" : ""})`],
-    [
-      "plain COPY of the same rows",
-      `${c.rowsPerSec.toLocaleString()} rows/s, ${c.linesPerSec.toLocaleString()} lines/s (${c.rows.toLocaleString()} rows, ${c.seconds} s: median of ${c.runsSeconds.join(", ")} s)`,
-    ],
-    ["ingest / COPY", `${i.ratioToCopy} (ingest throughput as a fraction of plain COPY's)`],
-  );
-  if (!label && i.ratioToLnav !== undefined)
-    rows.push(["ingest / lnav", i.ratioToLnav === null ? "(no lnav)" : `${i.ratioToLnav} (ingest seconds over lnav's seconds on the same input)`]);
-  if (!label)
-    for (const [k, v] of Object.entries(result.parse as Record<string, { linesPerSec: number }>))
-      rows.push([`parse only: ${k}`, `${v.linesPerSec.toLocaleString()} lines/s`]);
-  const rb = result.rules as (ReturnType<typeof benchRules> & { shareOfIngest: number }) | undefined;
-  if (rb)
-    rows.push([
-      "rules (the catalogue's prefilter and runner)",
-      `${rb.bundleSeconds} s for the bundle, ${(rb.shareOfIngest * 100).toFixed(2)} % of the ingest's time (${rb.rules} rules in ${rb.ruleSets} files; one node: ${rb.nodeEvents.toLocaleString()} events, ${rb.wantedEvents.toLocaleString()} past the prefilter, ${rb.nodeMs} ms: median of ${rb.runsMs.join(", ")} ms; times ${i.nodes} nodes)`,
-    ]);
-  const pb = result.patterns as (ReturnType<typeof benchPatterns> & { shareOfIngest: number }) | undefined;
-  if (pb)
-    rows.push([
-      "patterns (the Drain miner at ingest)",
-      `${pb.bundleSeconds} s for the bundle, ${(pb.shareOfIngest * 100).toFixed(2)} % of the ingest's time (one node: ${pb.nodeEvents.toLocaleString()} events, ${pb.templates} templates, ${pb.nodeMs} ms: median of ${pb.runsMs.join(", ")} ms; times ${i.nodes} nodes)`,
-    ]);
-  const q = result.query as (Record<string, { medianMs: number; p95Ms: number }> & { storedEvents: number; eventsPerBoot: number }) | undefined;
-  if (q) {
-    rows.push(["query store", `${q.storedEvents.toLocaleString()} events (${q.eventsPerBoot.toLocaleString()} in the largest boot)`]);
-    for (const k of ["histogram", "events", "search", "searchCount", "patterns", "patternEvents", "explain"])
-      if (q[k]) rows.push([`query ${k}`, `median ${q[k].medianMs} ms, p95 ${q[k].p95Ms} ms`]);
-  }
-  const s = result.search as Awaited<ReturnType<typeof benchSearch>> | undefined;
-  if (s) {
-    const ms = (x: { median: number; p95: number; runs: number }) => `median ${x.median} ms, p95 ${x.p95} ms (${x.runs} runs)`;
-    rows.push(
-      [
-        "search store",
-        `${s.storedEvents.toLocaleString()} events, all in the searched incident (${s.incidentEvents.toLocaleString()}); ${s.posted ? "stored with its search postings: no index work after ready" : `its search index built in ${s.indexSeconds} s`}; search.indexBuildS ${s.indexBuildS} s`,
-      ],
-      [
-        "search: rare token (a sandbox id)",
-        `${ms(s.rareTokenMs)}; ${s.rareTokenHits.join(", ")} events per id; one counted by a scan without index: ${s.rareScanCount} (search: ${s.rareSearchCount})`,
-      ],
-      [
-        `search: common word "${s.commonToken}"`,
-        `${ms(s.commonTokenMs)}; exact count ${s.exactCount.toLocaleString()}${s.scanCount === null ? "" : ` (a scan without index: ${s.scanCount.toLocaleString()})`}; in ${(s.commonTokenShare * 100).toFixed(1)}% of the sampled events`,
-      ],
-      [
-        `search: the word "${s.frequentToken}"`,
-        `${ms(s.frequentTokenMs)}; exact count ${s.frequentCount.toLocaleString()} of ${s.incidentEvents.toLocaleString()} events${s.frequentScanCount === null ? "" : ` (a scan without index: ${s.frequentScanCount.toLocaleString()})`}`,
-      ],
-      ["search: substring (13 characters of a sandbox id)", `${s.substringMs} ms, ${s.substringCount.toLocaleString()} events (a scan of the incident)`],
-      [
-        "boot timeline: filtered first page (rare token)",
-        `${ms(s.timelineFilteredPageMs)}; boot of ${s.timelineFilteredPage.bootEvents.toLocaleString()} events, ${s.timelineFilteredPage.rows} rows${s.timelineFilteredPage.scannedToMs === null ? "" : ", stopped at its scan bound"}`,
-      ],
-      [
-        `boot timeline: the word "${s.frequentToken}", first page and count`,
-        `page ${ms(s.timelineFrequentWord.pageMs)}; count ${ms(s.timelineFrequentWord.countMs)}, ${s.timelineFrequentWord.matching.toLocaleString()} (search: ${s.timelineFrequentWord.searchCount.toLocaleString()})${s.timelineFrequentWord.bounded ? ", stopped at its scan bound" : ""}`,
-      ],
-    );
-  }
-  const b = result.bigBoot as Awaited<ReturnType<typeof benchBigBoot>> | undefined;
-  if (b) {
-    rows.push(
-      [
-        `big boot (${b.bootEvents.toLocaleString()} events): density`,
-        `median ${b.densityMs.median} ms, p95 ${b.densityMs.p95} ms (whole boot; rollup ${b.rollup})`,
-      ],
-      [
-        `big boot (${b.bootEvents.toLocaleString()} events): first events page`,
-        `median ${b.firstPageMs.median} ms, p95 ${b.firstPageMs.p95} ms (200 rows, no filter)`,
-      ],
-    );
-  }
-  const pg = result.page as PageBench | undefined;
-  if (pg) {
-    const boot = b ? ` (${b.bootEvents.toLocaleString()} events)` : "";
-    rows.push([
-      `big boot${boot}: page in Chromium until its lanes show`,
-      "skipped" in pg
-        ? `skipped: ${pg.skipped}`
-        : `median ${pg.lanesMs.median} ms, p95 ${pg.lanesMs.p95} ms (${pg.lanesMs.runs} loads, each in a fresh context)`,
-    ]);
-  }
-  return rows.map(([k, v]) => [label ? `${label}: ${k}` : k, v]);
-}
-
 /** The big log's memory (scripts/bench-big-log.ts) on PostgreSQL, in a database and data folder of its own. */
 async function runBigLog(): Promise<BigLogResult> {
   const made = await createDatabase();
@@ -787,18 +591,6 @@ async function runBigLog(): Promise<BigLogResult> {
     rmSync(dataDir, { recursive: true, force: true });
     await made.drop();
   }
-}
-
-/** The table's row of the big log. */
-function bigLogRow(b: BigLogResult): [string, string] {
-  return [
-    `one ${b.mib} MiB plain log: memory`,
-    `peak RSS ${b.peakRssMb} MB, ${b.rssAfterMb} MB idle after (${b.lines.toLocaleString()} lines, ${b.seconds} s, ${b.path}; ingest child process, VmHWM, then VmRSS 10 s after; highest by phase: ${Object.entries(
-      b.peakByPhaseMb,
-    )
-      .map(([k, v]) => `${k} ${v} MB`)
-      .join(", ")})`,
-  ];
 }
 
 async function main() {

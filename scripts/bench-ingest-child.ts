@@ -65,8 +65,9 @@ async function backendCpu(db: Awaited<ReturnType<typeof getDb>>): Promise<Map<nu
   const out = new Map<number, number>();
   for (const { pid } of rows) {
     try {
-      // fields after the command's closing parenthesis: state is the 3rd, utime the 14th, stime the 15th
-      const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      // the fields after the command's last closing parenthesis: state (the 3rd), ..., utime the 14th, stime the 15th
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       out.set(pid, (Number(f[11]) + Number(f[12])) / CLK_TCK);
     } catch {
       return null;

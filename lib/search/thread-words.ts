@@ -32,40 +32,16 @@ const UNICODE_SPLIT = /[^\p{L}\p{N}]+/u;
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
- * The words of `text` (lower-cased, possibly repeated), pushed onto `out`. The ASCII path walks
- * character codes (no intermediate strings but the words).
+ * The words of `text` (lower-cased, possibly repeated), pushed onto `out`, split as the database
+ * splits them in `mode` (see the module comment). `NodeWords` reads ASCII text without it, by
+ * character codes; this is its path for text past ASCII, and the reference its tests compare with.
  */
 export function wordsOf(text: string, mode: WordsMode, out: string[]): void {
   if (mode === "unicode" && NON_ASCII.test(text)) {
     for (const w of text.toLowerCase().split(UNICODE_SPLIT)) if (w && w.length <= MAX_WORD) out.push(w);
     return;
   }
-  if (NON_ASCII.test(text)) {
-    for (const w of text.split(ASCII_SPLIT)) if (w && w.length <= MAX_WORD) out.push(w.toLowerCase());
-    return;
-  }
-  let start = -1;
-  let upper = false;
-  const n = text.length;
-  for (let i = 0; i <= n; i++) {
-    const c = i < n ? text.charCodeAt(i) : 0;
-    const isDigit = c >= 48 && c <= 57;
-    const isLower = c >= 97 && c <= 122;
-    const isUpper = c >= 65 && c <= 90;
-    if (isDigit || isLower || isUpper) {
-      if (start < 0) {
-        start = i;
-        upper = false;
-      }
-      if (isUpper) upper = true;
-    } else if (start >= 0) {
-      if (i - start <= MAX_WORD) {
-        const w = text.slice(start, i);
-        out.push(upper ? w.toLowerCase() : w);
-      }
-      start = -1;
-    }
-  }
+  for (const w of text.split(ASCII_SPLIT)) if (w && w.length <= MAX_WORD) out.push(w.toLowerCase());
 }
 
 /** `\N`-free COPY text back to its value (`\\`, `\t`, `\n`, `\r`); `\N` is null. */

@@ -13,10 +13,10 @@
  * or `after-parse`, lib/ingest/ingest-nodes.ts `StoreWhen`).
  *
  * Prints one JSON line to stdout:
- * `{ status, error, bundleId, incidentId, events, findings, seconds, cpuSeconds, peakRssKiB, rssSource,
+ * `{ status, error, bundleId, incidentId, events, findings, seconds, cpuSeconds, systemCpuSeconds, peakRssKiB, rssSource,
  *    counts, progress }` where `progress` is scripts/bench-progress.ts `ProgressFigures` (the longest
  * time the progress the upload panel shows stood still), and `cpuSeconds` is this process's CPU time (user + system, every thread: the
- * ingest threads and the main one) over the same span, and `seconds` runs from enqueueBundle to processBundle done (opening the
+ * ingest threads and the main one) over the same span (`systemCpuSeconds`: the part of it in the kernel), and `seconds` runs from enqueueBundle to processBundle done (opening the
  * database, applying migrations and starting the ingest threads, which the app does once when
  * its ingest worker starts, are not in it), `counts` is `Bundle.counts` (lines,
  * records, events, phase `timings` in ms, ...), and `peakRssKiB` is the process's resident
@@ -158,6 +158,7 @@ async function main() {
     findings: r.findings,
     seconds,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    systemCpuSeconds: cpu.system / 1e6,
     dbCpuSeconds: dbCpuSeconds === null ? null : +dbCpuSeconds.toFixed(2),
     peakRssKiB: rss.kib,
     rssSource: rss.source,

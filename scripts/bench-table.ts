@@ -34,7 +34,7 @@ export function tableRows(result: Record<string, unknown>, label: string): Array
     ],
     [
       "CPU per million lines",
-      `${i.cpuSecondsPerMLines} CPU-s in the ingest process (every thread)${i.dbCpuSecondsPerMLines === null ? "" : `, ${i.dbCpuSecondsPerMLines} in the database's backends`}`,
+      `${i.cpuSecondsPerMLines} CPU-s in the ingest process (every thread; ${i.systemCpuSecondsPerMLines} of them in the kernel)${i.dbCpuSecondsPerMLines === null ? "" : `, ${i.dbCpuSecondsPerMLines} in the database's backends`}`,
     ],
     // jsonb does not keep key order: pipeline order first, anything else after
     ["ingest path", String(i.path)],

@@ -17,7 +17,8 @@
  *   file to disk as it arrives). On PostgreSQL the ingest runs `--ingest-runs` times (default
  *   3 up to 2M lines, else 1), each into an empty database, and the median run is the figure
  *   (`ingest.runsSeconds` lists them all; `peakRssMb` is the highest); `cpuSecondsPerMLines` is
- *   the child's CPU seconds (every thread) per million input lines, `dbCpuSecondsPerMLines`
+ *   the child's CPU seconds (every thread) per million input lines (`systemCpuSecondsPerMLines`
+ *   the kernel's part of them), `dbCpuSecondsPerMLines`
  *   PostgreSQL's backends' on the bench's database over the same span (null on PGlite, whose
  *   work is in the child's);
  * - the physical baseline: plain COPY of the same already-parsed rows into the same table
@@ -216,6 +217,8 @@ interface ChildResult {
   findings: number;
   seconds: number;
   cpuSeconds: number;
+  /** the part of `cpuSeconds` spent in the kernel (page faults, file writes) */
+  systemCpuSeconds: number;
   /** the database server's backends' CPU seconds over the same span (null on PGlite) */
   dbCpuSeconds: number | null;
   peakRssKiB: number;
@@ -384,6 +387,8 @@ async function benchBackend(): Promise<Record<string, unknown>> {
       linesPerSec: Math.round(input.lines / ingestS),
       /** the ingest process's CPU seconds (every thread) per million input lines, the median run's */
       cpuSecondsPerMLines: +((median.cpuSeconds * 1e6) / input.lines).toFixed(2),
+      /** the part of `cpuSecondsPerMLines` in the kernel (system time) */
+      systemCpuSecondsPerMLines: +((median.systemCpuSeconds * 1e6) / input.lines).toFixed(2),
       /** PostgreSQL's backends' CPU seconds per million input lines, the median run's (null on PGlite) */
       dbCpuSecondsPerMLines: median.dbCpuSeconds === null ? null : +((median.dbCpuSeconds * 1e6) / input.lines).toFixed(2),
       mbPerSec: +(input.bytes / 1e6 / ingestS).toFixed(1),
@@ -401,7 +406,7 @@ async function benchBackend(): Promise<Record<string, unknown>> {
       progress: median.progress,
     };
     log(
-      `ingest: ${ingest.linesPerSec.toLocaleString()} lines/s, ${ingest.cpuSecondsPerMLines} CPU-s per M lines (database ${ingest.dbCpuSecondsPerMLines ?? "-"}), peak RSS ${ingest.peakRssMb} MB, phases ${JSON.stringify(ingest.timings)}`,
+      `ingest: ${ingest.linesPerSec.toLocaleString()} lines/s, ${ingest.cpuSecondsPerMLines} CPU-s per M lines (${ingest.systemCpuSecondsPerMLines} in the kernel; database ${ingest.dbCpuSecondsPerMLines ?? "-"}), peak RSS ${ingest.peakRssMb} MB, phases ${JSON.stringify(ingest.timings)}`,
     );
 
     // the progress of one node of many lines, in a store of its own (PGlite: a folder of its own)

@@ -104,15 +104,19 @@ export function readGoQuoted(s: string, start: number): { value: string; end: nu
  * that run (`passesNeeded`) and what each run becomes after them follow from the runs.
  */
 export function unescapeNested(text: string, maxDepth = 8): string {
-  if (!SPECIAL_RE.test(text)) return text;
+  let bs = text.indexOf("\\");
+  const lf = text.indexOf("\n");
+  const tab = text.indexOf("\t");
+  const cr = text.indexOf("\r");
+  if (bs < 0 && lf < 0 && tab < 0 && cr < 0) return text;
+  const controls = new Controls(text, lf, tab, cr);
   const n = text.length;
   const allowed = maxDepth > 0 ? Math.ceil(maxDepth) : 0;
-  const depth = Math.min(allowed, passesNeeded(text));
+  const depth = bs < 0 ? 0 : Math.min(allowed, passesNeeded(text, bs));
   const scale = 2 ** depth;
   let out = "";
   let plain = 0; // start of the text not yet copied
-  let bs = text.indexOf("\\");
-  let ctl = nextControl(text, 0);
+  let ctl = controls.next;
   while (bs >= 0 || ctl >= 0) {
     if (bs >= 0 && (ctl < 0 || bs < ctl)) {
       // a run of backslashes and the character after it
@@ -136,31 +140,54 @@ export function unescapeNested(text: string, maxDepth = 8): string {
         }
       }
       bs = text.indexOf("\\", plain);
-      if (ctl >= 0 && ctl < plain) ctl = nextControl(text, plain);
+      if (ctl >= 0 && ctl < plain) ctl = controls.from(plain);
     } else {
       // a run of CR/LF/TAB: one space
       let j = ctl + 1;
       while (j < n && isControl(text.charCodeAt(j))) j++;
       out += text.slice(plain, ctl) + " ";
       plain = j;
-      ctl = nextControl(text, j);
+      ctl = controls.from(j);
     }
   }
   return out + text.slice(plain);
 }
 
-/** A character `unescapeNested` changes: backslash, CR, LF, TAB. */
-const SPECIAL_RE = /[\\\r\n\t]/;
-const CONTROL_RE = /[\r\n\t]/g;
-
 function isControl(c: number): boolean {
   return c === 10 || c === 13 || c === 9;
 }
 
-/** Index of the next CR, LF or TAB at or after `from`, -1 when none. */
-function nextControl(text: string, from: number): number {
-  CONTROL_RE.lastIndex = from;
-  return CONTROL_RE.test(text) ? CONTROL_RE.lastIndex - 1 : -1;
+/**
+ * The CR, LF and TAB characters of a text, found in order with `indexOf` (a search for one
+ * character is much cheaper than a character-class regex scan): `next` is the index of the first
+ * one at or after the last `from` (-1 when none), each kind searched again only once passed, so
+ * `from` must be called with non-decreasing positions.
+ */
+class Controls {
+  next: number;
+  /** `lf`, `tab`, `cr`: the first index of each in `text` (-1 when none) */
+  constructor(
+    private readonly text: string,
+    private lf: number,
+    private tab: number,
+    private cr: number,
+  ) {
+    this.next = this.least();
+  }
+  /** Index of the first CR, LF or TAB at or after `pos`, -1 when none. */
+  from(pos: number): number {
+    if (this.lf >= 0 && this.lf < pos) this.lf = this.text.indexOf("\n", pos);
+    if (this.tab >= 0 && this.tab < pos) this.tab = this.text.indexOf("\t", pos);
+    if (this.cr >= 0 && this.cr < pos) this.cr = this.text.indexOf("\r", pos);
+    this.next = this.least();
+    return this.next;
+  }
+  private least(): number {
+    let m = this.lf;
+    if (this.tab >= 0 && (m < 0 || this.tab < m)) m = this.tab;
+    if (this.cr >= 0 && (m < 0 || this.cr < m)) m = this.cr;
+    return m;
+  }
 }
 
 const BS = 92; // backslash
@@ -178,12 +205,13 @@ function bitLength(k: number): number {
 
 /**
  * Passes of `\\` → `\`, `\"` → `"` that change `text`: the most any backslash run needs, a run of k needing bitLength(k)
- * halvings to vanish before a quote, bitLength(k - 1) to come down to one elsewhere.
+ * halvings to vanish before a quote, bitLength(k - 1) to come down to one elsewhere. `first` is the
+ * index of the text's first backslash.
  */
-function passesNeeded(text: string): number {
+function passesNeeded(text: string, first: number): number {
   const n = text.length;
   let need = 0;
-  let i = text.indexOf("\\");
+  let i = first;
   while (i >= 0) {
     let j = i + 1;
     while (j < n && text.charCodeAt(j) === BS) j++;

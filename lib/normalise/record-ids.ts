@@ -10,7 +10,10 @@ import type { K8sEventInfo } from "../parse/types";
 export type CniOp = "ADD" | "DEL";
 
 const HEX64 = "[0-9a-f]{64}";
-const isHex = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 102);
+/** 1 at the char codes of 0-9 and a-f (a table lookup is cheaper than a chain of range tests) */
+const HEX_DIGIT = new Uint8Array(128);
+for (const c of "0123456789abcdef") HEX_DIGIT[c.charCodeAt(0)] = 1;
+const isHex = (c: number) => c < 128 && HEX_DIGIT[c] === 1;
 /**
  * True when `s` holds a run of at least 64 lowercase hex digits. Linear, and mostly sublinear:
  * every such run covers one of the positions 63, 127, ... (one in each 64), so only those are
@@ -70,6 +73,11 @@ const OVNK_POD_RE = new RegExp(`^\\[(${NAME})/(${NAME}) [0-9a-f]{64}\\]`);
 /** multus `[<namespace>/<name>/<uid>:<network>]` (uid optional) */
 const MULTUS_POD_RE = new RegExp(`\\[(${NAME})/(${NAME})(?:/[0-9a-f-]*)?:[\\w.-]+\\]`);
 
+/** Does `text` hold `literal`? */
+function has(text: string, literal: string): boolean {
+  return text.indexOf(literal) >= 0;
+}
+
 /** Words each of the text forms below holds: a text without any of them names no pod (one scan, not a dozen) */
 const POD_HINT_RE = /pod|Pod|POD|Namespace|k8s_|\]: |\] (?:ADD|DEL) /;
 
@@ -97,27 +105,34 @@ export function podOf(r: { k8sEvent?: K8sEventInfo | null }, text: string, field
     return ev.namespace ? `${ev.namespace}/${ev.objectName}` : ev.objectName;
   }
   if (!POD_HINT_RE.test(text)) return null;
-  let m = POD_KV_RE.exec(text);
+  // each regex runs only on a text that holds a literal all its matches hold (an indexOf is cheaper than a failing scan);
+  // `pod` (lower case) is in the literals of five of them
+  const pod = has(text, "pod");
+  let m = pod && has(text, 'pod="') ? POD_KV_RE.exec(text) : null;
   if (m) return `${m[1]}/${m[2]}`;
-  m = METADATA_RE.exec(text);
+  m = has(text, "PodSandboxMetadata{Name:") ? METADATA_RE.exec(text) : null;
   if (m) return `${m[2]}/${m[1]}`;
-  m = CRIO_POD_RE.exec(text) ?? CRIO_NET_RE.exec(text);
+  m = (has(text, "/POD") ? CRIO_POD_RE.exec(text) : null) ?? (has(text, "Got pod network &{Name:") ? CRIO_NET_RE.exec(text) : null);
   if (m) return CRIO_NET_RE.test(m[0]) ? `${m[2]}/${m[1]}` : `${m[1]}/${m[2]}`;
-  m = POD_UNDERSCORE_RE.exec(text);
+  m = (pod && has(text, 'pod "')) || has(text, 'for "') ? POD_UNDERSCORE_RE.exec(text) : null;
   if (m) return m[1] !== undefined ? `${m[2]}/${m[1]}` : `${m[4]}/${m[3]}`;
-  m = CALICO_POD_RE.exec(text);
+  m = has(text, 'Pod="') && has(text, 'Namespace="') ? CALICO_POD_RE.exec(text) : null;
   if (m) return m[1] ? `${m[1]}/${m[2]}` : `${m[4]}/${m[3]}`;
   if (kind === "log") return fields.Namespace && fields.Pod ? `${fields.Namespace}/${fields.Pod}` : null;
-  m = SANDBOX_NAME_RE.exec(text) ?? K8S_SANDBOX_NAME_RE.exec(text);
+  m = (has(text, 'sandbox name "') ? SANDBOX_NAME_RE.exec(text) : null) ?? (has(text, "k8s_") ? K8S_SANDBOX_NAME_RE.exec(text) : null);
   if (m) return `${m[2]}/${m[1]}`;
-  m = CRIO_CNI_POD_RE.exec(text) ?? MULTUS_POD_RE.exec(text) ?? IPAMD_POD_RE.exec(text) ?? OVNK_POD_RE.exec(text);
+  m =
+    (pod && has(text, " CNI network") ? CRIO_CNI_POD_RE.exec(text) : null) ??
+    (has(text, "[") ? MULTUS_POD_RE.exec(text) : null) ??
+    (pod && has(text, " pod ") ? IPAMD_POD_RE.exec(text) : null) ??
+    (text.charCodeAt(0) === 91 ? OVNK_POD_RE.exec(text) : null);
   if (m) return `${m[1]}/${m[2]}`;
-  m = AWS_POD_RE.exec(text);
+  m = has(text, ", namespace ") || has(text, ", NameSpace ") ? AWS_POD_RE.exec(text) : null;
   if (m) return `${m[3]}/${m[1] ?? m[2]}`;
-  m = CNI_ARGS_POD_RE.exec(text);
+  m = has(text, "K8S_POD_NAME=") ? CNI_ARGS_POD_RE.exec(text) : null;
   if (m) return m[1] !== undefined ? `${m[1]}/${m[2]}` : `${m[4]}/${m[3]}`;
   // the dockershim-era kubelet named the pod alone (`for pod "<name>"`): the bare name, matched to its namespaced key by the attempt grouping
-  m = POD_NAME_ONLY_RE.exec(text);
+  m = pod && has(text, 'for pod "') ? POD_NAME_ONLY_RE.exec(text) : null;
   if (m) return m[1];
   if (fields.Namespace && fields.Pod) return `${fields.Namespace}/${fields.Pod}`;
   return null;

@@ -36,8 +36,13 @@ export class JournalEnvelopeParser implements LineParser {
   private lastPid: number | undefined = undefined;
   private lastWasKlog = false;
   private inDump = false;
-  /** the quote a klog record's message left open (its error went on in the next entry), or null */
-  private openQuote: string | null = null;
+  /**
+   * the quote a klog record's message left open (its error went on in the next entry), or null;
+   * undefined: not read yet from `quotedMessage` (read only when an entry after it may continue it)
+   */
+  private openQuote: string | null | undefined = null;
+  /** the message `openQuote` is read from */
+  private quotedMessage = "";
 
   constructor(private readonly parseRecord: (line: string) => LineResult) {}
 
@@ -67,9 +72,12 @@ export class JournalEnvelopeParser implements LineParser {
       const m0 = m.charCodeAt(0);
       if (m0 === 9 || m0 === 32 || m === ">") return { type: "continuation", text: m };
       // the rest of a message whose quoted error held a newline (`… status 400: 'failed …` / `'`)
-      if (this.openQuote !== null && !klog && !KLOG_HEAD_RE.test(m)) {
-        if (m.indexOf(this.openQuote) >= 0) this.openQuote = null;
-        return { type: "continuation", text: m };
+      if (!klog) {
+        if (this.openQuote === undefined) this.openQuote = openQuoteOf(this.quotedMessage);
+        if (this.openQuote !== null && !KLOG_HEAD_RE.test(m)) {
+          if (m.indexOf(this.openQuote) >= 0) this.openQuote = null;
+          return { type: "continuation", text: m };
+        }
       }
     }
     if (this.inDump && same && isDumpLine(r.message)) return { type: "continuation", text: r.message };
@@ -78,7 +86,8 @@ export class JournalEnvelopeParser implements LineParser {
     this.lastIdent = r.ident;
     this.lastPid = r.pid;
     this.lastWasKlog = klog;
-    this.openQuote = this.lastWasKlog ? openQuoteOf(r.message) : null;
+    this.openQuote = this.lastWasKlog ? undefined : null;
+    this.quotedMessage = this.lastWasKlog ? r.message : "";
     return res;
   }
 }

@@ -213,13 +213,15 @@ function parseAfterStamp(
     time = { year: null, month, day, hour, minute, second, ms, offsetMin: null, precision: precise ? "us" : "s" };
   }
   lastIdent = sliceOrLast(line, identStart, identEnd, lastIdent);
-  const env: Envelope = { time, ident: lastIdent };
-  if (hostStart >= 0) {
-    lastHost = sliceOrLast(line, hostStart, hostEnd, lastHost);
-    env.host = lastHost;
-  }
-  if (pid !== undefined) env.pid = pid;
-  if (priSeverity >= 0) env.severity = priSeverity as Severity;
+  if (hostStart >= 0) lastHost = sliceOrLast(line, hostStart, hostEnd, lastHost);
+  // one literal (absent keys undefined, as envelopeRecordOf reads them): no shape changes per line
+  const env: Envelope = {
+    time,
+    host: hostStart >= 0 ? lastHost : undefined,
+    ident: lastIdent,
+    pid,
+    severity: priSeverity >= 0 ? (priSeverity as Severity) : undefined,
+  };
   return { type: "record", record: envelopeRecordOf(env, msg, parsed) };
 }
 

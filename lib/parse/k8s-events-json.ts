@@ -154,19 +154,27 @@ class EventsJsonParser implements LineParser {
   private scan(s: string, lineNo: number): void {
     const n = s.length;
     for (let i = 0; i < n; i++) {
-      const c = s.charCodeAt(i);
       if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (c === 92) this.escaped = true;
-        else if (c === 34) {
-          this.inString = false;
-          if (this.strStart >= 0) {
-            this.lastString = s.slice(this.strStart, i);
-            this.strStart = -1;
-          }
+        // the string's body in one loop: to its closing quote, the character after a backslash skipped
+        let esc = this.escaped;
+        let j = i;
+        for (; j < n; j++) {
+          const b = s.charCodeAt(j);
+          if (esc) esc = false;
+          else if (b === 92) esc = true;
+          else if (b === 34) break;
         }
+        this.escaped = esc;
+        if (j >= n) return; // the line ends inside the string
+        this.inString = false;
+        if (this.strStart >= 0) {
+          this.lastString = s.slice(this.strStart, j);
+          this.strStart = -1;
+        }
+        i = j;
         continue;
       }
+      const c = s.charCodeAt(i);
       switch (c) {
         case 34: // "
           this.inString = true;

@@ -116,7 +116,9 @@ export function parseKlogText(s: string): ComponentLine | null {
       scanPairs(s, rest, fields, true);
       let r = rest;
       while (r < n && s.charCodeAt(r) === 32) r++;
-      out.message = r < n ? `${msg} ${s.slice(r)}` : msg;
+      // joined into one flat string: a concatenation would be flattened by the first regular
+      // expression that reads the message, and keep its two pieces and the join alive besides
+      out.message = r < n ? [msg, s.slice(r)].join(" ") : msg;
       for (const _k in fields) {
         out.fields = fields;
         break;

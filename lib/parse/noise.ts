@@ -67,7 +67,8 @@ export const collectorStackDump: NoiseRule = {
     // the dump sits at the end: look back at most TAIL_LINES lines
     for (let i = lines.length - 1; i >= Math.max(0, lines.length - TAIL_LINES); i--) {
       const l = lines[i];
-      if (l.includes("BEGIN goroutine stack dump") || l.includes("goroutine stack dump written to")) {
+      // both markers hold `goroutine stack dump`: one scan of a line without it
+      if (l.includes("goroutine stack dump") && (l.includes("BEGIN goroutine stack dump") || l.includes("goroutine stack dump written to"))) {
         start = i;
         break;
       }

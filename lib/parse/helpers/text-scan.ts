@@ -46,7 +46,8 @@ function hexVal(c: number): number {
 export function unquoteGo(s: string, start: number, end: number): string {
   const first = s.indexOf("\\", start);
   if (first < 0 || first >= end) return s.slice(start, end);
-  let out = s.slice(start, first);
+  // the pieces joined once, into one flat string
+  const out: string[] = [s.slice(start, first)];
   let i = first;
   while (i < end) {
     const c = s.charCodeAt(i);
@@ -54,38 +55,38 @@ export function unquoteGo(s: string, start: number, end: number): string {
       // copy a run of plain characters
       let j = s.indexOf("\\", i + 1);
       if (j < 0 || j > end) j = end;
-      out += s.slice(i, j);
+      out.push(s.slice(i, j));
       i = j;
       continue;
     }
     const e = s.charCodeAt(i + 1);
     switch (e) {
       case 110:
-        out += "\n";
+        out.push("\n");
         i += 2;
         break; // n
       case 116:
-        out += "\t";
+        out.push("\t");
         i += 2;
         break; // t
       case 114:
-        out += "\r";
+        out.push("\r");
         i += 2;
         break; // r
       case 97:
-        out += "\x07";
+        out.push("\x07");
         i += 2;
         break; // a
       case 98:
-        out += "\b";
+        out.push("\b");
         i += 2;
         break; // b
       case 102:
-        out += "\f";
+        out.push("\f");
         i += 2;
         break; // f
       case 118:
-        out += "\v";
+        out.push("\v");
         i += 2;
         break; // v
       case 120:
@@ -101,10 +102,10 @@ export function unquoteGo(s: string, start: number, end: number): string {
           else v = v * 16 + h;
         }
         if (ok && v <= 0x10ffff) {
-          out += String.fromCodePoint(v);
+          out.push(String.fromCodePoint(v));
           i += 2 + len;
         } else {
-          out += s.slice(i, i + 2);
+          out.push(s.slice(i, i + 2));
           i += 2;
         }
         break;
@@ -114,16 +115,16 @@ export function unquoteGo(s: string, start: number, end: number): string {
           const o1 = s.charCodeAt(i + 2) - 48;
           const o2 = s.charCodeAt(i + 3) - 48;
           if (o1 >= 0 && o1 <= 7 && o2 >= 0 && o2 <= 7) {
-            out += String.fromCharCode((e - 48) * 64 + o1 * 8 + o2);
+            out.push(String.fromCharCode((e - 48) * 64 + o1 * 8 + o2));
             i += 4;
             break;
           }
         }
-        out += s[i + 1]; // \" \\ \' and anything else: the character itself
+        out.push(s[i + 1]); // \" \\ \' and anything else: the character itself
         i += 2;
     }
   }
-  return out;
+  return out.join("");
 }
 
 /**
@@ -150,25 +151,26 @@ export function quotedValue(s: string, open: number, close: number): string {
     const body = unquoteGo(s, start, end);
     return body.includes('\\"') ? unnestQuotes(body) : body;
   }
-  // one walk from backslash run to backslash run (see `nestedQuotePasses`)
-  let out = "";
+  // one walk from backslash run to backslash run (see `nestedQuotePasses`); the pieces joined
+  // once, into one flat string (not a tree of concatenations that every later read flattens)
+  const parts: string[] = [];
   let plain = start;
   for (let i = first; i >= 0 && i < end; ) {
     let j = i + 1;
     while (s.charCodeAt(j) === BS) j++;
     const m = (j - i) >> 1; // backslashes left after `unquoteGo`
-    out += s.slice(plain, i);
+    parts.push(s.slice(plain, i));
     if (s.charCodeAt(j) === DQ) {
-      out += "\\".repeat(m >> passes);
-      out += '"';
+      parts.push("\\".repeat(m >> passes), '"');
       plain = j + 1;
     } else {
-      out += "\\".repeat((m + (1 << passes) - 1) >> passes);
+      parts.push("\\".repeat((m + (1 << passes) - 1) >> passes));
       plain = j;
     }
     i = s.indexOf("\\", plain);
   }
-  return out + s.slice(plain, end);
+  parts.push(s.slice(plain, end));
+  return parts.join("");
 }
 
 /**

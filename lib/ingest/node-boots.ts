@@ -4,7 +4,7 @@
  * boot. Pure.
  */
 import type { AnalysedBoot, AnalysedEvent } from "../model/event";
-import { assignBoots as assignBootKeys, type BootInputEvent, detectBoots } from "../normalise/boots";
+import { type BootInputEvent, detectAndAssignBoots } from "../normalise/boots";
 import { inheritErrorClasses } from "../normalise/classify";
 
 /**
@@ -39,10 +39,10 @@ export function analyseNode(list: AnalysedEvent[], onStage: (fraction: number) =
     bootDecl: e.bootDecl ?? null,
   }));
   onStage(ANALYSE_STAGES.input);
-  const boots = detectBoots(input);
+  // each event's boot key comes with the boots (the same as `assignBoots(input, boots)`)
+  const { boots, keys } = detectAndAssignBoots(input);
   onStage(ANALYSE_STAGES.boots);
   const index = new Map(boots.map((b, i) => [b.bootKey, i]));
-  const keys = assignBootKeys(input, boots);
   // a boot ends at its last event as stored (a repeated event's last occurrence, not its first)
   const ends = boots.map((b) => b.end);
   list.forEach((e, i) => {

@@ -153,6 +153,14 @@ interface Segment {
  * @returns boots sorted by start (T+0), each with the journal segments it owns.
  */
 export function detectBoots(allEvents: BootInputEvent[], opts: BootOptions = {}): DetectedBoot[] {
+  return detectAndAssignBoots(allEvents, opts).boots;
+}
+
+/**
+ * `detectBoots` and `assignBoots(allEvents, boots)` at once (the boots' ends are found from
+ * those keys): `keys[i]` is the `bootKey` of `allEvents[i]`, or null.
+ */
+export function detectAndAssignBoots(allEvents: BootInputEvent[], opts: BootOptions = {}): { boots: DetectedBoot[]; keys: Array<string | null> } {
   const o = { ...BOOT_DEFAULTS, ...opts };
   // records that state boots (list-boots, last reboot) are evidence of their own (step 2b, 5b)
   const decls = allEvents.filter((e) => e.bootDecl && e.ts !== null).sort((a, b) => a.ts! - b.ts!);
@@ -229,11 +237,11 @@ export function detectBoots(allEvents: BootInputEvent[], opts: BootOptions = {})
     });
   }
 
+  // the timed records by (ts, fileId, line): step 4 walks them, their times (ascending) serve the searches of 2b and 5b
+  const timed = events.filter((e) => e.ts !== null).sort((a, b) => a.ts! - b.ts! || a.fileId - b.fileId || a.line - b.line);
+  const timedTs = timed.map((e) => e.ts!);
+
   // 2b. boots stated by list-boots rows
-  const timedTs = events
-    .filter((e) => e.ts !== null)
-    .map((e) => e.ts!)
-    .sort((a, b) => a - b);
   const anyIn = (from: number, to: number) => {
     // binary search: first timed record at or after `from`
     let lo = 0;
@@ -293,7 +301,6 @@ export function detectBoots(allEvents: BootInputEvent[], opts: BootOptions = {})
   }
 
   // 4. kubelet / runtime start after node-wide silence
-  const timed = events.filter((e) => e.ts !== null).sort((a, b) => a.ts! - b.ts! || a.fileId - b.fileId || a.line - b.line);
   const silenceMs = o.silenceS * 1000;
   const graceMs = o.startGraceS * 1000;
   for (let j = 1; j < timed.length; j++) {
@@ -383,7 +390,7 @@ export function detectBoots(allEvents: BootInputEvent[], opts: BootOptions = {})
     const b = out[idx.get(k)!];
     b.end = b.end === null ? e.ts : Math.max(b.end, e.ts);
   });
-  return out;
+  return { boots: out, keys };
 }
 
 /**

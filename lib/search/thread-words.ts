@@ -108,6 +108,12 @@ class BootWords {
   /** id of the last event counted (an event counts once per word) */
   last = new Float64Array(256);
   /**
+   * entry + 1 of the word that followed this one when it was last counted (`first`: of an event's
+   * first word), 0 for none: `NodeWords.addAscii` compares the next word with it first
+   */
+  next = new Int32Array(256);
+  first = 0;
+  /**
    * the events' ids while `n[e]` is at most POSTING_MAX: a list through `postIds`/`postNext`
    * from `heads[e]` to `tails[e]`, `n[e]` long, ascending
    */
@@ -121,9 +127,9 @@ class BootWords {
 
   /**
    * Counts event `id` for the ASCII word `text[start, end)`, lower-cased (`upper`: it holds
-   * capitals), whose lower-cased hash is `h`.
+   * capitals), whose lower-cased hash is `h`; returns its entry.
    */
-  addSpan(text: string, start: number, end: number, upper: boolean, h: number, id: number): void {
+  addSpan(text: string, start: number, end: number, upper: boolean, h: number, id: number): number {
     const len = end - start;
     const mask = this.slots.length - 1;
     const hashes = this.hashes;
@@ -133,8 +139,7 @@ class BootWords {
       const at = this.slots[s];
       if (at === 0) {
         const w = text.slice(start, end);
-        this.insert(s, ownCopy(upper ? w.toLowerCase() : w), h, id);
-        return;
+        return this.insert(s, ownCopy(upper ? w.toLowerCase() : w), h, id);
       }
       const e = at - 1;
       if (hashes[e] !== h || lens[e] !== len) continue;
@@ -147,7 +152,10 @@ class BootWords {
           if (c !== chars[o + k]) break;
         }
       } else for (; k < end && text.charCodeAt(k) === chars[o + k]; k++);
-      if (k === end) return this.count(e, id);
+      if (k === end) {
+        this.count(e, id);
+        return e;
+      }
     }
   }
 
@@ -157,12 +165,16 @@ class BootWords {
     const mask = this.slots.length - 1;
     for (let s = h & mask; ; s = (s + 1) & mask) {
       const at = this.slots[s];
-      if (at === 0) return this.insert(s, ownCopy(w), h, id);
+      if (at === 0) {
+        this.insert(s, ownCopy(w), h, id);
+        return;
+      }
       if (this.hashes[at - 1] === h && this.words[at - 1] === w) return this.count(at - 1, id);
     }
   }
 
-  private count(e: number, id: number): void {
+  /** Counts event `id` for entry `e`. */
+  count(e: number, id: number): void {
     if (this.last[e] === id) return;
     this.last[e] = id;
     const n = ++this.n[e];
@@ -173,7 +185,7 @@ class BootWords {
     }
   }
 
-  private insert(slot: number, w: string, h: number, id: number): void {
+  private insert(slot: number, w: string, h: number, id: number): number {
     const e = this.size++;
     if (e === this.hashes.length) {
       this.hashes = grown(this.hashes, new Int32Array(e * 2));
@@ -183,6 +195,7 @@ class BootWords {
       this.offs = grown(this.offs, new Int32Array(e * 2));
       this.heads = grown(this.heads, new Int32Array(e * 2));
       this.tails = grown(this.tails, new Int32Array(e * 2));
+      this.next = grown(this.next, new Int32Array(e * 2));
     }
     if (this.used + w.length > this.chars.length) {
       const chars = new Uint16Array(Math.max(this.chars.length * 2, this.used + w.length));
@@ -202,6 +215,7 @@ class BootWords {
     this.last[e] = id;
     this.slots[slot] = e + 1;
     if (this.size * 2 > this.slots.length) this.grow();
+    return e;
   }
 
   /** A new list item of event id `id` (see `heads`), its index. */
@@ -265,6 +279,8 @@ export class NodeWords {
   private readonly boots = new Map<number, BootWords>();
   private readonly scratch: string[] = [];
   private readonly scratchIds: number[] = [];
+  /** entry + 1 of the word `addAscii` counted last in this event (0: none yet) */
+  private prev = 0;
   /** kind of each UTF-16 code unit, as the database splits words in this mode */
   private readonly kinds: Uint8Array;
   constructor(private readonly mode: WordsMode) {
@@ -276,13 +292,17 @@ export class NodeWords {
     const key = bootId ?? -1;
     let table = this.boots.get(key);
     if (!table) this.boots.set(key, (table = new BootWords()));
+    this.prev = 0;
     for (const t of texts) if (t && !this.addAscii(table, t, id)) this.addOther(table, t, id);
   }
 
   /**
    * The words of `text` counted for event `id`, read by character codes (see `wordsOf`); in
    * `unicode` mode false, having counted only words that `wordsOf` also gives first (counting
-   * them again changes nothing), at a character past ASCII.
+   * them again changes nothing), at a character past ASCII. Log lines repeat their word
+   * sequences, so a word is first compared with the entry that followed the previous word last
+   * time (`BootWords.next`): when equal it is that entry, with no hash and no lookup; else it is
+   * hashed (from its start) and looked up.
    */
   private addAscii(table: BootWords, text: string, id: number): boolean {
     const kinds = this.kinds;
@@ -299,16 +319,50 @@ export class NodeWords {
       const start = i;
       let up = 0;
       let h = FNV_OFFSET;
-      for (;;) {
-        up |= k;
-        h = Math.imul(h ^ (c | ((k & UPPER) << 4)), FNV_PRIME);
-        if (++i === n) break;
-        c = text.charCodeAt(i);
-        k = kinds[c];
-        if ((k & (LOWER | UPPER)) === 0) break;
+      // the word goes on at i (its code unit c, of kind k)
+      let rest = true;
+      const pe = (this.prev > 0 ? table.next[this.prev - 1] : table.first) - 1;
+      if (pe >= 0) {
+        const chars = table.chars;
+        const o = table.offs[pe] - start;
+        const end = start + table.lens[pe];
+        for (;;) {
+          if (i === end || chars[o + i] !== (c | ((k & UPPER) << 4))) break;
+          up |= k;
+          if (++i === n) break;
+          c = text.charCodeAt(i);
+          k = kinds[c];
+          if ((k & (LOWER | UPPER)) === 0) break;
+        }
+        rest = i < n && (k & (LOWER | UPPER)) !== 0;
+        if (!rest && i === end) {
+          if (i < n && k === OTHER) return false;
+          table.count(pe, id);
+          this.prev = pe + 1;
+          continue;
+        }
+        for (let j = start; j < i; j++) {
+          const d = text.charCodeAt(j);
+          h = Math.imul(h ^ (d | ((kinds[d] & UPPER) << 4)), FNV_PRIME);
+        }
+      }
+      if (rest) {
+        for (;;) {
+          up |= k;
+          h = Math.imul(h ^ (c | ((k & UPPER) << 4)), FNV_PRIME);
+          if (++i === n) break;
+          c = text.charCodeAt(i);
+          k = kinds[c];
+          if ((k & (LOWER | UPPER)) === 0) break;
+        }
       }
       if (i < n && k === OTHER) return false;
-      if (i - start <= MAX_WORD) table.addSpan(text, start, i, (up & UPPER) !== 0, h, id);
+      if (i - start <= MAX_WORD) {
+        const e = table.addSpan(text, start, i, (up & UPPER) !== 0, h, id);
+        if (this.prev > 0) table.next[this.prev - 1] = e + 1;
+        else table.first = e + 1;
+        this.prev = e + 1;
+      }
     }
     return true;
   }

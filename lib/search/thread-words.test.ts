@@ -75,6 +75,26 @@ describe("NodeWords", () => {
     ]);
     expect(rows.find((r) => r[0] === "w4321")).toEqual(["w4321", "1", "1", "1", "{4322}"]);
   });
+
+  it("counts as wordsOf splits, whatever the words that came before (prefixes, case, past ASCII)", () => {
+    const texts = ["x ab", "x abc", "x a", "x AB", "x ab-c", "x abé", "x ab", "Xab x", "x ab\u00a0ab", "x aB1", "x ab", "x ÉTAT ab", "x"];
+    for (const mode of ["ascii", "unicode"] as const) {
+      const w = new NodeWords(mode);
+      // the reference: each word's events from wordsOf, in first-seen order
+      const want = new Map<string, number[]>();
+      texts.forEach((t, i) => {
+        w.add(i + 1, 1, [t, t]);
+        const out: string[] = [];
+        wordsOf(t, mode, out);
+        for (const x of out) {
+          const ids = want.get(x) ?? [];
+          if (ids.at(-1) !== i + 1) ids.push(i + 1);
+          want.set(x, ids);
+        }
+      });
+      expect(rowsOf(w, 1)).toEqual([...want].map(([x, ids]) => [x, "1", "1", String(ids.length), `{${ids.join(",")}}`]));
+    }
+  });
 });
 
 describe("wordsOf", () => {

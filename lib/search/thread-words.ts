@@ -87,46 +87,75 @@ function hashOf(w: string): number {
 
 /**
  * One boot's words: an open-addressing table of entries in the order they were first seen.
- * `findSpan` looks a word up by its place in a text, hashed while it is read, so a word already
- * counted costs no string: one event's 50-odd words are mostly words seen before.
+ * `addSpan` looks a word up by its place in a text, hashed while it is read, so a word already
+ * counted costs no string: one event's 50-odd words are mostly words seen before. The state of
+ * entry `e` is in typed arrays indexed by `e` (no objects per word or per event id).
  */
 class BootWords {
+  /** entries */
+  size = 0;
+  /** the word (lower-cased) */
   words: string[] = [];
-  hashes: number[] = [];
-  n: number[] = [];
-  /** id of the last event counted per entry (an event counts once per word) */
-  last: number[] = [];
-  ids: Array<number[] | null> = [];
+  /** its code units, `chars[offs[e], offs[e] + lens[e])` */
+  chars = new Uint16Array(2048);
+  offs = new Int32Array(256);
+  lens = new Int32Array(256);
+  private used = 0;
+  /** the word's hash (`hashOf`) */
+  hashes = new Int32Array(256);
+  /** events holding the word */
+  n = new Float64Array(256);
+  /** id of the last event counted (an event counts once per word) */
+  last = new Float64Array(256);
+  /**
+   * entry + 1 of the word that followed this one when it was last counted (`first`: of an event's
+   * first word), 0 for none: `NodeWords.addAscii` compares the next word with it first
+   */
+  next = new Int32Array(256);
+  first = 0;
+  /**
+   * the events' ids while `n[e]` is at most POSTING_MAX: a list through `postIds`/`postNext`
+   * from `heads[e]` to `tails[e]`, `n[e]` long, ascending
+   */
+  heads = new Int32Array(256);
+  tails = new Int32Array(256);
+  postIds = new Float64Array(2048);
+  postNext = new Int32Array(2048);
+  private posted = 0;
   /** entry index + 1 per slot, 0 for an empty slot; the length a power of two, at most half full */
   private slots = new Int32Array(1024);
 
   /**
    * Counts event `id` for the ASCII word `text[start, end)`, lower-cased (`upper`: it holds
-   * capitals), whose lower-cased hash is `h`.
+   * capitals), whose lower-cased hash is `h`; returns its entry.
    */
-  addSpan(text: string, start: number, end: number, upper: boolean, h: number, id: number): void {
+  addSpan(text: string, start: number, end: number, upper: boolean, h: number, id: number): number {
     const len = end - start;
     const mask = this.slots.length - 1;
+    const hashes = this.hashes;
+    const lens = this.lens;
+    const chars = this.chars;
     for (let s = h & mask; ; s = (s + 1) & mask) {
       const at = this.slots[s];
       if (at === 0) {
         const w = text.slice(start, end);
-        this.insert(s, ownCopy(upper ? w.toLowerCase() : w), h, id);
-        return;
+        return this.insert(s, ownCopy(upper ? w.toLowerCase() : w), h, id);
       }
       const e = at - 1;
-      if (this.hashes[e] !== h) continue;
-      const w = this.words[e];
-      if (w.length !== len) continue;
-      let k = 0;
+      if (hashes[e] !== h || lens[e] !== len) continue;
+      const o = this.offs[e] - start;
+      let k = start;
       if (upper) {
-        for (; k < len; k++) {
-          let c = text.charCodeAt(start + k);
+        for (; k < end; k++) {
+          let c = text.charCodeAt(k);
           if (c >= 65 && c <= 90) c += 32;
-          if (c !== w.charCodeAt(k)) break;
+          if (c !== chars[o + k]) break;
         }
-      } else for (; k < len && text.charCodeAt(start + k) === w.charCodeAt(k); k++);
-      if (k === len) return this.count(e, id);
+      } else for (; k < end && text.charCodeAt(k) === chars[o + k]; k++);
+      if (k === end) {
+        this.count(e, id);
+        return e;
+      }
     }
   }
 
@@ -136,36 +165,83 @@ class BootWords {
     const mask = this.slots.length - 1;
     for (let s = h & mask; ; s = (s + 1) & mask) {
       const at = this.slots[s];
-      if (at === 0) return this.insert(s, ownCopy(w), h, id);
+      if (at === 0) {
+        this.insert(s, ownCopy(w), h, id);
+        return;
+      }
       if (this.hashes[at - 1] === h && this.words[at - 1] === w) return this.count(at - 1, id);
     }
   }
 
-  private count(e: number, id: number): void {
+  /** Counts event `id` for entry `e`. */
+  count(e: number, id: number): void {
     if (this.last[e] === id) return;
     this.last[e] = id;
     const n = ++this.n[e];
-    const ids = this.ids[e];
-    if (ids) {
-      if (n > POSTING_MAX) this.ids[e] = null;
-      else ids.push(id);
+    if (n <= POSTING_MAX) {
+      const p = this.post(id);
+      this.postNext[this.tails[e]] = p;
+      this.tails[e] = p;
     }
   }
 
-  private insert(slot: number, w: string, h: number, id: number): void {
+  private insert(slot: number, w: string, h: number, id: number): number {
+    const e = this.size++;
+    if (e === this.hashes.length) {
+      this.hashes = grown(this.hashes, new Int32Array(e * 2));
+      this.n = grown(this.n, new Float64Array(e * 2));
+      this.last = grown(this.last, new Float64Array(e * 2));
+      this.lens = grown(this.lens, new Int32Array(e * 2));
+      this.offs = grown(this.offs, new Int32Array(e * 2));
+      this.heads = grown(this.heads, new Int32Array(e * 2));
+      this.tails = grown(this.tails, new Int32Array(e * 2));
+      this.next = grown(this.next, new Int32Array(e * 2));
+    }
+    if (this.used + w.length > this.chars.length) {
+      const chars = new Uint16Array(Math.max(this.chars.length * 2, this.used + w.length));
+      chars.set(this.chars);
+      this.chars = chars;
+    }
+    for (let k = 0; k < w.length; k++) this.chars[this.used + k] = w.charCodeAt(k);
+    this.lens[e] = w.length;
+    this.offs[e] = this.used;
+    this.used += w.length;
     this.words.push(w);
-    this.hashes.push(h);
-    this.n.push(1);
-    this.last.push(id);
-    this.ids.push([id]);
-    this.slots[slot] = this.words.length;
-    if (this.words.length * 2 > this.slots.length) this.grow();
+    const p = this.post(id);
+    this.heads[e] = p;
+    this.tails[e] = p;
+    this.hashes[e] = h;
+    this.n[e] = 1;
+    this.last[e] = id;
+    this.slots[slot] = e + 1;
+    if (this.size * 2 > this.slots.length) this.grow();
+    return e;
+  }
+
+  /** A new list item of event id `id` (see `heads`), its index. */
+  private post(id: number): number {
+    const p = this.posted++;
+    if (p === this.postIds.length) {
+      this.postIds = grown(this.postIds, new Float64Array(p * 2));
+      this.postNext = grown(this.postNext, new Int32Array(p * 2));
+    }
+    this.postIds[p] = id;
+    return p;
+  }
+
+  /** The ids of entry `e` as the COPY text of an array (`{7,8}`), or `\N` past POSTING_MAX; `scratch` is reused. */
+  idsText(e: number, scratch: number[]): string {
+    const n = this.n[e];
+    if (n > POSTING_MAX) return "\\N";
+    scratch.length = n;
+    for (let k = 0, p = this.heads[e]; k < n; k++, p = this.postNext[p]) scratch[k] = this.postIds[p];
+    return `{${scratch.join(",")}}`;
   }
 
   private grow(): void {
     const slots = new Int32Array(this.slots.length * 2);
     const mask = slots.length - 1;
-    for (let e = 0; e < this.hashes.length; e++) {
+    for (let e = 0; e < this.size; e++) {
       let s = this.hashes[e] & mask;
       while (slots[s] !== 0) s = (s + 1) & mask;
       slots[s] = e + 1;
@@ -174,47 +250,119 @@ class BootWords {
   }
 }
 
+/** `to` holding `from` at its start. */
+function grown<T extends Int32Array | Float64Array | Uint16Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
+
+/** Kinds of a code unit for `NodeWords.addAscii`: a separator, a-z or 0-9, A-Z, past ASCII (bit flags). */
+const SPLIT = 0;
+const LOWER = 1;
+const UPPER = 2;
+const OTHER = 4;
+
+/** The kind of every code unit; past ASCII: OTHER (`unicode`), SPLIT (`ascii`: not a letter there). */
+function kindsOf(mode: WordsMode): Uint8Array {
+  const k = new Uint8Array(65536).fill(mode === "unicode" ? OTHER : SPLIT, 128);
+  for (let c = 48; c <= 57; c++) k[c] = LOWER;
+  for (let c = 97; c <= 122; c++) k[c] = LOWER;
+  for (let c = 65; c <= 90; c++) k[c] = UPPER;
+  return k;
+}
+const ASCII_KINDS = kindsOf("ascii");
+const UNICODE_KINDS = kindsOf("unicode");
+
 /** Accumulates one node's words per boot; `add` each event (ids ascending), then `rows` once. */
 export class NodeWords {
   /** per boot id (-1: no boot), in the order first seen */
   private readonly boots = new Map<number, BootWords>();
   private readonly scratch: string[] = [];
-  constructor(private readonly mode: WordsMode) {}
+  private readonly scratchIds: number[] = [];
+  /** entry + 1 of the word `addAscii` counted last in this event (0: none yet) */
+  private prev = 0;
+  /** kind of each UTF-16 code unit, as the database splits words in this mode */
+  private readonly kinds: Uint8Array;
+  constructor(private readonly mode: WordsMode) {
+    this.kinds = mode === "unicode" ? UNICODE_KINDS : ASCII_KINDS;
+  }
 
   /** Counts event `id` of boot `bootId` (null: none) for the words of `texts` (nulls skipped). */
   add(id: number, bootId: number | null, texts: ReadonlyArray<string | null | undefined>): void {
     const key = bootId ?? -1;
     let table = this.boots.get(key);
     if (!table) this.boots.set(key, (table = new BootWords()));
+    this.prev = 0;
     for (const t of texts) if (t && !this.addAscii(table, t, id)) this.addOther(table, t, id);
   }
 
   /**
-   * The words of an ASCII `text` counted for event `id`, read by character codes (see `wordsOf`);
-   * false, having counted nothing, when `text` holds a character past ASCII.
+   * The words of `text` counted for event `id`, read by character codes (see `wordsOf`); in
+   * `unicode` mode false, having counted only words that `wordsOf` also gives first (counting
+   * them again changes nothing), at a character past ASCII. Log lines repeat their word
+   * sequences, so a word is first compared with the entry that followed the previous word last
+   * time (`BootWords.next`): when equal it is that entry, with no hash and no lookup; else it is
+   * hashed (from its start) and looked up.
    */
   private addAscii(table: BootWords, text: string, id: number): boolean {
-    if (NON_ASCII.test(text)) return false;
+    const kinds = this.kinds;
     const n = text.length;
-    let start = -1;
-    let upper = false;
-    let h = FNV_OFFSET;
-    for (let i = 0; i <= n; i++) {
-      let c = i < n ? text.charCodeAt(i) : 0;
-      if (c >= 65 && c <= 90) {
-        upper = true;
-        c += 32;
-      } else if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) {
-        if (start >= 0 && i - start <= MAX_WORD) table.addSpan(text, start, i, upper, h, id);
-        start = -1;
+    let i = 0;
+    while (i < n) {
+      let c = text.charCodeAt(i);
+      let k = kinds[c];
+      if (k === SPLIT) {
+        i++;
         continue;
       }
-      if (start < 0) {
-        start = i;
-        upper = c !== text.charCodeAt(i);
-        h = FNV_OFFSET;
+      if (k === OTHER) return false;
+      const start = i;
+      let up = 0;
+      let h = FNV_OFFSET;
+      // the word goes on at i (its code unit c, of kind k)
+      let rest = true;
+      const pe = (this.prev > 0 ? table.next[this.prev - 1] : table.first) - 1;
+      if (pe >= 0) {
+        const chars = table.chars;
+        const o = table.offs[pe] - start;
+        const end = start + table.lens[pe];
+        for (;;) {
+          if (i === end || chars[o + i] !== (c | ((k & UPPER) << 4))) break;
+          up |= k;
+          if (++i === n) break;
+          c = text.charCodeAt(i);
+          k = kinds[c];
+          if ((k & (LOWER | UPPER)) === 0) break;
+        }
+        rest = i < n && (k & (LOWER | UPPER)) !== 0;
+        if (!rest && i === end) {
+          if (i < n && k === OTHER) return false;
+          table.count(pe, id);
+          this.prev = pe + 1;
+          continue;
+        }
+        for (let j = start; j < i; j++) {
+          const d = text.charCodeAt(j);
+          h = Math.imul(h ^ (d | ((kinds[d] & UPPER) << 4)), FNV_PRIME);
+        }
       }
-      h = Math.imul(h ^ c, FNV_PRIME);
+      if (rest) {
+        for (;;) {
+          up |= k;
+          h = Math.imul(h ^ (c | ((k & UPPER) << 4)), FNV_PRIME);
+          if (++i === n) break;
+          c = text.charCodeAt(i);
+          k = kinds[c];
+          if ((k & (LOWER | UPPER)) === 0) break;
+        }
+      }
+      if (i < n && k === OTHER) return false;
+      if (i - start <= MAX_WORD) {
+        const e = table.addSpan(text, start, i, (up & UPPER) !== 0, h, id);
+        if (this.prev > 0) table.next[this.prev - 1] = e + 1;
+        else table.first = e + 1;
+        this.prev = e + 1;
+      }
     }
     return true;
   }
@@ -234,9 +382,8 @@ export class NodeWords {
     const node = copyText(nodeId);
     for (const [boot, t] of this.boots) {
       const b = boot === -1 ? "\\N" : String(boot);
-      for (let e = 0; e < t.words.length; e++) {
-        const ids = t.ids[e];
-        piece += `${copyText(t.words[e])}\t${node}\t${b}\t${t.n[e]}\t${ids ? `{${ids.join(",")}}` : "\\N"}\n`;
+      for (let e = 0; e < t.size; e++) {
+        piece += `${copyText(t.words[e])}\t${node}\t${b}\t${t.n[e]}\t${t.idsText(e, this.scratchIds)}\n`;
         if (piece.length >= PIECE_CHARS) {
           out.push(piece);
           piece = "";

@@ -65,7 +65,6 @@ export function tailText(tail: string): string {
     .join(" ");
 }
 
-/** Accumulates one node's words per boot; `add` each event (ids ascending), then `rows` once. */
 /**
  * `w` as a string of its own: a word cut from a message is a slice that keeps the whole message
  * alive while the word is a key of the node's postings (V8 slices strings of 13 characters and

@@ -17,13 +17,11 @@
  * 5. the settle step (settle.ts `settleBundle`) over every file at the end: it must decide what
  *    the nodes were stored with (a difference is a defect, and the bundle fails).
  *
- * A bundle is stored after every node is parsed (`StoreWhen` `after-parse`) when a file on no node
- * may get an estimated clock offset (a cluster's events with sandbox failures: the estimate takes
- * every node's failures); otherwise each node as parsed, on both databases. (On PGlite the app's
- * other queries wait for the store transaction either way, for about as long: the store of the
- * nodes, not their parse, is most of an ingest there; waiting for every parse would idle the
- * database meanwhile and hold every node's events at once, docs/scaling.md.)
- * Progress: phase `ingest`, half the bytes parsed, half the bytes of the nodes stored.
+ * A bundle is stored after every node is parsed (`StoreWhen` `after-parse`) on PGlite, whose one
+ * connection every query of the app waits for (the transaction is then the store alone), and
+ * when a file on no node may get an estimated clock offset (a cluster's events with sandbox
+ * failures: the estimate takes every node's failures). Progress: phase `ingest`, half the bytes
+ * parsed, half the bytes of the nodes stored.
  */
 import { collectorNames, type BundleLayout } from "../bundle/collectors";
 import type { UnpackedFile } from "../bundle/unpack";
@@ -89,7 +87,7 @@ export async function ingestNodes(
 
   const scopes = offsetScopes(layout, opts);
   const loose = new Set(parse.looseOrds);
-  const reason = afterParseReason(work.when, parse, opts);
+  const reason = afterParseReason(sql, work.when, parse, opts);
   parse.start(names, reason !== null, onNode);
   if (reason !== null) await parse.parsed;
 
@@ -203,9 +201,10 @@ export async function ingestNodes(
 }
 
 /** Why the bundle is stored once every node is parsed, or null to store each node once its inputs are final. */
-function afterParseReason(when: StoreWhen, parse: NodeParse, opts: IngestOptions): string | null {
+function afterParseReason(sql: SqlDb, when: StoreWhen, parse: NodeParse, opts: IngestOptions): string | null {
   if (when === "as-parsed") return null;
   if (when === "after-parse") return "asked to store after parsing";
+  if (sql.backend === "pglite") return "the embedded database holds one connection";
   // a file on no node gets an estimated offset from every node's failures (settle.ts `offsetScopes`), unless one is given
   const cluster = parse.looseOrds.find(
     (ord) => parse.results[ord].skew.events.length > 0 && userOffset(opts.skew ?? null, parse.results[ord].file) === undefined,

@@ -281,20 +281,18 @@ function aloneCache(db: () => DbHandles) {
 }
 
 /**
- * The checks (`backend`: the database `db()` is; on PGlite every bundle is stored once every node is parsed).
+ * The checks (`backend`: the database `db()` is).
  * `numRuns`: random bundles per upload way.
  */
 export function ingestUnionSuite(db: () => DbHandles, backend: "postgres" | "pglite", numRuns: number): void {
   const alone = aloneCache(db);
   const ways: UploadWay[] = backend === "postgres" ? ["plain", "archive"] : ["plain"];
-  // PGlite stores every bundle once its nodes are parsed; on PostgreSQL each node is stored as
-  // parsed, unless a file no path places is a cluster's events with sandbox failures (its clock
-  // offset takes every node's failures: lib/ingest/ingest-nodes.ts)
-  const expectedPath = (way: UploadWay) =>
-    backend === "pglite" ? "after-parse" : way === "archive" ? "as-parsed" : "as-parsed, or after-parse for cluster events";
+  // each node is stored as parsed, on either database, unless a file no path places is a
+  // cluster's events with sandbox failures (its clock offset takes every node's failures:
+  // lib/ingest/ingest-nodes.ts)
+  const expectedPath = (way: UploadWay) => (way === "archive" ? "as-parsed" : "as-parsed, or after-parse for cluster events");
   const expectPath = (way: UploadWay, s: Stored) => {
-    if (backend === "pglite") expect([s.path, s.afterParseReason]).toEqual(["after-parse", "the embedded database holds one connection"]);
-    else if (way === "archive" || s.path === "as-parsed") expect([s.path, s.afterParseReason]).toEqual(["as-parsed", null]);
+    if (way === "archive" || s.path === "as-parsed") expect([s.path, s.afterParseReason]).toEqual(["as-parsed", null]);
     else expect([s.path, s.afterParseReason]).toEqual(["after-parse", "a cluster events file's clock offset takes every node's failures"]);
   };
 

@@ -17,12 +17,14 @@
  * 5. the settle step (settle.ts `settleBundle`) over every file at the end: it must decide what
  *    the nodes were stored with (a difference is a defect, and the bundle fails).
  *
- * A bundle is stored after every node is parsed (`StoreWhen` `after-parse`) on PGlite, whose one
- * connection every query of the app waits for (the transaction is then the store alone), and
- * when a file on no node may get an estimated clock offset (a cluster's events with sandbox
- * failures: the estimate takes every node's failures). Progress: phase `ingest`, half the bytes
- * parsed, half the bytes of the nodes stored.
+ * A bundle is stored after every node is parsed (`StoreWhen` `after-parse`) only when a file on no
+ * node may get an estimated clock offset (a cluster's events with sandbox failures: the estimate
+ * takes every node's failures). On PGlite, which runs the database on this thread, the parse
+ * leaves it a core (`parseThreads`), so the store, the longest part of an ingest there, does not
+ * share one with the parse threads (docs/benchmarks.md).
+ * Progress: phase `ingest`, half the bytes parsed, half the bytes of the nodes stored.
  */
+import { availableParallelism } from "node:os";
 import { collectorNames, type BundleLayout } from "../bundle/collectors";
 import type { UnpackedFile } from "../bundle/unpack";
 import type { SqlConn, SqlDb } from "../db/sql";
@@ -64,7 +66,7 @@ export async function ingestNodes(
 ): Promise<StoredBundle> {
   const progress = work.progress ?? (() => {});
   const onNode = work.onNode ?? (() => {});
-  const parse = await NodeParse.plan(unpacked, layout, opts, work.dir, work.token, progress);
+  const parse = await NodeParse.plan(unpacked, layout, opts, work.dir, work.token, progress, { threads: parseThreads(sql) });
   const { results, filesOf } = parse;
   await parse.loose();
 
@@ -87,7 +89,7 @@ export async function ingestNodes(
 
   const scopes = offsetScopes(layout, opts);
   const loose = new Set(parse.looseOrds);
-  const reason = afterParseReason(sql, work.when, parse, opts);
+  const reason = afterParseReason(work.when, parse, opts);
   parse.start(names, reason !== null, onNode);
   if (reason !== null) await parse.parsed;
 
@@ -200,11 +202,18 @@ export async function ingestNodes(
   }
 }
 
+/**
+ * The most ingest threads that parse on `sql`: on PGlite, whose database runs on the calling
+ * thread, one core fewer than the machine has (at least one); elsewhere no limit (undefined).
+ */
+function parseThreads(sql: SqlDb): number | undefined {
+  return sql.backend === "pglite" ? Math.max(1, availableParallelism() - 1) : undefined;
+}
+
 /** Why the bundle is stored once every node is parsed, or null to store each node once its inputs are final. */
-function afterParseReason(sql: SqlDb, when: StoreWhen, parse: NodeParse, opts: IngestOptions): string | null {
+function afterParseReason(when: StoreWhen, parse: NodeParse, opts: IngestOptions): string | null {
   if (when === "as-parsed") return null;
   if (when === "after-parse") return "asked to store after parsing";
-  if (sql.backend === "pglite") return "the embedded database holds one connection";
   // a file on no node gets an estimated offset from every node's failures (settle.ts `offsetScopes`), unless one is given
   const cluster = parse.looseOrds.find(
     (ord) => parse.results[ord].skew.events.length > 0 && userOffset(opts.skew ?? null, parse.results[ord].file) === undefined,

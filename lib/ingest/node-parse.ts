@@ -68,7 +68,7 @@ export class NodeParse {
     private readonly dir: string,
     private readonly token: string,
     readonly executors: Executor[],
-    private readonly step: { stepBytes?: number },
+    private readonly step: { stepBytes?: number; threads?: number },
     progress: Progress,
   ) {
     this.sizes = unpacked.map(fileSize);
@@ -82,7 +82,8 @@ export class NodeParse {
   /**
    * The plan (ingest-nodes.ts step 1): each file's node, and the files that repeat an earlier one
    * in their scope by the hashes taken at unpack (`UnpackedFile.sha256`), listed as duplicates
-   * and not parsed. `step.stepBytes`: bytes between two progress reports of a thread.
+   * and not parsed. `step.stepBytes`: bytes between two progress reports of a thread;
+   * `step.threads`: at most this many of the pool's threads parse (at least one).
    */
   static async plan(
     unpacked: UnpackedFile[],
@@ -91,10 +92,12 @@ export class NodeParse {
     dir: string,
     token: string,
     progress: Progress = () => {},
-    step: { stepBytes?: number } = {},
+    step: { stepBytes?: number; threads?: number } = {},
   ): Promise<NodeParse> {
     mkdirSync(dir, { recursive: true });
-    const p = new NodeParse(unpacked, layout, opts, dir, token, await ingestExecutors(), step, progress);
+    const pool = await ingestExecutors();
+    const executors = step.threads === undefined ? pool : pool.slice(0, Math.max(1, step.threads));
+    const p = new NodeParse(unpacked, layout, opts, dir, token, executors, step, progress);
     progress("ingest", 0);
     layout.files.forEach((l, ord) => {
       const node = opts.node || l.node;

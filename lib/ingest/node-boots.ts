@@ -39,7 +39,7 @@ export function analyseNode(list: AnalysedEvent[], onStage: (fraction: number) =
     bootDecl: e.bootDecl ?? null,
   }));
   onStage(ANALYSE_STAGES.input);
-  // each event's boot key comes with the boots (the same as `assignBoots(input, boots)`)
+  // each event's boot key comes with the boots (the same as boot-assign.ts `assignBoots(input, boots)`)
   const { boots, keys } = detectAndAssignBoots(input);
   onStage(ANALYSE_STAGES.boots);
   const index = new Map(boots.map((b, i) => [b.bootKey, i]));

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { EventKind } from "../detect/types";
-import { assignBoots, detectBoots, type BootInputEvent } from "./boots";
+import { assignBoots } from "./boot-assign";
+import { detectBoots, type BootInputEvent } from "./boots";
 
 const T = Date.UTC(2025, 4, 19, 4, 19, 0);
 const P = "6c0f2ea14b7d4e1a9c3358b0f2d7e611";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { assignBoot, assignBoots, detectBoots, type BootInputEvent } from "./boots";
+import { assignBoot, assignBoots } from "./boot-assign";
+import { detectBoots, type BootInputEvent } from "./boots";
 import type { EventKind } from "../detect/types";
 
 const T = Date.UTC(2026, 2, 14, 2, 10, 0);

@@ -59,55 +59,11 @@
  *
  * Pure: no I/O, no clock reads. Times are UTC milliseconds.
  */
-import type { EventKind } from "../detect/types";
+import { assignBoots } from "./boot-assign";
+import { collectSegments, type Segment, structuredFiles } from "./boot-segments";
+import type { BootDetectedBy, BootInputEvent, DetectedBoot } from "./boot-types";
 
-/** One record of the node, as boot detection needs it. */
-export interface BootInputEvent {
-  /** UTC ms, null when the record has no time */
-  ts: number | null;
-  kind: EventKind;
-  /** journal boot id (32 hex) in force for the record (FileRecord.journalBootId) */
-  journalBootId?: string | null;
-  /** index of the journal segment within its file (FileRecord.bootSegment; 0 before the first separator) */
-  bootSegment?: number;
-  /** unique per file of the node */
-  fileId: number;
-  /** 1-based physical line */
-  line: number;
-  /** boot id named by a Kubernetes `Rebooted` event (Classification.rebootBootId) */
-  rebootBootId?: string | null;
-  /** a boot this record states (FileRecord.bootDecl: list-boots / `last reboot` row); `ts` is its first entry */
-  bootDecl?: { id: string | null; lastMs: number | null; source: "list-boots" | "last-reboot" } | null;
-}
-
-/** How a boot was found (stored as `Boot.detectedBy`). */
-export type BootDetectedBy =
-  | "separator"
-  | "boot-id"
-  | "kernel-start"
-  | "kubelet-start"
-  | "runtime-start"
-  | "rebooted-event"
-  | "list-boots"
-  | "last-reboot"
-  | "first-event";
-
-/** One boot of a node as `detectBoots` returns it. */
-export interface DetectedBoot {
-  /** journal boot id (32 hex) or `inferred-<n>` */
-  bootKey: string;
-  /** T+0, UTC ms */
-  start: number;
-  /** the boot's last record, UTC ms; null when no timed record belongs to it */
-  end: number | null;
-  detectedBy: BootDetectedBy;
-  /** true when T+0 is only the earliest record seen (flagged approximate) */
-  startApprox: boolean;
-  /** journal boot id when known (same as bootKey then) */
-  journalBootId: string | null;
-  /** journal segments (file, bootSegment) that belong to this boot whatever their times */
-  segments: Array<{ fileId: number; bootSegment: number }>;
-}
+export type { BootDetectedBy, BootInputEvent, DetectedBoot } from "./boot-types";
 
 /** Thresholds (seconds) with their sources. */
 export interface BootOptions {
@@ -136,16 +92,6 @@ interface WorkBoot {
   detectedBy: BootDetectedBy;
   lastTs: number;
   segments: Array<{ fileId: number; bootSegment: number }>;
-}
-
-interface Segment {
-  fileId: number;
-  bootSegment: number;
-  id: string | null;
-  first: number | null;
-  last: number | null;
-  /** id of the file's next segment when it follows right after (the boot after this one) */
-  nextId?: string | null;
 }
 
 /**
@@ -393,105 +339,6 @@ export function detectAndAssignBoots(allEvents: BootInputEvent[], opts: BootOpti
   return { boots: out, keys };
 }
 
-/**
- * The boot one record belongs to: by journal boot id where known, else by its journal
- * segment (records before a file's first separator belong to that file's earlier
- * boot whatever their times), else by time (the last boot whose start <= ts; a record
- * earlier than every boot goes to the first). Null for a record without a time that
- * has neither id nor segment owner (use `assignBoots` for those) or when there are no boots.
- * @param boots as returned by `detectBoots` (sorted by start)
- */
-export function assignBoot(e: Pick<BootInputEvent, "ts" | "journalBootId" | "bootSegment" | "fileId">, boots: DetectedBoot[]): string | null {
-  if (!boots.length) return null;
-  if (e.journalBootId) {
-    const b = boots.find((x) => x.journalBootId === e.journalBootId);
-    if (b) return b.bootKey;
-  }
-  const seg = e.bootSegment ?? 0;
-  for (const b of boots) {
-    if (b.segments.some((s) => s.fileId === e.fileId && s.bootSegment === seg)) return b.bootKey;
-  }
-  if (e.ts === null) return null;
-  let found = boots[0];
-  for (const b of boots) {
-    if (b.start <= e.ts) found = b;
-    else break;
-  }
-  return found.bootKey;
-}
-
-/**
- * `assignBoot` for a whole node at once, in input order. A record without a time
- * takes the boot of the nearest earlier timed record of its file (by line), else of
- * the nearest later one, else the node's only boot, else null.
- */
-export function assignBoots(events: BootInputEvent[], boots: DetectedBoot[]): Array<string | null> {
-  const out = events.map((e) => assignBoot(e, boots));
-  const byFile = new Map<number, number[]>();
-  events.forEach((e, i) => {
-    const list = byFile.get(e.fileId);
-    if (list) list.push(i);
-    else byFile.set(e.fileId, [i]);
-  });
-  for (const list of byFile.values()) {
-    list.sort((a, b) => events[a].line - events[b].line);
-    let prev: string | null = null;
-    const pending: number[] = [];
-    for (const i of list) {
-      if (out[i] === null) {
-        if (prev !== null) out[i] = prev;
-        else pending.push(i);
-      } else prev = out[i];
-    }
-    // records before the first assigned one take the next assigned record's boot
-    if (pending.length) {
-      const next = list.map((i) => out[i]).find((k) => k !== null) ?? (boots.length === 1 ? boots[0].bootKey : null);
-      for (const i of pending) out[i] = next;
-    }
-  }
-  return out;
-}
-
 function sortBoots(boots: WorkBoot[]): void {
   boots.sort((a, b) => a.start - b.start);
-}
-
-/** Files whose records carry journal structure: a separator (bootSegment > 0) or a journal boot id. */
-function structuredFiles(events: BootInputEvent[]): Set<number> {
-  const s = new Set<number>();
-  for (const e of events) if ((e.bootSegment ?? 0) > 0 || e.journalBootId) s.add(e.fileId);
-  return s;
-}
-
-function collectSegments(events: BootInputEvent[], structured: Set<number>): Segment[] {
-  const map = new Map<string, Segment & { ids: Map<string, number> }>();
-  for (const e of events) {
-    if (!structured.has(e.fileId)) continue;
-    const seg = e.bootSegment ?? 0;
-    const key = `${e.fileId}:${seg}`;
-    let s = map.get(key);
-    if (!s) {
-      s = { fileId: e.fileId, bootSegment: seg, id: null, first: null, last: null, ids: new Map() };
-      map.set(key, s);
-    }
-    if (e.journalBootId) s.ids.set(e.journalBootId, (s.ids.get(e.journalBootId) ?? 0) + 1);
-    if (e.ts !== null) {
-      s.first = s.first === null ? e.ts : Math.min(s.first, e.ts);
-      s.last = s.last === null ? e.ts : Math.max(s.last, e.ts);
-    }
-  }
-  const out: Segment[] = [];
-  for (const s of map.values()) {
-    let best: string | null = null;
-    let n = 0;
-    for (const [id, c] of s.ids) if (c > n) [best, n] = [id, c];
-    out.push({ fileId: s.fileId, bootSegment: s.bootSegment, id: best, first: s.first, last: s.last });
-  }
-  out.sort((a, b) => a.fileId - b.fileId || a.bootSegment - b.bootSegment);
-  for (let i = 0; i + 1 < out.length; i++) {
-    const a = out[i];
-    const b = out[i + 1];
-    if (a.fileId === b.fileId && b.bootSegment === a.bootSegment + 1) a.nextId = b.id;
-  }
-  return out;
 }

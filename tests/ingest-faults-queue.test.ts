@@ -119,7 +119,8 @@ describe("one run per bundle", () => {
     const other = new PgBoss({ connectionString: db.url, max: 2 });
     const otherErrors: string[] = [];
     other.on("error", (e: Error) => otherErrors.push(e.message));
-    const secondRan: boolean[] = [];
+    // what runOne returned for each job the other process took, by job id
+    const secondRan = new Map<string, boolean>();
     try {
       await blocker.query(`BEGIN`);
       await blocker.query(`LOCK TABLE "Event" IN SHARE MODE`);
@@ -134,21 +135,22 @@ describe("one run per bundle", () => {
       // another process works the queue: it gets the second job (this process's worker is busy with the first)
       await other.start();
       await other.work<{ bundleId: string }>("ingest", { batchSize: 1, pollingIntervalSeconds: 1 }, async ([job]) => {
-        secondRan.push(await runOne(job.data.bundleId));
+        secondRan.set(job.id, await runOne(job.data.bundleId));
       });
       const second = await other.send("ingest", { bundleId: id });
       expect(second).not.toBeNull();
+      // the other process ran the second job to its end
       await vi.waitFor(
         async () => {
           const [j] = await db.sql.query<{ state: string }>(`SELECT state FROM pgboss.job WHERE id = $1`, [second!]);
           expect(j.state, otherErrors.join("; ")).toBe("completed");
+          expect(secondRan.has(second!), `jobs the other process ran: ${[...secondRan.keys()].join(", ")}`).toBe(true);
         },
         { timeout: 30_000, interval: 100 },
       );
       expect(otherErrors).toEqual([]);
       // every job the other process took for the bundle (the second, and any the worker's start sent) left it alone
-      expect(secondRan.length).toBeGreaterThan(0);
-      expect(secondRan).toEqual(secondRan.map(() => false));
+      expect([...secondRan.values()]).toEqual([...secondRan.values()].map(() => false));
       // the first run still holds its bundle
       expect((await status(id)).status).toBe("parsing");
       await blocker.query(`ROLLBACK`);

@@ -6,7 +6,9 @@
  * Table `"Search_post_<bundleId>" (word text COLLATE "C", "nodeId" int, "bootId" int, n bigint,
  * ids bigint[])`, btree on `word` (the C collation lets a `LIKE 'prefix%'` read it as a range):
  * per word and node boot, `n` events hold the word, `ids` are their ids, or null when `n` passed
- * thread-words.ts POSTING_MAX. Several rows of one (word, boot) add up (the threads format node by
+ * thread-words.ts POSTING_MAX; `ids` is compressed with lz4 where the server has it (PostgreSQL
+ * built with lz4; PGlite is not): about a quarter of pglz's CPU for a fifth more bytes, measured on
+ * arrays of ascending ids (docs/benchmarks.md). Several rows of one (word, boot) add up (the threads format node by
  * node). It replaces, for the bundles stored with it, the GIN index and the word counts
  * search-index.ts builds after the ingest (bundles stored before keep those).
  *
@@ -41,10 +43,13 @@ export function postingsTableName(bundleId: string): string {
  */
 export async function createPostings(tx: SqlConn, bundleId: string): Promise<WordsMode | null> {
   if (!enabled() || !BUNDLE_ID_RE.test(bundleId)) return null;
-  const [m] = await tx.query<{ u: boolean }>(`SELECT ('é' ~ '^[[:alnum:]]$' AND lower('É') = 'é') AS u`);
+  const [m] = await tx.query<{ u: boolean; lz4: boolean }>(
+    `SELECT ('é' ~ '^[[:alnum:]]$' AND lower('É') = 'é') AS u,
+       EXISTS (SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals)) AS lz4`,
+  );
   await tx.exec(`DROP TABLE IF EXISTS ${ident(postingsTableName(bundleId))}`);
   await tx.exec(
-    `CREATE TABLE ${ident(postingsTableName(bundleId))} (word text COLLATE "C" NOT NULL, "nodeId" integer, "bootId" integer, n bigint NOT NULL, ids bigint[])`,
+    `CREATE TABLE ${ident(postingsTableName(bundleId))} (word text COLLATE "C" NOT NULL, "nodeId" integer, "bootId" integer, n bigint NOT NULL, ids bigint[]${m?.lz4 ? " COMPRESSION lz4" : ""})`,
   );
   return m?.u ? "unicode" : "ascii";
 }

@@ -42,6 +42,18 @@ export function postingsSuite(dataDir: () => string): void {
     bundleId = e.bundleId;
   }, 120_000);
 
+  it("the ids are compressed with lz4 where the server has it (PostgreSQL here), else with its default (PGlite: pglz)", async () => {
+    const { sql } = await getDb();
+    const [c] = await sql.query<{ method: string; offered: string[] }>(
+      `SELECT a.attcompression::text AS method, (SELECT enumvals FROM pg_settings WHERE name = 'default_toast_compression') AS offered
+       FROM pg_attribute a WHERE a.attrelid = $1::regclass AND a.attname = 'ids'`,
+      [`"${postingsTableName(bundleId)}"`],
+    );
+    // attcompression: 'l' lz4, '' the server's default (pglz)
+    expect(c.method).toBe(sql.backend === "postgres" ? "l" : "");
+    expect(c.offered.includes("lz4")).toBe(sql.backend === "postgres");
+  });
+
   it("ready means searchable: postings stored with the rows, no index or word counts built after", async () => {
     const { sql } = await getDb();
     expect((await postedBundles(sql, [bundleId])).has(bundleId)).toBe(true);

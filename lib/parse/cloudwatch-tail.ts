@@ -13,8 +13,8 @@ import type { FormatSpec, LineResult } from "./types";
  * a Loki label set, prefix-loki.ts), 3 message
  */
 const TAIL_RE = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{6})?[+-]\d{2}:\d{2}) ([^\s{]\S*) ?(.*)$/;
-/** `<host> <ident>[pid]: ` after the stamp: a short-iso journal / rsyslog line, not a tail line */
-const JOURNALISH = /^\S+ [^\s[:]+(?:\[\d+\])?: /;
+/** `[<host> ]<ident>[pid]: ` after the stamp: a short-iso journal / rsyslog line, not a tail line */
+const JOURNALISH = /^(?:[^\s[:]+\[\d+\]|kernel|\S+ [^\s[:]+(?:\[\d+\])?): /;
 
 /** The event of one `aws logs tail` line, or null. */
 export function eventOfTailLine(line: string): CloudWatchEvent | null {

@@ -38,12 +38,15 @@
  * stream) or an EC2 private DNS name (`ip-10-0-12-34.ec2.internal`,
  * `ip-10-0-12-34.us-west-2.compute.internal`), also as the head of a longer stream name (Container
  * Insights: `<host>-<log>`). Any other stream name (`kube-apiserver-…`, a pod's) is only kept as
- * `fields.logStream`. The group (`@log`, `account:group`) is `fields.logGroup`.
+ * `fields.logStream`. The unit after the host in such a stream (`<host>-kubelet.service`,
+ * `<host>-containerd`) is the writer's identifier when the component table names it, so a klog or
+ * logrus line without an envelope of its own is the kubelet's or containerd's. The group (`@log`, `account:group`) is `fields.logGroup`.
  */
 import { type EntryEnvelope, payloadRecord } from "./helpers/cloud-payload";
 import { neverRiseFallOnce, recordUtc } from "./gcp-logging";
 import { JsonObjectStream } from "./helpers/json-stream";
 import { isoToUtc } from "./helpers/time-util";
+import { componentNamed } from "../model/components";
 import type { FormatSpec, LineParser, LineResult, ParsedRecord, Precision } from "./types";
 
 /** One CloudWatch event (see the module comment). */
@@ -69,13 +72,29 @@ export function nodeOfStream(stream: string | undefined): string | undefined {
   return m ? m[1] : undefined;
 }
 
+/** the unit or program after a node's name in a stream name: `-kubelet`, `-containerd.service`, `-dataplane.systemd.kubelet.service` */
+const STREAM_UNIT = /^[-_/.](?:dataplane\.)?(?:systemd\.)?([a-z][\w.-]*?)(?:\.service)?$/;
+
+/**
+ * The writer a stream name names after its node (Container Insights' dataplane streams
+ * `<host>-<unit>`), when the component table knows it: `ip-10-0-1-2.ec2.internal-containerd.service`
+ * → `containerd`; else undefined (the message's own format then names the writer).
+ */
+export function identOfStream(stream: string | undefined): string | undefined {
+  if (!stream) return undefined;
+  const m = STREAM_NODE.exec(stream);
+  if (!m) return undefined;
+  const u = STREAM_UNIT.exec(stream.slice(m[1].length));
+  return u && componentNamed(u[1]) ? u[1] : undefined;
+}
+
 /** The record of one event: its message read as a payload, placed at the event's instant. */
 export function cloudWatchRecord(ev: CloudWatchEvent): ParsedRecord {
   const fields: Record<string, string> = {};
   if (ev.extra) for (const k of Object.keys(ev.extra)) fields[k] = ev.extra[k];
   if (ev.stream) fields.logStream = ev.stream;
   if (ev.group) fields.logGroup = ev.group;
-  const env: EntryEnvelope = { utcMs: ev.utcMs, precision: ev.precision, fields };
+  const env: EntryEnvelope = { utcMs: ev.utcMs, precision: ev.precision, fields, ident: identOfStream(ev.stream) };
   const rec = payloadRecord(ev.message, env);
   if (rec.host === undefined) {
     const host = ev.host ?? nodeOfStream(ev.stream);
@@ -365,7 +384,8 @@ export const cloudwatchEventsJsonSpec: FormatSpec = {
       expect: {
         time: { year: 2023, month: 11, day: 3, hour: 8, minute: 26, second: 40, ms: 123, offsetMin: 0, precision: "us" },
         host: "ip-192-168-40-7.eu-west-1.compute.internal",
-        component: "unknown",
+        ident: "kubelet",
+        component: "kubelet",
         severity: 2,
         message: "Unable to update cni config: no networks found in /etc/cni/net.d",
       },

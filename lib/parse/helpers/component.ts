@@ -178,15 +178,16 @@ function identComponent(ident: string): string | undefined {
  * Component name for a line written under `ident` whose message parsed as `parsed` (null: no
  * component format). See the module comment for the rules.
  */
-export function componentFor(ident: string | undefined, parsed: ComponentLine | null): string {
+export function componentFor(identIn: string | undefined, parsed: ComponentLine | null): string {
   if (parsed !== null && parsed.component === "kata") return "kata"; // the kata shim logs under containerd's name
   if (parsed !== null && parsed.named === true && parsed.component) return parsed.component;
+  const ident = identIn === undefined ? undefined : serviceProgram(identIn);
   if (ident) {
     if (KUBELET_IDENTS.has(ident)) return "kubelet";
     if (EMBEDDING_IDENTS.has(ident)) {
-      if (parsed === null) return ident;
+      if (parsed === null) return identIn ?? ident;
       if (parsed.format === "klog") return "kubelet";
-      return isContainerdMessage(parsed.message) ? "containerd" : ident;
+      return isContainerdMessage(parsed.message) ? "containerd" : (identIn ?? ident);
     }
     const known = identComponent(ident);
     if (known) return known;
@@ -196,7 +197,20 @@ export function componentFor(ident: string | undefined, parsed: ComponentLine | 
   if (parsed && parsed.component) return parsed.component;
   // a supervisor that runs containerd and passes on its output under its own name (PouchContainer's pouchd, ...)
   if (parsed?.fields?.module === "containerd") return "containerd";
-  return ident || "unknown";
+  return identIn || "unknown";
+}
+
+/**
+ * Identifier prefixes of snap services, whose program name follows them: MicroK8s's daemons log
+ * as `microk8s.daemon-<program>` (`microk8s.daemon-containerd`, `-kubelite`, `-kubelet`,
+ * `-flanneld`; unit `snap.microk8s.daemon-<program>.service`, canonical/microk8s `snap/snapcraft.yaml`).
+ */
+const SERVICE_PREFIXES: readonly string[] = ["snap.microk8s.daemon-", "microk8s.daemon-"];
+
+/** The program a service identifier names (`microk8s.daemon-containerd` → `containerd`), else the identifier. */
+function serviceProgram(ident: string): string {
+  for (const p of SERVICE_PREFIXES) if (ident.startsWith(p) && ident.length > p.length) return ident.slice(p.length);
+  return ident;
 }
 
 /**

@@ -109,3 +109,49 @@ describe("CloudWatch Logs Insights CSV of Container Insights dataplane streams (
     expect(c[1]).toMatchObject({ kind: "sandbox.create.failed", lane: "runtime", pod: "prod/api-5f7c9d-kq2mz", sandboxId: SB1 });
   });
 });
+
+describe("Container Insights dataplane events: `{hostname, systemd_unit, message}` (aws logs filter-log-events)", () => {
+  const host = "ip-10-0-7-21.us-west-2.compute.internal";
+  const stream = `${host}-dataplane.systemd.containerd.service`;
+  const msg = (o: Record<string, string>) => JSON.stringify(JSON.stringify(o));
+  const containerd = `time="2026-12-03T20:05:09.412087733Z" level=error msg="RunPodSandbox for &PodSandboxMetadata{Name:cart-0,Uid:91c2,Namespace:shop,Attempt:2,} failed, error" error="failed to setup network for sandbox \\"${SB2}\\": plugin type=\\"aws-cni\\" failed (add): add cmd: Error received from AddNetwork gRPC call"`;
+  const kubelet = `E1203 20:05:09.420551    3102 pod_workers.go:1298] "Error syncing pod, skipping" err="failed to \\"CreatePodSandbox\\" for \\"cart-0_shop(91c2)\\"" pod="shop/cart-0" podUID="91c2"`;
+  const text = [
+    "{",
+    '    "events": [',
+    "        {",
+    `            "logStreamName": "${stream}",`,
+    '            "timestamp": 1796328309412,',
+    `            "message": ${msg({ hostname: host, systemd_unit: "containerd.service", message: containerd })},`,
+    '            "ingestionTime": 1796328310001,',
+    '            "eventId": "38000000000000000000000000000000000000000000000000000001"',
+    "        },",
+    "        {",
+    `            "logStreamName": "${host}-dataplane.systemd.kubelet.service",`,
+    '            "timestamp": 1796328309420,',
+    `            "message": ${msg({ hostname: host, systemd_unit: "kubelet.service", message: kubelet })},`,
+    '            "ingestionTime": 1796328310002,',
+    '            "eventId": "38000000000000000000000000000000000000000000000000000002"',
+    "        }",
+    "    ],",
+    '    "searchedLogStreams": []',
+    "}",
+  ].join("\n");
+  const f = parseFile("dataplane.json", text);
+
+  it("reads the line inside `message` with the unit as identifier (before: the whole logrus line as an info message)", () => {
+    expect(f.format).toBe("cloudwatch-events-json");
+    expect(f.counts).toMatchObject({ records: 2, skipped: 0 });
+    expectAccounting(f);
+    expect(f.records.map(iso)).toEqual(["2026-12-03T20:05:09.412Z", "2026-12-03T20:05:09.420Z"]);
+    expect(f.records.map((r) => [r.host, r.ident, r.component, r.severity])).toEqual([
+      [host, "containerd", "containerd", 3],
+      [host, "kubelet", "kubelet", 3],
+    ]);
+    expect(f.records[0].message).toBe("RunPodSandbox for &PodSandboxMetadata{Name:cart-0,Uid:91c2,Namespace:shop,Attempt:2,} failed, error");
+    expect(f.records[0].fields?.unit).toBe("containerd.service");
+    const c = f.records.map(classifyRecord);
+    expect(c[0]).toMatchObject({ kind: "sandbox.create.failed", lane: "runtime", pod: "shop/cart-0", sandboxId: SB2 });
+    expect(c[1]).toMatchObject({ kind: "sandbox.create.failed", lane: "kubelet", pod: "shop/cart-0" });
+  });
+});

@@ -12,7 +12,8 @@
  * - text: a component line (else the text as is, at the entry's time and severity);
  * - an object carrying a line of another program: `MESSAGE` with journal fields (fluent-bit's
  *   systemd input on GKE / Container Insights: `_HOSTNAME`, `SYSLOG_IDENTIFIER`, `_SYSTEMD_UNIT`,
- *   `_PID`, `PRIORITY`), `log` with fluent-bit's `kubernetes` block (`host`, `container_name`);
+ *   `_PID`, `PRIORITY`; Container Insights' dataplane filter keeps three, renamed: `hostname`,
+ *   `systemd_unit`, `message`, amazon-cloudwatch-agent's `fluent-bit.yaml`), `log` with fluent-bit's `kubernetes` block (`host`, `container_name`);
  * - a Kubernetes Event object (GKE `events` log): the k8s-events record (k8s-events-json.ts);
  * - a structured line of the program itself (zap, logrus JSON, klog JSON, istio, slog): `msg` /
  *   `message`, `level` / `severity` (the program's own), `ts` (ISO text, epoch seconds, or epoch
@@ -174,14 +175,16 @@ function structuredComponent(obj: Json, env: EntryEnvelope): string {
 
 /** Record of an object payload (see the module comment). */
 export function objectPayloadRecord(obj: Json, env: EntryEnvelope): ParsedRecord {
-  // a line of another program, carried with its own envelope fields
-  if (typeof obj.MESSAGE === "string") {
+  // a line of another program, carried with its own envelope fields (Container Insights renames
+  // three of them: `hostname`, `systemd_unit`, `message`)
+  const renamed = typeof obj.MESSAGE !== "string" && typeof obj.message === "string" && typeof obj.systemd_unit === "string";
+  if (typeof obj.MESSAGE === "string" || renamed) {
     const pidText = str(obj._PID) ?? str(obj.SYSLOG_PID);
-    const unit = str(obj._SYSTEMD_UNIT);
+    const unit = str(obj._SYSTEMD_UNIT) ?? str(obj.systemd_unit);
     const inner: EntryEnvelope = {
       utcMs: env.utcMs,
       precision: env.precision,
-      host: str(obj._HOSTNAME) ?? env.host,
+      host: str(obj._HOSTNAME) ?? str(obj.hostname) ?? env.host,
       ident: str(obj.SYSLOG_IDENTIFIER) ?? str(obj._COMM) ?? (unit ? unit.replace(/\.service$/, "") : undefined) ?? env.ident,
       severity: severityOfPriority(str(obj.PRIORITY)) ?? env.severity,
       fields: unit ? Object.assign({ unit }, env.fields) : env.fields,
@@ -191,7 +194,8 @@ export function objectPayloadRecord(obj: Json, env: EntryEnvelope): ParsedRecord
       inner.utcMs = Number(rt) / 1000;
       inner.precision = "us";
     }
-    return textPayloadRecord(obj.MESSAGE, inner, pidText && /^\d+$/.test(pidText) ? Number(pidText) : undefined);
+    const text = (renamed ? obj.message : obj.MESSAGE) as string;
+    return textPayloadRecord(text, inner, pidText && /^\d+$/.test(pidText) ? Number(pidText) : undefined);
   }
   if (typeof obj.log === "string") {
     const k8s = (obj.kubernetes && typeof obj.kubernetes === "object" ? obj.kubernetes : {}) as Json;

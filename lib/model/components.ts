@@ -77,7 +77,8 @@ export const COMPONENTS: readonly ComponentSpec[] = [
   { name: "aws-vpc-cni", lane: "cni-agent", aliases: ["aws-node", "aws-k8s-agent", "ipamd"], path: /aws-routed-eni|ipamd|aws-node|aws-cni/, fileKind: true },
   { name: "aws-cni", lane: "cni-plugin" },
   { name: "azure-cni", lane: "cni-plugin", fileKind: true },
-  { name: "kube-ovn", lane: "cni-agent", path: /kube-ovn/ },
+  // kube-ovn's DaemonSet and Deployment containers (`kube-ovn-cni`'s container is `cni-server`)
+  { name: "kube-ovn", lane: "cni-agent", aliases: ["cni-server", "kube-ovn-cni", "kube-ovn-controller", "kube-ovn-monitor"], path: /kube-ovn/, fileKind: true },
   // OVN and OVN-Kubernetes: ovn-controller / northd, and ovnkube's node and controller containers
   {
     name: "ovn",
@@ -89,7 +90,7 @@ export const COMPONENTS: readonly ComponentSpec[] = [
   { name: "ovs", lane: "cni-agent", aliases: ["ovs-vswitchd", "ovsdb-server"], fileKind: true },
   { name: "weave", lane: "cni-agent", aliases: ["weave-npc"] },
   { name: "linkerd-cni", lane: "cni-agent", path: /linkerd/, fileKind: true },
-  { name: "antrea", lane: "cni-agent", path: /antrea/, fileKind: true },
+  { name: "antrea", lane: "cni-agent", aliases: ["antrea-agent", "antrea-controller"], path: /antrea/, fileKind: true },
   { name: "kube-router", lane: "cni-agent", path: /kube-router/, fileKind: true },
   { name: "kindnet", lane: "cni-agent", aliases: ["kindnetd", "kindnet-cni"], path: /kindnet/, fileKind: true },
   { name: "multus", lane: "cni-plugin", aliases: ["kube-multus"], path: /multus/, fileKind: true },

@@ -1,7 +1,8 @@
 /**
  * CNI agent and node proxy logs read as files of their own: the seelog-era AWS VPC CNI ipamd log,
  * istio ztunnel in its layouts (tabs, tabs expanded, stamp cut off, tracing's old layout), and
- * calico-node's statement of the node it runs on.
+ * calico-node's statement of the node it runs on; CNI agents' CRI logs named by their container
+ * (kube-ovn's `cni-server`, `antrea-agent`).
  */
 import { describe, expect, it } from "vitest";
 import { parseFile } from "./parse-file";
@@ -121,5 +122,34 @@ describe("calico-node names its node", () => {
     const f = parseFile("calico-node.log", text);
     expect(f.format).toBe("calico-cni");
     expect(f.records.map((r) => r.host ?? null)).toEqual([null, "k8s-worker-3", "k8s-worker-3", null]);
+  });
+});
+
+describe("CNI agents' container logs named by their container", () => {
+  it("kube-ovn-cni's `cni-server` and antrea-agent's `antrea-agent` containers: klog read as kube-ovn's and Antrea's", () => {
+    const kubeOvn = [
+      '2024-03-05T08:11:02.417123456Z stderr F I0305 08:11:02.417001   12345 handler.go:287] "add port request" pod="shop/cart-55f6c7d8-qw8rt" provider="ovn"',
+      '2024-03-05T08:11:22.418201000Z stderr F E0305 08:11:22.418100   12345 handler.go:333] "failed to configure nic" err="wait ovs port binding timed out" pod="shop/cart-55f6c7d8-qw8rt"',
+    ].join("\n");
+    const f = parseFile("pods/kube-system_kube-ovn-cni-7xk2p_0c1d2e3f/cni-server/0.log", kubeOvn);
+    expect(f.format).toBe("cri-log");
+    expect(f.kind).toBe("kube-ovn");
+    expect(f.records.map(iso)).toEqual(["2024-03-05T08:11:02.417Z", "2024-03-05T08:11:22.418Z"]);
+    expect(f.records.map((r) => [r.component, r.severity])).toEqual([
+      ["kube-ovn", 1],
+      ["kube-ovn", 3],
+    ]);
+    expect(f.records[1].fields).toMatchObject({ err: "wait ovs port binding timed out", pod: "shop/cart-55f6c7d8-qw8rt" });
+
+    const antrea =
+      '2024-03-05T08:12:04.771200000Z stderr F E0305 08:12:04.771000       1 server.go:472] "Failed to configure interfaces for container" err="failed to create veth devices" container="a1b2c3d4"';
+    const g = parseFile("pods/kube-system_antrea-agent-5m9qz_4a5b6c7d/antrea-agent/0.log", antrea);
+    expect(g.kind).toBe("antrea");
+    expect(g.records.map(iso)).toEqual(["2024-03-05T08:12:04.771Z"]);
+    expect(g.records[0]).toMatchObject({
+      component: "antrea",
+      severity: 3,
+      message: 'Failed to configure interfaces for container err="failed to create veth devices" container="a1b2c3d4"',
+    });
   });
 });

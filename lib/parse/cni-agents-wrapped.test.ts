@@ -120,6 +120,61 @@ describe("Open vSwitch vlog", () => {
   });
 });
 
+describe("Open vSwitch vlog file layout as container output", () => {
+  // ovn-kubernetes' ovn-controller and ovs-node containers (and kube-ovn's ovs-ovn) tail the daemons' log files to stdout
+  const ovn = [
+    "2024-03-05T08:11:02.417123456Z stdout F 2024-03-05T08:11:02.417Z|00031|binding|INFO|Claiming lport shop_cart-7d9f8b-xk2lp for this chassis.",
+    "2024-03-05T08:11:02.470551002Z stdout F 2024-03-05T08:11:02.470Z|00034|rconn|WARN|unix:/var/run/openvswitch/br-int.mgmt: connection failed (No such file or directory)",
+    "2024-03-05T08:11:03.000907113Z stdout F 2024-03-05T08:11:03Z|00001|pinctrl(ovn_pinctrl0)|INFO|unix:/var/run/openvswitch/br-int.mgmt: connecting to switch",
+    "2024-03-05T08:11:04.200230115Z stdout F 2024-03-05T08:11:04.200Z|00035|ovsdb_idl|ERR|tcp:172.18.0.3:6642: transaction error",
+  ].join("\n");
+
+  it("CRI log: the vlog stamp, level, module and thread are read, not kept in the message", () => {
+    const f = parseFile("pods/openshift-ovn-kubernetes_ovnkube-node-x7k2p_0c1d2e3f/ovn-controller/0.log", ovn);
+    expect(f.format).toBe("cri-log");
+    expect(f.counts).toMatchObject({ lines: 4, records: 4, skipped: 0 });
+    expectAccounting(f);
+    expect(f.records.map(iso)).toEqual(["2024-03-05T08:11:02.417Z", "2024-03-05T08:11:02.470Z", "2024-03-05T08:11:03.000Z", "2024-03-05T08:11:04.200Z"]);
+    expect(f.records.map((r) => r.severity)).toEqual([1, 2, 1, 3]);
+    expect(f.records.map((r) => r.component)).toEqual(["ovn", "ovn", "ovn", "ovn"]);
+    expect(f.records[0].message).toBe("Claiming lport shop_cart-7d9f8b-xk2lp for this chassis.");
+    expect(f.records[1].fields).toMatchObject({ seq: "00034", module: "rconn" });
+    expect(f.records[2]).toMatchObject({
+      message: "unix:/var/run/openvswitch/br-int.mgmt: connecting to switch",
+      fields: { seq: "00001", module: "pinctrl", thread: "ovn_pinctrl0" },
+    });
+    expect(f.records[3].message).toBe("tcp:172.18.0.3:6642: transaction error");
+  });
+
+  it("docker json-file and a journal with ISO stamps: the same lines read alike", () => {
+    const docker = [
+      '{"log":"2024-03-05T08:10:59.899Z|00042|netdev_linux(handler5)|WARN|genev_sys_6081: removing policing failed: No such device\\n","stream":"stdout","time":"2024-03-05T08:10:59.900000000Z"}',
+      '{"log":"2024-03-05T08:11:00.100Z|00043|bridge|ERR|could not open network device gre0 (No such device)\\n","stream":"stdout","time":"2024-03-05T08:11:00.100300000Z"}',
+    ].join("\n");
+    const f = parseFile("containers/0a1b/0a1b-json.log", docker);
+    expect(f.format).toBe("docker-json");
+    expect(f.records.map(iso)).toEqual(["2024-03-05T08:10:59.899Z", "2024-03-05T08:11:00.100Z"]);
+    expect(f.records.map((r) => [r.component, r.severity, r.message])).toEqual([
+      ["ovs", 2, "genev_sys_6081: removing policing failed: No such device"],
+      ["ovs", 3, "could not open network device gre0 (No such device)"],
+    ]);
+    expect(f.records[0].fields).toMatchObject({ seq: "00042", module: "netdev_linux", thread: "handler5" });
+
+    const g = parseFile(
+      "journal.log",
+      "2024-03-05T08:11:00+0000 wrk-2 ovn-controller[1234]: 2024-03-05T08:11:00.100Z|00043|binding|ERR|Failed to bind lport shop_cart",
+    );
+    expect(g.format).toBe("journal-short-iso");
+    expect(g.records.map(iso)).toEqual(["2024-03-05T08:11:00.100Z"]);
+    expect(g.records[0]).toMatchObject({
+      component: "ovn",
+      severity: 3,
+      message: "Failed to bind lport shop_cart",
+      fields: { seq: "00043", module: "binding" },
+    });
+  });
+});
+
 describe("Cilium >= 1.17 slog", () => {
   it("text handler: unquoted time, source before msg", () => {
     const text = [

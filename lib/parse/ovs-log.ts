@@ -13,7 +13,9 @@
  * Fields: `seq` (the per-process sequence number: it restarts at 00001 when the daemon starts, so
  * `00001` lines are process starts), `module`, `thread` when printed. UTC (`Z`), ms or s.
  * Levels EMER (fatal), ERR, WARN, INFO, DBG. Component `ovs`, or `ovn` when the path names an OVN
- * daemon.
+ * daemon. The file layout also arrives as container output (ovn-kubernetes' `ovn-controller` and
+ * `ovs-node` containers tail the daemons' files): a CRI, docker json-file or journal line's message,
+ * read by `parseComponentMessage` (helpers/component.ts).
  */
 import { type ComponentLine, componentLineParser } from "./helpers/component-line";
 import { componentFromPath } from "../model/components";

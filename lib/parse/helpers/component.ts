@@ -5,7 +5,7 @@
  * zap console (istio and others), Multus and seelog-era AWS VPC CNI (a leading date), zap console
  * with epoch seconds (`1.65e+09`), JSON (`{`: istio, klog JSON, zap, Cilium slog), Weave Net
  * (`INFO: 2023/…`), logrus's terminal layout (`FATA[0000] …`) after a klog-like first letter, and
- * Open vSwitch's syslog layout (`ovs|00001|…`). A supervisor's logrus line wrapping a child's line
+ * Open vSwitch's syslog and file layouts (`ovs|00001|…`, `2024-…Z|00001|…`). A supervisor's logrus line wrapping a child's line
  * (k0s: `msg="<klog line>" component=kubelet stream=stderr`) is unwrapped (`unwrapSupervised`).
  * The component *name* comes from the line when it names it (`component=` of a wrapped line), else
  * from the identifier when it is known (kubelet/kubenswrapper/k3s/rke2 → kubelet for klog lines,
@@ -80,13 +80,27 @@ export function parseComponentMessage(msg: string): ComponentLine | null {
         if (msg.charCodeAt(4) === 45) {
           const t = msg.charCodeAt(10);
           if (t === 32) return parseCalicoText(msg);
-          if (t === 84) return parseZapConsole(msg) ?? parseMultusText(msg) ?? parseAwsSeelog(msg);
+          if (t === 84) {
+            // Open vSwitch's file layout (`…Z|00031|binding|INFO|…`: what ovn-kubernetes' and kube-ovn's OVS/OVN containers tail to stdout)
+            if (isOvsStamped(msg)) return parseOvsText(msg);
+            return parseZapConsole(msg) ?? parseMultusText(msg) ?? parseAwsSeelog(msg);
+          }
         } else if (msg.charCodeAt(1) === 46 || msg.charCodeAt(10) === 46) {
           return parseZapConsole(msg); // epoch seconds
         }
       }
       return null;
   }
+}
+
+/** `…:SSZ|` or `…:SS.fffZ|` (up to 9 fraction digits) after a `YYYY-MM-DDTHH:MM:SS` stamp: an Open vSwitch file-layout line. */
+function isOvsStamped(msg: string): boolean {
+  for (let i = 19; i <= 29; i++) {
+    const ch = msg.charCodeAt(i);
+    if (ch === 90) return msg.charCodeAt(i + 1) === 124;
+    if (ch !== 46 && (ch < 48 || ch > 57)) return false;
+  }
+  return false;
 }
 
 /** Names a supervisor may give its children in `component=` (a process name, `.exe` on Windows; no spaces or quotes). */

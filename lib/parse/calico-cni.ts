@@ -14,7 +14,9 @@
  * call) and by calico-node's daemons and its install-cni container (`felix/`, `startup/`, `confd/`,
  * `cni-installer/`, `tunnel-ip-allocator/`, …; typha and kube-controllers alike). All are component
  * `cni-calico`; the caller (`fields.caller`, `felix/int_dataplane.go`) tells the node agent from
- * the plugin (the `cni-agent` lane: `agentText` of `cni-calico` in lib/model/components.ts).
+ * the plugin (the `cni-agent` lane: `agentText` of `cni-calico` in lib/model/components.ts). The
+ * layout names Calico wherever it is found: containerd, CRI-O and the kubelet pass a CNI plugin's
+ * stderr on under their own identifier (`containerd[812]: 2024-… [INFO][5678] ipam/ipam.go …`).
  *
  * calico-node's container output also holds lines without a stamp, read as records with no time
  * (component `cni-calico`), in a file that is Calico's by its timed lines:
@@ -114,6 +116,9 @@ export function parseCalicoText(s: string): ComponentLine | null {
     severity: LEVELS[level],
     message,
     component: "cni-calico",
+    // the layout is libcalico-go's alone: it names Calico even under a runtime's or the kubelet's
+    // identifier (they pass a CNI plugin's stderr on as their own)
+    named: true,
     pid,
   };
   if (message.includes("=")) splitTrailingPairs(message, 0, fields);

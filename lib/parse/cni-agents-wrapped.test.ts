@@ -1,5 +1,5 @@
 /**
- * CNI agent formats (Azure CNI, linkerd-cni, Open vSwitch, Cilium slog) and component lines wrapped
+ * CNI agent formats (Azure CNI, linkerd-cni, Open vSwitch, Cilium slog), Calico plugin lines under a runtime's identifier, and component lines wrapped
  * by a supervisor (k0s) or printed by k3s for its embedded containerd, at the parse level. Every
  * input below was written for this test in the shape the tool prints.
  */
@@ -117,6 +117,32 @@ describe("Open vSwitch vlog", () => {
       message: "could not open network device gre0 (No such device)",
       fields: { seq: "00042", module: "bridge" },
     });
+  });
+});
+
+describe("Calico CNI plugin lines passed on by the runtime or the kubelet", () => {
+  // containerd, CRI-O and the kubelet print a CNI plugin's stderr under their own identifier
+  const text = [
+    'Mar 04 06:12:40 worker-2 containerd[812]: 2024-03-04 06:12:40.318 [INFO][91234] ipam/ipam_plugin.go 284: Releasing address using handleID ContainerID="8d2f0c1e5a" HandleID="k8s-pod-network.8d2f0c1e5a"',
+    'Mar 04 06:12:40 worker-2 containerd[812]: 2024-03-04 06:12:40.402 [ERROR][91240] plugin.go 580: Final result of CNI ADD was an error. error="stat /var/lib/calico/nodename: no such file or directory"',
+    'Mar 04 06:12:41 worker-2 kubelet[1377]: 2024-03-04 06:12:41.017 [WARNING][91251] k8s.go 572: WorkloadEndpoint does not exist in the datastore, moving forward with the clean up ContainerID="44ab09c7e1" WorkloadEndpoint="worker--2-k8s-web--7d9f-eth0"',
+    'Mar 04 06:12:41 worker-2 containerd[812]: time="2024-03-04T06:12:41.090412Z" level=error msg="Failed to destroy network for sandbox \\"8d2f0c1e5a\\"" error="plugin type=\\"calico\\" failed (delete): stat /var/lib/calico/nodename: no such file or directory"',
+  ].join("\n");
+
+  it("Calico's layout names cni-calico under containerd's or the kubelet's identifier; containerd's own line stays containerd's", () => {
+    const f = parseFile("containerd.log", text, { year: 2024, tz: "UTC" });
+    expect(f.format).toBe("journal-short");
+    expectAccounting(f);
+    expect(f.counts.records).toBe(4);
+    expect(f.records.map((r) => [iso(r), r.ident, r.component, r.severity])).toEqual([
+      ["2024-03-04T06:12:40.318Z", "containerd", "cni-calico", 1],
+      ["2024-03-04T06:12:40.402Z", "containerd", "cni-calico", 3],
+      ["2024-03-04T06:12:41.017Z", "kubelet", "cni-calico", 2],
+      ["2024-03-04T06:12:41.090Z", "containerd", "containerd", 3],
+    ]);
+    expect(f.records[1].fields).toMatchObject({ caller: "plugin.go 580", error: "stat /var/lib/calico/nodename: no such file or directory" });
+    // the plugin's lines go to the CNI plugin's lane, the runtime's to the runtime's
+    expect(f.records.map((r) => classifyRecord(r).lane)).toEqual(["cni-plugin", "cni-plugin", "cni-plugin", "runtime"]);
   });
 });
 

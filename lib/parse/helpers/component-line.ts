@@ -22,7 +22,8 @@ export interface ComponentLine {
   format?: "klog";
   /**
    * true when `component` was named by the line itself (a supervisor's `component=<name>` around the
-   * program's own output, k0s): it then wins over the envelope's identifier.
+   * program's own output, k0s; a layout only one program writes, Calico's): it then wins over the
+   * envelope's identifier.
    */
   named?: boolean;
 }

@@ -7,7 +7,8 @@
  * (`INFO: 2023/…`), logrus's terminal layout (`FATA[0000] …`) after a klog-like first letter, and
  * Open vSwitch's syslog and file layouts (`ovs|00001|…`, `2024-…Z|00001|…`). A supervisor's logrus line wrapping a child's line
  * (k0s: `msg="<klog line>" component=kubelet stream=stderr`) is unwrapped (`unwrapSupervised`).
- * The component *name* comes from the line when it names it (`component=` of a wrapped line), else
+ * The component *name* comes from the line when it names it (`component=` of a wrapped line;
+ * Calico's layout, which only Calico writes, also under a runtime's or the kubelet's identifier), else
  * from the identifier when it is known (kubelet/kubenswrapper/k3s/rke2 → kubelet for klog lines,
  * containerd's CRI messages under k3s/rke2 → containerd, a name or alias of the component table:
  * `kube-flannel` → flannel, `kindnet-cni` → kindnet, …), else from the format
